@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (DESIGN.md). Every variable is parsed once here; a missing or malformed value
+ * stops the process with one readable line per problem.
+ */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const httpUrl = (what: string) =>
+  z
+    .url({ protocol: /^https?$/, error: `must be an http(s) URL (${what})` })
+    .transform((url) => url.replace(/\/+$/, ''));
+
+export const ConfigSchema = z.object({
+  DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }).min(1, {
+    error: 'is required: the bot token from the Discord developer portal',
+  }),
+  PUBLIC_URL: z
+    .url({ protocol: /^https$/, error: 'must be the https:// address the service posts webhooks to, e.g. https://bot.example.com' })
+    .transform((url) => url.replace(/\/+$/, '')),
+  PORT: z.coerce
+    .number({ error: 'must be a port number' })
+    .int({ error: 'must be a whole port number' })
+    .min(0, { error: 'must be between 0 and 65535' })
+    .max(65535, { error: 'must be between 0 and 65535' })
+    .default(3000),
+  STORE_URL: z
+    .string()
+    .regex(/^(sqlite:\/\/.+|memory:\/\/)$/, { error: 'must be sqlite://<path> (e.g. sqlite://data/bot.sqlite)' })
+    .default('sqlite://data/bot.sqlite'),
+  SERVICE_URL: httpUrl("the service's base_url, e.g. https://service.example.com"),
+  DISCORD_API_URL: httpUrl('a Discord REST base override, e.g. http://127.0.0.1:9999/api').optional(),
+  SECRET_KEY: z
+    .string()
+    .min(16, { error: 'must be at least 16 characters (it encrypts stored keys and secrets)' })
+    .optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/**
+ * Parses the environment. Empty strings count as unset, as they do in most .env files.
+ * Problems name the variable and say what is expected; they never echo a value (it may be a secret).
+ */
+export function parseConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ConfigSchema.safeParse(present);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const problems = parsed.error.issues.map((issue) => {
+    const name = issue.path.join('.');
+    const missing = issue.code === 'invalid_type' && present[name] === undefined;
+    return missing && !issue.message.startsWith('is required')
+      ? `${name} is required: it ${issue.message}`
+      : `${name} ${issue.message}`;
+  });
+  return { ok: false, problems };
+}
+
+/** Parses the environment or ends the process with exit code 1 and one line per problem, no stack trace. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = parseConfig(env);
+  if (result.ok) return result.config;
+  process.stderr.write(
+    `Configuration problems (set them in .env or the environment; see .env.example):\n${result.problems
+      .map((problem) => `  - ${problem}\n`)
+      .join('')}`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,31 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from '../logger.js';
+import { sendError } from './error-response.js';
+import { createWebhookHandlers, handleBodyErrors, type WebhookRouteDeps } from './webhook-route.js';
+
+export interface AppDeps extends WebhookRouteDeps {
+  /** What GET /healthz reports besides `status`. */
+  health: () => Record<string, unknown>;
+  logger: Logger;
+}
+
+/** The HTTP side of the bot, without listen: tests serve it on port 0, main.ts on PORT. */
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a reverse proxy (the README's HTTPS setup) the client address comes from X-Forwarded-For.
+  app.set('trust proxy', 'loopback');
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', ...deps.health() });
+  });
+  app.post('/webhooks/:hookId', ...createWebhookHandlers(deps));
+
+  app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'no such route'));
+  app.use(handleBodyErrors);
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    deps.logger.error({ err: error, path: req.path }, 'intake failed');
+    if (!res.headersSent) sendError(res, 500, 'internal_error', 'the delivery could not be stored; please retry');
+  });
+  return app;
+}

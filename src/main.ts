@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { startBot } from './bot.js';
+import { loadConfigOrExit } from './config.js';
+import { createLogger } from './logger.js';
+
+// `.env` is optional: a host may set the variables in the environment (systemd, a container) instead.
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+const config = loadConfigOrExit();
+const logger = createLogger(config.LOG_LEVEL);
+
+try {
+  const bot = await startBot({ config, logger });
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    bot.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+} catch (error) {
+  logger.fatal({ err: error }, 'could not start');
+  process.exit(1);
+}

@@ -1,0 +1,43 @@
+import { GuildSettingsRepository, GuildSettingsSchema } from './guild-settings.js';
+import { HookRecordSchema, HookRepository } from './hooks.js';
+import { createKeyvFactory } from './keyv-factory.js';
+import { Outbox, OutboxEntrySchema } from './outbox.js';
+import { SeenDeliveries, SeenRecordSchema } from './seen-deliveries.js';
+import { TypedCollection } from './typed-collection.js';
+
+/** Everything the bot keeps, behind typed repositories. */
+export interface Store {
+  readonly kind: 'memory' | 'sqlite';
+  readonly hooks: HookRepository;
+  readonly seen: SeenDeliveries;
+  readonly outbox: Outbox;
+  readonly guilds: GuildSettingsRepository;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store `storeUrl` names (`sqlite://path`, `memory://`) and loads the outbox index.
+ * @param now the clock used for record timestamps; tests pass their own.
+ */
+export async function openStore(storeUrl: string, now: () => number = Date.now): Promise<Store> {
+  const factory = createKeyvFactory(storeUrl);
+  try {
+    const [hooks, seen, outbox, guilds] = await Promise.all([
+      factory.open('hooks'),
+      factory.open('seen'),
+      factory.open('outbox'),
+      factory.open('guilds'),
+    ]);
+    return {
+      kind: factory.kind,
+      hooks: new HookRepository(new TypedCollection(hooks, HookRecordSchema, 'hook')),
+      seen: new SeenDeliveries(new TypedCollection(seen, SeenRecordSchema, 'seen delivery'), now),
+      outbox: await Outbox.load(new TypedCollection(outbox, OutboxEntrySchema, 'outbox')),
+      guilds: new GuildSettingsRepository(new TypedCollection(guilds, GuildSettingsSchema, 'guild settings')),
+      close: () => factory.close(),
+    };
+  } catch (error) {
+    await factory.close();
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Deliveries whose timestamp is this far from now, or further, in the past or the future, are refused (§5.8). */
+export const FRESHNESS_WINDOW_SECONDS = 300;
+
+const SIGNATURE_PREFIX = 'sha256=';
+const SIGNATURE_PATTERN = /^sha256=[0-9a-f]{64}$/;
+const TIMESTAMP_PATTERN = /^[0-9]{1,15}$/;
+/** Byte length of a well-formed header: the prefix and 64 hex digits. */
+const SIGNATURE_BYTES = SIGNATURE_PREFIX.length + 64;
+
+/** Milliseconds since the Unix epoch; injectable so tests can move time. */
+export type Clock = () => number;
+export const systemClock: Clock = () => Date.now();
+
+/** Why a delivery was refused; each maps to one error code of the intake. */
+export type SignatureFailure =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'missing_timestamp'
+  | 'malformed_timestamp'
+  | 'stale_timestamp'
+  | 'signature_mismatch';
+
+export type VerifyResult = { ok: true } | { ok: false; reason: SignatureFailure };
+
+export interface VerifyInput {
+  secret: string;
+  /** The body exactly as received, before any parsing. */
+  rawBody: Buffer;
+  signatureHeader: string | undefined;
+  timestampHeader: string | undefined;
+  /** Milliseconds since the Unix epoch. */
+  now: number;
+}
+
+/** `sha256=` + lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the webhook secret (§4.3). */
+export function signDelivery(secret: string, timestamp: string | number, rawBody: Buffer | string): string {
+  const hmac = createHmac('sha256', secret);
+  hmac.update(`${timestamp}.`);
+  hmac.update(rawBody);
+  return SIGNATURE_PREFIX + hmac.digest('hex');
+}
+
+/**
+ * Checks a delivery's signature and freshness (upstream-api.md §5.8, DESIGN.md intake rules).
+ * Pure: the clock is an argument. Cheap checks come first, so malformed input never reaches the HMAC.
+ */
+export function verifyDelivery(input: VerifyInput): VerifyResult {
+  const { signatureHeader, timestampHeader } = input;
+  if (!signatureHeader) return fail('missing_signature');
+  if (!timestampHeader) return fail('missing_timestamp');
+  if (!TIMESTAMP_PATTERN.test(timestampHeader)) return fail('malformed_timestamp');
+  // A non-ASCII header can have the right character count but not the right byte count: compare bytes.
+  const given = Buffer.from(signatureHeader, 'utf8');
+  if (given.length !== SIGNATURE_BYTES || !SIGNATURE_PATTERN.test(signatureHeader)) {
+    return fail('malformed_signature');
+  }
+  const ageSeconds = Math.abs(input.now / 1000 - Number(timestampHeader));
+  if (ageSeconds >= FRESHNESS_WINDOW_SECONDS) return fail('stale_timestamp');
+
+  const expected = Buffer.from(signDelivery(input.secret, timestampHeader, input.rawBody), 'utf8');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return fail('signature_mismatch');
+  return { ok: true };
+}
+
+function fail(reason: SignatureFailure): VerifyResult {
+  return { ok: false, reason };
+}

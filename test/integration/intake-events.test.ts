@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVENT_NAMES } from '../../src/upstream/schemas.js';
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
+
+let h: IntakeHarness;
+beforeEach(async () => {
+  h = await startIntakeHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+describe('each documented event', () => {
+  it.each(EVENT_NAMES)('%s is accepted and lands in the outbox once, for its own rendering', async (name) => {
+    const payload = JSON.stringify(SAMPLE_DELIVERIES[name]);
+    const response = await h.postSigned(payload);
+    expect(response.status).toBe(204);
+    const entries = h.bot.store.outbox.list();
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      hookId: h.hookId,
+      guildId: '111111111111111111',
+      deliveryId: SAMPLE_DELIVERIES[name].id,
+      event: name,
+      render: 'event',
+      rawBody: payload,
+    });
+  });
+});
+
+describe('deliveries our schemas do not know', () => {
+  it('keeps an unknown event, marked for the plain rendering', async () => {
+    const payload = JSON.stringify({ id: 'dlv_new', event: 'vehicle.spawned', server: '4821337', at: 1, data: { car: 'Falcon' } });
+    expect((await h.postSigned(payload)).status).toBe(204);
+    expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'vehicle.spawned', render: 'plain', rawBody: payload }]);
+  });
+
+  it('keeps a known event whose data does not match, marked, and answers 2xx', async () => {
+    const mismatched = { ...SAMPLE_DELIVERIES['case.created'], data: { case: { number: 'one thousand' } } };
+    const payload = JSON.stringify(mismatched);
+    expect((await h.postSigned(payload)).status).toBe(204);
+    expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'case.created', render: 'plain', rawBody: payload }]);
+  });
+
+  it('keeps extra fields the service adds, and any evidence value', async () => {
+    const withExtras = {
+      ...SAMPLE_DELIVERIES['case.created'],
+      region: 'eu',
+      data: { case: { ...SAMPLE_DELIVERIES['case.created'].data.case, evidence: { clips: [1, 2], note: null }, severity: 3 } },
+    };
+    const payload = JSON.stringify(withExtras);
+    expect((await h.postSigned(payload)).status).toBe(204);
+    expect(h.bot.store.outbox.list()).toMatchObject([{ render: 'event', rawBody: payload }]);
+  });
+});
+
+describe('restart on the same SQLite file', () => {
+  it('keeps every outbox entry in order, and seen ids still deduplicate', async () => {
+    const payloads = EVENT_NAMES.map((name) => JSON.stringify(SAMPLE_DELIVERIES[name]));
+    for (const payload of payloads) expect((await h.postSigned(payload)).status).toBe(204);
+    // The feed posted the first one: its id moves from the outbox to the seen ids.
+    const [first] = h.bot.store.outbox.list();
+    if (!first) throw new Error('outbox is empty');
+    await h.bot.store.seen.add(first.hookId, first.deliveryId);
+    await h.bot.store.outbox.remove([first]);
+
+    await h.restart();
+
+    expect(h.bot.store.outbox.list().map((e) => e.rawBody)).toEqual(payloads.slice(1));
+    expect(await h.bot.store.seen.has(h.hookId, first.deliveryId)).toBe(true);
+    expect((await h.postSigned(payloads[0] ?? '')).status).toBe(200);
+    expect((await h.postSigned(payloads[3] ?? '')).status).toBe(200);
+    expect(h.bot.store.outbox.size).toBe(payloads.length - 1);
+
+    const next = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'after-restart' });
+    expect((await h.postSigned(next)).status).toBe(204);
+    expect(h.bot.store.outbox.list().at(-1)?.deliveryId).toBe('after-restart');
+  });
+});
