@@ -1,16 +1,26 @@
+import { Events, type Client } from 'discord.js';
 import type { Config } from './config.js';
+import { createChannelSender } from './discord/channel-sender.js';
+import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
 import { listen, type RunningServer } from './http-server.js';
 import { DeliveryAcceptor } from './intake/accept-delivery.js';
 import { createApp } from './intake/create-app.js';
-import type { DeliveryObserver } from './intake/webhook-route.js';
+import { HookActivity } from './intake/hook-activity.js';
 import type { Logger } from './logger.js';
+import type { BackoffPolicy } from './outbox/backoff.js';
+import { OutboxWorker } from './outbox/worker.js';
 import { openStore, type Store } from './store/open-store.js';
-import { createSecretBox } from './store/secret-box.js';
+import { createSecretBox, type SecretBox } from './store/secret-box.js';
 
-/** A running bot: what tests and main.ts hold on to. */
+/** A running bot: what tests, the demo and main.ts hold on to. */
 export interface RunningBot {
   store: Store;
   http: RunningServer;
+  secrets: SecretBox;
+  /** The discord.js client and the feed, absent when started with `feed: false`. */
+  discord: Client | undefined;
+  worker: OutboxWorker | undefined;
+  activity: HookActivity;
   stop(): Promise<void>;
 }
 
@@ -21,15 +31,17 @@ export interface StartOptions {
   clock?: () => number;
   /** Host to bind; tests use 127.0.0.1. */
   host?: string;
-  observeDelivery?: DeliveryObserver;
+  /** `false`: intake only, no Discord (the intake's own tests and benchmarks). */
+  feed?: false | { rest?: DiscordClientOptions['rest']; backoff?: BackoffPolicy };
 }
 
 /** How often expired seen ids are swept out of stores without a TTL of their own (SQLite). */
 const SEEN_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
- * The composition root shared by main.ts, the tests and the demo: store -> intake -> HTTP.
- * Stopping reverses it: stop accepting, finish requests in flight, close the store.
+ * The composition root shared by main.ts, the tests and the demo: store -> intake (HTTP) -> Discord -> feed.
+ * The intake answers the service from the first moment, Discord or not; the feed starts once Discord is ready.
+ * Stopping reverses it: stop accepting, finish requests and sends in flight, log out, close the store.
  */
 export async function startBot(options: StartOptions): Promise<RunningBot> {
   const { config, logger } = options;
@@ -37,15 +49,22 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const store = await openStore(config.STORE_URL, clock);
   const secrets = createSecretBox(config.SECRET_KEY);
   const acceptor = new DeliveryAcceptor(store.outbox, store.seen);
+  const activity = new HookActivity();
 
+  let discord: Client | undefined;
+  let worker: OutboxWorker | undefined;
   const app = createApp({
     hooks: store.hooks,
     acceptor,
     secrets,
     clock,
     logger,
-    ...(options.observeDelivery ? { observeDelivery: options.observeDelivery } : {}),
-    health: () => ({ store: store.kind, outbox: store.outbox.size }),
+    activity,
+    health: () => ({
+      store: store.kind,
+      outbox: store.outbox.size,
+      discord: discord ? (discord.isReady() ? 'ready' : 'connecting') : 'off',
+    }),
   });
   let http: RunningServer;
   try {
@@ -54,21 +73,46 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     await store.close();
     throw error;
   }
-  logger.info({ port: http.port, store: store.kind, pending: store.outbox.size }, 'intake listening');
+  logger.info({ port: http.port, store: store.kind, waiting: store.outbox.size }, 'intake listening');
 
   const sweep = setInterval(() => {
     store.seen.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweeping seen ids failed'));
   }, SEEN_SWEEP_INTERVAL_MS);
   sweep.unref();
 
-  return {
-    store,
-    http,
-    async stop() {
-      clearInterval(sweep);
-      await http.close();
-      await store.close();
-      logger.info('stopped');
-    },
+  const stop = async () => {
+    clearInterval(sweep);
+    await http.close();
+    await worker?.stop();
+    await discord?.destroy();
+    await store.close();
+    logger.info('stopped');
   };
+
+  if (options.feed !== false) {
+    const feedOptions = options.feed ?? {};
+    discord = createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) });
+    const feed = new OutboxWorker({
+      outbox: store.outbox,
+      seen: store.seen,
+      guilds: store.guilds,
+      sends: store.sends,
+      send: createChannelSender(discord),
+      logger,
+      ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
+    });
+    worker = feed;
+    discord.once(Events.ClientReady, (client) => {
+      logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
+      feed.start();
+    });
+    try {
+      await discord.login(config.DISCORD_TOKEN);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+
+  return { store, http, secrets, discord, worker, activity, stop };
 }

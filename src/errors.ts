@@ -4,5 +4,5 @@
  * answered with a generic line.
  */
 export class UserFacingError extends Error {
-  override readonly name = 'UserFacingError';
+  override readonly name: string = 'UserFacingError';
 }

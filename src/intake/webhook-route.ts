@@ -2,16 +2,20 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { Logger } from '../logger.js';
 import type { HookRecord, HookRepository } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
-import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';
+import { classifyDelivery, EnvelopeSchema } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import type { DeliveryAcceptor } from './accept-delivery.js';
+import type { HookActivity } from './hook-activity.js';
 import { sendError } from './error-response.js';
 
 /** Bodies larger than this are refused with 413 before they are verified (the service sends small JSON). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Told about every verified delivery (the /webhook test command waits for the service's ping this way). */
-export type DeliveryObserver = (hook: HookRecord, delivery: ClassifiedDelivery) => void;
+/**
+ * The event name of the service's test ping (POST /webhooks/:id/test). Its shape is undocumented; a ping is
+ * verified, recorded for /webhook test and answered, but not posted to the feed: it is not a server event.
+ */
+export const PING_EVENT = 'ping';
 
 export interface WebhookRouteDeps {
   hooks: HookRepository;
@@ -20,7 +24,7 @@ export interface WebhookRouteDeps {
   /** Milliseconds since the Unix epoch. */
   clock: () => number;
   logger: Logger;
-  observeDelivery?: DeliveryObserver;
+  activity: HookActivity;
 }
 
 const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
@@ -60,6 +64,7 @@ export function createWebhookHandlers(deps: WebhookRouteDeps): RequestHandler[] 
     });
     if (!verdict.ok) {
       deps.logger.warn({ hookId: hook.hookId, reason: verdict.reason }, 'delivery refused');
+      deps.activity.recordRefused(hook.hookId, verdict.reason, now);
       return sendError(res, 401, verdict.reason, SIGNATURE_MESSAGES[verdict.reason]);
     }
 
@@ -75,11 +80,15 @@ export function createWebhookHandlers(deps: WebhookRouteDeps): RequestHandler[] 
       return sendError(res, 400, 'invalid_envelope', 'the body must be a JSON object with string "id" and "event"');
     }
 
+    if (envelope.data.event === PING_EVENT) {
+      deps.activity.recordAccepted(hook.hookId, PING_EVENT, now);
+      res.status(204).end();
+      return;
+    }
     const delivery = classifyDelivery(envelope.data);
     if (delivery.kind === 'mismatch') {
       deps.logger.warn({ hookId: hook.hookId, event: envelope.data.event, problem: delivery.problem }, 'delivery kept for plain rendering');
     }
-    deps.observeDelivery?.(hook, delivery);
     const outcome = await deps.acceptor.accept({
       hookId: hook.hookId,
       guildId: hook.guildId,
@@ -89,6 +98,7 @@ export function createWebhookHandlers(deps: WebhookRouteDeps): RequestHandler[] 
       rawBody: text,
       receivedAt: now,
     });
+    deps.activity.recordAccepted(hook.hookId, envelope.data.event, now);
     if (outcome === 'duplicate') {
       res.status(200).json({ status: 'duplicate' });
       return;

@@ -21,27 +21,29 @@ export function emptyGuildSettings(guildId: string): GuildSettings {
 }
 
 /**
- * Guild settings by guild id, cached in memory: the feed reads them for every message, and this process is
- * their only writer.
+ * Guild settings by guild id, all held in memory (loaded once at start): the feed routes every entry with
+ * them, synchronously, and this process is their only writer.
  */
 export class GuildSettingsRepository {
   private readonly cache = new Map<string, GuildSettings>();
   private readonly listeners = new Set<(guildId: string) => void>();
 
-  constructor(private readonly records: TypedCollection<typeof GuildSettingsSchema>) {}
+  private constructor(private readonly records: TypedCollection<typeof GuildSettingsSchema>) {}
+
+  static async load(records: TypedCollection<typeof GuildSettingsSchema>): Promise<GuildSettingsRepository> {
+    const repository = new GuildSettingsRepository(records);
+    for (const [guildId, settings] of await records.entries()) repository.cache.set(guildId, settings);
+    return repository;
+  }
 
   /** The guild's settings, or empty ones when it has none yet. */
-  async get(guildId: string): Promise<GuildSettings> {
-    const cached = this.cache.get(guildId);
-    if (cached) return cached;
-    const settings = (await this.records.get(guildId)) ?? emptyGuildSettings(guildId);
-    this.cache.set(guildId, settings);
-    return settings;
+  get(guildId: string): GuildSettings {
+    return this.cache.get(guildId) ?? emptyGuildSettings(guildId);
   }
 
   /** Applies `change` to a copy of the settings, stores the result and tells the listeners. */
   async update(guildId: string, change: (settings: GuildSettings) => GuildSettings): Promise<GuildSettings> {
-    const next = change(structuredClone(await this.get(guildId)));
+    const next = change(structuredClone(this.get(guildId)));
     await this.records.set(guildId, next);
     this.cache.set(guildId, next);
     for (const listener of this.listeners) listener(guildId);

@@ -2,6 +2,7 @@ import { GuildSettingsRepository, GuildSettingsSchema } from './guild-settings.j
 import { HookRecordSchema, HookRepository } from './hooks.js';
 import { createKeyvFactory } from './keyv-factory.js';
 import { Outbox, OutboxEntrySchema } from './outbox.js';
+import { PendingSendSchema, PendingSends } from './pending-sends.js';
 import { SeenDeliveries, SeenRecordSchema } from './seen-deliveries.js';
 import { TypedCollection } from './typed-collection.js';
 
@@ -12,6 +13,7 @@ export interface Store {
   readonly seen: SeenDeliveries;
   readonly outbox: Outbox;
   readonly guilds: GuildSettingsRepository;
+  readonly sends: PendingSends;
   close(): Promise<void>;
 }
 
@@ -22,18 +24,20 @@ export interface Store {
 export async function openStore(storeUrl: string, now: () => number = Date.now): Promise<Store> {
   const factory = createKeyvFactory(storeUrl);
   try {
-    const [hooks, seen, outbox, guilds] = await Promise.all([
+    const [hooks, seen, outbox, guilds, sends] = await Promise.all([
       factory.open('hooks'),
       factory.open('seen'),
       factory.open('outbox'),
       factory.open('guilds'),
+      factory.open('sends'),
     ]);
     return {
       kind: factory.kind,
       hooks: new HookRepository(new TypedCollection(hooks, HookRecordSchema, 'hook')),
       seen: new SeenDeliveries(new TypedCollection(seen, SeenRecordSchema, 'seen delivery'), now),
       outbox: await Outbox.load(new TypedCollection(outbox, OutboxEntrySchema, 'outbox')),
-      guilds: new GuildSettingsRepository(new TypedCollection(guilds, GuildSettingsSchema, 'guild settings')),
+      guilds: await GuildSettingsRepository.load(new TypedCollection(guilds, GuildSettingsSchema, 'guild settings')),
+      sends: await PendingSends.load(new TypedCollection(sends, PendingSendSchema, 'pending send')),
       close: () => factory.close(),
     };
   } catch (error) {

@@ -29,7 +29,7 @@ export class Outbox {
   private readonly pending = new Map<number, OutboxEntry>();
   private readonly byDelivery = new Set<string>();
   private nextSeq = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(entry: OutboxEntry) => void>();
 
   private constructor(private readonly records: TypedCollection<typeof OutboxEntrySchema>) {}
 
@@ -47,7 +47,7 @@ export class Outbox {
     const stored: OutboxEntry = { ...entry, seq: this.nextSeq++ };
     await this.records.set(seqKey(stored.seq), stored);
     this.index(stored);
-    for (const listener of this.listeners) listener();
+    for (const listener of this.listeners) listener(stored);
     return stored;
   }
 
@@ -65,6 +65,11 @@ export class Outbox {
     return this.byDelivery.has(deliveryKey(hookId, deliveryId));
   }
 
+  /** The waiting entry with this sequence number, if it still waits. */
+  get(seq: number): OutboxEntry | undefined {
+    return this.pending.get(seq);
+  }
+
   /** Every waiting entry in arrival order. */
   list(): OutboxEntry[] {
     return [...this.pending.values()];
@@ -74,8 +79,8 @@ export class Outbox {
     return this.pending.size;
   }
 
-  /** Calls `listener` after every append; returns a function that unsubscribes. */
-  onAppend(listener: () => void): () => void {
+  /** Calls `listener` with every appended entry; returns a function that unsubscribes. */
+  onAppend(listener: (entry: OutboxEntry) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -36,6 +36,7 @@ export async function startIntakeHarness(): Promise<IntakeHarness> {
       logger: logs.logger,
       clock: () => now.ms,
       host: '127.0.0.1',
+      feed: false,
     });
   let bot = await start();
   await bot.store.hooks.save({

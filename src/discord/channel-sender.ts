@@ -1,0 +1,42 @@
+import { DiscordAPIError, HTTPError, RateLimitError, Routes, type Client } from 'discord.js';
+import { SendError, type FeedMessageBody, type MessageSender, type SendFailure } from '../outbox/send-failure.js';
+
+/** Discord's JSON error codes that mean "this channel cannot take our messages" rather than "this message". */
+const CHANNEL_UNUSABLE_CODES = new Set<number | string>([
+  10003, // Unknown Channel
+  50001, // Missing Access
+  50013, // Missing Permissions
+]);
+
+/**
+ * Sends feed messages through the discord.js client's REST layer, which queues per route and waits out 429s
+ * by itself; what still fails is translated into what the feed should do about it.
+ */
+export function createChannelSender(client: Client): MessageSender {
+  return async (channelId: string, body: FeedMessageBody) => {
+    try {
+      await client.rest.post(Routes.channelMessages(channelId), { body });
+    } catch (error) {
+      throw new SendError(classifyDiscordError(error));
+    }
+  };
+}
+
+/** What a discord.js REST error means for the feed (see {@link SendFailure}). */
+export function classifyDiscordError(error: unknown): SendFailure {
+  if (error instanceof RateLimitError) {
+    return { kind: 'wait', retryAfterMs: error.retryAfter, reason: 'rate limited' };
+  }
+  if (error instanceof DiscordAPIError) {
+    const reason = `Discord ${error.status}: ${error.message}`;
+    if (error.status === 403 || error.status === 404 || CHANNEL_UNUSABLE_CODES.has(error.code)) {
+      return { kind: 'broken', status: error.status, code: Number(error.code), reason };
+    }
+    if (error.status === 429) return { kind: 'wait', retryAfterMs: 1_000, reason };
+    if (error.status >= 500) return { kind: 'retry', reason };
+    return { kind: 'rejected', status: error.status, reason };
+  }
+  if (error instanceof HTTPError) return { kind: 'retry', reason: `Discord ${error.status}: ${error.message}` };
+  // Timeouts (AbortError) and network errors: Discord may or may not have the message; the nonce covers that.
+  return { kind: 'retry', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+}

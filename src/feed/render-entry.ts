@@ -1,0 +1,33 @@
+import type { OutboxEntry } from '../store/outbox.js';
+import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';
+import { renderDelivery } from './embeds/render-delivery.js';
+import type { MessagePayload } from './embeds/types.js';
+import type { Route } from './route.js';
+
+/**
+ * The message for one outbox entry. The entry keeps the body exactly as signed; it is classified again here,
+ * so an entry stored by an older version renders with today's schemas.
+ */
+export function renderEntry(entry: OutboxEntry, route: Route): MessagePayload {
+  const ctx = route.mentionRoleId ? { mentionRoleId: route.mentionRoleId } : {};
+  return renderDelivery(classifyEntry(entry), ctx);
+}
+
+function classifyEntry(entry: OutboxEntry): ClassifiedDelivery {
+  const envelope = EnvelopeSchema.safeParse(safeParseJson(entry.rawBody));
+  if (envelope.success) return classifyDelivery(envelope.data);
+  // The intake checked the envelope before storing; this only happens to a record edited by hand.
+  return {
+    kind: 'mismatch',
+    envelope: { id: entry.deliveryId, event: entry.event, data: entry.rawBody },
+    problem: 'the stored body is not a delivery envelope',
+  };
+}
+
+function safeParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,315 @@
+import { renderEntry } from '../feed/render-entry.js';
+import { resolveRoute, type Route } from '../feed/route.js';
+import type { Logger } from '../logger.js';
+import type { GuildSettingsRepository } from '../store/guild-settings.js';
+import type { Outbox, OutboxEntry } from '../store/outbox.js';
+import type { PendingSend, PendingSends } from '../store/pending-sends.js';
+import type { SeenDeliveries } from '../store/seen-deliveries.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
+import { nonceForEntries } from './nonce.js';
+import { packMessage } from './pack-message.js';
+import { toSendFailure, type MessageSender, type SendFailure } from './send-failure.js';
+
+export interface OutboxWorkerDeps {
+  outbox: Outbox;
+  seen: SeenDeliveries;
+  guilds: GuildSettingsRepository;
+  sends: PendingSends;
+  send: MessageSender;
+  logger: Logger;
+  backoff?: BackoffPolicy;
+  random?: () => number;
+}
+
+/** Why a channel stopped taking messages until its guild's routes change. */
+export interface BrokenChannel {
+  channelId: string;
+  guildId: string;
+  status: number;
+  reason: string;
+  since: number;
+}
+
+/** What /status shows of one guild's feed. */
+export interface GuildFeedStatus {
+  waiting: number;
+  /** Event name -> entries waiting because no channel is set for it. */
+  unrouted: Record<string, number>;
+  broken: BrokenChannel[];
+  retrying: Array<{ channelId: string; failures: number; nextTryAt: number }>;
+}
+
+interface ChannelLane {
+  channelId: string;
+  guildId: string;
+  sending: boolean;
+  failures: number;
+  retryTimer: NodeJS.Timeout | undefined;
+  nextTryAt: number;
+  broken: BrokenChannel | undefined;
+  /** A message written down before it was sent, to be sent again exactly as it was. */
+  reserved: PendingSend | undefined;
+}
+
+/**
+ * Posts outbox entries to their channels: in arrival order per channel, consecutive entries of a channel
+ * batched into one message, one message in flight per channel, each channel on its own so a slow or broken
+ * one never holds up the others. An entry leaves the outbox only after Discord confirmed its message.
+ */
+export class OutboxWorker {
+  private readonly lanes = new Map<string, ChannelLane>();
+  /** Entries in a message in flight or written down for a resend: not to be packed into another. */
+  private readonly claimed = new Set<number>();
+  /** Entries Discord refused as a message of their own; kept in the outbox, skipped until restart. */
+  private readonly rejected = new Set<number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private pumpScheduled = false;
+  private running = false;
+  private readonly backoff: BackoffPolicy;
+
+  constructor(private readonly deps: OutboxWorkerDeps) {
+    this.backoff = deps.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  /** Starts posting: first the messages a previous process had in flight, then everything waiting. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.recoverPendingSends();
+    this.unsubscribe.push(
+      this.deps.outbox.onAppend(() => this.schedulePump()),
+      this.deps.guilds.onChange((guildId) => this.onRoutesChanged(guildId)),
+    );
+    this.schedulePump();
+  }
+
+  /** Stops starting sends and waits for the ones in flight, so their entries leave the outbox cleanly. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const lane of this.lanes.values()) clearTimeout(lane.retryTimer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The feed's state for one guild, derived from the outbox and the channels' states. */
+  statusOf(guildId: string): GuildFeedStatus {
+    const settings = this.deps.guilds.get(guildId);
+    const unrouted: Record<string, number> = {};
+    let waiting = 0;
+    for (const entry of this.deps.outbox.list()) {
+      if (entry.guildId !== guildId) continue;
+      waiting += 1;
+      if (!resolveRoute(settings, entry.event)) unrouted[entry.event] = (unrouted[entry.event] ?? 0) + 1;
+    }
+    const lanes = [...this.lanes.values()].filter((lane) => lane.guildId === guildId);
+    return {
+      waiting,
+      unrouted,
+      broken: lanes.flatMap((lane) => (lane.broken ? [lane.broken] : [])),
+      retrying: lanes
+        .filter((lane) => lane.retryTimer !== undefined)
+        .map((lane) => ({ channelId: lane.channelId, failures: lane.failures, nextTryAt: lane.nextTryAt })),
+    };
+  }
+
+  private recoverPendingSends(): void {
+    for (const entry of this.deps.outbox.list()) {
+      const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event);
+      if (route) this.laneFor(route.channelId, entry.guildId);
+    }
+    for (const lane of this.lanes.values()) {
+      const pending = this.deps.sends.get(lane.channelId);
+      if (pending) this.reserve(lane, pending);
+    }
+  }
+
+  private reserve(lane: ChannelLane, pending: PendingSend): void {
+    lane.reserved = pending;
+    for (const seq of pending.seqs) this.claimed.add(seq);
+  }
+
+  private onRoutesChanged(guildId: string): void {
+    for (const lane of this.lanes.values()) {
+      if (lane.guildId === guildId && lane.broken) {
+        this.deps.logger.info({ channelId: lane.channelId, guildId }, 'routes changed: trying the channel again');
+        lane.broken = undefined;
+        lane.failures = 0;
+      }
+    }
+    this.schedulePump();
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled || !this.running) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Finds, for every idle channel, its earliest waiting entries, and starts one message per channel. */
+  private pump(): void {
+    if (!this.running) return;
+    const batches = new Map<string, Array<{ entry: OutboxEntry; route: Route }>>();
+    for (const lane of this.lanes.values()) {
+      if (lane.reserved && this.isIdle(lane)) batches.set(lane.channelId, []);
+    }
+    for (const entry of this.deps.outbox.list()) {
+      if (this.claimed.has(entry.seq) || this.rejected.has(entry.seq)) continue;
+      const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event);
+      if (!route) continue;
+      const lane = this.laneFor(route.channelId, entry.guildId);
+      if (!this.isIdle(lane) || lane.reserved) continue;
+      const batch = batches.get(lane.channelId) ?? [];
+      // Ten entries are the most one message can carry: no need to look further for this channel.
+      if (batch.length < 10) batch.push({ entry, route });
+      batches.set(lane.channelId, batch);
+    }
+    for (const [channelId, batch] of batches) {
+      const lane = this.lanes.get(channelId);
+      if (lane) this.track(this.sendNext(lane, batch));
+    }
+  }
+
+  private isIdle(lane: ChannelLane): boolean {
+    return !lane.sending && lane.retryTimer === undefined && lane.broken === undefined;
+  }
+
+  private laneFor(channelId: string, guildId: string): ChannelLane {
+    let lane = this.lanes.get(channelId);
+    if (!lane) {
+      lane = { channelId, guildId, sending: false, failures: 0, retryTimer: undefined, nextTryAt: 0, broken: undefined, reserved: undefined };
+      this.lanes.set(channelId, lane);
+    }
+    return lane;
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  private async sendNext(lane: ChannelLane, candidates: Array<{ entry: OutboxEntry; route: Route }>): Promise<void> {
+    lane.sending = true;
+    let entries: OutboxEntry[] = [];
+    try {
+      const message = await this.prepare(lane, candidates);
+      if (!message) return;
+      entries = message.entries;
+      await this.deps.send(lane.channelId, message.body);
+      await this.confirm(lane, entries);
+      lane.failures = 0;
+    } catch (error) {
+      await this.handleFailure(lane, entries, toSendFailure(error));
+    } finally {
+      lane.sending = false;
+      this.schedulePump();
+    }
+  }
+
+  /** The message to send: the reserved one again, or a new batch written down before it is sent. */
+  private async prepare(lane: ChannelLane, candidates: Array<{ entry: OutboxEntry; route: Route }>) {
+    if (lane.reserved) {
+      const pending = lane.reserved;
+      const entries = pending.seqs.map((seq) => this.deps.outbox.get(seq));
+      const waiting = entries.filter((entry): entry is OutboxEntry => entry !== undefined);
+      if (waiting.length < entries.length) {
+        // Some of its entries already left the outbox: Discord had confirmed that message before a crash.
+        await this.confirm(lane, waiting);
+        return undefined;
+      }
+      const rendered = waiting.map((entry) => ({ item: entry, payload: this.render(entry, lane.channelId) }));
+      const packed = packMessage(rendered);
+      return { entries: waiting, body: { ...packed.payload, nonce: pending.nonce, enforce_nonce: true as const } };
+    }
+    const rendered = candidates.map(({ entry, route }) => ({ item: entry, payload: renderEntry(entry, route) }));
+    const packed = packMessage(rendered);
+    const pending: PendingSend = { channelId: lane.channelId, nonce: nonceForEntries(packed.items), seqs: packed.items.map((e) => e.seq) };
+    this.reserve(lane, pending);
+    await this.deps.sends.save(pending);
+    return { entries: packed.items, body: { ...packed.payload, nonce: pending.nonce, enforce_nonce: true as const } };
+  }
+
+  private render(entry: OutboxEntry, channelId: string) {
+    const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event);
+    // A resend goes where it went the first time (its nonce is that channel's); the ping follows today's route.
+    return renderEntry(entry, route?.channelId === channelId ? route : { channelId });
+  }
+
+  /** Discord has the message: remember the ids (so repeats are refused), then let the entries go. */
+  private async confirm(lane: ChannelLane, entries: OutboxEntry[]): Promise<void> {
+    for (const entry of entries) await this.deps.seen.add(entry.hookId, entry.deliveryId);
+    await this.deps.outbox.remove(entries);
+    await this.release(lane);
+  }
+
+  private async release(lane: ChannelLane): Promise<void> {
+    if (lane.reserved) for (const seq of lane.reserved.seqs) this.claimed.delete(seq);
+    lane.reserved = undefined;
+    await this.deps.sends.clear(lane.channelId);
+  }
+
+  private async handleFailure(lane: ChannelLane, entries: OutboxEntry[], failure: SendFailure): Promise<void> {
+    const log = { channelId: lane.channelId, guildId: lane.guildId, entries: entries.length, reason: failure.reason };
+    switch (failure.kind) {
+      case 'broken':
+        // Nothing was posted: the entries go back to the pool, so a new route takes them.
+        await this.release(lane);
+        lane.broken = { channelId: lane.channelId, guildId: lane.guildId, status: failure.status, reason: failure.reason, since: Date.now() };
+        this.deps.logger.warn({ ...log, status: failure.status }, 'channel unusable: its events wait until the routes change');
+        return;
+      case 'rejected':
+        await this.release(lane);
+        if (entries.length === 1 && entries[0]) {
+          this.rejected.add(entries[0].seq);
+          this.deps.logger.error({ ...log, status: failure.status, deliveryId: entries[0].deliveryId }, 'Discord refused a message; the entry stays in the outbox');
+        } else {
+          // One entry of the batch is at fault: send them one by one to find it.
+          this.deps.logger.warn(log, 'Discord refused a batch; sending its entries one by one');
+          await this.sendSinglesOf(lane, entries);
+        }
+        return;
+      case 'wait':
+        this.retryLater(lane, failure.retryAfterMs, log);
+        return;
+      case 'retry':
+        lane.failures += 1;
+        this.retryLater(lane, backoffDelay(lane.failures, this.backoff, this.deps.random), log);
+        return;
+    }
+  }
+
+  private async sendSinglesOf(lane: ChannelLane, entries: OutboxEntry[]): Promise<void> {
+    for (const entry of entries) {
+      if (!this.running || lane.broken) return;
+      const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event) ?? { channelId: lane.channelId };
+      try {
+        const message = await this.prepare(lane, [{ entry, route }]);
+        if (!message) continue;
+        await this.deps.send(lane.channelId, message.body);
+        await this.confirm(lane, message.entries);
+      } catch (error) {
+        const failure = toSendFailure(error);
+        if (failure.kind === 'rejected') {
+          await this.release(lane);
+          this.rejected.add(entry.seq);
+          this.deps.logger.error({ channelId: lane.channelId, deliveryId: entry.deliveryId, reason: failure.reason }, 'Discord refused a message; the entry stays in the outbox');
+          continue;
+        }
+        await this.handleFailure(lane, [entry], failure);
+        return;
+      }
+    }
+  }
+
+  private retryLater(lane: ChannelLane, delayMs: number, log: Record<string, unknown>): void {
+    this.deps.logger.warn({ ...log, failures: lane.failures, retryInMs: delayMs }, 'send failed; will retry');
+    lane.nextTryAt = Date.now() + delayMs;
+    lane.retryTimer = setTimeout(() => {
+      lane.retryTimer = undefined;
+      this.schedulePump();
+    }, delayMs);
+  }
+}
