@@ -24,13 +24,13 @@ export interface Store {
 export async function openStore(storeUrl: string, now: () => number = Date.now): Promise<Store> {
   const factory = createKeyvFactory(storeUrl);
   try {
-    const [hooks, seen, outbox, guilds, sends] = await Promise.all([
-      factory.open('hooks'),
-      factory.open('seen'),
-      factory.open('outbox'),
-      factory.open('guilds'),
-      factory.open('sends'),
-    ]);
+    // One after the other: SQLite connections opened at once race for the lock that WAL recovery and the
+    // journal-mode switch take, and the loser fails with SQLITE_BUSY instead of waiting.
+    const hooks = await factory.open('hooks');
+    const seen = await factory.open('seen');
+    const outbox = await factory.open('outbox');
+    const guilds = await factory.open('guilds');
+    const sends = await factory.open('sends');
     return {
       kind: factory.kind,
       hooks: new HookRepository(new TypedCollection(hooks, HookRecordSchema, 'hook')),

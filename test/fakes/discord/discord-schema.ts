@@ -76,7 +76,9 @@ function rewriteTaggedUnions(defs: Record<string, SchemaNode>, node: unknown): v
   if (!isNode(node)) return;
   const key = 'oneOf' in node ? 'oneOf' : node['x-discord-union'] === 'oneOf' ? 'anyOf' : undefined;
   const union = key === undefined ? undefined : node[key];
-  if (key !== undefined && Array.isArray(union) && union.length > 1) {
+  // Only a bare union is rewritten: the rewrite sets these keywords itself.
+  const bare = !['type', 'properties', 'required', 'allOf'].some((keyword) => keyword in node);
+  if (key !== undefined && bare && Array.isArray(union) && union.length > 1) {
     const tags = union.map((branch) => tagValues(defs, branch));
     const flat = tags.flatMap((values) => values ?? []);
     if (tags.every((values) => values !== undefined) && new Set(flat).size === flat.length) {

@@ -15,10 +15,22 @@ function routes(): CompiledRoute[] {
   return compiled;
 }
 
-/** Strips the query, `/api` and the version: `/api/v10/channels/1/messages?x=1` -> `/channels/1/messages`. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Strips the query, `/api` and the version and decodes each segment (discord.js sends `@original` as
+ * `%40original`): `/api/v10/webhooks/1/t/messages/%40original?x=1` -> `/webhooks/1/t/messages/@original`.
+ */
 export function normaliseDiscordPath(path: string): string {
   const withoutQuery = path.split('?')[0] ?? '';
-  return withoutQuery.replace(/^\/api(?=\/|$)/, '').replace(/^\/v\d+(?=\/|$)/, '') || '/';
+  const stripped = withoutQuery.replace(/^\/api(?=\/|$)/, '').replace(/^\/v\d+(?=\/|$)/, '') || '/';
+  return stripped.split('/').map(decodeSegment).join('/');
 }
 
 function findRoute(method: string, path: string): CompiledRoute | undefined {

@@ -1,0 +1,285 @@
+/**
+ * The fake's gateway: uncompressed JSON over WebSocket, speaking just enough of Discord's protocol for
+ * @discordjs/ws (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE, RESUME with replay, dispatches).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes } from 'discord.js';
+import type { APIUser } from 'discord.js';
+import { WebSocketServer } from 'ws';
+import type { RawData, WebSocket } from 'ws';
+import type { GuildStore } from './guild-store.js';
+
+/** What a client sent in IDENTIFY, for tests that check the bot's intents. */
+export interface IdentifyRecord {
+  readonly sessionId: string;
+  readonly token: string;
+  readonly intents: number;
+  readonly shard: unknown;
+  readonly time: number;
+}
+
+/** Options of {@link GatewayServer}. */
+export interface GatewayOptions {
+  readonly heartbeatIntervalMs: number;
+  readonly bot: APIUser;
+  readonly applicationId: string;
+  readonly applicationFlags: number;
+  readonly guilds: GuildStore;
+  /** The ws:// URL clients should resume at. */
+  readonly url: () => string;
+  /** Called after anything a test might wait for (identify, resume, heartbeat, close). */
+  readonly onChange: () => void;
+}
+
+interface Dispatch {
+  readonly op: GatewayOpcodes.Dispatch;
+  readonly t: string;
+  readonly s: number;
+  readonly d: unknown;
+}
+
+interface Session {
+  readonly id: string;
+  readonly intents: number;
+  seq: number;
+  socket: WebSocket | undefined;
+  /** Every dispatch of the session, so a RESUME can replay what the client missed. */
+  readonly sent: Dispatch[];
+}
+
+/** How many dispatches a session keeps for replay; tests never come close. */
+const REPLAY_LIMIT = 5_000;
+
+/** Close codes a client uses to end its session for good (anything else leaves it resumable). */
+const FINAL_CLIENT_CLOSE_CODES = new Set([1000, 1001]);
+
+interface GatewayPayload {
+  readonly op: number;
+  readonly d?: unknown;
+}
+
+function isPayload(value: unknown): value is GatewayPayload {
+  return typeof value === 'object' && value !== null && typeof (value as { op?: unknown }).op === 'number';
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** The gateway half of the fake. */
+export class GatewayServer {
+  readonly #wss = new WebSocketServer({ noServer: true });
+  readonly #sessions = new Map<string, Session>();
+  readonly #sockets = new Set<WebSocket>();
+  readonly #identifies: IdentifyRecord[] = [];
+  #resumes = 0;
+  #heartbeats = 0;
+
+  constructor(private readonly options: GatewayOptions) {}
+
+  /** Hands an HTTP upgrade request (any path; discord.js adds `?v=10&encoding=json`) to the WebSocket server. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.#wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws, request));
+  }
+
+  /** Every IDENTIFY received, oldest first. */
+  get identifies(): readonly IdentifyRecord[] {
+    return this.#identifies;
+  }
+
+  /** How many RESUMEs succeeded. */
+  get resumes(): number {
+    return this.#resumes;
+  }
+
+  /** How many heartbeats clients sent (each answered with an ACK). */
+  get heartbeats(): number {
+    return this.#heartbeats;
+  }
+
+  /** Sessions whose socket is open and identified. */
+  get connectedSessions(): number {
+    return [...this.#sessions.values()].filter((s) => s.socket !== undefined).length;
+  }
+
+  /** Sessions that exist, connected or waiting to be resumed. */
+  get sessions(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Sends a dispatch to every session (buffered for replay when a session is disconnected but resumable).
+   * `intent`, when given, limits it to sessions that identified with that intent bit.
+   *
+   * @returns How many sessions it went to.
+   */
+  dispatch(event: string, data: unknown, intent?: number): number {
+    let reached = 0;
+    for (const session of this.#sessions.values()) {
+      if (intent !== undefined && (session.intents & intent) === 0) continue;
+      this.#send(session, event, data);
+      reached += 1;
+    }
+    return reached;
+  }
+
+  /** Sends GUILD_CREATE for a guild added while clients are connected. */
+  announceGuild(guildId: string): void {
+    this.dispatch(GatewayDispatchEvents.GuildCreate, this.options.guilds.guildCreatePayload(guildId));
+  }
+
+  /**
+   * Closes every client socket with `code` (default 4000, "unknown error", after which discord.js resumes).
+   * With `invalidateSessions`, sessions are forgotten too, so clients must identify again.
+   */
+  disconnectAll(code = 4000, invalidateSessions = false): void {
+    for (const session of this.#sessions.values()) {
+      session.socket?.close(code, 'Closed by the fake');
+      session.socket = undefined;
+    }
+    for (const socket of this.#sockets) socket.close(code, 'Closed by the fake');
+    if (invalidateSessions) this.#sessions.clear();
+  }
+
+  /** Ends every connection at once and stops accepting new ones. */
+  close(): Promise<void> {
+    for (const socket of this.#sockets) socket.terminate();
+    this.#sockets.clear();
+    this.#sessions.clear();
+    return new Promise((resolve) => this.#wss.close(() => resolve()));
+  }
+
+  #accept(ws: WebSocket, request: IncomingMessage): void {
+    const query = new URL(request.url ?? '/', 'ws://fake').searchParams;
+    this.#sockets.add(ws);
+    let session: Session | undefined;
+
+    ws.on('close', (code) => {
+      this.#sockets.delete(ws);
+      if (session && session.socket === ws) {
+        session.socket = undefined;
+        if (FINAL_CLIENT_CLOSE_CODES.has(code)) this.#sessions.delete(session.id);
+      }
+      this.options.onChange();
+    });
+    ws.on('error', () => ws.terminate());
+
+    // The fake speaks JSON only; ETF needs a codec that nobody here uses.
+    if ((query.get('encoding') ?? 'json') !== 'json') {
+      ws.close(GatewayCloseCodes.DecodeError, 'Only JSON encoding is supported by the fake');
+      return;
+    }
+
+    ws.on('message', (raw: RawData, isBinary: boolean) => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(isBinary ? raw.toString() : String(raw));
+      } catch {
+        ws.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+        return;
+      }
+      if (!isPayload(payload)) {
+        ws.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
+        return;
+      }
+      switch (payload.op) {
+        case GatewayOpcodes.Heartbeat:
+          ws.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
+          this.#heartbeats += 1;
+          this.options.onChange();
+          return;
+        case GatewayOpcodes.Identify:
+          if (session) {
+            ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
+            return;
+          }
+          session = this.#identify(ws, payload.d);
+          return;
+        case GatewayOpcodes.Resume:
+          if (session) {
+            ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
+            return;
+          }
+          session = this.#resume(ws, payload.d);
+          return;
+        case GatewayOpcodes.PresenceUpdate:
+        case GatewayOpcodes.VoiceStateUpdate:
+        case GatewayOpcodes.RequestGuildMembers:
+          if (!session) ws.close(GatewayCloseCodes.NotAuthenticated, 'You sent a payload prior to identifying.');
+          return;
+        default:
+          ws.close(GatewayCloseCodes.UnknownOpcode, 'Unknown opcode.');
+      }
+    });
+
+    ws.send(JSON.stringify({ op: GatewayOpcodes.Hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs } }));
+  }
+
+  #identify(ws: WebSocket, data: unknown): Session | undefined {
+    const token = field(data, 'token');
+    if (typeof token !== 'string' || token.length === 0) {
+      ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
+      return undefined;
+    }
+    const intents = Number(field(data, 'intents') ?? 0);
+    const session: Session = { id: randomUUID().replaceAll('-', ''), intents, seq: 0, socket: ws, sent: [] };
+    this.#sessions.set(session.id, session);
+    this.#identifies.push({ sessionId: session.id, token, intents, shard: field(data, 'shard'), time: Date.now() });
+
+    const guildIds = this.options.guilds.guildIds();
+    // Discord lists guilds as unavailable in READY, then streams one GUILD_CREATE each; discord.js waits for
+    // all of them before it emits clientReady.
+    this.#send(session, GatewayDispatchEvents.Ready, {
+      v: 10,
+      user: { ...this.options.bot, verified: true, mfa_enabled: false, email: null },
+      guilds: guildIds.map((id) => ({ id, unavailable: true })),
+      session_id: session.id,
+      session_type: 'normal',
+      resume_gateway_url: this.options.url(),
+      shard: field(data, 'shard') ?? [0, 1],
+      application: { id: this.options.applicationId, flags: this.options.applicationFlags },
+      private_channels: [],
+      presences: [],
+      relationships: [],
+      guild_join_requests: [],
+      geo_ordered_rtc_regions: [],
+      user_settings: {},
+      _trace: ['["fake-discord-gateway",{"micros":0}]'],
+    });
+    for (const guildId of guildIds) {
+      this.#send(session, GatewayDispatchEvents.GuildCreate, this.options.guilds.guildCreatePayload(guildId));
+    }
+    this.options.onChange();
+    return session;
+  }
+
+  #resume(ws: WebSocket, data: unknown): Session | undefined {
+    const session = this.#sessions.get(String(field(data, 'session_id')));
+    const seq = Number(field(data, 'seq') ?? 0);
+    if (!session || typeof field(data, 'token') !== 'string') {
+      // d: false tells the client to identify afresh.
+      ws.send(JSON.stringify({ op: GatewayOpcodes.InvalidSession, d: false }));
+      return undefined;
+    }
+    if (session.socket && session.socket !== ws) session.socket.terminate();
+    session.socket = ws;
+    for (const dispatch of session.sent) {
+      if (dispatch.s > seq) ws.send(JSON.stringify(dispatch));
+    }
+    this.#send(session, GatewayDispatchEvents.Resumed, { _trace: ['fake-discord-gateway'] });
+    this.#resumes += 1;
+    this.options.onChange();
+    return session;
+  }
+
+  #send(session: Session, event: string, data: unknown): void {
+    session.seq += 1;
+    const dispatch: Dispatch = { op: GatewayOpcodes.Dispatch, t: event, s: session.seq, d: data };
+    session.sent.push(dispatch);
+    if (session.sent.length > REPLAY_LIMIT) session.sent.shift();
+    const socket = session.socket;
+    if (socket && socket.readyState === socket.OPEN) socket.send(JSON.stringify(dispatch));
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * The fake's guilds: their channels, roles and members, the GUILD_CREATE payloads that describe them and the
+ * permissions that follow from them.
+ */
+import { ChannelType, Locale } from 'discord.js';
+import type {
+  APIGuildMember,
+  APIRole,
+  APIUser,
+  GatewayGuildCreateDispatchData,
+  GuildSystemChannelFlags,
+} from 'discord.js';
+import { makeGuildChannel, makeMember, makeRole } from './api-objects.js';
+import type { RawGuildChannel } from './api-objects.js';
+import {
+  DEFAULT_BOT_PERMISSIONS,
+  MANAGE_GUILD,
+  MEMBER_PERMISSIONS,
+  computeBasePermissions,
+  computeChannelPermissions,
+} from './permissions.js';
+import type { PermissionOverwrite, PermissionSubject } from './permissions.js';
+
+/** A permission bit set: a bigint such as `PermissionFlagsBits.SendMessages`, or its decimal string. */
+export type PermissionBits = bigint | string;
+
+/** A channel overwrite as given to {@link GuildSpec}; missing `allow`/`deny` mean none. */
+export interface OverwriteSpec {
+  readonly id: string;
+  /** 0 = role, 1 = member. */
+  readonly type: 0 | 1;
+  readonly allow?: PermissionBits;
+  readonly deny?: PermissionBits;
+}
+
+/** A channel to create; see {@link GuildSpec}. */
+export interface ChannelSpec {
+  readonly id?: string;
+  readonly name: string;
+  /** Discord channel type: 0 text (default), 2 voice, 4 category, 5 announcement... */
+  readonly type?: ChannelType;
+  readonly parentId?: string;
+  readonly topic?: string;
+  readonly permissionOverwrites?: readonly OverwriteSpec[];
+  /** Shorthand for a member overwrite that denies these permissions to the bot in this channel. */
+  readonly denyBot?: PermissionBits;
+}
+
+/** An extra role to create; see {@link GuildSpec}. */
+export interface RoleSpec {
+  readonly id?: string;
+  readonly name: string;
+  readonly permissions?: PermissionBits;
+  readonly color?: number;
+  readonly mentionable?: boolean;
+}
+
+/** What {@link GuildStore.addGuild} creates. Every field is optional. */
+export interface GuildSpec {
+  readonly id?: string;
+  readonly name?: string;
+  /** Defaults to a single text channel named `general`. */
+  readonly channels?: readonly ChannelSpec[];
+  readonly roles?: readonly RoleSpec[];
+  /** What the bot's managed role grants; defaults to View Channel, Send Messages and Embed Links. */
+  readonly botPermissions?: PermissionBits;
+  /**
+   * What @everyone grants; defaults to nothing, so that `botPermissions` alone decides what the bot may do
+   * (on real Discord @everyone usually grants a lot, which would hide a missing bot permission).
+   */
+  readonly everyonePermissions?: PermissionBits;
+}
+
+/** The ids of a guild made by {@link GuildStore.addGuild}. */
+export interface AddedGuild {
+  readonly id: string;
+  readonly name: string;
+  /** Channel ids in the order given. */
+  readonly channelIds: readonly string[];
+  /** Channel ids by name (the last one wins on duplicates). */
+  readonly channels: Readonly<Record<string, string>>;
+  /** Extra role ids by name. */
+  readonly roles: Readonly<Record<string, string>>;
+  /** The @everyone role, whose id is the guild's. */
+  readonly everyoneRoleId: string;
+  /** The bot's managed role. */
+  readonly botRoleId: string;
+  /** Held by both test users: ordinary member permissions. */
+  readonly staffRoleId: string;
+  /** Held by the admin test user: Manage Server. */
+  readonly adminRoleId: string;
+  readonly ownerId: string;
+}
+
+/** The users every fake guild knows besides the bot. */
+export interface TestUsers {
+  /** Owns every guild; an owner has every permission, so tests act as `admin` or `member` instead. */
+  readonly owner: APIUser;
+  /** Has the Staff and Admin roles (Manage Server). */
+  readonly admin: APIUser;
+  /** Has the Staff role only. */
+  readonly member: APIUser;
+}
+
+interface GuildRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly ownerId: string;
+  readonly joinedAt: string;
+  readonly roles: APIRole[];
+  readonly channels: RawGuildChannel[];
+  readonly overwrites: Map<string, PermissionOverwrite[]>;
+  readonly members: Map<string, APIGuildMember>;
+  readonly added: AddedGuild;
+}
+
+function toBits(value: PermissionBits | undefined, fallback: bigint): bigint {
+  return value === undefined ? fallback : BigInt(value);
+}
+
+/** The fake's guild state. */
+export class GuildStore {
+  readonly #guilds = new Map<string, GuildRecord>();
+  readonly #channelToGuild = new Map<string, string>();
+
+  constructor(
+    private readonly nextId: () => string,
+    private readonly bot: APIUser,
+    private readonly users: TestUsers,
+  ) {}
+
+  /** Creates a guild with its channels, roles, the bot as a member and the two test users. */
+  addGuild(spec: GuildSpec = {}): AddedGuild {
+    const id = spec.id ?? this.nextId();
+    if (this.#guilds.has(id)) throw new Error(`Guild ${id} already exists`);
+    const name = spec.name ?? `Fake Guild ${this.#guilds.size + 1}`;
+
+    const botRoleId = this.nextId();
+    const staffRoleId = this.nextId();
+    const adminRoleId = this.nextId();
+    const botPermissions = toBits(spec.botPermissions, DEFAULT_BOT_PERMISSIONS);
+    const roles: APIRole[] = [
+      makeRole({ id, name: '@everyone', permissions: toBits(spec.everyonePermissions, 0n), position: 0 }),
+      makeRole({ id: staffRoleId, name: 'Staff', permissions: MEMBER_PERMISSIONS, position: 1 }),
+      makeRole({ id: adminRoleId, name: 'Admin', permissions: MEMBER_PERMISSIONS | MANAGE_GUILD, position: 2 }),
+      makeRole(
+        { id: botRoleId, name: this.bot.username, permissions: botPermissions, position: 3 },
+        this.bot.id,
+      ),
+    ];
+    const extraRoles: Record<string, string> = {};
+    for (const role of spec.roles ?? []) {
+      const roleId = role.id ?? this.nextId();
+      extraRoles[role.name] = roleId;
+      roles.push(
+        makeRole({
+          id: roleId,
+          name: role.name,
+          permissions: toBits(role.permissions, 0n),
+          position: roles.length,
+          ...(role.color === undefined ? {} : { color: role.color }),
+          ...(role.mentionable === undefined ? {} : { mentionable: role.mentionable }),
+        }),
+      );
+    }
+
+    const channels: RawGuildChannel[] = [];
+    const overwrites = new Map<string, PermissionOverwrite[]>();
+    const channelIds: string[] = [];
+    const channelsByName: Record<string, string> = {};
+    (spec.channels ?? [{ name: 'general' }]).forEach((channel, position) => {
+      const channelId = channel.id ?? this.nextId();
+      if (this.#channelToGuild.has(channelId)) throw new Error(`Channel ${channelId} already exists`);
+      const channelOverwrites: PermissionOverwrite[] = (channel.permissionOverwrites ?? []).map((o) => ({
+        id: o.id,
+        type: o.type,
+        allow: toBits(o.allow, 0n),
+        deny: toBits(o.deny, 0n),
+      }));
+      if (channel.denyBot !== undefined) {
+        channelOverwrites.push({ id: this.bot.id, type: 1, allow: 0n, deny: BigInt(channel.denyBot) });
+      }
+      overwrites.set(channelId, channelOverwrites);
+      channels.push(
+        makeGuildChannel({
+          id: channelId,
+          type: channel.type ?? ChannelType.GuildText,
+          guildId: id,
+          name: channel.name,
+          position,
+          parentId: channel.parentId ?? null,
+          topic: channel.topic ?? null,
+          overwrites: channelOverwrites,
+        }),
+      );
+      channelIds.push(channelId);
+      channelsByName[channel.name] = channelId;
+      this.#channelToGuild.set(channelId, id);
+    });
+
+    const joinedAt = new Date().toISOString();
+    const members = new Map<string, APIGuildMember>([
+      [this.bot.id, makeMember(this.bot, [botRoleId], joinedAt)],
+      [this.users.admin.id, makeMember(this.users.admin, [staffRoleId, adminRoleId], joinedAt)],
+      [this.users.member.id, makeMember(this.users.member, [staffRoleId], joinedAt)],
+    ]);
+
+    const added: AddedGuild = {
+      id,
+      name,
+      channelIds,
+      channels: channelsByName,
+      roles: extraRoles,
+      everyoneRoleId: id,
+      botRoleId,
+      staffRoleId,
+      adminRoleId,
+      ownerId: this.users.owner.id,
+    };
+    const ownerId = this.users.owner.id;
+    this.#guilds.set(id, { id, name, ownerId, joinedAt, roles, channels, overwrites, members, added });
+    return added;
+  }
+
+  /** Ids of every guild, in creation order. */
+  guildIds(): string[] {
+    return [...this.#guilds.keys()];
+  }
+
+  /** The ids of a guild, or undefined. */
+  guild(guildId: string): AddedGuild | undefined {
+    return this.#guilds.get(guildId)?.added;
+  }
+
+  /** A channel's raw object, or undefined when no guild has it. */
+  channel(channelId: string): RawGuildChannel | undefined {
+    const guildId = this.#channelToGuild.get(channelId);
+    return guildId === undefined ? undefined : this.#guilds.get(guildId)?.channels.find((c) => c.id === channelId);
+  }
+
+  /** A role's raw object, or undefined. */
+  role(guildId: string, roleId: string): APIRole | undefined {
+    return this.#guilds.get(guildId)?.roles.find((role) => role.id === roleId);
+  }
+
+  /** A guild member's raw object, or undefined when the user is not in the guild. */
+  member(guildId: string, userId: string): APIGuildMember | undefined {
+    return this.#guilds.get(guildId)?.members.get(userId);
+  }
+
+  /** Adds (or replaces) a member, e.g. another human for interaction tests. */
+  addMember(guildId: string, user: APIUser, roleIds: readonly string[]): APIGuildMember {
+    const guild = this.#require(guildId);
+    const member = makeMember(user, roleIds, new Date().toISOString());
+    guild.members.set(user.id, member);
+    return member;
+  }
+
+  /** A user's permissions in a channel, after roles, overwrites and Discord's implicit rules. */
+  channelPermissions(channelId: string, userId: string): bigint {
+    const guildId = this.#channelToGuild.get(channelId);
+    if (guildId === undefined) return 0n;
+    return computeChannelPermissions(this.#subject(this.#require(guildId), userId, channelId));
+  }
+
+  /** A user's guild-wide permissions (roles only). */
+  guildPermissions(guildId: string, userId: string): bigint {
+    return computeBasePermissions(this.#subject(this.#require(guildId), userId, undefined));
+  }
+
+  /**
+   * The GUILD_CREATE payload: with only the Guilds intent Discord lists the bot as the only member; channels,
+   * roles and the rest are complete.
+   */
+  guildCreatePayload(guildId: string): GatewayGuildCreateDispatchData {
+    const guild = this.#require(guildId);
+    const botMember = guild.members.get(this.bot.id);
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: null,
+      splash: null,
+      discovery_splash: null,
+      banner: null,
+      description: null,
+      owner_id: guild.ownerId,
+      region: 'deprecated',
+      afk_channel_id: null,
+      afk_timeout: 300,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      roles: guild.roles,
+      emojis: [],
+      stickers: [],
+      features: [],
+      mfa_level: 0,
+      application_id: null,
+      system_channel_id: null,
+      system_channel_flags: 0 as GuildSystemChannelFlags,
+      rules_channel_id: null,
+      public_updates_channel_id: null,
+      safety_alerts_channel_id: null,
+      vanity_url_code: null,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      premium_progress_bar_enabled: false,
+      preferred_locale: Locale.EnglishUS,
+      nsfw_level: 0,
+      max_members: 500_000,
+      max_video_channel_users: 25,
+      max_stage_video_channel_users: 50,
+      hub_type: null,
+      incidents_data: null,
+      joined_at: guild.joinedAt,
+      large: false,
+      unavailable: false,
+      member_count: guild.members.size,
+      voice_states: [],
+      members: botMember ? [botMember] : [],
+      // One raw shape serves every channel type here; discord.js picks the class from `type`.
+      channels: guild.channels as GatewayGuildCreateDispatchData['channels'],
+      threads: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    };
+  }
+
+  #subject(guild: GuildRecord, userId: string, channelId: string | undefined): PermissionSubject {
+    return {
+      guildId: guild.id,
+      ownerId: guild.ownerId,
+      userId,
+      roleIds: guild.members.get(userId)?.roles ?? [],
+      rolePermissions: new Map(guild.roles.map((role) => [role.id, BigInt(role.permissions)])),
+      overwrites: channelId === undefined ? [] : (guild.overwrites.get(channelId) ?? []),
+    };
+  }
+
+  #require(guildId: string): GuildRecord {
+    const guild = this.#guilds.get(guildId);
+    if (!guild) throw new Error(`Unknown guild ${guildId}`);
+    return guild;
+  }
+}

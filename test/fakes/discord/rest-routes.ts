@@ -1,0 +1,13 @@
+/**
+ * Every REST route the fake answers, in one table.
+ */
+import { applicationRoutes } from './routes/application-routes.js';
+import { channelRoutes } from './routes/channel-routes.js';
+import { interactionRoutes } from './routes/interaction-routes.js';
+import type { RouteDeps } from './routes/route-deps.js';
+import type { Route } from './routes/router.js';
+
+/** The fake's REST routes; anything else is answered 404 and recorded as unhandled. */
+export function createRestRoutes(deps: RouteDeps): Route[] {
+  return [...channelRoutes(deps), ...interactionRoutes(deps), ...applicationRoutes(deps)];
+}

@@ -1,0 +1,81 @@
+/**
+ * Channel routes: creating messages (with Discord's permission rules) and reading channels.
+ */
+import { ChannelType, GatewayDispatchEvents, GatewayIntentBits, PermissionFlagsBits } from 'discord.js';
+import { ApiErrors, DiscordApiFault } from '../api-errors.js';
+import type { MessageBody } from '../message-store.js';
+import { hasPermissions } from '../permissions.js';
+import type { Route } from './router.js';
+import type { RouteDeps } from './route-deps.js';
+
+/** Channel types a message can be posted in. */
+const TEXT_CHANNEL_TYPES = new Set<ChannelType>([
+  ChannelType.GuildText,
+  ChannelType.GuildAnnouncement,
+  ChannelType.GuildVoice,
+  ChannelType.GuildStageVoice,
+  ChannelType.PublicThread,
+  ChannelType.PrivateThread,
+  ChannelType.AnnouncementThread,
+]);
+
+/** `POST /channels/:channelId/messages` and `GET /channels/:channelId`. */
+export function channelRoutes(deps: RouteDeps): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/channels/:channelId/messages',
+      auth: true,
+      channelParam: 'channelId',
+      rateLimited: true,
+      handle: ({ params, body }) => {
+        const channelId = params['channelId'] ?? '';
+        const channel = deps.guilds.channel(channelId);
+        if (!channel) throw ApiErrors.unknownChannel();
+        const permissions = deps.guilds.channelPermissions(channelId, deps.bot.id);
+        if (!hasPermissions(permissions, PermissionFlagsBits.ViewChannel)) throw ApiErrors.missingAccess();
+        if (!TEXT_CHANNEL_TYPES.has(channel.type)) {
+          throw new DiscordApiFault(400, 50008, 'Cannot send messages in a non-text channel');
+        }
+        if (!hasPermissions(permissions, PermissionFlagsBits.SendMessages)) throw ApiErrors.missingPermissions();
+
+        const message = body as MessageBody & Record<string, unknown>;
+        // Without Embed Links Discord accepts the message but drops its embeds, which may leave it empty.
+        const dropEmbeds = !hasPermissions(permissions, PermissionFlagsBits.EmbedLinks);
+        if (dropEmbeds && !message.content && !(message.components?.length ?? 0) && (message.embeds?.length ?? 0) > 0) {
+          throw ApiErrors.emptyMessage();
+        }
+        const { message: stored, duplicate } = deps.messages.create(message, {
+          channelId,
+          guildId: channel.guild_id,
+          author: deps.bot,
+          source: 'channel',
+          dropEmbeds,
+        });
+        if (!duplicate) {
+          deps.gateway.dispatch(
+            GatewayDispatchEvents.MessageCreate,
+            { ...stored.api, guild_id: channel.guild_id },
+            GatewayIntentBits.GuildMessages,
+          );
+          deps.onChange();
+        }
+        return { status: 200, body: stored.api };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/channels/:channelId',
+      auth: true,
+      channelParam: 'channelId',
+      handle: ({ params }) => {
+        const channelId = params['channelId'] ?? '';
+        const channel = deps.guilds.channel(channelId);
+        if (!channel) throw ApiErrors.unknownChannel();
+        const permissions = deps.guilds.channelPermissions(channelId, deps.bot.id);
+        if (!hasPermissions(permissions, PermissionFlagsBits.ViewChannel)) throw ApiErrors.missingAccess();
+        return { status: 200, body: channel };
+      },
+    },
+  ];
+}

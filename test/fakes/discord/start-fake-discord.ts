@@ -1,0 +1,127 @@
+/**
+ * Starts a fake Discord (REST + gateway) on 127.0.0.1 that the real discord.js 14 client logs in to and uses.
+ * It validates every body against Discord's published schema, applies Discord's rate limits and permission
+ * rules, records everything, and lets tests inject faults and send interactions.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeUser } from './api-objects.js';
+import { CommandStore } from './command-store.js';
+import { FakeDiscord } from './fake-discord.js';
+import { FaultInjector } from './faults.js';
+import { GatewayServer } from './gateway.js';
+import { GuildStore } from './guild-store.js';
+import type { GuildSpec, TestUsers } from './guild-store.js';
+import { InteractionStore } from './interaction-store.js';
+import { MessageStore } from './message-store.js';
+import type { RateLimit } from './rate-limiter.js';
+import { RestHandler } from './rest-handler.js';
+import { createRestRoutes } from './rest-routes.js';
+import { createSnowflakeGenerator } from './snowflake.js';
+import { ChangeNotifier } from './waiter.js';
+
+/** Options of {@link startFakeDiscord}; all optional. */
+export interface FakeDiscordOptions {
+  /** HELLO's heartbeat interval; default 41 250 ms like Discord. Small values make heartbeats visible in tests. */
+  readonly heartbeatIntervalMs?: number;
+  /** Per-channel limit on message creates; default 5 per 5 000 ms like Discord. */
+  readonly messageRateLimit?: RateLimit;
+  /** Whether answers carry `X-RateLimit-*` headers (default true); without, discord.js only learns from 429s. */
+  readonly advertiseRateLimits?: boolean;
+  /** How long an `enforce_nonce` create finds an earlier message with the same nonce; default 5 minutes. */
+  readonly nonceWindowMs?: number;
+  /**
+   * How long after dispatch an interaction accepts its callback; default 3 000 ms like Discord. Later
+   * callbacks get 404 Unknown interaction. Pass `Infinity` to switch the rule off.
+   */
+  readonly interactionCallbackDeadlineMs?: number;
+  /** The bot's username; default `Fake Bot`. */
+  readonly botUsername?: string;
+  /** Application flags sent in READY; default 0. */
+  readonly applicationFlags?: number;
+  /** Guilds to create before anyone connects. */
+  readonly guilds?: readonly GuildSpec[];
+}
+
+/**
+ * Starts a fake Discord on 127.0.0.1 on a free port. Point discord.js at it with
+ * `new Client({ intents, rest: { api: fake.apiUrl } })` and `client.login(fake.botToken)`.
+ */
+export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const nextId = createSnowflakeGenerator();
+  const bot = makeUser(nextId(), options.botUsername ?? 'Fake Bot', true);
+  const users: TestUsers = {
+    owner: makeUser(nextId(), 'guild-owner'),
+    admin: makeUser(nextId(), 'server-admin'),
+    member: makeUser(nextId(), 'staff-member'),
+  };
+  const notifier = new ChangeNotifier();
+  const onChange = (): void => notifier.notify();
+  const applicationFlags = options.applicationFlags ?? 0;
+
+  const guilds = new GuildStore(nextId, bot, users);
+  for (const spec of options.guilds ?? []) guilds.addGuild(spec);
+  const messages = new MessageStore(nextId, options.nonceWindowMs ?? 5 * 60_000);
+  const interactions = new InteractionStore(
+    messages,
+    bot,
+    bot.id,
+    options.interactionCallbackDeadlineMs ?? 3_000,
+  );
+  const commands = new CommandStore(nextId, bot.id);
+  const faults = new FaultInjector();
+
+  let gatewayUrl = '';
+  const gateway = new GatewayServer({
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+    bot,
+    applicationId: bot.id,
+    applicationFlags,
+    guilds,
+    url: () => gatewayUrl,
+    onChange,
+  });
+  const rest = new RestHandler({
+    routes: createRestRoutes({
+      guilds,
+      messages,
+      interactions,
+      commands,
+      gateway,
+      bot,
+      applicationId: bot.id,
+      applicationFlags,
+      gatewayUrl: () => gatewayUrl,
+      onChange,
+    }),
+    faults,
+    messageRateLimit: options.messageRateLimit ?? { limit: 5, windowMs: 5_000 },
+    advertiseRateLimits: options.advertiseRateLimits ?? true,
+    onChange,
+  });
+
+  const server = createServer(rest.listener);
+  server.on('upgrade', (request, socket, head) => gateway.handleUpgrade(request, socket, head));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  gatewayUrl = `ws://127.0.0.1:${port}`;
+
+  return new FakeDiscord({
+    server,
+    port,
+    guilds,
+    messages,
+    interactions,
+    commands,
+    gateway,
+    rest,
+    faults,
+    notifier,
+    nextId,
+    bot,
+    users,
+  });
+}

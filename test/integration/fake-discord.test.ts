@@ -1,0 +1,465 @@
+/**
+ * The fake Discord against the real discord.js 14 client: login, messages, Discord's rules (schema, rate
+ * limits, nonces, permissions), faults, interactions and the gateway's resume.
+ */
+import {
+  ActionRowBuilder,
+  ChannelType,
+  Client,
+  DiscordAPIError,
+  Events,
+  GatewayIntentBits,
+  HTTPError,
+  MessageFlags,
+  ModalBuilder,
+  PermissionFlagsBits,
+  Routes,
+  SlashCommandBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+import type { Interaction, RESTOptions, TextChannel } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  autocomplete,
+  chatInputCommand,
+  commandOption,
+  modalSubmit,
+  startFakeDiscord,
+} from '../fakes/discord/index.js';
+import type { AddedGuild, FakeDiscord, FakeDiscordOptions } from '../fakes/discord/index.js';
+
+interface Harness {
+  readonly fake: FakeDiscord;
+  readonly client: Client;
+  readonly guild: AddedGuild;
+  readonly channel: (name: string) => TextChannel;
+}
+
+const running: { fake?: FakeDiscord; client?: Client } = {};
+
+afterEach(async () => {
+  await running.client?.destroy();
+  await running.fake?.close();
+  delete running.client;
+  delete running.fake;
+});
+
+/** A fake with one guild, and a logged-in discord.js client (Guilds intent only, as the bot uses). */
+async function start(options: FakeDiscordOptions = {}, rest: Partial<RESTOptions> = {}): Promise<Harness> {
+  const fake = await startFakeDiscord(options);
+  running.fake = fake;
+  const guild = fake.addGuild({
+    name: 'Test Guild',
+    channels: [
+      { name: 'feed' },
+      { name: 'no-send', denyBot: PermissionFlagsBits.SendMessages },
+      { name: 'no-embeds', denyBot: PermissionFlagsBits.EmbedLinks },
+      { name: 'Voice', type: ChannelType.GuildVoice },
+    ],
+    roles: [{ name: 'Moderators', mentionable: true }],
+  });
+  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiUrl, ...rest } });
+  running.client = client;
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(fake.botToken);
+  await ready;
+  const channel = (name: string): TextChannel => {
+    const found = client.channels.cache.get(guild.channels[name] ?? '');
+    if (!found?.isTextBased() || found.type !== ChannelType.GuildText) throw new Error(`No text channel ${name}`);
+    return found;
+  };
+  return { fake, client, guild, channel };
+}
+
+/** Runs `handler` for every interaction, turning its failures into test failures instead of silence. */
+function onInteraction(client: Client, handler: (interaction: Interaction) => Promise<unknown>): Error[] {
+  const errors: Error[] = [];
+  client.on(Events.InteractionCreate, (interaction) => {
+    handler(interaction).catch((error: unknown) => errors.push(error as Error));
+  });
+  return errors;
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('Expected the promise to reject');
+}
+
+describe('fake Discord with the real discord.js client', () => {
+  it('logs in: READY, GUILD_CREATE with channels, roles and the bot member, so permissionsFor works', async () => {
+    const { fake, client, guild, channel } = await start();
+
+    const cached = client.guilds.cache.get(guild.id);
+    expect(cached?.name).toBe('Test Guild');
+    expect(cached?.channels.cache.map((c) => c.name)).toEqual(['feed', 'no-send', 'no-embeds', 'Voice']);
+    expect(cached?.roles.cache.get(guild.roles['Moderators'] ?? '')?.name).toBe('Moderators');
+    expect(client.user?.id).toBe(fake.botUserId);
+    expect(client.application?.id).toBe(fake.applicationId);
+
+    const me = cached?.members.me;
+    expect(me).toBeDefined();
+    const can = (name: string, bit: bigint) => channel(name).permissionsFor(client.user!)?.has(bit);
+    expect(can('feed', PermissionFlagsBits.SendMessages)).toBe(true);
+    expect(can('feed', PermissionFlagsBits.EmbedLinks)).toBe(true);
+    expect(can('no-send', PermissionFlagsBits.SendMessages)).toBe(false);
+    expect(can('no-embeds', PermissionFlagsBits.EmbedLinks)).toBe(false);
+    expect(can('feed', PermissionFlagsBits.ManageGuild)).toBe(false);
+
+    expect(fake.identifies).toHaveLength(1);
+    expect(fake.identifies[0]?.intents).toBe(GatewayIntentBits.Guilds);
+    expect(fake.tokens.has(fake.botToken)).toBe(true);
+  });
+
+  it('sends GUILD_CREATE for a guild added while connected, and answers heartbeats', async () => {
+    const { fake, client } = await start({ heartbeatIntervalMs: 50 });
+    const created = new Promise<string>((resolve) => client.once(Events.GuildCreate, (g) => resolve(g.id)));
+    const later = fake.addGuild({ name: 'Later' });
+    expect(await created).toBe(later.id);
+    // Two heartbeats: the client checks that the first was acknowledged before it sends the second.
+    await fake.waitFor(() => fake.heartbeats >= 2, 2_000, 'two heartbeats');
+    expect(client.ws.ping).toBeGreaterThanOrEqual(0);
+  });
+
+  it('stores a message sent with embeds, nonce and enforceNonce, and answers a parseable message', async () => {
+    const { fake, channel } = await start();
+    const sent = await channel('feed').send({
+      content: 'New case',
+      embeds: [{ title: 'Case #1', description: 'Kicked', fields: [{ name: 'Reason', value: 'spam' }] }],
+      allowedMentions: { parse: [] },
+      nonce: 'case-1',
+      enforceNonce: true,
+    });
+    expect(sent.author.id).toBe(fake.botUserId);
+    expect(sent.embeds[0]?.title).toBe('Case #1');
+
+    const [stored, ...rest] = fake.messages(channel('feed').id);
+    expect(rest).toHaveLength(0);
+    expect(stored).toMatchObject({
+      id: sent.id,
+      content: 'New case',
+      nonce: 'case-1',
+      allowed_mentions: { parse: [] },
+    });
+    expect(stored?.embeds[0]).toMatchObject({ title: 'Case #1', fields: [{ name: 'Reason', value: 'spam' }] });
+    expect(fake.violations).toEqual([]);
+    expect(fake.unhandledRequests).toEqual([]);
+  });
+
+  it('refuses a body Discord would refuse with 400 Invalid Form Body and records the violation', async () => {
+    const { fake, client, channel } = await start();
+    const error = await rejectionOf(
+      client.rest.post(Routes.channelMessages(channel('feed').id), { body: { embeds: [{ title: 'x'.repeat(300) }] } }),
+    );
+    expect(error).toBeInstanceOf(DiscordAPIError);
+    expect((error as DiscordAPIError).status).toBe(400);
+    expect((error as DiscordAPIError).code).toBe(50035);
+    expect(fake.violations).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        path: `/channels/${channel('feed').id}/messages`,
+        problems: ['/embeds/0/title: must NOT have more than 256 characters'],
+      }),
+    ]);
+    expect(fake.messages(channel('feed').id)).toEqual([]);
+  });
+
+  it('rate-limits 5 messages per window per channel; discord.js waits by itself and keeps the order', async () => {
+    const { fake, channel } = await start({ messageRateLimit: { limit: 5, windowMs: 1_000 } });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 12 }, (_, i) => channel('feed').send(`message ${i}`)));
+    expect(fake.messages(channel('feed').id).map((m) => m.content)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `message ${i}`),
+    );
+    // 12 messages at 5 per second need two full waits.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    // With the headers discord.js sees the limit coming and never gets a 429.
+    expect(fake.rateLimitHits).toBe(0);
+  });
+
+  it('answers 429 with Retry-After when the limit is not advertised, and discord.js retries', async () => {
+    const { fake, channel } = await start({
+      messageRateLimit: { limit: 5, windowMs: 1_000 },
+      advertiseRateLimits: false,
+    });
+    await Promise.all(Array.from({ length: 12 }, (_, i) => channel('feed').send(`message ${i}`)));
+    expect(fake.messages(channel('feed').id).map((m) => m.content)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `message ${i}`),
+    );
+    expect(fake.rateLimitHits).toBeGreaterThan(0);
+    const limited = fake.requests.find((r) => r.status === 429);
+    expect(limited).toBeDefined();
+  });
+
+  it('returns the first message for a repeated nonce with enforce_nonce, and creates nothing', async () => {
+    const { fake, channel } = await start();
+    const feed = channel('feed');
+    const first = await feed.send({ content: 'once', nonce: 'delivery-42', enforceNonce: true });
+    const again = await feed.send({ content: 'once', nonce: 'delivery-42', enforceNonce: true });
+    expect(again.id).toBe(first.id);
+    expect(fake.messages(feed.id)).toHaveLength(1);
+    expect(fake.nonceDuplicates).toBe(1);
+
+    // Without enforce_nonce Discord does not de-duplicate.
+    await feed.send({ content: 'twice', nonce: 'delivery-43' });
+    await feed.send({ content: 'twice', nonce: 'delivery-43' });
+    expect(fake.messages(feed.id)).toHaveLength(3);
+  });
+
+  it('fails a channel with 403 Missing Access or 404 Unknown Channel until cleared', async () => {
+    const { fake, channel } = await start();
+    const feed = channel('feed');
+
+    fake.failChannel(feed.id, { status: 403 });
+    const forbidden = await rejectionOf(feed.send('x'));
+    expect(forbidden).toBeInstanceOf(DiscordAPIError);
+    expect((forbidden as DiscordAPIError).code).toBe(50001);
+    expect((forbidden as DiscordAPIError).status).toBe(403);
+
+    fake.failChannel(feed.id, { status: 404 });
+    expect(((await rejectionOf(feed.send('x'))) as DiscordAPIError).code).toBe(10003);
+
+    fake.clearFaults();
+    await feed.send('back');
+    expect(fake.messages(feed.id).map((m) => m.content)).toEqual(['back']);
+  });
+
+  it("applies the bot's own permissions: no Send Messages is 50013, no Embed Links drops embeds", async () => {
+    const { fake, client, channel } = await start();
+    const denied = await rejectionOf(channel('no-send').send('x'));
+    expect((denied as DiscordAPIError).code).toBe(50013);
+
+    await channel('no-embeds').send({ content: 'text stays', embeds: [{ title: 'dropped' }] });
+    expect(fake.messages(channel('no-embeds').id)[0]).toMatchObject({
+      content: 'text stays',
+      embeds: [],
+      embeds_dropped: true,
+    });
+
+    const unknown = await rejectionOf(client.rest.post(Routes.channelMessages('1'), { body: { content: 'x' } }));
+    expect((unknown as DiscordAPIError).code).toBe(10003);
+  });
+
+  it('fails every request with 500 for a while; discord.js retries 5xx, then gives up, then recovers', async () => {
+    // @discordjs/rest retries a 5xx answer (and a timed-out or reset request) immediately, without backoff,
+    // `retries` times (default 3): one send makes up to 1 + retries requests before throwing HTTPError.
+    const { fake, channel } = await start({}, { retries: 3 });
+    const feed = channel('feed');
+
+    fake.failRequests({ status: 500, count: 2 });
+    await feed.send('third attempt wins');
+    expect(fake.requests.filter((r) => r.path.endsWith('/messages')).map((r) => r.status)).toEqual([500, 500, 200]);
+
+    // The outage outlasts the immediate retries by far, so the send fails whatever the machine's speed.
+    const outageEnds = Date.now() + 1_000;
+    fake.failRequests({ status: 503, forMs: 1_000 });
+    const error = await rejectionOf(feed.send('lost'));
+    expect(error).toBeInstanceOf(HTTPError);
+    expect((error as HTTPError).status).toBe(503);
+    expect(fake.requests.filter((r) => r.status === 503)).toHaveLength(4);
+
+    await new Promise((resolve) => setTimeout(resolve, outageEnds - Date.now() + 20));
+    await feed.send('recovered');
+    expect(fake.messages(feed.id).map((m) => m.content)).toEqual(['third attempt wins', 'recovered']);
+  });
+
+  it('holds requests during a hang; a timed-out send retried with the same nonce posts once', async () => {
+    const { fake, channel } = await start({}, { timeout: 200, retries: 1 });
+    const feed = channel('feed');
+    fake.hangRequests({ count: 1, forMs: 400 });
+    const sent = await feed.send({ content: 'exactly once', nonce: 'retry-me', enforceNonce: true });
+    // The held first attempt is processed when the hang ends, and finds the retry's message by its nonce.
+    await fake.waitFor(() => fake.nonceDuplicates === 1, 2_000, 'the held attempt to be processed');
+    expect(fake.messages(feed.id).map((m) => m.id)).toEqual([sent.id]);
+  });
+
+  it('records unknown routes as unhandled 404s', async () => {
+    const { fake, client, guild } = await start();
+    const error = await rejectionOf(client.rest.get(Routes.guildBans(guild.id)));
+    expect((error as DiscordAPIError).status).toBe(404);
+    expect(fake.unhandledRequests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /guilds/${guild.id}/bans`]);
+  });
+
+  it('registers global and guild commands, keeping ids across overwrites', async () => {
+    const { fake, client, guild } = await start();
+    const setup = new SlashCommandBuilder()
+      .setName('setup')
+      .setDescription('Set the server key')
+      .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild);
+    const [created] = [...(await client.application!.commands.set([setup.toJSON()])).values()];
+    expect(created?.defaultMemberPermissions?.has(PermissionFlagsBits.ManageGuild)).toBe(true);
+    const [again] = [...(await client.application!.commands.set([setup.toJSON()])).values()];
+    expect(again?.id).toBe(created?.id);
+
+    await client.guilds.cache.get(guild.id)!.commands.set([setup.setName('status').toJSON()]);
+    expect(fake.commands().map((c) => c.name)).toEqual(['setup']);
+    expect(fake.commands(guild.id).map((c) => c.name)).toEqual(['status']);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('dispatches a slash command that discord.js parses fully; an ephemeral reply is recorded', async () => {
+    const { fake, client, guild, channel } = await start();
+    const seen: Record<string, unknown>[] = [];
+    const errors = onInteraction(client, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      seen.push({
+        command: interaction.commandName,
+        subcommand: interaction.options.getSubcommand(),
+        channel: interaction.options.getChannel('channel')?.id,
+        channelIsText: interaction.options.getChannel('channel')?.type === ChannelType.GuildText,
+        role: interaction.options.getRole('role')?.name,
+        note: interaction.options.getString('note'),
+        manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild),
+        appCanSend: interaction.appPermissions.has(PermissionFlagsBits.SendMessages),
+        inGuild: interaction.inCachedGuild(),
+      });
+      await interaction.reply({ content: 'Saved.', flags: MessageFlags.Ephemeral });
+    });
+
+    const options = [
+      commandOption.channel('channel', channel('feed').id),
+      commandOption.role('role', guild.roles['Moderators'] ?? ''),
+      commandOption.string('note', 'hello'),
+    ];
+    const outcome = await fake.dispatchInteraction(chatInputCommand({ name: 'feed', subcommand: 'set', options }));
+    expect(outcome.callback.type).toBe(4);
+    expect(outcome.callback.data).toMatchObject({ content: 'Saved.', flags: MessageFlags.Ephemeral });
+    expect(outcome.reply?.ephemeral).toBe(true);
+    expect(fake.messages(channel('feed').id)).toEqual([]);
+
+    await fake.dispatchInteraction(chatInputCommand({ name: 'feed', subcommand: 'set', options, as: 'member' }));
+    expect(seen).toEqual([
+      {
+        command: 'feed',
+        subcommand: 'set',
+        channel: channel('feed').id,
+        channelIsText: true,
+        role: 'Moderators',
+        note: 'hello',
+        manageGuild: true,
+        appCanSend: true,
+        inGuild: true,
+      },
+      expect.objectContaining({ manageGuild: false }),
+    ]);
+    expect(errors).toEqual([]);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('records a modal, then parses the modal submit', async () => {
+    const { fake, client } = await start();
+    const errors = onInteraction(client, async (interaction) => {
+      if (interaction.isChatInputCommand()) {
+        const input = new TextInputBuilder().setCustomId('key').setLabel('Server key').setStyle(TextInputStyle.Short);
+        await interaction.showModal(
+          new ModalBuilder()
+            .setCustomId('setup-modal')
+            .setTitle('Setup')
+            .addComponents(new ActionRowBuilder<TextInputBuilder>().addComponents(input)),
+        );
+      } else if (interaction.isModalSubmit()) {
+        const key = interaction.fields.getTextInputValue('key');
+        await interaction.reply({ content: `Key ends in ${key.slice(-4)}`, flags: MessageFlags.Ephemeral });
+      }
+    });
+
+    const shown = await fake.dispatchInteraction(chatInputCommand({ name: 'setup' }));
+    expect(shown.callback.type).toBe(9);
+    expect(shown.callback.data).toMatchObject({ custom_id: 'setup-modal', title: 'Setup' });
+
+    const submitted = await fake.dispatchInteraction(
+      modalSubmit({ customId: 'setup-modal', fields: { key: 'sk-12345678' } }),
+    );
+    expect(submitted.callback.data).toMatchObject({ content: 'Key ends in 5678' });
+
+    // Modals built with labels come back in labels; discord.js reads both layouts.
+    const labelled = await fake.dispatchInteraction(
+      modalSubmit({ customId: 'setup-modal', fields: { key: 'sk-abcd' }, layout: 'label' }),
+    );
+    expect(labelled.callback.data).toMatchObject({ content: 'Key ends in abcd' });
+    expect(errors).toEqual([]);
+  });
+
+  it('records autocomplete choices, and a deferred reply settles with its edit and follow-up', async () => {
+    const { fake, client } = await start();
+    const errors = onInteraction(client, async (interaction) => {
+      if (interaction.isAutocomplete()) {
+        const typed = interaction.options.getFocused();
+        await interaction.respond([{ name: `${typed}-hook`, value: 'hook-1' }]);
+      } else if (interaction.isChatInputCommand()) {
+        await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+        await interaction.editReply({ content: 'Done after a while.' });
+        await interaction.followUp({ content: 'One more thing.', flags: MessageFlags.Ephemeral });
+      }
+    });
+
+    const choices = await fake.dispatchInteraction(
+      autocomplete({ name: 'webhook', subcommand: 'remove', focused: 'hook', typed: 'ma' }),
+    );
+    expect(choices.callback).toMatchObject({ type: 8, data: { choices: [{ name: 'ma-hook', value: 'hook-1' }] } });
+
+    const deferred = await fake.dispatchInteraction(chatInputCommand({ name: 'status' }));
+    expect(deferred.callback.type).toBe(5);
+    expect(deferred.reply).toMatchObject({ content: 'Done after a while.', ephemeral: true });
+    await fake.waitFor(() => fake.interactionResponses(deferred.id).some((r) => r.kind === 'followup'));
+    expect(fake.interactionResponses(deferred.id).map((r) => r.kind)).toEqual(['callback', 'edit', 'followup']);
+    expect(errors).toEqual([]);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('answers with_response=true with the callback resource, which discord.js parses', async () => {
+    const { fake, client } = await start();
+    const replies: (string | undefined)[] = [];
+    const errors = onInteraction(client, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      const response = await interaction.reply({ content: 'with response', withResponse: true });
+      replies.push(response.resource?.message?.content);
+    });
+    const outcome = await fake.dispatchInteraction(chatInputCommand({ name: 'status' }));
+    await fake.waitFor(() => replies.length > 0 || errors.length > 0);
+    expect(errors).toEqual([]);
+    expect(replies).toEqual(['with response']);
+    // Not ephemeral, so everyone in the channel sees it.
+    expect(fake.messages(outcome.interaction.channel?.id ?? '').map((m) => m.content)).toEqual(['with response']);
+    expect(fake.requests.some((r) => r.query['with_response'] === 'true')).toBe(true);
+  });
+
+  it('refuses a callback after the 3-second deadline (here shortened) with Unknown interaction', async () => {
+    const { fake, client } = await start({ interactionCallbackDeadlineMs: 50 });
+    const failures = onInteraction(client, async (interaction) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (interaction.isRepliable()) await interaction.reply({ content: 'too late' });
+    });
+    const outcome = fake.dispatchInteraction(chatInputCommand({ name: 'status' }), { timeoutMs: 500 });
+    await expect(outcome).rejects.toThrow(/Timed out/);
+    expect((failures[0] as DiscordAPIError | undefined)?.code).toBe(10062);
+  });
+
+  it('replays an interaction dispatched while the gateway was down once discord.js resumes', async () => {
+    const { fake, client } = await start();
+    onInteraction(client, async (interaction) => {
+      if (interaction.isRepliable()) await interaction.reply({ content: 'pong', flags: MessageFlags.Ephemeral });
+    });
+    fake.disconnectGateway();
+    const outcome = await fake.dispatchInteraction(chatInputCommand({ name: 'ping' }));
+    expect(outcome.callback.data).toMatchObject({ content: 'pong' });
+    expect(fake.resumes).toBe(1);
+    expect(fake.identifies).toHaveLength(1);
+  });
+
+  it('closes quickly, even with a request held by a hang', async () => {
+    const { fake, client, channel } = await start({}, { retries: 0 });
+    fake.hangRequests();
+    const pending = channel('feed').send('never answered').catch((error: unknown) => error);
+    await fake.waitForRequest((r) => r.path.endsWith('/messages'));
+    const started = Date.now();
+    await client.destroy();
+    await fake.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await pending).toBeInstanceOf(Error);
+  });
+});
