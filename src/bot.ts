@@ -1,5 +1,6 @@
 import { Events, type Client } from 'discord.js';
 import type { Config } from './config.js';
+import { attachCommands } from './discord/attach-commands.js';
 import { createChannelSender } from './discord/channel-sender.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
 import { listen, type RunningServer } from './http-server.js';
@@ -33,6 +34,11 @@ export interface StartOptions {
   host?: string;
   /** `false`: intake only, no Discord (the intake's own tests and benchmarks). */
   feed?: false | { rest?: DiscordClientOptions['rest']; backoff?: BackoffPolicy };
+  /**
+   * The base of the address the service is told to post to, given the intake's own URL; default PUBLIC_URL.
+   * Tests return the intake's http://127.0.0.1 address, which PUBLIC_URL (https only) cannot be.
+   */
+  webhookBaseUrl?: (intakeUrl: string) => string;
 }
 
 /** How often expired seen ids are swept out of stores without a TTL of their own (SQLite). */
@@ -102,6 +108,17 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
     });
     worker = feed;
+    attachCommands({
+      client: discord,
+      config,
+      store,
+      secrets,
+      activity,
+      worker: feed,
+      logger,
+      clock,
+      ...(options.webhookBaseUrl ? { webhookBaseUrl: options.webhookBaseUrl(http.url) } : {}),
+    });
     discord.once(Events.ClientReady, (client) => {
       logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
       feed.start();

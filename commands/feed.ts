@@ -1,0 +1,68 @@
+import {
+  InteractionContextType,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  type SlashCommandChannelOption,
+  type SlashCommandStringOption,
+} from 'discord.js';
+import { eventChoices } from '../src/admin/describe-events.js';
+import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
+import { requireAdmin } from '../src/admin/require-admin.js';
+import type { Command } from '../src/discord/command.js';
+import { setDefaultChannel } from './feed/default.js';
+import { setEventMention } from './feed/mention.js';
+import { setEventChannel } from './feed/set.js';
+import { showRoutes } from './feed/show.js';
+
+const eventOption = (option: SlashCommandStringOption) =>
+  option.setName('event').setDescription('The event').setRequired(true).addChoices(...eventChoices());
+
+const channelOption = (description: string) => (option: SlashCommandChannelOption) =>
+  option.setName('channel').setDescription(description).setRequired(true).addChannelTypes(...FEED_CHANNEL_TYPES);
+
+/** /feed set|default|mention|show: which event goes to which channel, and whom it pings. */
+export const feed: Command = {
+  data: new SlashCommandBuilder()
+    .setName('feed')
+    .setDescription('Choose where events are posted and whom they ping')
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild)
+    .addSubcommand((sub) =>
+      sub
+        .setName('set')
+        .setDescription('Post one event to its own channel')
+        .addStringOption(eventOption)
+        .addChannelOption(channelOption('Where to post it')),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('default')
+        .setDescription('Post every event without a channel of its own here')
+        .addChannelOption(channelOption('Where to post them')),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('mention')
+        .setDescription('Ping a role with an event (leave out the role to stop pinging)')
+        .addStringOption(eventOption)
+        .addRoleOption((option) => option.setName('role').setDescription('The role to ping; leave out to stop pinging')),
+    )
+    .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings')),
+
+  async execute(interaction, ctx) {
+    const guildId = requireAdmin(interaction);
+    const subcommand = interaction.options.getSubcommand(true);
+    switch (subcommand) {
+      case 'set':
+        return setEventChannel(interaction, ctx, guildId);
+      case 'default':
+        return setDefaultChannel(interaction, ctx, guildId);
+      case 'mention':
+        return setEventMention(interaction, ctx, guildId);
+      case 'show':
+        return showRoutes(interaction, ctx, guildId);
+      default:
+        throw new Error(`unknown /feed subcommand ${subcommand}`);
+    }
+  },
+};

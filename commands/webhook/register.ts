@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatInputCommandInteraction } from 'discord.js';
+import { describeEvents, expandEventChoice } from '../../src/admin/describe-events.js';
+import { openServerKey } from '../../src/admin/server-key.js';
+import { callService } from '../../src/admin/service-failure.js';
+import type { CommandContext } from '../../src/discord/command-context.js';
+import { replyEphemeral } from '../../src/discord/reply.js';
+import { UserFacingError } from '../../src/errors.js';
+import type { ServiceApiError } from '../../src/upstream/client.js';
+
+/** Webhooks one server key may have (upstream-api.md §8). */
+export const MAX_WEBHOOKS_PER_KEY = 3;
+
+/** 128 random bits in hex: the hookId in the address is what makes it unguessable (DESIGN.md). */
+export function makeHookId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * /webhook register events:<event|all>: registers a webhook with the service for this guild and keeps its
+ * secret, sealed. A fourth webhook is refused here, before the service would refuse it.
+ */
+export async function registerWebhook(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+  const events = expandEventChoice(interaction.options.getString('events', true));
+  if (!events) throw new UserFacingError('Choose the events from the list.');
+  const key = openServerKey(ctx, guildId);
+  const existing = await ctx.store.hooks.listForGuild(guildId);
+  if (existing.length >= MAX_WEBHOOKS_PER_KEY) {
+    throw new UserFacingError(
+      `This server already has ${existing.length} webhooks, the most one server key may have. Reuse one (see /webhook list; ` +
+        'one for all events covers everything), or remove one with /webhook remove. The service documents no delete, ' +
+        'so it may go on counting a removed webhook.',
+    );
+  }
+
+  const hookId = makeHookId();
+  const created = await callService(
+    'register the webhook',
+    () => ctx.service.createWebhook(key, { url: `${ctx.webhookBaseUrl}/webhooks/${hookId}`, events }),
+    explainLimit,
+  );
+  const now = ctx.clock();
+  await ctx.store.hooks.save({
+    hookId,
+    guildId,
+    webhookId: created.id,
+    secret: ctx.secrets.seal(created.secret),
+    events,
+    createdAt: now,
+  });
+  ctx.webhookStates.record(hookId, true, now);
+  await replyEphemeral(
+    interaction,
+    `Webhook \`${created.id}\` registered for ${describeEvents(events)}. ` +
+      'Next: /webhook test to prove deliveries arrive, and /feed default or /feed set to choose channels.',
+  );
+}
+
+/**
+ * The service's own refusal of a fourth webhook (the fake answers 409 webhook_limit; the real code is not
+ * documented), with what the admin can do about it. A 429 is the rate limit, which the client explains itself.
+ */
+function explainLimit(error: ServiceApiError): string | undefined {
+  const saysLimit = /limit|at most|too many/i.test(`${error.code ?? ''} ${error.serviceMessage ?? ''}`);
+  if (error.status === 429 || !(saysLimit || (error.status === 409 && error.code === undefined))) return undefined;
+  return (
+    'The service refused: this server key already has the most webhooks it allows there, counting webhooks removed ' +
+    'here (the service documents no delete). Reuse one from /webhook list, or ask the service to delete one.'
+  );
+}

@@ -1,0 +1,53 @@
+import type { CommandContext } from '../discord/command-context.js';
+import type { GuildFeedStatus } from '../outbox/worker.js';
+import type { HookRecord } from '../store/hooks.js';
+import { describeLastDelivery } from './describe-hook.js';
+import { webhookName } from './find-webhook.js';
+import { clip, relativeTime } from './format.js';
+
+/** Discord's error texts can be long; a line per broken channel is what /status has room for. */
+const MAX_REASON = 160;
+
+/** The lines of /status for one guild: key, webhooks, waiting events, broken channels, unrouted events. */
+export function describeStatus(
+  guildId: string,
+  hooks: readonly HookRecord[],
+  ctx: Pick<CommandContext, 'store' | 'secrets' | 'activity' | 'worker'>,
+): string[] {
+  const settings = ctx.store.guilds.get(guildId);
+  const lines = ['**Feed status of this server**'];
+  lines.push(settings.serverKey === null ? 'Server key: not set (run /setup).' : `Server key: set${ctx.secrets.encrypts ? ', stored encrypted' : ''}.`);
+  if (hooks.length === 0) {
+    lines.push('Webhooks: none (run /webhook register).');
+  } else {
+    lines.push(`Webhooks: ${hooks.length}`);
+    for (const hook of hooks) lines.push(`• \`${webhookName(hook)}\`: ${describeLastDelivery(hook, ctx)}`);
+  }
+  if (!ctx.worker) {
+    lines.push('Feed: not running in this process (it was started without Discord).');
+    return lines;
+  }
+  return [...lines, ...describeFeed(ctx.worker.statusOf(guildId))];
+}
+
+function describeFeed(status: GuildFeedStatus): string[] {
+  const lines = [`Events waiting to be posted: ${status.waiting}`];
+  if (status.broken.length > 0) {
+    lines.push('Broken channels (their events wait; any /feed change tries them again):');
+    for (const broken of status.broken) {
+      lines.push(`• <#${broken.channelId}>: ${clip(broken.reason, MAX_REASON)} (since ${relativeTime(broken.since)})`);
+    }
+  }
+  for (const retry of status.retrying) {
+    lines.push(`Retrying <#${retry.channelId}> after ${retry.failures} failed sends, next try ${relativeTime(retry.nextTryAt)}.`);
+  }
+  const unrouted = Object.entries(status.unrouted);
+  if (unrouted.length > 0) {
+    const counts = unrouted.map(([event, count]) => `${event} ${count}`).join(', ');
+    lines.push(`Events with no channel: ${counts}. Route them with /feed set or /feed default.`);
+  } else {
+    lines.push('Events with no channel: none.');
+  }
+  if (status.broken.length === 0) lines.push('Broken channels: none.');
+  return lines;
+}

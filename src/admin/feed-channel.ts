@@ -1,0 +1,66 @@
+import {
+  ChannelType,
+  PermissionFlagsBits,
+  type ChatInputCommandInteraction,
+  type NewsChannel,
+  type TextChannel,
+} from 'discord.js';
+import type { CommandContext } from '../discord/command-context.js';
+import { UserFacingError } from '../errors.js';
+
+/** The channel types a feed can post to; every channel option of /feed is limited to them. */
+export const FEED_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
+
+/** What the feed needs in a channel to post its embeds, with the names Discord's settings show. */
+const REQUIRED_PERMISSIONS = [
+  { bit: PermissionFlagsBits.ViewChannel, name: 'View Channel' },
+  { bit: PermissionFlagsBits.SendMessages, name: 'Send Messages' },
+  { bit: PermissionFlagsBits.EmbedLinks, name: 'Embed Links' },
+] as const;
+
+export type FeedChannel = TextChannel | NewsChannel;
+
+/**
+ * The text or announcement channel of this guild that the option names, from the client's cache (the Guilds
+ * intent keeps every channel there) or fetched.
+ * @throws UserFacingError for a channel of another kind, another guild, or one the bot cannot see at all
+ */
+export async function readFeedChannel(
+  interaction: ChatInputCommandInteraction,
+  ctx: Pick<CommandContext, 'client'>,
+  guildId: string,
+  option: string,
+): Promise<FeedChannel> {
+  const chosen = interaction.options.getChannel(option, true);
+  const channel = await ctx.client.channels.fetch(chosen.id).catch(() => null);
+  if (!channel) {
+    throw new UserFacingError(`I cannot see <#${chosen.id}>: give me View Channel there, or choose another channel.`);
+  }
+  if (channel.type !== ChannelType.GuildText && channel.type !== ChannelType.GuildAnnouncement) {
+    throw new UserFacingError('Choose a text or announcement channel.');
+  }
+  if (channel.guildId !== guildId) throw new UserFacingError('Choose a channel of this server.');
+  return channel;
+}
+
+/** The permissions the bot lacks in `channel` to post embeds (names as Discord shows them); empty when none. */
+export async function findMissingPermissions(channel: FeedChannel): Promise<string[]> {
+  const me = channel.guild.members.me ?? (await channel.guild.members.fetchMe());
+  const permissions = channel.permissionsFor(me);
+  return REQUIRED_PERMISSIONS.filter(({ bit }) => !permissions.has(bit)).map(({ name }) => name);
+}
+
+/**
+ * Refuses a channel the bot cannot post embeds to. Refusing (rather than saving with a warning) keeps the
+ * routes truthful: a saved route to such a channel would only mark it broken at the first event and leave
+ * the events waiting, which the admin would learn much later, in /status.
+ * @throws UserFacingError naming the missing permissions
+ */
+export async function requirePostableChannel(channel: FeedChannel): Promise<void> {
+  const missing = await findMissingPermissions(channel);
+  if (missing.length === 0) return;
+  throw new UserFacingError(
+    `I cannot post embeds in <#${channel.id}>: I am missing ${missing.join(', ')} there. ` +
+      'Grant them (or choose another channel) and run the command again; nothing was saved.',
+  );
+}

@@ -1,0 +1,11 @@
+import { TimestampStyles, time } from 'discord.js';
+
+/** A moment as Discord's relative timestamp ("3 minutes ago"), shown in each reader's own time zone. */
+export function relativeTime(ms: number): string {
+  return time(Math.floor(ms / 1000), TimestampStyles.RelativeTime);
+}
+
+/** Shortens text from outside (Discord's error messages) so one item cannot crowd out a whole reply. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

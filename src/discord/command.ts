@@ -1,0 +1,29 @@
+import type {
+  AutocompleteInteraction,
+  ChatInputCommandInteraction,
+  ModalSubmitInteraction,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from 'discord.js';
+import type { CommandContext } from './command-context.js';
+
+/**
+ * One slash command: its definition (what deploy-commands registers) and its handlers. A command that opens a
+ * modal gives it a custom id starting with `<command name>:`, and the dispatcher routes the submit back here.
+ */
+export interface Command {
+  data: { readonly name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
+  execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;
+  submitModal?(interaction: ModalSubmitInteraction, ctx: CommandContext): Promise<void>;
+}
+
+/** The custom id of a command's modal: routed back to the command by the part before the colon. */
+export function modalCustomId(commandName: string, modal: string): string {
+  return `${commandName}:${modal}`;
+}
+
+/** The command a modal custom id belongs to. */
+export function commandOfCustomId(customId: string): string {
+  const colon = customId.indexOf(':');
+  return colon === -1 ? customId : customId.slice(0, colon);
+}

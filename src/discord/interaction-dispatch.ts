@@ -1,0 +1,120 @@
+import {
+  ComponentType,
+  Events,
+  type AutocompleteInteraction,
+  type Client,
+  type Interaction,
+  type ModalSubmitInteraction,
+  type RepliableInteraction,
+} from 'discord.js';
+import { UserFacingError } from '../errors.js';
+import { commandOfCustomId, type Command } from './command.js';
+import type { CommandContext } from './command-context.js';
+import { toLoggableError } from './log-error.js';
+import { replyEphemeral } from './reply.js';
+
+/** What anyone sees when something failed that is not theirs to fix. */
+export const GENERIC_FAILURE = 'Something went wrong on our side; it has been logged.';
+
+/** What the user sees for a command this process does not have (the registered set is out of date). */
+export const UNKNOWN_COMMAND =
+  "This bot does not know that command (its registered commands are out of date): ask the bot's host to run npm run deploy-commands.";
+
+/** Where an interaction was headed, for log lines: names and ids only, never an option's value. */
+interface InteractionPlace {
+  command: string;
+  subcommand?: string;
+  guildId: string | null;
+  kind: 'command' | 'autocomplete' | 'modal';
+}
+
+/**
+ * The one interactionCreate handler: routes slash commands, autocomplete and modal submits to their command.
+ * A {@link UserFacingError} is shown to the user as it is; anything else is logged with where it happened
+ * and answered with {@link GENERIC_FAILURE}. Every answer is ephemeral. The returned function never rejects.
+ */
+export function createInteractionDispatcher(
+  commands: readonly Command[],
+  ctx: CommandContext,
+): (interaction: Interaction) => Promise<void> {
+  const byName = new Map(commands.map((command) => [command.data.name, command]));
+
+  const run = async (interaction: RepliableInteraction, place: InteractionPlace, work: (command: Command) => Promise<void>, typed: string[] = []) => {
+    const command = byName.get(place.command);
+    try {
+      if (!command) throw new UserFacingError(UNKNOWN_COMMAND);
+      await work(command);
+    } catch (error) {
+      await answerFailure(interaction, place, error, typed, ctx);
+    }
+  };
+
+  return async (interaction) => {
+    if (interaction.isChatInputCommand()) {
+      const subcommand = interaction.options.getSubcommand(false);
+      const place: InteractionPlace = { command: interaction.commandName, guildId: interaction.guildId, kind: 'command', ...(subcommand ? { subcommand } : {}) };
+      await run(interaction, place, (command) => command.execute(interaction, ctx));
+    } else if (interaction.isModalSubmit()) {
+      const place: InteractionPlace = { command: commandOfCustomId(interaction.customId), guildId: interaction.guildId, kind: 'modal' };
+      await run(
+        interaction,
+        place,
+        async (command) => {
+          if (!command.submitModal) throw new UserFacingError(UNKNOWN_COMMAND);
+          await command.submitModal(interaction, ctx);
+        },
+        typedValues(interaction),
+      );
+    } else if (interaction.isAutocomplete()) {
+      await suggest(interaction, byName.get(interaction.commandName), ctx);
+    }
+  };
+}
+
+/** Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it. */
+export function attachInteractionDispatcher(client: Client, commands: readonly Command[], ctx: CommandContext): () => void {
+  const dispatch = createInteractionDispatcher(commands, ctx);
+  const listener = (interaction: Interaction) => void dispatch(interaction);
+  client.on(Events.InteractionCreate, listener);
+  return () => client.off(Events.InteractionCreate, listener);
+}
+
+async function suggest(interaction: AutocompleteInteraction, command: Command | undefined, ctx: CommandContext): Promise<void> {
+  try {
+    if (command?.autocomplete) await command.autocomplete(interaction, ctx);
+    else await interaction.respond([]);
+  } catch (error) {
+    ctx.logger.error({ command: interaction.commandName, guildId: interaction.guildId, kind: 'autocomplete', err: toLoggableError(error) }, 'autocomplete failed');
+    if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
+  }
+}
+
+async function answerFailure(
+  interaction: RepliableInteraction,
+  place: InteractionPlace,
+  error: unknown,
+  typed: string[],
+  ctx: CommandContext,
+): Promise<void> {
+  let text = GENERIC_FAILURE;
+  if (error instanceof UserFacingError) {
+    text = capitalise(error.message);
+  } else {
+    ctx.logger.error({ ...place, err: toLoggableError(error, typed) }, 'interaction failed');
+  }
+  try {
+    await replyEphemeral(interaction, text);
+  } catch (replyError) {
+    // The interaction may have expired (15 min) or been answered elsewhere: nothing left to tell the user.
+    ctx.logger.warn({ ...place, err: toLoggableError(replyError, typed) }, 'could not answer the interaction');
+  }
+}
+
+/** Everything typed into a modal's text inputs: kept out of any log line, whatever an error says. */
+function typedValues(interaction: ModalSubmitInteraction): string[] {
+  return [...interaction.fields.fields.values()].flatMap((field) => (field.type === ComponentType.TextInput ? [field.value] : []));
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

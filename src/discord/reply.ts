@@ -1,0 +1,36 @@
+import { MessageFlags, type RepliableInteraction } from 'discord.js';
+
+/** Discord's limit on a message's content. */
+const MAX_CONTENT = 2000;
+
+/** Replies name channels and roles; none of them may ping anyone, even in an ephemeral reply. */
+const NO_MENTIONS = { parse: [] };
+
+/**
+ * Answers an interaction ephemerally, whatever state it is in: edits the deferred reply, adds a follow-up
+ * after a reply, or replies. Text over Discord's limit is cut visibly rather than refused with a 400.
+ */
+export async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
+  const text = fitContent(content);
+  if (interaction.deferred) {
+    await interaction.editReply({ content: text, allowedMentions: NO_MENTIONS });
+  } else if (interaction.replied) {
+    await interaction.followUp({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  } else {
+    await interaction.reply({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  }
+}
+
+/**
+ * Acknowledges the interaction with an ephemeral "thinking…" before slow work (a call to the service), so
+ * Discord's 3 s limit for the first answer is never missed; {@link replyEphemeral} then edits it.
+ */
+export async function deferEphemeral(interaction: RepliableInteraction): Promise<void> {
+  if (interaction.deferred || interaction.replied) return;
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+}
+
+/** Cuts text to Discord's content limit, ending with "…" when something was cut. */
+export function fitContent(content: string): string {
+  return content.length <= MAX_CONTENT ? content : `${content.slice(0, MAX_CONTENT - 1)}…`;
+}

@@ -1,0 +1,136 @@
+import { ChannelType, PermissionFlagsBits } from 'discord.js';
+import { COMMANDS } from '../../commands/index.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import { registerCommands } from '../../src/discord/register-commands.js';
+import {
+  chatInputCommand,
+  commandOption,
+  modalSubmit,
+  startFakeDiscord,
+  type AddedGuild,
+  type CommandOptionValue,
+  type FakeDiscord,
+  type InteractionOutcome,
+  type Invoker,
+} from '../fakes/discord/index.js';
+import { startFakeService, type FakeService } from '../fakes/service/index.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { testConfig } from '../helpers/test-config.js';
+
+export { commandOption };
+
+/** The channels of the test guild; `locked` denies the bot Embed Links. */
+export const CHANNEL_NAMES = ['general', 'cases', 'modcalls', 'sessions', 'shifts', 'locked', 'news'] as const;
+export type ChannelName = (typeof CHANNEL_NAMES)[number];
+
+/** What an admin (or a member) read in answer to one interaction. */
+export interface Answer {
+  outcome: InteractionOutcome;
+  /** The reply's text in its final state (after the edit of a deferred reply). */
+  text: string;
+  ephemeral: boolean;
+}
+
+/**
+ * The real bot from startBot, logged in to the fake Discord, talking to the fake service, with its intake on
+ * 127.0.0.1 (the fake service delivers there over http, which PUBLIC_URL cannot be).
+ */
+export interface AdminHarness {
+  discord: FakeDiscord;
+  service: FakeService;
+  bot: RunningBot;
+  guild: AddedGuild;
+  logs: ReturnType<typeof captureLogs>;
+  /** Every key typed into the /setup modal, to check none of them leaks anywhere. */
+  typedKeys: string[];
+  channel(name: ChannelName): string;
+  /** Cuts (false) or restores (true) the network between the service and the bot. */
+  setReachable(reachable: boolean): void;
+  /** Runs a slash command and waits for its final answer. */
+  run(name: string, subcommand?: string, options?: readonly CommandOptionValue[], as?: Invoker): Promise<Answer>;
+  /** /setup, then the modal submit with `key`; returns both answers. */
+  setup(key: string, as?: Invoker): Promise<{ modal: Answer; submit: Answer }>;
+  stop(): Promise<void>;
+}
+
+export async function startAdminHarness(): Promise<AdminHarness> {
+  const dir = makeTempDir();
+  const logs = captureLogs('debug');
+  let reachable = true;
+  const service = await startFakeService({
+    allowHttp: true,
+    fetch: (input, init) => (reachable ? fetch(input, init) : Promise.reject(new TypeError('fetch failed'))),
+  });
+  const discord = await startFakeDiscord();
+  const guild = discord.addGuild({
+    name: 'Game Community',
+    channels: [
+      ...CHANNEL_NAMES.filter((name) => name !== 'locked' && name !== 'news').map((name) => ({ name })),
+      { name: 'locked', denyBot: PermissionFlagsBits.EmbedLinks },
+      { name: 'news', type: ChannelType.GuildAnnouncement },
+    ],
+    roles: [{ name: 'Moderators', mentionable: true }, { name: 'Quiet', mentionable: false }],
+  });
+  const bot = await startBot({
+    config: testConfig({
+      DISCORD_API_URL: discord.apiUrl,
+      DISCORD_TOKEN: discord.botToken,
+      SERVICE_URL: service.baseUrl,
+      STORE_URL: `sqlite://${dir.path}/bot.sqlite`,
+      SECRET_KEY: 'e2e-secret-key-0123456789',
+      LOG_LEVEL: 'debug',
+    }),
+    logger: logs.logger,
+    host: '127.0.0.1',
+    webhookBaseUrl: (intakeUrl) => intakeUrl,
+    feed: { backoff: { baseMs: 20, capMs: 200 } },
+  });
+  const client = bot.discord;
+  if (!client) throw new Error('the bot started without Discord');
+  await discord.waitFor(() => client.isReady() && client.guilds.cache.has(guild.id), 10_000, 'the bot ready in the guild');
+  // As the host would with `npm run deploy-commands -- --guild <id>`.
+  await registerCommands(client.rest, COMMANDS, { guildId: guild.id });
+
+  const answer = (outcome: InteractionOutcome): Answer => ({
+    outcome,
+    text: outcome.reply?.content ?? '',
+    ephemeral: outcome.reply?.ephemeral ?? false,
+  });
+
+  const harness: AdminHarness = {
+    discord,
+    service,
+    bot,
+    guild,
+    logs,
+    typedKeys: [],
+    channel(name) {
+      const id = guild.channels[name];
+      if (!id) throw new Error(`no channel ${name}`);
+      return id;
+    },
+    setReachable(next) {
+      reachable = next;
+    },
+    async run(name, subcommand, options = [], as = 'admin') {
+      const draft = chatInputCommand({ name, ...(subcommand ? { subcommand } : {}), options, as, guildId: guild.id });
+      return answer(await discord.dispatchInteraction(draft, { timeoutMs: 15_000 }));
+    },
+    async setup(key, as = 'admin') {
+      harness.typedKeys.push(key);
+      const modal = answer(await discord.dispatchInteraction(chatInputCommand({ name: 'setup', as, guildId: guild.id })));
+      const data = modal.outcome.callback.data as { custom_id?: string } | undefined;
+      const submitDraft = modalSubmit({ customId: data?.custom_id ?? 'setup:server-key', fields: { key }, layout: 'label', as, guildId: guild.id });
+      const submit = answer(await discord.dispatchInteraction(submitDraft));
+      return { modal, submit };
+    },
+    async stop() {
+      await bot.stop();
+      await discord.close();
+      await service.close();
+      dir.remove();
+    },
+  };
+  return harness;
+}

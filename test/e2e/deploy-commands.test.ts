@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REST } from 'discord.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../commands/index.js';
+import { registerCommands } from '../../src/discord/register-commands.js';
+import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../fakes/discord/index.js';
+
+const run = promisify(execFile);
+const NAMES = ['setup', 'webhook', 'feed', 'status'];
+
+let discord: FakeDiscord;
+let guild: AddedGuild;
+
+beforeEach(async () => {
+  discord = await startFakeDiscord();
+  guild = discord.addGuild();
+});
+
+afterEach(async () => {
+  await discord.close();
+});
+
+/** The PUTs that registered commands: the whole point is that there is exactly one. */
+function commandPuts() {
+  return discord.requests.filter((request) => request.method === 'PUT' && request.path.endsWith('/commands'));
+}
+
+describe('deploy-commands', () => {
+  it('registers every command globally with one PUT, valid against Discord\'s schema', async () => {
+    const rest = new REST({ api: discord.apiUrl }).setToken(discord.botToken);
+    const result = await registerCommands(rest, COMMANDS);
+    expect(result).toEqual({ applicationId: discord.applicationId, guildId: undefined, names: NAMES });
+    expect(commandPuts()).toHaveLength(1);
+    expect(commandPuts()[0]?.path).toBe(`/applications/${discord.applicationId}/commands`);
+    expect(discord.violations).toEqual([]);
+    expect(discord.commands().map((command) => command.name)).toEqual(NAMES);
+  });
+
+  it('runs as `npm run deploy-commands -- --guild <id>`, registering in that guild only', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/discord/deploy-commands.ts', '--guild', guild.id],
+      { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
+    );
+    expect(stdout).toBe(`Registered 4 commands in server ${guild.id}: /setup, /webhook, /feed, /status\n`);
+    expect(commandPuts()).toHaveLength(1);
+    expect(commandPuts()[0]?.path).toBe(`/applications/${discord.applicationId}/guilds/${guild.id}/commands`);
+    expect(discord.violations).toEqual([]);
+    expect(discord.commands(guild.id).map((command) => command.name)).toEqual(NAMES);
+    expect(discord.commands()).toEqual([]);
+  });
+
+  it('says what is wrong, without the token, when the configuration is missing', async () => {
+    const env = { ...process.env, DISCORD_TOKEN: '', DISCORD_API_URL: discord.apiUrl };
+    const failure = await run(process.execPath, ['--import', 'tsx', 'src/discord/deploy-commands.ts'], { env }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stderr: string },
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('DISCORD_TOKEN is required');
+    expect(commandPuts()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,73 @@
+import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
+import { WebhookStates } from '../../src/admin/webhook-states.js';
+import type { RunningBot } from '../../src/bot.js';
+import type { CommandContext } from '../../src/discord/command-context.js';
+import type { Logger } from '../../src/logger.js';
+import { createServiceClient } from '../../src/upstream/client.js';
+
+/** What a stub interaction was answered with, in order. */
+export interface StubAnswers {
+  deferred: boolean;
+  replies: string[];
+}
+
+/**
+ * A chat-input interaction reduced to what the commands read and call, for driving `execute(interaction, ctx)`
+ * without Discord. The end-to-end tests run the same commands through the real discord.js client.
+ */
+export function stubChatInput(input: {
+  guildId: string;
+  subcommand?: string;
+  strings?: Record<string, string>;
+  admin?: boolean;
+}): { interaction: ChatInputCommandInteraction; answers: StubAnswers } {
+  const answers: StubAnswers = { deferred: false, replies: [] };
+  const strings = input.strings ?? {};
+  const stub = {
+    guildId: input.guildId,
+    memberPermissions: new PermissionsBitField(input.admin === false ? 0n : PermissionFlagsBits.ManageGuild),
+    deferred: false,
+    replied: false,
+    options: {
+      getSubcommand: () => input.subcommand ?? null,
+      getString(name: string, required?: boolean) {
+        const value = strings[name];
+        if (value === undefined && required) throw new Error(`option ${name} is required`);
+        return value ?? null;
+      },
+    },
+    async deferReply() {
+      stub.deferred = true;
+      answers.deferred = true;
+    },
+    async editReply(body: { content: string }) {
+      answers.replies.push(body.content);
+    },
+    async reply(body: { content: string }) {
+      stub.replied = true;
+      answers.replies.push(body.content);
+    },
+    async followUp(body: { content: string }) {
+      answers.replies.push(body.content);
+    },
+  };
+  return { interaction: stub as unknown as ChatInputCommandInteraction, answers };
+}
+
+/** A command context over a bot started with `feed: false`; its client never logs in. */
+export function contextFor(bot: RunningBot, options: { serviceUrl: string; logger: Logger; pingTimeoutMs?: number }): CommandContext {
+  return {
+    store: bot.store,
+    secrets: bot.secrets,
+    service: createServiceClient({ serviceUrl: options.serviceUrl }),
+    config: { PUBLIC_URL: 'https://bot.example.test' },
+    webhookBaseUrl: bot.http.url,
+    worker: bot.worker,
+    activity: bot.activity,
+    webhookStates: new WebhookStates(),
+    logger: options.logger,
+    clock: Date.now,
+    client: new Client({ intents: [] }),
+    pingTimeoutMs: options.pingTimeoutMs ?? 2_000,
+  };
+}
