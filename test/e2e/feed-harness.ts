@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import type { EventName } from '../../src/upstream/schemas.js';
+import { signDelivery } from '../../src/upstream/signature.js';
+import { startFakeDiscord, type AddedGuild, type FakeDiscord, type FakeDiscordOptions } from '../fakes/discord/index.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { testConfig } from '../helpers/test-config.js';
+
+export const FEED_SECRET = 'whsec_feed_e2e_0123456789';
+export const FEED_CHANNELS = ['cases', 'modcalls', 'sessions', 'shifts', 'other', 'backup'] as const;
+export type FeedChannel = (typeof FEED_CHANNELS)[number];
+
+/** Where each event goes in these tests; modcalls ping the Moderators role. */
+const ROUTES: Record<EventName, FeedChannel> = {
+  'case.created': 'cases',
+  'case.voided': 'cases',
+  'session.started': 'sessions',
+  'session.ended': 'sessions',
+  modcall: 'modcalls',
+  'shift.started': 'shifts',
+  'shift.ended': 'shifts',
+};
+
+/** The real bot (intake, outbox, discord.js) against the fake Discord, with one hook and the routes above. */
+export interface FeedHarness {
+  discord: FakeDiscord;
+  bot: RunningBot;
+  guild: AddedGuild;
+  hookId: string;
+  moderatorsRoleId: string;
+  logs: ReturnType<typeof captureLogs>;
+  channel(name: FeedChannel): string;
+  /** Signs and posts a delivery to the intake; resolves with the HTTP status. */
+  deliver(delivery: object): Promise<number>;
+  /** Stops the bot (gracefully) and starts a new one on the same SQLite file. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startFeedHarness(options: { discord?: FakeDiscordOptions; restTimeoutMs?: number } = {}): Promise<FeedHarness> {
+  const dir = makeTempDir();
+  const logs = captureLogs('debug');
+  const discord = await startFakeDiscord(options.discord);
+  const guild = discord.addGuild({
+    name: 'Feed Guild',
+    channels: FEED_CHANNELS.map((name) => ({ name })),
+    roles: [{ name: 'Moderators', mentionable: true }],
+  });
+  const moderatorsRoleId = guild.roles.Moderators;
+  if (!moderatorsRoleId) throw new Error('no Moderators role');
+  const channel = (name: FeedChannel) => {
+    const id = guild.channels[name];
+    if (!id) throw new Error(`no channel ${name}`);
+    return id;
+  };
+
+  const start = async () => {
+    const bot = await startBot({
+      config: testConfig({
+        DISCORD_API_URL: discord.apiUrl,
+        DISCORD_TOKEN: discord.botToken,
+        STORE_URL: `sqlite://${dir.path}/bot.sqlite`,
+        LOG_LEVEL: 'debug',
+      }),
+      logger: logs.logger,
+      host: '127.0.0.1',
+      feed: { backoff: { baseMs: 50, capMs: 1_000 }, rest: { timeout: options.restTimeoutMs ?? 15_000 } },
+    });
+    const client = bot.discord;
+    if (!client) throw new Error('the bot started without Discord');
+    await discord.waitFor(() => client.isReady(), 10_000, 'the bot ready');
+    return bot;
+  };
+
+  let bot = await start();
+  const hookId = randomBytes(16).toString('hex');
+  await bot.store.hooks.save({ hookId, guildId: guild.id, webhookId: 'wh_feed', secret: FEED_SECRET, events: ['all'], createdAt: Date.now() });
+  await bot.store.guilds.update(guild.id, (settings) => ({
+    ...settings,
+    routes: Object.fromEntries(Object.entries(ROUTES).map(([event, name]) => [event, channel(name)])),
+    defaultChannelId: channel('other'),
+    mentions: { modcall: moderatorsRoleId },
+  }));
+
+  return {
+    discord,
+    get bot() {
+      return bot;
+    },
+    guild,
+    hookId,
+    moderatorsRoleId,
+    logs,
+    channel,
+    async deliver(delivery) {
+      const body = JSON.stringify(delivery);
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-service-timestamp': timestamp,
+          'x-service-signature': signDelivery(FEED_SECRET, timestamp, body),
+        },
+        body,
+      });
+      return response.status;
+    },
+    async restart() {
+      await bot.stop();
+      bot = await start();
+    },
+    async stop() {
+      await bot.stop();
+      await discord.close();
+      dir.remove();
+    },
+  };
+}
+
+/** The delivery ids a channel's messages carry, in the order Discord received them (from embed footers). */
+export function postedDeliveryIds(discord: FakeDiscord, channelId: string): string[] {
+  return discord
+    .messages(channelId)
+    .flatMap((message) => message.embeds.map((embed) => /Delivery (\S+)$/.exec(embed.footer?.text ?? '')?.[1] ?? '?'));
+}
