@@ -114,13 +114,14 @@ export class OutboxWorker {
   }
 
   private recoverPendingSends(): void {
-    for (const entry of this.deps.outbox.list()) {
-      const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event);
-      if (route) this.laneFor(route.channelId, entry.guildId);
-    }
-    for (const lane of this.lanes.values()) {
-      const pending = this.deps.sends.get(lane.channelId);
-      if (pending) this.reserve(lane, pending);
+    for (const pending of this.deps.sends.all()) {
+      // The channel the message was meant for, even if the routes changed since: its nonce belongs there.
+      const first = pending.seqs.map((seq) => this.deps.outbox.get(seq)).find((entry) => entry !== undefined);
+      if (!first) {
+        void this.deps.sends.clear(pending.channelId);
+        continue;
+      }
+      this.reserve(this.laneFor(pending.channelId, first.guildId), pending);
     }
   }
 

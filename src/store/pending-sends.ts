@@ -26,6 +26,11 @@ export class PendingSends {
     return sends;
   }
 
+  /** Every message written down and not yet confirmed, e.g. by a process that stopped mid-send. */
+  all(): PendingSend[] {
+    return [...this.byChannel.values()];
+  }
+
   get(channelId: string): PendingSend | undefined {
     return this.byChannel.get(channelId);
   }

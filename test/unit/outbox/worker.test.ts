@@ -145,4 +145,27 @@ describe('the outbox worker', () => {
     expect(sender.sent.map((s) => s.body.embeds.length)).toEqual([2, 1]);
     expect(deliveryIdsOf(sender.sent)).toEqual(['k1', 'k2', 'k3']);
   });
+
+  it('resends a message written down for a channel the routes no longer name to that channel, under its nonce', async () => {
+    const dir = makeTempDir();
+    cleanups.push(() => dir.remove());
+    const url = `sqlite://${dir.path}/feed.sqlite`;
+    const first = await openStore(url);
+    await routeAll(first, CHANNEL_A);
+    await first.outbox.append(modcall('m1'));
+    await first.sends.save({ channelId: CHANNEL_A, nonce: 'nonce-for-channel-a', seqs: [0] });
+    // While the process was down an admin moved the feed to another channel.
+    await routeAll(first, CHANNEL_B);
+    await first.outbox.append(modcall('m2'));
+    await first.close();
+
+    const { store, sender, worker } = await setup(url);
+    worker.start();
+    await until(() => store.outbox.size === 0);
+    const sent = sender.sent.map((s) => [s.channelId, s.body.nonce === 'nonce-for-channel-a']).sort();
+    expect(sent).toEqual([
+      [CHANNEL_A, true],
+      [CHANNEL_B, false],
+    ]);
+  });
 });
