@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { attachCommands } from './discord/attach-commands.js';
 import { createChannelSender } from './discord/channel-sender.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
-import { listen, type RunningServer } from './http-server.js';
+import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { DeliveryAcceptor } from './intake/accept-delivery.js';
 import { createApp } from './intake/create-app.js';
 import { HookActivity } from './intake/hook-activity.js';
@@ -74,12 +74,12 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   });
   let http: RunningServer;
   try {
-    http = await listen(app, config.PORT, options.host);
+    http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY));
   } catch (error) {
     await store.close();
     throw error;
   }
-  logger.info({ port: http.port, store: store.kind, waiting: store.outbox.size }, 'intake listening');
+  logger.info({ port: http.port, https: http.url.startsWith('https:'), store: store.kind, waiting: store.outbox.size }, 'intake listening');
 
   const sweep = setInterval(() => {
     store.seen.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweeping seen ids failed'));

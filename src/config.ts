@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -5,6 +6,19 @@ import { z } from 'zod';
  * stops the process with one readable line per problem.
  */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A path to a PEM file this process can read (TLS_CERT, TLS_KEY); the message names the path's role, not its content. */
+const pemFile = (what: string) =>
+  z.string().refine(isReadableFile, { error: `must be the path of a readable PEM file: ${what}` });
+
+function isReadableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 const httpUrl = (what: string) =>
   z
@@ -35,6 +49,15 @@ export const ConfigSchema = z.object({
     .min(16, { error: 'must be at least 16 characters (it encrypts stored keys and secrets)' })
     .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TLS_CERT: pemFile('the certificate chain, e.g. /etc/letsencrypt/live/bot.example.com/fullchain.pem').optional(),
+  TLS_KEY: pemFile('its private key, e.g. /etc/letsencrypt/live/bot.example.com/privkey.pem').optional(),
+});
+
+/** TLS_CERT and TLS_KEY go together: one without the other is a mistake, not plain HTTP. */
+const CheckedConfigSchema = ConfigSchema.superRefine((config, ctx) => {
+  if ((config.TLS_CERT === undefined) === (config.TLS_KEY === undefined)) return;
+  const [missing, given] = config.TLS_CERT === undefined ? ['TLS_CERT', 'TLS_KEY'] : ['TLS_KEY', 'TLS_CERT'];
+  ctx.addIssue({ code: 'custom', path: [missing], message: `is required when ${given} is set: set both to serve HTTPS, or neither` });
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -47,7 +70,7 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
  */
 export function parseConfig(env: NodeJS.ProcessEnv): ConfigResult {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = ConfigSchema.safeParse(present);
+  const parsed = CheckedConfigSchema.safeParse(present);
   if (parsed.success) return { ok: true, config: parsed.data };
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');

@@ -1,0 +1,11 @@
+import type { Figures } from './lib/report.js';
+
+/** One benchmark group: `npm run bench -- <name>` (or one of its figure names) runs it alone. */
+export interface BenchGroup {
+  name: string;
+  /** The `bench` figure names it prints. */
+  figures: readonly string[];
+  /** Runs only when named (experiments that print numbers but no figure). */
+  optional?: boolean;
+  run(figures: Figures): Promise<void>;
+}

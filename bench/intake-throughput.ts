@@ -1,0 +1,107 @@
+import type { BenchGroup } from './group.js';
+import { measureIntakeBreakdown } from './intake-breakdown.js';
+import { withProcesses, type LoadProcess, type ServerProcess } from './lib/processes.js';
+import { log } from './lib/report.js';
+import type { ServerKind } from './lib/server-protocol.js';
+import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
+
+/**
+ * intake.vs_express: signed 1 KB deliveries per second through the whole intake (verify, parse, dedupe, durable
+ * SQLite outbox) divided by what a bare Express 5 route answering 204 takes from the same load process.
+ * Servers and load each run in a process of their own, started once per group; the order of the servers
+ * rotates from round to round.
+ */
+const ROUNDS = roundCount(5);
+const CONNECTIONS = 10;
+const WARMUP_SEC = 1;
+const DURATION_SEC = 4;
+
+interface Run {
+  throughput: number;
+  /** CPU the server process spent per request it handled, warm-up included, µs. */
+  cpuPerRequestUs: number;
+  /** CPU cores the server process kept busy (1 = one core). */
+  cores: number;
+  p99Ms: number;
+  loadCores: number;
+}
+
+async function measure(server: ServerProcess, load: LoadProcess): Promise<Run> {
+  const before = await server.usage();
+  const result = await load.saturate(server, { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC });
+  const after = await server.usage();
+  if (result.non2xx > 0 || result.errors > 0) {
+    log(`  ! ${server.kind}: ${result.non2xx} non-2xx, ${result.errors} errors, status codes ${JSON.stringify(result.statusCodes)}`);
+  }
+  // Requests in flight when a load run stops are stored but their answers are not counted: up to one per
+  // connection for the warm-up, the measured run, and the previous round's run finishing after `before`.
+  const answered = result.warmupOk + result.ok;
+  const handled = after.handled - before.handled;
+  if (server.kind !== 'express' && (handled < answered || handled > answered + 3 * CONNECTIONS)) {
+    log(`  ! ${server.kind}: ${answered} deliveries answered 2xx but ${handled} entered the outbox`);
+  }
+  const cpu = after.cpuMicros - before.cpuMicros;
+  return {
+    throughput: result.throughput,
+    cpuPerRequestUs: cpu / Math.max(1, handled),
+    cores: cpu / 1000 / (after.atMs - before.atMs),
+    p99Ms: result.latencyP99Ms,
+    loadCores: result.loadCores,
+  };
+}
+
+/**
+ * Saturates each kind of server in turn, `rounds` times (order rotating), and prints the raw numbers.
+ * @returns per kind, the throughput of every round (index = round)
+ */
+export async function compareThroughput(kinds: readonly ServerKind[], rounds: number): Promise<Map<ServerKind, number[]>> {
+  log(
+    `  one process per server and one load process for all rounds; ${rounds} rounds, ${CONNECTIONS} connections, ` +
+      `${WARMUP_SEC} s warm-up + ${DURATION_SEC} s measured per server and round`,
+  );
+  const runs = new Map<ServerKind, Run[]>(kinds.map((kind) => [kind, []]));
+  await withProcesses(kinds, async (servers, load) => {
+    for (let round = 0; round < rounds; round += 1) {
+      const shift = round % kinds.length;
+      for (const kind of [...kinds.slice(shift), ...kinds.slice(0, shift)]) {
+        const server = servers.get(kind);
+        if (!server) throw new Error(`no ${kind} server`);
+        const run = await measure(server, load);
+        runs.get(kind)?.push(run);
+        log(
+          `  round ${round + 1} ${kind.padEnd(28)} ${formatNumber(run.throughput).padStart(6)} req/s  p99 ${formatNumber(run.p99Ms)} ms  ` +
+            `server CPU ${formatNumber(run.cpuPerRequestUs)} µs/req, ${formatNumber(run.cores)} cores busy; load process ${formatNumber(run.loadCores)} cores`,
+        );
+      }
+    }
+  });
+  for (const [kind, list] of runs) {
+    log(
+      `  ${kind.padEnd(28)} req/s: ${formatList(list.map((run) => run.throughput))} -> median ${formatNumber(median(list.map((run) => run.throughput)))}; ` +
+        `server CPU ${formatNumber(median(list.map((run) => run.cpuPerRequestUs)))} µs/req, ${formatNumber(median(list.map((run) => run.cores)))} cores busy (medians)`,
+    );
+  }
+  return new Map([...runs].map(([kind, list]) => [kind, list.map((run) => run.throughput)]));
+}
+
+/** Per-round ratios a[i] / b[i]. */
+export function pairedRatios(a: readonly number[], b: readonly number[]): number[] {
+  return a.map((value, i) => value / (b[i] ?? Number.NaN));
+}
+
+export const intakeThroughput: BenchGroup = {
+  name: 'intake',
+  figures: ['intake.vs_express'],
+  async run(figures) {
+    log('intake: signed 1 KB deliveries/s, whole intake (real bot, SQLite outbox, synchronous=FULL) vs bare Express 204');
+    const throughput = await compareThroughput(['bot', 'express'], ROUNDS);
+    const bot = throughput.get('bot') ?? [];
+    const peer = throughput.get('express') ?? [];
+    const ratios = pairedRatios(bot, peer);
+    log(`  bot/express per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target >= 0.5)`);
+    log(`  wall time per request at saturation (medians): bot ${formatNumber(1e6 / median(bot))} µs, express ${formatNumber(1e6 / median(peer))} µs`);
+    figures.add('intake.vs_express', median(ratios), 'x');
+
+    await measureIntakeBreakdown();
+  },
+};

@@ -1,0 +1,79 @@
+import { Child } from './children.js';
+import type { LoadRequest, PacedRequest, PacedResult, SaturateRequest, SaturateResult } from './load-protocol.js';
+import type { ServerKind, ServerReady, ServerReply, ServerRequest, ServerUsage } from './server-protocol.js';
+
+/** A server process started for one measurement. */
+export interface ServerProcess extends ServerReady {
+  kind: ServerKind;
+  usage(): Promise<ServerUsage>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Extra node flags for server processes, e.g. BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=bench-profiles"
+ * to profile the bot under load.
+ */
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/** Forks bench/lib/target-server.ts serving `kind` and waits until it listens. */
+export async function startServer(kind: ServerKind): Promise<ServerProcess> {
+  const child = new Child<ServerRequest, ServerReply>('./target-server.ts', [kind], SERVER_FLAGS);
+  const ready = await child.next();
+  if (ready.type !== 'ready') throw new Error(`server process sent ${ready.type} before ready`);
+  return {
+    ...ready,
+    kind,
+    async usage() {
+      const usage = await child.ask({ type: 'usage' });
+      if (usage.type !== 'usage') throw new Error(`server process answered ${usage.type} to usage`);
+      return usage;
+    },
+    async stop() {
+      await child.ask({ type: 'stop' });
+      await child.ended();
+    },
+  };
+}
+
+type Target = 'type' | 'url' | 'path' | 'secret';
+
+/** A load process (bench/lib/load-worker.ts), kept for the runs of one group. */
+export interface LoadProcess {
+  /** autocannon, closed loop, against `server`. */
+  saturate(server: ServerReady, options: Omit<SaturateRequest, Target>): Promise<SaturateResult>;
+  /** The paced open-loop sender against `server`. */
+  pace(server: ServerReady, options: Omit<PacedRequest, Target>): Promise<PacedResult>;
+  stop(): Promise<void>;
+}
+
+/** Forks the load process. */
+export function startLoad(): LoadProcess {
+  const child = new Child<LoadRequest, unknown>('./load-worker.ts');
+  const target = (server: ServerReady) => ({ url: server.url, path: server.path, secret: server.secret });
+  return {
+    saturate: async (server, options) => (await child.ask({ type: 'saturate', ...target(server), ...options })) as SaturateResult,
+    pace: async (server, options) => (await child.ask({ type: 'paced', ...target(server), ...options })) as PacedResult,
+    async stop() {
+      child.tell({ type: 'exit' });
+      await child.ended();
+    },
+  };
+}
+
+/**
+ * Starts one process per kind and a load process, runs `work`, and stops them all whatever happens: the
+ * servers of one group live through all its rounds, so rounds differ only in when they run.
+ */
+export async function withProcesses<T>(
+  kinds: readonly ServerKind[],
+  work: (servers: ReadonlyMap<ServerKind, ServerProcess>, load: LoadProcess) => Promise<T>,
+): Promise<T> {
+  const servers = new Map<ServerKind, ServerProcess>();
+  const load = startLoad();
+  try {
+    for (const kind of kinds) servers.set(kind, await startServer(kind));
+    return await work(servers, load);
+  } finally {
+    await Promise.all([load.stop(), ...[...servers.values()].map((server) => server.stop())]);
+  }
+}

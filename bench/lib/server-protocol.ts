@@ -1,0 +1,36 @@
+/** Messages between a benchmark group and a server process (bench/lib/target-server.ts). */
+
+/**
+ * `bot`: the real intake (startBot, SQLite file in a temp dir); `express`: a bare Express 5 route answering 204.
+ * Prototypes of the changes proposed for src/, measured before anyone makes them: `bot-group-commit` is the real
+ * bot with its outbox writes swapped at run time to lib/group-commit-sqlite.ts; `bot-group-commit-memory-seen`
+ * also answers the seen-id lookup from memory instead of a SELECT.
+ */
+export type ServerKind = 'bot' | 'express' | 'bot-group-commit' | 'bot-group-commit-memory-seen';
+
+export type ServerRequest = { type: 'usage' } | { type: 'stop' };
+
+export interface ServerReady {
+  type: 'ready';
+  url: string;
+  /** Where deliveries go: /webhooks/<hookId>. */
+  path: string;
+  secret: string;
+}
+
+/** Counters since the process started; a group takes the difference of two. */
+export interface ServerUsage {
+  type: 'usage';
+  /** User + system CPU time of the whole process (its libuv threads, e.g. SQLite's, included), µs. */
+  cpuMicros: number;
+  /** performance.now() of the server process, ms. */
+  atMs: number;
+  /** Deliveries the bot has in its outbox, or requests the bare route answered. */
+  handled: number;
+}
+
+export interface ServerStopped {
+  type: 'stopped';
+}
+
+export type ServerReply = ServerReady | ServerUsage | ServerStopped;

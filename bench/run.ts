@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import type { BenchGroup } from './group.js';
+import { intakeAck } from './intake-ack.js';
+import { intakeThroughput } from './intake-throughput.js';
+import { Figures, log } from './lib/report.js';
+import { proposalGroup } from './proposal.js';
+import { storeSync } from './store-sync.js';
+import { verifyGroup } from './verify.js';
+
+/**
+ * `npm run bench` runs every group but the optional ones; `npm run bench -- <name>` runs the groups named (by
+ * group name or by one of their figure names). Every figure is printed at the end as `bench <name> <value> <unit>`.
+ * BENCH_ROUNDS=<n> overrides every group's round count (for a quick look or a profile).
+ */
+const GROUPS: readonly BenchGroup[] = [verifyGroup, storeSync, intakeThroughput, intakeAck, proposalGroup];
+
+function select(names: readonly string[]): BenchGroup[] {
+  if (names.length === 0) return GROUPS.filter((group) => !group.optional);
+  return names.map((name) => {
+    const group = GROUPS.find((candidate) => candidate.name === name || candidate.figures.includes(name));
+    if (!group) {
+      const known = GROUPS.flatMap((candidate) => [candidate.name, ...candidate.figures]).join(', ');
+      process.stderr.write(`unknown benchmark "${name}"; known: ${known}\n`);
+      process.exit(2);
+    }
+    return group;
+  });
+}
+
+/** Load average and, where Linux reports it, the share of time runnable tasks waited for a CPU (PSI, last 10 s). */
+function machineLoad(): string {
+  let pressure = '';
+  try {
+    const some = /some avg10=([\d.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
+    if (some) pressure = `, CPU pressure ${some[1] ?? '?'}%`;
+  } catch {
+    // Not Linux, or PSI disabled: the load average alone.
+  }
+  return `load average ${loadavg()[0]?.toFixed(2) ?? '?'} on ${cpus().length} CPUs${pressure}`;
+}
+
+const figures = new Figures();
+let failed = false;
+const started = performance.now();
+for (const group of new Set(select(process.argv.slice(2)))) {
+  // Other work on the machine skews every figure; the load average says how quiet it was.
+  log(`== ${group.name} (${machineLoad()})`);
+  const groupStarted = performance.now();
+  try {
+    await group.run(figures);
+  } catch (error) {
+    failed = true;
+    process.stderr.write(`benchmark ${group.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  log(`   (${group.name} took ${((performance.now() - groupStarted) / 1000).toFixed(0)} s; after it: ${machineLoad()})`);
+}
+log(`(benchmarks took ${((performance.now() - started) / 1000).toFixed(0)} s on ${process.version})`);
+for (const line of figures.lines()) log(line);
+process.exitCode = failed ? 1 : 0;

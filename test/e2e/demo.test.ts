@@ -1,0 +1,245 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIEmbed } from 'discord.js';
+import { chromium, type Browser, type Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedHeaders } from '../../src/simulate/post-delivery.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { runSimulator, startDemoProcess, type DemoProcess } from './demo-process.js';
+
+/** Debian's chromium; .ci/run installs it. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SCREENSHOT = 'test-artifacts/preview.png';
+/** The demo's colours: modcall embeds (src/feed/embeds/colours.ts) and the Moderators role (src/demo/demo-guild.ts). */
+const MODCALL_BAR = 'rgb(235, 69, 158)';
+const MODERATORS_COLOUR = 'rgb(230, 126, 34)';
+
+interface StatusChannel {
+  id: string;
+  name: string;
+  routed: boolean;
+  messages: number;
+  embeds: number;
+}
+interface Status {
+  flowing: boolean;
+  channels: StatusChannel[];
+  intakeUrl: string;
+}
+interface ChannelMessages {
+  id: string;
+  name: string;
+  messages: Array<{ id: string; content: string; embeds: APIEmbed[] }>;
+}
+
+/** The page's window, as far as these checks need it (the project compiles without DOM types). */
+interface PageGlobals {
+  getComputedStyle(element: unknown): { getPropertyValue(name: string): string };
+}
+
+/** A computed style of the element, read in the page. */
+const styleOf = (locator: Locator, property: string) =>
+  locator.evaluate((element, name) => (globalThis as unknown as PageGlobals).getComputedStyle(element).getPropertyValue(name), property);
+
+let dir: ReturnType<typeof makeTempDir>;
+let demo: DemoProcess;
+let previewUrl: string;
+let webhookUrl: string;
+const secretFile = () => join(dir.path, 'webhook-secret');
+
+const getJson = async <T>(path: string): Promise<T> => (await fetch(new URL(path, previewUrl))).json() as Promise<T>;
+
+/** Every embed footer of the guild, for counting how often a delivery id was posted. */
+async function footers(): Promise<string[]> {
+  const channels = await getJson<ChannelMessages[]>('/api/messages');
+  return channels.flatMap((channel) => channel.messages.flatMap((message) => message.embeds.map((embed) => embed.footer?.text ?? '')));
+}
+
+async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  dir = makeTempDir('bridge-demo-test-');
+  demo = startDemoProcess(['--fast', '--port', '0', '--state-dir', dir.path]);
+  previewUrl = (await demo.waitForLine(/^demo: preview: (http:\/\/127\.0\.0\.1:\d+\/)/, 30_000))[1] ?? '';
+  webhookUrl = (await demo.waitForLine(/^demo: webhook address \(for npm run simulate\): (\S+)$/, 30_000))[1] ?? '';
+}, 40_000);
+
+afterAll(async () => {
+  // Whatever happened above, nothing of the demo outlives the suite.
+  await demo?.stop('SIGKILL', 1_000);
+  dir?.remove();
+});
+
+describe('npm run demo', () => {
+  it('reaches "feed flowing": every routed channel of the fake Discord has messages', async () => {
+    await demo.waitForLine(/^demo: feed flowing: every routed channel has messages/, 30_000);
+    const status = await getJson<Status>('/api/status');
+    expect(status.flowing).toBe(true);
+    expect(status.intakeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const routed = status.channels.filter((channel) => channel.routed).map((channel) => channel.name);
+    expect(routed.sort()).toEqual(['mod-log', 'modcalls', 'sessions', 'shifts']);
+    for (const channel of status.channels.filter((c) => c.routed)) expect(channel.messages, `#${channel.name}`).toBeGreaterThan(0);
+    // Set up through the admin's commands, each answered with its success line.
+    const text = demo.lines.join('\n');
+    expect(text).toContain('/setup modal submitted → Server key saved.');
+    expect(text).toContain('/feed mention event:modcall role:@Moderators → modcall now pings @Moderators.');
+    expect(text).toMatch(/\/webhook test → Ping received and verified/);
+    // The secret went to a file, never to the screen.
+    const secret = readFileSync(secretFile(), 'utf8').trim();
+    expect(secret.length).toBeGreaterThan(8);
+    expect(text + demo.stderr()).not.toContain(secret);
+  }, 35_000);
+
+  it('shows the channels in a browser as Discord draws them, live', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('dialog', (dialog) => {
+        errors.push(`dialog: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      await page.goto(previewUrl);
+      const modcalls = page.locator('section.channel[data-channel-name="modcalls"]');
+      await modcalls.locator('.embed').first().waitFor({ timeout: 10_000 });
+      // Every routed channel has a full session by now.
+      await page.locator('section.channel[data-channel-name="sessions"] .embed-title', { hasText: 'Session ended' }).first().waitFor({ timeout: 15_000 });
+
+      const titles = await page.locator('.embed-title').allTextContents();
+      expect(titles).toEqual(expect.arrayContaining(['Modcall', 'Shift started', 'Shift ended']));
+      expect(titles.some((title) => /^Session started · /.test(title))).toBe(true);
+      expect(titles.some((title) => /^Case #\d+ · Warn · Voided$/.test(title))).toBe(true);
+      // Escaped names come out as written: no backslashes, no markdown characters left over.
+      expect(titles.join('\n')).not.toMatch(/\\|\*\*/);
+
+      const modcall = modcalls.locator('.message').first();
+      // The role ping, highlighted in the role's colour.
+      const mention = modcall.locator('.message-content .mention.role');
+      await expect.poll(() => mention.textContent()).toBe('@Moderators');
+      expect(await styleOf(mention, 'color')).toBe(MODERATORS_COLOUR);
+      // The colour bar.
+      const embed = modcall.locator('.embed').first();
+      expect(await styleOf(embed, 'border-left-color')).toBe(MODCALL_BAR);
+      // Fields: name and value, the inline ones side by side; the caller is a link to the Roblox profile.
+      const caller = embed.locator('.embed-field', { hasText: 'Caller' });
+      expect(await caller.locator('.embed-field-value a.md-link').getAttribute('href')).toMatch(/^https:\/\/www\.roblox\.com\/users\/\d+\/profile$/);
+      const called = embed.locator('.embed-field', { hasText: 'Called' });
+      const [callerBox, calledBox] = [await caller.boundingBox(), await called.boundingBox()];
+      expect(callerBox && calledBox && Math.abs(callerBox.y - calledBox.y) < 2 && calledBox.x > callerBox.x).toBe(true);
+      // Timestamps: `<t:…:f> (<t:…:R>)` as a date and a relative time; the embed timestamp in the footer.
+      const calledText = (await called.locator('.embed-field-value').textContent()) ?? '';
+      expect(calledText).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M \((\d+ \w+ ago|in \d+ \w+)\)$/);
+      expect(await embed.locator('.embed-footer').textContent()).toMatch(/^Server \d+ · Delivery dlv_\w+•(Today|Yesterday) at \d{1,2}:\d{2} [AP]M$/);
+      // User mentions render as names.
+      const staff = page.locator('section.channel[data-channel-name="shifts"] .embed-field-value .mention.user').first();
+      expect(await staff.textContent()).toMatch(/^@\S/);
+      expect(await page.locator('body').textContent()).not.toMatch(/<t:\d+|<@&?\d+>/);
+
+      // Live: a later message appears without a reload.
+      const before = await page.locator('.message').count();
+      await expect.poll(() => page.locator('.message').count(), { timeout: 10_000 }).toBeGreaterThan(before);
+
+      mkdirSync('test-artifacts', { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: false });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('posts each good delivery of the simulator once', async () => {
+    const result = await runSimulator(['--url', webhookUrl, '--secret-file', secretFile(), '--event', 'modcall', '--count', '3', '--rate', '20']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toContain('simulate: all 3 accepted');
+    const ids = [...result.stdout.matchAll(/\b(dlv_sim_[0-9a-f-]{36})\b/g)].map((match) => match[1] ?? '');
+    expect(ids).toHaveLength(3);
+    expect(result.stdout).not.toContain(readFileSync(secretFile(), 'utf8').trim());
+    const count = (all: string[], id: string) => all.filter((footer) => footer.endsWith(`Delivery ${id}`)).length;
+    await until(async () => {
+      const all = await footers();
+      return ids.every((id) => count(all, id) >= 1);
+    }, 15_000, 'the simulated modcalls in the feed');
+    // A moment later still exactly once each.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const all = await footers();
+    for (const id of ids) expect(count(all, id), id).toBe(1);
+  }, 40_000);
+
+  it('has every --bad delivery of the simulator refused with the expected status, and none posted', async () => {
+    const result = await runSimulator(['--url', webhookUrl, '--secret-file', secretFile(), '--bad', '--rate', '50']);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    for (const name of ['unsigned', 'stale', 'future', 'tampered', 'wrong-secret', 'not-json', 'not-an-envelope', 'too-large', 'unknown-address']) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} .* ok  \\d+ ms$`, 'm'));
+    }
+    expect(result.stdout).toMatch(/^ {2}stale .*expect 401 stale_timestamp\s+got 401 stale_timestamp /m);
+    expect(result.stdout).toMatch(/^ {2}not-json .*expect 400 invalid_json\s+got 400 invalid_json /m);
+    expect(result.stdout).toMatch(/simulate: all 11 answered as expected/);
+    expect((await footers()).some((footer) => footer.includes('dlv_sim_bad_'))).toBe(false);
+
+    // And with a wrong secret, good deliveries are refused: the simulator says so and fails.
+    const wrong = await runSimulator(['--url', webhookUrl, '--secret', 'not-the-secret', '--event', 'modcall', '--count', '1']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/REFUSED 401 signature_mismatch/);
+  }, 40_000);
+
+  it('escapes whatever an embed holds (no markup from delivery content)', async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
+    const hostile = '<img src=x onerror="document.title=\'pwned\'">';
+    const body = JSON.stringify({
+      id: 'dlv_xss_probe',
+      event: 'modcall',
+      server: '1',
+      at: Date.now(),
+      data: { caller: { robloxId: `1"><script>document.title='pwned'</script>`, name: hostile }, at: Date.now() },
+    });
+    const secret = readFileSync(secretFile(), 'utf8').trim();
+    const answer = await fetch(webhookUrl, { method: 'POST', headers: signedHeaders('modcall', body, secret, Math.floor(Date.now() / 1000)), body });
+    expect(answer.status).toBe(204);
+    await until(async () => (await footers()).some((footer) => footer.endsWith('Delivery dlv_xss_probe')), 15_000, 'the probe in the feed');
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(previewUrl);
+      const probe = page.locator('.embed', { hasText: 'dlv_xss_probe' });
+      await probe.waitFor({ timeout: 10_000 });
+      expect(await probe.locator('img, script').count()).toBe(0);
+      expect(await probe.textContent()).toContain(hostile);
+      expect(await page.title()).not.toBe('pwned');
+    } finally {
+      await browser.close();
+    }
+  }, 40_000);
+
+  it('stops cleanly on SIGINT: exit code 0, no process left', async () => {
+    const code = await demo.stop('SIGINT', 10_000);
+    expect(code, demo.stderr()).toBe(0);
+    expect(demo.lines.at(-1)).toBe('demo: stopped');
+    // An orphaned helper (tsx's esbuild service) notices its parent is gone within moments; give it those.
+    const alive = await until(async () => !demo.groupAlive() || undefined, 3_000, 'the demo\'s process group to end').catch(() => demo.describeGroup());
+    expect(alive, 'processes of the demo still running').toBe(true);
+    // Its servers are gone too.
+    await expect(fetch(previewUrl)).rejects.toThrow();
+    await expect(fetch(webhookUrl, { method: 'POST' })).rejects.toThrow();
+  }, 15_000);
+});
