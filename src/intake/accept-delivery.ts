@@ -47,7 +47,7 @@ export class DeliveryAcceptor {
   }
 
   private async write(input: AcceptInput): Promise<AcceptOutcome> {
-    if (await this.seen.has(input.hookId, input.deliveryId)) return 'duplicate';
+    if (this.seen.has(input.hookId, input.deliveryId)) return 'duplicate';
     await this.outbox.append({
       hookId: input.hookId,
       guildId: input.guildId,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { KeyvSqlite } from '@keyv/sqlite';
 import { Keyv } from 'keyv';
+import { GroupCommitSqlite } from './group-commit-sqlite.js';
 
 /** Makes one keyv per record kind; all share the backend that `STORE_URL` names. */
 export interface KeyvFactory {
@@ -16,7 +16,8 @@ export interface KeyvFactory {
 /**
  * Why these settings: WAL lets the feed read while the intake writes, and commits append to the log instead
  * of rewriting pages. `synchronous=FULL` fsyncs the log at every commit, so a delivery we answered 2xx for
- * survives a crash of the process and of the machine; measured by `npm run bench -- store` against NORMAL.
+ * survives a crash of the process and of the machine. Group commit (GroupCommitSqlite) shares one fsync among
+ * the writes that arrive together, which makes FULL affordable; `npm run bench -- store` measures it against NORMAL.
  */
 export const SQLITE_PRAGMAS = ['PRAGMA journal_mode=WAL', 'PRAGMA synchronous=FULL', 'PRAGMA busy_timeout=5000'];
 
@@ -30,7 +31,7 @@ export function createKeyvFactory(storeUrl: string): KeyvFactory {
 function createMemoryFactory(): KeyvFactory {
   return {
     kind: 'memory',
-    open: async (namespace) => new Keyv({ store: new Map(), namespace }),
+    open: async (namespace) => new Keyv({ store: new Map(), namespace, throwOnErrors: true }),
     close: async () => {},
   };
 }
@@ -38,16 +39,18 @@ function createMemoryFactory(): KeyvFactory {
 function createSqliteFactory(path: string): KeyvFactory {
   const file = path === ':memory:' ? path : resolve(path);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const adapters: KeyvSqlite[] = [];
+  const adapters: GroupCommitSqlite[] = [];
   return {
     kind: 'sqlite',
     async open(namespace) {
       // One table and one connection per namespace: keyv's iterator then scans only this kind of record,
       // and no two keyv instances fight over one adapter's namespace.
-      const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: namespace.replace(/\W/g, '_'), busyTimeout: 5000, iterationLimit: 500 });
+      const adapter = new GroupCommitSqlite({ uri: `sqlite://${file}`, table: namespace.replace(/\W/g, '_'), busyTimeout: 5000, iterationLimit: 500 });
       for (const pragma of SQLITE_PRAGMAS) await adapter.query(pragma);
       adapters.push(adapter);
-      return new Keyv({ store: adapter, namespace });
+      // A failed write must fail the caller (the intake then answers 500 and the service retries); keyv
+      // would otherwise report it only as an event and resolve as if the write had happened.
+      return new Keyv({ store: adapter, namespace, throwOnErrors: true });
     },
     async close() {
       await Promise.all(adapters.splice(0).map((adapter) => adapter.disconnect()));

@@ -34,7 +34,7 @@ export async function openStore(storeUrl: string, now: () => number = Date.now):
     return {
       kind: factory.kind,
       hooks: new HookRepository(new TypedCollection(hooks, HookRecordSchema, 'hook')),
-      seen: new SeenDeliveries(new TypedCollection(seen, SeenRecordSchema, 'seen delivery'), now),
+      seen: await SeenDeliveries.load(new TypedCollection(seen, SeenRecordSchema, 'seen delivery'), now),
       outbox: await Outbox.load(new TypedCollection(outbox, OutboxEntrySchema, 'outbox')),
       guilds: await GuildSettingsRepository.load(new TypedCollection(guilds, GuildSettingsSchema, 'guild settings')),
       sends: await PendingSends.load(new TypedCollection(sends, PendingSendSchema, 'pending send')),

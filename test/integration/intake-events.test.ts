@@ -78,3 +78,20 @@ describe('restart on the same SQLite file', () => {
     expect(h.bot.store.outbox.list().at(-1)?.deliveryId).toBe('after-restart');
   });
 });
+
+describe('a store that cannot write', () => {
+  it('answers 500 (so the service retries) and never 2xx for a delivery it did not keep', async () => {
+    const { default: sqlite3 } = await import('sqlite3');
+    const db = new sqlite3.Database(h.dbFile);
+    await new Promise<void>((resolve, reject) => db.run('DROP TABLE outbox', (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve) => db.close(() => resolve()));
+
+    const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'not-kept' });
+    const response = await h.postSigned(payload);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
+    expect(h.bot.store.outbox.holds(h.hookId, 'not-kept')).toBe(false);
+    // The retry is not mistaken for a duplicate of the delivery that failed.
+    expect((await h.postSigned(payload)).status).toBe(500);
+  });
+});
