@@ -1,23 +1,14 @@
 import { InteractionResponseType } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GENERIC_FAILURE, UNKNOWN_COMMAND } from '../../src/discord/interaction-dispatch.js';
-import type { ServiceEvent } from '../../src/upstream/schemas.js';
 import { autocomplete } from '../fakes/discord/index.js';
 import { generateEventStream } from '../fakes/service/index.js';
 import { commandOption, startAdminHarness, type AdminHarness, type ChannelName } from './admin-harness.js';
+import { TEST_ROUTES } from '../fixtures/routes.js';
 
 const NOT_ADMIN = 'You need the Manage Server permission to use this command.';
 
-/** Where each event is routed in these tests. */
-const ROUTES: Record<ServiceEvent['event'], ChannelName> = {
-  'case.created': 'cases',
-  'case.voided': 'cases',
-  'session.started': 'sessions',
-  'session.ended': 'sessions',
-  modcall: 'modcalls',
-  'shift.started': 'shifts',
-  'shift.ended': 'shifts',
-};
+const ROUTES = TEST_ROUTES;
 
 let h: AdminHarness;
 

@@ -1,26 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import type { EventName } from '../../src/upstream/schemas.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { startFakeDiscord, type AddedGuild, type FakeDiscord, type FakeDiscordOptions } from '../fakes/discord/index.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
+import { TEST_ROUTES } from '../fixtures/routes.js';
 
 export const FEED_SECRET = 'whsec_feed_e2e_0123456789';
 export const FEED_CHANNELS = ['cases', 'modcalls', 'sessions', 'shifts', 'other', 'backup'] as const;
 export type FeedChannel = (typeof FEED_CHANNELS)[number];
 
-/** Where each event goes in these tests; modcalls ping the Moderators role. */
-const ROUTES: Record<EventName, FeedChannel> = {
-  'case.created': 'cases',
-  'case.voided': 'cases',
-  'session.started': 'sessions',
-  'session.ended': 'sessions',
-  modcall: 'modcalls',
-  'shift.started': 'shifts',
-  'shift.ended': 'shifts',
-};
+const ROUTES = TEST_ROUTES;
 
 /** The real bot (intake, outbox, discord.js) against the fake Discord, with one hook and the routes above. */
 export interface FeedHarness {
