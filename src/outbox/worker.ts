@@ -18,8 +18,22 @@ export interface OutboxWorkerDeps {
   send: MessageSender;
   logger: Logger;
   backoff?: BackoffPolicy;
+  /** How long a part-filled message waits for more events of its channel (see {@link BatchWindow}). */
+  batchWindow?: BatchWindow;
   random?: () => number;
 }
+
+/**
+ * A message with room left waits for more events of its channel while they keep coming: until `quietMs`
+ * pass without one, or `maxMs` after the first, or it is full. A burst then leaves as full messages from its
+ * first one (each message costs one slot of Discord's per-channel rate limit); a lone event waits `quietMs`.
+ */
+export interface BatchWindow {
+  quietMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BATCH_WINDOW: BatchWindow = { quietMs: 20, maxMs: 200 };
 
 /** Why a channel stopped taking messages until its guild's routes change. */
 export interface BrokenChannel {
@@ -49,6 +63,10 @@ interface ChannelLane {
   broken: BrokenChannel | undefined;
   /** A message written down before it was sent, to be sent again exactly as it was. */
   reserved: PendingSend | undefined;
+  /** When the last entry for this channel arrived, and since when a part-filled message has been waiting. */
+  lastArrivalAt: number;
+  waitingSince: number | undefined;
+  batchTimer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -67,9 +85,11 @@ export class OutboxWorker {
   private pumpScheduled = false;
   private running = false;
   private readonly backoff: BackoffPolicy;
+  private readonly batchWindow: BatchWindow;
 
   constructor(private readonly deps: OutboxWorkerDeps) {
     this.backoff = deps.backoff ?? DEFAULT_BACKOFF;
+    this.batchWindow = deps.batchWindow ?? DEFAULT_BATCH_WINDOW;
   }
 
   /** Starts posting: first the messages a previous process had in flight, then everything waiting. */
@@ -78,7 +98,7 @@ export class OutboxWorker {
     this.running = true;
     this.recoverPendingSends();
     this.unsubscribe.push(
-      this.deps.outbox.onAppend(() => this.schedulePump()),
+      this.deps.outbox.onAppend((entry) => this.onAppend(entry)),
       this.deps.guilds.onChange((guildId) => this.onRoutesChanged(guildId)),
     );
     this.schedulePump();
@@ -88,7 +108,10 @@ export class OutboxWorker {
   async stop(): Promise<void> {
     this.running = false;
     for (const off of this.unsubscribe.splice(0)) off();
-    for (const lane of this.lanes.values()) clearTimeout(lane.retryTimer);
+    for (const lane of this.lanes.values()) {
+      clearTimeout(lane.retryTimer);
+      clearTimeout(lane.batchTimer);
+    }
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -128,6 +151,12 @@ export class OutboxWorker {
   private reserve(lane: ChannelLane, pending: PendingSend): void {
     lane.reserved = pending;
     for (const seq of pending.seqs) this.claimed.add(seq);
+  }
+
+  private onAppend(entry: OutboxEntry): void {
+    const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event);
+    if (route) this.laneFor(route.channelId, entry.guildId).lastArrivalAt = Date.now();
+    this.schedulePump();
   }
 
   private onRoutesChanged(guildId: string): void {
@@ -170,8 +199,26 @@ export class OutboxWorker {
     }
     for (const [channelId, batch] of batches) {
       const lane = this.lanes.get(channelId);
-      if (lane) this.track(this.sendNext(lane, batch));
+      if (!lane || (!lane.reserved && this.holdForMore(lane, batch.length))) continue;
+      lane.waitingSince = undefined;
+      this.track(this.sendNext(lane, batch));
     }
+  }
+
+  /** True while a part-filled message should wait for more of a burst (see {@link BatchWindow}). */
+  private holdForMore(lane: ChannelLane, waiting: number): boolean {
+    if (waiting >= 10) return false;
+    const now = Date.now();
+    lane.waitingSince ??= now;
+    const quietUntil = lane.lastArrivalAt + this.batchWindow.quietMs;
+    const deadline = lane.waitingSince + this.batchWindow.maxMs;
+    if (now >= quietUntil || now >= deadline) return false;
+    clearTimeout(lane.batchTimer);
+    lane.batchTimer = setTimeout(() => {
+      lane.batchTimer = undefined;
+      this.schedulePump();
+    }, Math.min(quietUntil, deadline) - now);
+    return true;
   }
 
   private isIdle(lane: ChannelLane): boolean {
@@ -181,7 +228,10 @@ export class OutboxWorker {
   private laneFor(channelId: string, guildId: string): ChannelLane {
     let lane = this.lanes.get(channelId);
     if (!lane) {
-      lane = { channelId, guildId, sending: false, failures: 0, retryTimer: undefined, nextTryAt: 0, broken: undefined, reserved: undefined };
+      lane = {
+        channelId, guildId, sending: false, failures: 0, retryTimer: undefined, nextTryAt: 0, broken: undefined,
+        reserved: undefined, lastArrivalAt: 0, waitingSince: undefined, batchTimer: undefined,
+      };
       this.lanes.set(channelId, lane);
     }
     return lane;
@@ -239,9 +289,12 @@ export class OutboxWorker {
     return renderEntry(entry, route?.channelId === channelId ? route : { channelId });
   }
 
-  /** Discord has the message: remember the ids (so repeats are refused), then let the entries go. */
+  /**
+   * Discord has the message: remember the ids (so repeats are refused), then let the entries go. The writes of
+   * each step go together, so the store commits each step once, not once per entry.
+   */
   private async confirm(lane: ChannelLane, entries: OutboxEntry[]): Promise<void> {
-    for (const entry of entries) await this.deps.seen.add(entry.hookId, entry.deliveryId);
+    await Promise.all(entries.map((entry) => this.deps.seen.add(entry.hookId, entry.deliveryId)));
     await this.deps.outbox.remove(entries);
     await this.release(lane);
   }

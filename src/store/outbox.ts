@@ -53,8 +53,9 @@ export class Outbox {
 
   /** Removes entries whose messages Discord confirmed. */
   async remove(entries: readonly OutboxEntry[]): Promise<void> {
+    // Issued together so the store can commit them as one write.
+    await Promise.all(entries.map((entry) => this.records.delete(seqKey(entry.seq))));
     for (const entry of entries) {
-      await this.records.delete(seqKey(entry.seq));
       this.pending.delete(entry.seq);
       this.byDelivery.delete(deliveryKey(entry.hookId, entry.deliveryId));
     }

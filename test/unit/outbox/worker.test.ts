@@ -57,12 +57,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(storeUrl = 'memory://') {
+async function setup(storeUrl = 'memory://', batchWindow = { quietMs: 20, maxMs: 200 }) {
   const store = await openStore(storeUrl);
   const sender = recordingSender();
   const worker = new OutboxWorker({
     outbox: store.outbox, seen: store.seen, guilds: store.guilds, sends: store.sends,
-    send: sender.send, logger: captureLogs().logger, backoff: { baseMs: 5, capMs: 20 },
+    send: sender.send, logger: captureLogs().logger, backoff: { baseMs: 5, capMs: 20 }, batchWindow,
   });
   cleanups.push(() => store.close(), () => worker.stop());
   return { store, sender, worker };
@@ -167,5 +167,20 @@ describe('the outbox worker', () => {
       [CHANNEL_A, true],
       [CHANNEL_B, false],
     ]);
+  });
+
+  it('lets a message with room wait for the rest of a burst that is still arriving', async () => {
+    // A generous window: a loaded test machine may stretch the 2 ms gaps below.
+    const { store, sender, worker } = await setup('memory://', { quietMs: 150, maxMs: 2_000 });
+    await routeAll(store, CHANNEL_A);
+    worker.start();
+    const ids = Array.from({ length: 25 }, (_, i) => `t${i}`);
+    for (const id of ids) {
+      await store.outbox.append(modcall(id));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await until(() => store.outbox.size === 0);
+    expect(sender.sent.map((s) => s.body.embeds.length)).toEqual([10, 10, 5]);
+    expect(deliveryIdsOf(sender.sent)).toEqual(ids);
   });
 });
