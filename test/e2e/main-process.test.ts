@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import { signDelivery } from '../../src/upstream/signature.js';
+import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+
+const SECRET = 'whsec_main_process_0123456789';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Collects a child's JSON log lines and resolves when one matches. */
+function watchLogs(stream: NodeJS.ReadableStream) {
+  const lines: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  const waiters: Array<{ test: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  stream.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    for (const part of parts) {
+      if (!part.trim()) continue;
+      const line = JSON.parse(part) as Record<string, unknown>;
+      lines.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.test(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+  const waitFor = (msg: string, timeoutMs = 20_000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const found = lines.find((line) => line.msg === msg);
+      if (found) return resolve(found);
+      const timer = setTimeout(() => reject(new Error(`no "${msg}" log line in ${timeoutMs} ms`)), timeoutMs);
+      waiters.push({ test: (line) => line.msg === msg, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+    });
+  return { lines, waitFor };
+}
+
+describe('npm start (src/main.ts) as a process', () => {
+  it('serves, posts, and on SIGTERM finishes what it holds, closes the store and exits 0', async () => {
+    const dir = makeTempDir();
+    cleanups.push(() => dir.remove());
+    const discord: FakeDiscord = await startFakeDiscord();
+    cleanups.push(() => discord.close());
+    const guild = discord.addGuild({ channels: [{ name: 'feed' }] });
+    const channelId = guild.channels.feed ?? '';
+
+    // An admin's earlier setup, as the store keeps it.
+    const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
+    const hookId = randomBytes(16).toString('hex');
+    const setup = await openStore(storeUrl);
+    await setup.hooks.save({ hookId, guildId: guild.id, webhookId: 'wh_1', secret: SECRET, events: ['all'], createdAt: Date.now() });
+    await setup.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
+    await setup.close();
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        DISCORD_TOKEN: discord.botToken,
+        DISCORD_API_URL: discord.apiUrl,
+        PUBLIC_URL: 'https://bot.example.test',
+        SERVICE_URL: 'https://service.example.test',
+        STORE_URL: storeUrl,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const logs = watchLogs(child.stdout);
+    const listening = await logs.waitFor('intake listening');
+    await logs.waitFor('Discord ready: feed starting');
+
+    const body = JSON.stringify(SAMPLE_DELIVERIES['case.created']);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const answer = await fetch(`http://127.0.0.1:${String(listening.port)}/webhooks/${hookId}`, {
+      method: 'POST',
+      headers: { 'x-service-timestamp': timestamp, 'x-service-signature': signDelivery(SECRET, timestamp, body) },
+      body,
+    });
+    expect(answer.status).toBe(204);
+    await discord.waitForMessages(channelId, 1, 10_000);
+
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(logs.lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+    expect(JSON.stringify(logs.lines)).not.toContain(SECRET);
+
+    const after = await openStore(storeUrl);
+    expect(after.outbox.size).toBe(0);
+    expect(after.seen.has(hookId, SAMPLE_DELIVERIES['case.created'].id)).toBe(true);
+    await after.close();
+    expect(discord.messages(channelId)).toHaveLength(1);
+  }, 60_000);
+});
