@@ -5,7 +5,5 @@ export interface BenchGroup {
   name: string;
   /** The `bench` figure names it prints. */
   figures: readonly string[];
-  /** Runs only when named (experiments that print numbers but no figure). */
-  optional?: boolean;
   run(figures: Figures): Promise<void>;
 }

@@ -1,22 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { feedDrainGroup } from './feed-drain.js';
+import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
-import { proposalGroup } from './proposal.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
 
 /**
- * `npm run bench` runs every group but the optional ones; `npm run bench -- <name>` runs the groups named (by
- * group name or by one of their figure names). Every figure is printed at the end as `bench <name> <value> <unit>`.
+ * `npm run bench` runs every group; `npm run bench -- <name>` runs the groups named (by group name or by one of
+ * their figure names). Every figure is printed at the end as `bench <name> <value> <unit>`.
  * BENCH_ROUNDS=<n> overrides every group's round count (for a quick look or a profile).
  */
-const GROUPS: readonly BenchGroup[] = [verifyGroup, storeSync, intakeThroughput, intakeAck, proposalGroup];
+const GROUPS: readonly BenchGroup[] = [verifyGroup, storeSync, intakeThroughput, intakeAck, feedDrainGroup, feedMemoryGroup];
 
 function select(names: readonly string[]): BenchGroup[] {
-  if (names.length === 0) return GROUPS.filter((group) => !group.optional);
+  if (names.length === 0) return [...GROUPS];
   return names.map((name) => {
     const group = GROUPS.find((candidate) => candidate.name === name || candidate.figures.includes(name));
     if (!group) {

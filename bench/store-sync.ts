@@ -3,22 +3,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import { Keyv } from 'keyv';
-import { SQLITE_PRAGMAS } from '../src/store/keyv-factory.js';
+import { GroupCommitSqlite } from '../src/store/group-commit-sqlite.js';
+import { createKeyvFactory, SQLITE_PRAGMAS } from '../src/store/keyv-factory.js';
 import { Outbox, OutboxEntrySchema } from '../src/store/outbox.js';
 import { TypedCollection } from '../src/store/typed-collection.js';
 import type { BenchGroup } from './group.js';
 import { BENCH_GUILD_ID, makeDeliveryBody, makeDeliveryId, makeRunTag } from './lib/delivery.js';
-import { GroupCommitSqlite } from './lib/group-commit-sqlite.js';
 import { log } from './lib/report.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
 
 /**
- * store.sync_full_vs_normal: outbox appends per second with `synchronous=FULL` (what SQLITE_PRAGMAS sets)
- * divided by the same with `synchronous=NORMAL`. Same code path as the intake (Outbox.append -> TypedCollection
- * -> Keyv -> @keyv/sqlite), same adapter options and PRAGMAs as src/store/keyv-factory.ts except the one
- * switched: the factory has no switch, so the adapter is built here the way the factory builds it.
- * A third variant, FULL with group commit, runs the prototype in lib/group-commit-sqlite.ts (not the bot's code)
- * to show what the change proposed for the factory would give; it is printed, not a figure.
+ * store.sync_full_vs_normal: outbox appends per second with `synchronous=FULL` divided by the same with
+ * `synchronous=NORMAL`, both through the bot's own store code. Same path as the intake (Outbox.append ->
+ * TypedCollection -> Keyv -> GroupCommitSqlite).
+ * - FULL: the keyv `createKeyvFactory('sqlite://…').open('outbox')` returns, untouched (GroupCommitSqlite,
+ *   SQLITE_PRAGMAS, throwOnErrors), exactly what the bot runs.
+ * - NORMAL: the same keyv from the same factory, then `PRAGMA synchronous=NORMAL` on its adapter's connection
+ *   (the factory opens one connection per namespace and the PRAGMA is per connection, so nothing else changes).
+ * - `plain FULL`, printed for reference only (not a figure): @keyv/sqlite's own KeyvSqlite, one commit (one
+ *   fsync) per write, with the factory's options and SQLITE_PRAGMAS. The factory cannot build it, so it is
+ *   built here as the factory builds its adapter, with the class swapped; FULL / plain FULL is what group
+ *   commit gains.
+ * Each variant checks the PRAGMAs in effect and the adapter class before it is measured.
  */
 const ROUNDS = roundCount(5);
 const CONCURRENCY = 10;
@@ -26,22 +32,44 @@ const WARMUP_APPENDS = 100;
 const CONCURRENT_APPENDS = 1_000;
 const SEQUENTIAL_APPENDS = 300;
 
-type Mode = 'FULL' | 'NORMAL' | 'FULL+group';
-const MODES: readonly Mode[] = ['FULL', 'NORMAL', 'FULL+group'];
-const SYNCHRONOUS_VALUES: Record<Mode, number> = { NORMAL: 1, FULL: 2, 'FULL+group': 2 };
+type Mode = 'FULL' | 'NORMAL' | 'plain FULL';
+const MODES: readonly Mode[] = ['FULL', 'NORMAL', 'plain FULL'];
+const SYNCHRONOUS_VALUES: Record<Mode, number> = { FULL: 2, NORMAL: 1, 'plain FULL': 2 };
+
+/** The keyv of `mode` on `file` and how to close it. */
+async function openKeyv(file: string, mode: Mode): Promise<{ keyv: Keyv; close: () => Promise<void> }> {
+  if (mode === 'plain FULL') {
+    // Mirrors createSqliteFactory's open('outbox') (src/store/keyv-factory.ts) with KeyvSqlite for GroupCommitSqlite.
+    const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: 'outbox', busyTimeout: 5000, iterationLimit: 500 });
+    for (const pragma of SQLITE_PRAGMAS) await adapter.query(pragma);
+    return { keyv: new Keyv({ store: adapter, namespace: 'outbox', throwOnErrors: true }), close: () => adapter.disconnect() };
+  }
+  const factory = createKeyvFactory(`sqlite://${file}`);
+  try {
+    const keyv = await factory.open('outbox');
+    if (!(keyv.store instanceof GroupCommitSqlite)) throw new Error('the factory no longer builds a GroupCommitSqlite; update bench/store-sync.ts');
+    if (mode === 'NORMAL') await keyv.store.query('PRAGMA synchronous=NORMAL');
+    return { keyv, close: () => factory.close() };
+  } catch (error) {
+    await factory.close();
+    throw error;
+  }
+}
 
 async function openOutbox(file: string, mode: Mode): Promise<{ outbox: Outbox; close: () => Promise<void> }> {
-  const options = { uri: `sqlite://${file}`, table: 'outbox', busyTimeout: 5000, iterationLimit: 500 };
-  const adapter = mode === 'FULL+group' ? new GroupCommitSqlite(options) : new KeyvSqlite(options);
-  const synchronous = mode === 'NORMAL' ? 'NORMAL' : 'FULL';
-  for (const pragma of SQLITE_PRAGMAS) await adapter.query(pragma.replace(/^PRAGMA synchronous=\w+$/, `PRAGMA synchronous=${synchronous}`));
-  const [sync] = (await adapter.query('PRAGMA synchronous')) as Array<{ synchronous: number }>;
-  const [journal] = (await adapter.query('PRAGMA journal_mode')) as Array<{ journal_mode: string }>;
-  if (sync?.synchronous !== SYNCHRONOUS_VALUES[mode] || journal?.journal_mode !== 'wal') {
-    throw new Error(`PRAGMAs not in effect: synchronous=${String(sync?.synchronous)} journal_mode=${String(journal?.journal_mode)}`);
+  const { keyv, close } = await openKeyv(file, mode);
+  try {
+    const adapter = keyv.store as KeyvSqlite;
+    const [sync] = (await adapter.query('PRAGMA synchronous')) as Array<{ synchronous: number }>;
+    const [journal] = (await adapter.query('PRAGMA journal_mode')) as Array<{ journal_mode: string }>;
+    if (sync?.synchronous !== SYNCHRONOUS_VALUES[mode] || journal?.journal_mode !== 'wal') {
+      throw new Error(`${mode}: PRAGMAs not in effect: synchronous=${String(sync?.synchronous)} journal_mode=${String(journal?.journal_mode)}`);
+    }
+    return { outbox: await Outbox.load(new TypedCollection(keyv, OutboxEntrySchema, 'outbox')), close };
+  } catch (error) {
+    await close();
+    throw error;
   }
-  const outbox = await Outbox.load(new TypedCollection(new Keyv({ store: adapter, namespace: 'outbox' }), OutboxEntrySchema, 'outbox'));
-  return { outbox, close: () => adapter.disconnect() };
 }
 
 /** Appends per second for `count` appends with `concurrency` kept in flight (as concurrent requests would). */
@@ -101,7 +129,8 @@ export const storeSync: BenchGroup = {
   figures: ['store.sync_full_vs_normal'],
   async run(figures) {
     log(
-      `store: outbox.append of 1 KB deliveries, WAL, ${ROUNDS} rounds; per round and mode ${CONCURRENT_APPENDS} appends ` +
+      `store: outbox.append of 1 KB deliveries through the bot's store (createKeyvFactory: GroupCommitSqlite, WAL), ` +
+        `synchronous=FULL vs NORMAL, plain KeyvSqlite FULL for reference; ${ROUNDS} rounds; per round and mode ${CONCURRENT_APPENDS} appends ` +
         `${CONCURRENCY} in flight and ${SEQUENTIAL_APPENDS} one at a time, each on a fresh SQLite file in ${tmpdir()}`,
     );
     const rounds: Array<Record<Mode, Rates>> = [];
@@ -119,14 +148,16 @@ export const storeSync: BenchGroup = {
       log(`  ${mode.padEnd(10)} ${CONCURRENCY} in flight: ${formatList(concurrent)} -> median ${formatNumber(median(concurrent))} appends/s`);
       log(`  ${mode.padEnd(10)} one at a time: ${formatList(sequential)} -> median ${formatNumber(median(sequential))} appends/s`);
     }
-    const ratios = rounds.map((rates) => rates.FULL.concurrent / rates.NORMAL.concurrent);
-    const sequentialRatios = rounds.map((rates) => rates.FULL.sequential / rates.NORMAL.sequential);
-    const groupRatios = rounds.map((rates) => rates['FULL+group'].concurrent / rates.NORMAL.concurrent);
-    const groupSequentialRatios = rounds.map((rates) => rates['FULL+group'].sequential / rates.NORMAL.sequential);
-    log(`  FULL/NORMAL, ${CONCURRENCY} in flight: ${formatList(ratios)} -> median ${formatNumber(median(ratios))}`);
-    log(`  FULL/NORMAL, one at a time: ${formatList(sequentialRatios)} -> median ${formatNumber(median(sequentialRatios))}`);
-    log(`  FULL+group (prototype)/NORMAL, ${CONCURRENCY} in flight: ${formatList(groupRatios)} -> median ${formatNumber(median(groupRatios))}`);
-    log(`  FULL+group (prototype)/NORMAL, one at a time: ${formatList(groupSequentialRatios)} -> median ${formatNumber(median(groupSequentialRatios))}`);
+    const ratio = (a: Mode, b: Mode, kind: keyof Rates) => rounds.map((rates) => rates[a][kind] / rates[b][kind]);
+    const show = (label: string, values: number[]) => log(`  ${label}: ${formatList(values)} -> median ${formatNumber(median(values))}`);
+    const ratios = ratio('FULL', 'NORMAL', 'concurrent');
+    show(`FULL/NORMAL, ${CONCURRENCY} in flight`, ratios);
+    show('FULL/NORMAL, one at a time', ratio('FULL', 'NORMAL', 'sequential'));
+    log('  for reference (not a figure), @keyv/sqlite alone, one commit per write:');
+    show(`plain FULL/NORMAL, ${CONCURRENCY} in flight`, ratio('plain FULL', 'NORMAL', 'concurrent'));
+    show('plain FULL/NORMAL, one at a time', ratio('plain FULL', 'NORMAL', 'sequential'));
+    show(`FULL/plain FULL (what group commit gains), ${CONCURRENCY} in flight`, ratio('FULL', 'plain FULL', 'concurrent'));
+    show('FULL/plain FULL (what group commit gains), one at a time', ratio('FULL', 'plain FULL', 'sequential'));
     figures.add('store.sync_full_vs_normal', median(ratios), 'x');
   },
 };

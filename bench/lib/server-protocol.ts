@@ -1,12 +1,7 @@
 /** Messages between a benchmark group and a server process (bench/lib/target-server.ts). */
 
-/**
- * `bot`: the real intake (startBot, SQLite file in a temp dir); `express`: a bare Express 5 route answering 204.
- * Prototypes of the changes proposed for src/, measured before anyone makes them: `bot-group-commit` is the real
- * bot with its outbox writes swapped at run time to lib/group-commit-sqlite.ts; `bot-group-commit-memory-seen`
- * also answers the seen-id lookup from memory instead of a SELECT.
- */
-export type ServerKind = 'bot' | 'express' | 'bot-group-commit' | 'bot-group-commit-memory-seen';
+/** `bot`: the real intake (startBot, SQLite file in a temp dir); `express`: a bare Express 5 route answering 204. */
+export type ServerKind = 'bot' | 'express';
 
 export type ServerRequest = { type: 'usage' } | { type: 'stop' };
 

@@ -3,14 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { Keyv } from 'keyv';
 import { startBot } from '../../src/bot.js';
 import type { Config } from '../../src/config.js';
 import { listen } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
-import { SQLITE_PRAGMAS } from '../../src/store/keyv-factory.js';
 import { BENCH_GUILD_ID, BENCH_SECRET } from './delivery.js';
-import { GroupCommitSqlite } from './group-commit-sqlite.js';
 import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.js';
 
 /**
@@ -25,29 +22,7 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/**
- * The keyv behind a repository (Outbox, SeenDeliveries: `records` -> TypedCollection `keyv`). These are private
- * fields, so it checks what it finds and fails loudly once src/ changes shape.
- */
-function keyvOf(repository: unknown, what: string): Keyv {
-  const keyv = (repository as { records?: { keyv?: unknown } }).records?.keyv;
-  if (!(keyv instanceof Keyv)) throw new Error(`${what}.records.keyv not found; update bench/lib/target-server.ts`);
-  return keyv;
-}
-
-/**
- * Points the outbox's keyv at a group-commit adapter on the same file and table, with the same PRAGMAs: the
- * rest of the bot is untouched.
- */
-async function swapOutboxToGroupCommit(outbox: unknown, file: string): Promise<() => Promise<void>> {
-  const keyv = keyvOf(outbox, 'Outbox');
-  const adapter = new GroupCommitSqlite({ uri: `sqlite://${file}`, table: 'outbox', busyTimeout: 5000, iterationLimit: 500 });
-  for (const pragma of SQLITE_PRAGMAS) await adapter.query(pragma);
-  keyv.store = adapter;
-  return () => adapter.disconnect();
-}
-
-async function startRealBot(kind: Exclude<ServerKind, 'express'>): Promise<Running> {
+async function startRealBot(): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-'));
   const config = {
     DISCORD_TOKEN: 'x',
@@ -59,10 +34,6 @@ async function startRealBot(kind: Exclude<ServerKind, 'express'>): Promise<Runni
   } as Config;
   // feed: false: the intake alone, no Discord login (what this benchmark is about).
   const bot = await startBot({ config, logger: createLogger('silent'), host: '127.0.0.1', feed: false });
-  const closeSwap = kind === 'bot' ? async () => {} : await swapOutboxToGroupCommit(bot.store.outbox, `${dir}/bench.sqlite`);
-  // The upper bound of answering "seen before?" from memory (a Set or Bloom filter of recent ids) instead of a
-  // SELECT per delivery: the bench's seen table is empty anyway, so only the lookup's cost changes.
-  if (kind === 'bot-group-commit-memory-seen') keyvOf(bot.store.seen, 'SeenDeliveries').store = new Map();
   const hookId = randomBytes(16).toString('hex');
   await bot.store.hooks.save({
     hookId,
@@ -78,7 +49,6 @@ async function startRealBot(kind: Exclude<ServerKind, 'express'>): Promise<Runni
     handled: () => bot.store.outbox.size,
     async stop() {
       await bot.stop();
-      await closeSwap();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -100,7 +70,7 @@ function reply(message: ServerReply, then: () => void = () => {}): void {
 }
 
 const kind = process.argv[2] as ServerKind;
-const server = kind === 'express' ? await startBareExpress() : await startRealBot(kind);
+const server = kind === 'express' ? await startBareExpress() : await startRealBot();
 process.on('message', (message: ServerRequest) => {
   if (message.type === 'usage') {
     const cpu = process.cpuUsage();

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventName } from '../src/upstream/schemas.js';
+import { startFakeDiscord, type RateLimit } from '../test/fakes/discord/index.js';
+import type { BenchGroup } from './group.js';
+import { makeRunTag } from './lib/delivery.js';
+import type { FeedBotMemory } from './lib/feed-bot-protocol.js';
+import { startFeedBotProcess, type FeedBotRuntime } from './lib/feed-bot-process.js';
+import { withFeedBotRuntime } from './lib/feed-compile.js';
+import { assertPostedOnce, FEED_BENCH_SECRET, makeFeedBurst, postConcurrently, postedIds } from './lib/feed-deliveries.js';
+import { whenEmbeds } from './lib/feed-timeline.js';
+import { log } from './lib/report.js';
+import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
+
+/**
+ * feed.rss_mb: the bot process's resident memory after 10,000 events through intake and feed, and
+ * feed.rss_growth_mb: how much of it the second 5,000 added. The bot runs alone in a child process against a
+ * fake Discord in this one, which also sends the load; each figure is taken after the outbox emptied and two
+ * full garbage collections (`--expose-gc`). A leak per event shows as growth; the size as the RSS.
+ * The child runs compiled JavaScript, as `npm start` does (lib/feed-compile.ts): under tsx, Node 20's loader
+ * thread alone adds ~35 MB. BENCH_FEED_TSX=1 runs it through tsx instead, to see that difference.
+ */
+const ROUNDS = roundCount(3);
+const EVENTS = 10_000;
+const HALF = EVENTS / 2;
+const CONCURRENCY = 16;
+/** Generous: the feed, not the limit, sets the pace (discord.js still reads and obeys the headers). */
+const LIMIT: RateLimit = { limit: 1_000, windowMs: 1_000 };
+/** Four channels, one per event kind, the events taking turns. */
+const EVENT_KINDS: readonly EventName[] = ['case.created', 'modcall', 'shift.started', 'session.started'];
+const RSS_LIMIT_MB = 150;
+const MB = 1024 * 1024;
+
+interface MemoryRun {
+  start: FeedBotMemory;
+  half: FeedBotMemory;
+  full: FeedBotMemory;
+  /** Wall time of each half: first delivery sent -> last embed at the fake, ms. */
+  halfMs: [number, number];
+}
+
+const mb = (bytes: number) => bytes / MB;
+
+function describeMemory(memory: FeedBotMemory): string {
+  const split = memory.rssAnon === undefined || memory.rssFile === undefined ? '' : `anon ${mb(memory.rssAnon).toFixed(1)} + file ${mb(memory.rssFile).toFixed(1)}; `;
+  return (
+    `rss ${mb(memory.rss).toFixed(1)} MB (${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
+    `external ${mb(memory.external).toFixed(1)}, array buffers ${mb(memory.arrayBuffers).toFixed(1)})`
+  );
+}
+
+function logRound(round: number, run: MemoryRun): void {
+  const posted = (ms: number) => `posted in ${(ms / 1000).toFixed(1)} s (${formatNumber(HALF / (ms / 1000))} events/s)`;
+  log(`  round ${round} at start:     ${describeMemory(run.start)}`);
+  log(`  round ${round} after ${HALF}:  ${describeMemory(run.half)}; ${posted(run.halfMs[0])}`);
+  log(`  round ${round} after ${EVENTS}: ${describeMemory(run.full)}; ${posted(run.halfMs[1])}`);
+}
+
+async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<MemoryRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'bridge-feed-memory-'));
+  const fake = await startFakeDiscord({ messageRateLimit: LIMIT });
+  try {
+    const guild = fake.addGuild({ name: 'Feed Memory Bench', channels: EVENT_KINDS.map((_, i) => ({ name: `feed-${i}` })) });
+    const channelIds = EVENT_KINDS.map((_, i) => {
+      const id = guild.channels[`feed-${i}`];
+      if (!id) throw new Error(`the fake made no channel feed-${i}`);
+      return id;
+    });
+    const routes = Object.fromEntries(EVENT_KINDS.map((event, i) => [event, channelIds[i] as string]));
+    const bot = await startFeedBotProcess({ apiUrl: fake.apiUrl, token: fake.botToken, storeDir: dir, guildId: guild.id, routes, secret: FEED_BENCH_SECRET }, runtime);
+    try {
+      const start = await bot.measure();
+      const deliveries = makeFeedBurst(tag, EVENTS, EVENT_KINDS);
+      const send = async (from: number, to: number) => {
+        const arrived = whenEmbeds(fake, channelIds, to, 300_000);
+        const started = performance.now();
+        await postConcurrently(bot.webhookUrl, FEED_BENCH_SECRET, deliveries.slice(from, to), CONCURRENCY);
+        return (await arrived) - started;
+      };
+      const firstMs = await send(0, HALF);
+      const half = await bot.measure();
+      const secondMs = await send(HALF, EVENTS);
+      const full = await bot.measure();
+
+      const posted = channelIds.flatMap((channelId) => postedIds(fake.messages(channelId)));
+      assertPostedOnce('feed', deliveries.map((delivery) => delivery.id), posted);
+      if (fake.violations.length > 0) throw new Error(`${fake.violations.length} bodies Discord would refuse`);
+      if (full.warnings > 0) log(`  ! the bot logged ${full.warnings} warnings, e.g. ${full.firstWarning ?? ''}`);
+      return { start, half, full, halfMs: [firstMs, secondMs] };
+    } finally {
+      await bot.stop();
+    }
+  } finally {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const feedMemoryGroup: BenchGroup = {
+  name: 'feed-memory',
+  figures: ['feed.rss_mb', 'feed.rss_growth_mb', 'feed.rss_vs_limit'],
+  async run(figures) {
+    log(
+      `feed-memory: RSS of the bot process (child, --expose-gc, after GC) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
+        `${CONCURRENCY} in flight, ${EVENT_KINDS.length} channels, fake Discord limit ${LIMIT.limit} per ${LIMIT.windowMs} ms; ${ROUNDS} rounds`,
+    );
+    const tag = makeRunTag();
+    const runs: MemoryRun[] = [];
+    await withFeedBotRuntime(async (runtime) => {
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        const run = await measureOnce(`${tag}m${round}`, runtime);
+        runs.push(run);
+        logRound(round, run);
+      }
+    });
+    const rss = runs.map((run) => mb(run.full.rss));
+    const growth = runs.map((run) => mb(run.full.rss - run.half.rss));
+    const heapGrowth = runs.map((run) => mb(run.full.heapUsed - run.half.heapUsed));
+    log(`  rss after ${EVENTS} MB: ${formatList(rss)} -> median ${formatNumber(median(rss))} (target < ${RSS_LIMIT_MB})`);
+    log(`  rss growth ${HALF} -> ${EVENTS} MB: ${formatList(growth)} -> median ${formatNumber(median(growth))} (target about 0)`);
+    log(`  heap-used growth ${HALF} -> ${EVENTS} MB: ${formatList(heapGrowth)} -> median ${formatNumber(median(heapGrowth))}`);
+    figures.add('feed.rss_mb', median(rss), 'MB');
+    figures.add('feed.rss_growth_mb', median(growth), 'MB');
+    figures.add('feed.rss_vs_limit', median(rss) / RSS_LIMIT_MB, 'x');
+  },
+};

@@ -1,0 +1,109 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { FeedBotOptions } from './feed-bot.js';
+import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
+
+/**
+ * The bot in a process of its own (lib/feed-bot-child.ts) with `--expose-gc`: compiled to JavaScript (see
+ * lib/feed-compile.ts), or run through tsx as the other benchmarks' children are. Unlike lib/children.ts it
+ * never throws from a send to a dead process, gives every request a deadline, and `stop()` always ends the
+ * process (SIGKILL as the last resort). BENCH_SERVER_FLAGS (e.g. "--heap-prof") are passed on, as to the other
+ * server processes.
+ */
+export interface FeedBotProcess {
+  webhookUrl: string;
+  /** Waits for the outbox to empty, collects garbage, and reports the process's memory. */
+  measure(): Promise<FeedBotMemory>;
+  /** Stops the bot and ends the process; safe to call more than once, and after a failure. */
+  stop(): Promise<void>;
+}
+
+/** What the process runs: the compiled child module (a path from compileFeedBotChild), or the source via tsx. */
+export type FeedBotRuntime = { compiled: string } | 'tsx';
+
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] } {
+  if (runtime === 'tsx') {
+    return { module: fileURLToPath(new URL('./feed-bot-child.ts', import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...SERVER_FLAGS] };
+  }
+  return { module: runtime.compiled, execArgv: ['--expose-gc', ...SERVER_FLAGS] };
+}
+
+export async function startFeedBotProcess(options: FeedBotOptions, runtime: FeedBotRuntime): Promise<FeedBotProcess> {
+  const { module, execArgv } = command(runtime);
+  const child = fork(module, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting: Array<{ resolve: (reply: FeedBotReply) => void; reject: (error: Error) => void }> = [];
+  let exitCode: number | null | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exitCode = code;
+      const error = new Error(`the bot process exited (${signal ?? `code ${String(code)}`}) while a reply was awaited`);
+      for (const waiter of waiting.splice(0)) waiter.reject(error);
+      resolve();
+    });
+  });
+  child.on('message', (reply: FeedBotReply) => waiting.shift()?.resolve(reply));
+  // A send to a process that just died emits 'error'; the 'exit' above already fails whoever waits.
+  child.on('error', () => {});
+
+  const ask = (request: FeedBotRequest, timeoutMs: number): Promise<FeedBotReply> =>
+    new Promise<FeedBotReply>((resolve, reject) => {
+      if (exitCode !== undefined || !child.connected) {
+        reject(new Error(`the bot process is gone; cannot send ${request.type}`));
+        return;
+      }
+      const timer = setTimeout(() => {
+        const index = waiting.indexOf(waiter);
+        if (index >= 0) waiting.splice(index, 1);
+        reject(new Error(`the bot process did not answer ${request.type} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter = {
+        resolve: (reply: FeedBotReply) => {
+          clearTimeout(timer);
+          if (reply.type === 'failed') reject(new Error(`the bot process failed: ${reply.message}`));
+          else resolve(reply);
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      waiting.push(waiter);
+      child.send(request);
+    });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (exitCode === undefined) {
+        try {
+          await ask({ type: 'stop' }, 15_000);
+        } catch {
+          // Stuck or already dying: the kill below ends it.
+        }
+      }
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(kill);
+    })();
+    return stopping;
+  };
+
+  try {
+    const ready = await ask({ type: 'start', options }, 30_000);
+    if (ready.type !== 'ready') throw new Error(`the bot process answered ${ready.type} to start`);
+    return {
+      webhookUrl: ready.webhookUrl,
+      async measure() {
+        const reply = await ask({ type: 'measure' }, 150_000);
+        if (reply.type !== 'memory') throw new Error(`the bot process answered ${reply.type} to measure`);
+        return reply;
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { FeedBotRuntime } from './feed-bot-process.js';
+import { log } from './report.js';
+
+/**
+ * Compiles the bot process of feed.rss_mb (lib/feed-bot-child.ts and everything it imports: src/, commands/)
+ * to plain JavaScript, as `npm start` runs the bot. Under `--import tsx` Node 20 runs the loader's hooks on a
+ * thread of their own, with a V8 isolate of its own: ~35 MB of RSS that is tsx's, not the bot's.
+ * Type errors are not checked here (`--noCheck`, `npm test` does that): only the emitted JavaScript matters.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+
+/** Compiles into `<dir>/out` and returns the path of the compiled child module. */
+export async function compileFeedBotChild(dir: string): Promise<string> {
+  const out = join(dir, 'out');
+  const args = [
+    TSC,
+    '--noCheck',
+    '--outDir', out,
+    '--rootDir', ROOT,
+    '--module', 'nodenext',
+    '--moduleResolution', 'nodenext',
+    '--target', 'es2022',
+    '--verbatimModuleSyntax',
+    '--resolveJsonModule',
+    '--skipLibCheck',
+    '--types', 'node',
+    join(ROOT, 'bench/lib/feed-bot-child.ts'),
+  ];
+  try {
+    await promisify(execFile)(process.execPath, args, { cwd: ROOT });
+  } catch (error) {
+    const output = error as { stdout?: string; stderr?: string };
+    throw new Error(`compiling the bot process failed: ${output.stdout ?? ''}${output.stderr ?? ''}`.trim());
+  }
+  // ESM like the project, and the project's packages.
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
+  symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
+  return join(out, 'bench/lib/feed-bot-child.js');
+}
+
+/**
+ * Runs `work` with the bot process's runtime: compiled into a temp dir removed afterwards, or tsx when
+ * BENCH_FEED_TSX=1 (to see what the loader thread costs). Logs which.
+ */
+export async function withFeedBotRuntime<T>(work: (runtime: FeedBotRuntime) => Promise<T>): Promise<T> {
+  if (process.env.BENCH_FEED_TSX === '1') {
+    log('  bot process: node --expose-gc --import tsx bench/lib/feed-bot-child.ts (BENCH_FEED_TSX=1)');
+    return work('tsx');
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bridge-feed-build-'));
+  try {
+    const compiled = await compileFeedBotChild(dir);
+    log('  bot process: node --expose-gc bench/lib/feed-bot-child.js (compiled with tsc, as npm start runs the bot)');
+    return await work({ compiled });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
