@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from '../logger.js';
 import { sendError } from './error-response.js';
-import { createWebhookHandlers, handleBodyErrors, type WebhookRouteDeps } from './webhook-route.js';
+import { createWebhookHandler, type WebhookRouteDeps } from './webhook-route.js';
 
 export interface AppDeps extends WebhookRouteDeps {
   /** What GET /healthz reports besides `status`. */
@@ -19,10 +19,9 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', ...deps.health() });
   });
-  app.post('/webhooks/:hookId', ...createWebhookHandlers(deps));
+  app.post('/webhooks/:hookId', createWebhookHandler(deps));
 
   app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'no such route'));
-  app.use(handleBodyErrors);
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     deps.logger.error({ err: error, path: req.path }, 'intake failed');
     if (!res.headersSent) sendError(res, 500, 'internal_error', 'the delivery could not be stored; please retry');

@@ -5,6 +5,7 @@ export type IntakeErrorCode =
   | 'unknown_hook'
   | 'payload_too_large'
   | 'unreadable_body'
+  | 'unsupported_encoding'
   | 'missing_signature'
   | 'malformed_signature'
   | 'missing_timestamp'

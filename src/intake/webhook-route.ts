@@ -1,12 +1,13 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.js';
-import type { HookRecord, HookRepository } from '../store/hooks.js';
+import type { HookRepository } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { classifyDelivery, EnvelopeSchema } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import type { DeliveryAcceptor } from './accept-delivery.js';
 import type { HookActivity } from './hook-activity.js';
 import { sendError } from './error-response.js';
+import { BodyReadError, readRawBody } from './read-raw-body.js';
 
 /** Bodies larger than this are refused with 413 before they are verified (the service sends small JSON). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -37,23 +38,26 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
 };
 
 /**
- * The handlers of POST /webhooks/:hookId, in the order DESIGN.md fixes: find the hook, read the raw body,
+ * The handler of POST /webhooks/:hookId, in the order DESIGN.md fixes: find the hook, read the raw body,
  * verify, parse, validate, dedupe, write to the outbox, answer. Nothing parses the body before verification.
+ * One handler, reading the body itself: this is the hot path, and body-parser's generality costs time here.
  */
-export function createWebhookHandlers(deps: WebhookRouteDeps): RequestHandler[] {
-  const findHook: RequestHandler = async (req, res, next) => {
+export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
+  return async (req, res) => {
     const hook = await deps.hooks.get(String(req.params.hookId));
-    if (!hook) return sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
-    res.locals.hook = hook;
-    next();
-  };
+    if (!hook) {
+      // Not read: whatever was sent is discarded with the connection's next request.
+      req.resume();
+      return sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
+    }
 
-  // Whatever the Content-Type: the signature covers the bytes, so we take the bytes.
-  const readRawBody = express.raw({ type: () => true, limit: MAX_BODY_BYTES });
+    let rawBody: Buffer;
+    try {
+      rawBody = await readRawBody(req, MAX_BODY_BYTES);
+    } catch (error) {
+      return refuseUnreadBody(req, res, error);
+    }
 
-  const handleDelivery: RequestHandler = async (req, res) => {
-    const hook = res.locals.hook as HookRecord;
-    const rawBody: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const now = deps.clock();
     const verdict = verifyDelivery({
       secret: deps.secrets.open(hook.secret),
@@ -105,16 +109,14 @@ export function createWebhookHandlers(deps: WebhookRouteDeps): RequestHandler[] 
     }
     res.status(204).end();
   };
-
-  return [findHook, readRawBody, handleDelivery];
 }
 
-/** Turns body-parser's errors (too large, aborted, bad encoding) into the intake's error shape. */
-export function handleBodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const type = (error as { type?: unknown } | null)?.type;
-  if (type === 'entity.too.large') return sendError(res, 413, 'payload_too_large', 'the body is larger than 1 MiB');
-  if (typeof type === 'string' && (type.startsWith('request.') || type.startsWith('encoding.') || type === 'charset.unsupported')) {
-    return sendError(res, 400, 'unreadable_body', 'the body could not be read');
-  }
-  next(error);
+function refuseUnreadBody(req: Request, res: Response, error: unknown): void {
+  const reason = error instanceof BodyReadError ? error.reason : 'aborted';
+  // The rest of an oversized body is not worth reading: answer, then drop the connection.
+  res.set('connection', 'close');
+  req.resume();
+  if (reason === 'too_large') return sendError(res, 413, 'payload_too_large', 'the body is larger than 1 MiB');
+  if (reason === 'encoded') return sendError(res, 415, 'unsupported_encoding', 'send the body without Content-Encoding');
+  return sendError(res, 400, 'unreadable_body', 'the body could not be read');
 }

@@ -187,3 +187,31 @@ describe('edges the intake accepts', () => {
     expect(logged).not.toMatch(/sha256=[0-9a-f]{64}/);
   });
 });
+
+describe('bodies the intake does not read', () => {
+  it('refuses a compressed body with 415 and stores nothing', async () => {
+    const before = h.bot.store.outbox.size;
+    const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'gz1' });
+    const response = await h.post(payload, { ...signedHeaders({}, payload), 'content-encoding': 'gzip' });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: { code: 'unsupported_encoding', message: expect.any(String) } });
+    expect(h.bot.store.outbox.size).toBe(before);
+  });
+
+  it('refuses an oversized body sent without Content-Length (chunked) with 413', async () => {
+    const big = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 20; i += 1) controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${h.bot.http.url}/webhooks/${h.hookId}`, {
+      method: 'POST',
+      headers: signedHeaders(),
+      body: big,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect((await fetch(`${h.bot.http.url}/healthz`)).status).toBe(200);
+  });
+});
