@@ -1,6 +1,6 @@
 import type { BenchGroup } from './group.js';
 import type { PacedResult } from './lib/load-protocol.js';
-import { withProcesses, type LoadProcess, type ServerProcess } from './lib/processes.js';
+import { forEachRotatingRound, withProcesses, type LoadProcess, type ServerProcess } from './lib/processes.js';
 import { log } from './lib/report.js';
 import type { ServerKind } from './lib/server-protocol.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
@@ -35,20 +35,15 @@ export async function compareAck(kinds: readonly ServerKind[], rounds: number): 
   );
   const results = new Map<ServerKind, PacedResult[]>(kinds.map((kind) => [kind, []]));
   await withProcesses(kinds, async (servers, load) => {
-    for (let round = 0; round < rounds; round += 1) {
-      const shift = round % kinds.length;
-      for (const kind of [...kinds.slice(shift), ...kinds.slice(0, shift)]) {
-        const server = servers.get(kind);
-        if (!server) throw new Error(`no ${kind} server`);
-        const result = await measure(server, load);
-        results.get(kind)?.push(result);
-        log(
-          `  round ${round + 1} ${kind.padEnd(28)} ${result.ok}/${result.sent} ok at ${formatNumber(result.achievedRate)}/s  ` +
-            `p50 ${formatNumber(result.p50Ms)} ms  p99 ${formatNumber(result.p99Ms)} ms  max ${formatNumber(result.maxMs)} ms  ` +
-            `(p99 from send ${formatNumber(result.p99FromSendMs)} ms, sender behind schedule by up to ${formatNumber(result.maxLagMs)} ms)`,
-        );
-      }
-    }
+    await forEachRotatingRound(kinds, rounds, servers, async (kind, server, round) => {
+      const result = await measure(server, load);
+      results.get(kind)?.push(result);
+      log(
+        `  round ${round + 1} ${kind.padEnd(28)} ${result.ok}/${result.sent} ok at ${formatNumber(result.achievedRate)}/s  ` +
+          `p50 ${formatNumber(result.p50Ms)} ms  p99 ${formatNumber(result.p99Ms)} ms  max ${formatNumber(result.maxMs)} ms  ` +
+          `(p99 from send ${formatNumber(result.p99FromSendMs)} ms, sender behind schedule by up to ${formatNumber(result.maxLagMs)} ms)`,
+      );
+    });
   });
   const medians = new Map<ServerKind, { p50: number; p99: number }>();
   for (const [kind, list] of results) {

@@ -1,6 +1,6 @@
 import type { BenchGroup } from './group.js';
 import { measureIntakeBreakdown } from './intake-breakdown.js';
-import { withProcesses, type LoadProcess, type ServerProcess } from './lib/processes.js';
+import { forEachRotatingRound, withProcesses, type LoadProcess, type ServerProcess } from './lib/processes.js';
 import { log } from './lib/report.js';
 import type { ServerKind } from './lib/server-protocol.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
@@ -61,19 +61,14 @@ export async function compareThroughput(kinds: readonly ServerKind[], rounds: nu
   );
   const runs = new Map<ServerKind, Run[]>(kinds.map((kind) => [kind, []]));
   await withProcesses(kinds, async (servers, load) => {
-    for (let round = 0; round < rounds; round += 1) {
-      const shift = round % kinds.length;
-      for (const kind of [...kinds.slice(shift), ...kinds.slice(0, shift)]) {
-        const server = servers.get(kind);
-        if (!server) throw new Error(`no ${kind} server`);
-        const run = await measure(server, load);
-        runs.get(kind)?.push(run);
-        log(
-          `  round ${round + 1} ${kind.padEnd(28)} ${formatNumber(run.throughput).padStart(6)} req/s  p99 ${formatNumber(run.p99Ms)} ms  ` +
-            `server CPU ${formatNumber(run.cpuPerRequestUs)} µs/req, ${formatNumber(run.cores)} cores busy; load process ${formatNumber(run.loadCores)} cores`,
-        );
-      }
-    }
+    await forEachRotatingRound(kinds, rounds, servers, async (kind, server, round) => {
+      const run = await measure(server, load);
+      runs.get(kind)?.push(run);
+      log(
+        `  round ${round + 1} ${kind.padEnd(28)} ${formatNumber(run.throughput).padStart(6)} req/s  p99 ${formatNumber(run.p99Ms)} ms  ` +
+          `server CPU ${formatNumber(run.cpuPerRequestUs)} µs/req, ${formatNumber(run.cores)} cores busy; load process ${formatNumber(run.loadCores)} cores`,
+      );
+    });
   });
   for (const [kind, list] of runs) {
     log(

@@ -77,3 +77,23 @@ export async function withProcesses<T>(
     await Promise.all([load.stop(), ...[...servers.values()].map((server) => server.stop())]);
   }
 }
+
+/**
+ * Calls `step` for every kind in every round, the order rotating from round to round so that no kind always
+ * runs first (on a warming or cooling machine, the first slot of a round is not like the others).
+ */
+export async function forEachRotatingRound<K, S>(
+  kinds: readonly K[],
+  rounds: number,
+  servers: ReadonlyMap<K, S>,
+  step: (kind: K, server: S, round: number) => Promise<void>,
+): Promise<void> {
+  for (let round = 0; round < rounds; round += 1) {
+    const shift = round % kinds.length;
+    for (const kind of [...kinds.slice(shift), ...kinds.slice(0, shift)]) {
+      const server = servers.get(kind);
+      if (server === undefined) throw new Error(`no ${String(kind)} server`);
+      await step(kind, server, round);
+    }
+  }
+}

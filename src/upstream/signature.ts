@@ -36,10 +36,7 @@ export interface VerifyInput {
 
 /** `sha256=` + lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the webhook secret (§4.3). */
 export function signDelivery(secret: string, timestamp: string | number, rawBody: Buffer | string): string {
-  const hmac = createHmac('sha256', secret);
-  hmac.update(`${timestamp}.`);
-  hmac.update(rawBody);
-  return SIGNATURE_PREFIX + hmac.digest('hex');
+  return SIGNATURE_PREFIX + computeDigest(secret, timestamp, rawBody).toString('hex');
 }
 
 /**
@@ -52,16 +49,26 @@ export function verifyDelivery(input: VerifyInput): VerifyResult {
   if (!timestampHeader) return fail('missing_timestamp');
   if (!TIMESTAMP_PATTERN.test(timestampHeader)) return fail('malformed_timestamp');
   // A non-ASCII header can have the right character count but not the right byte count: compare bytes.
-  const given = Buffer.from(signatureHeader, 'utf8');
-  if (given.length !== SIGNATURE_BYTES || !SIGNATURE_PATTERN.test(signatureHeader)) {
+  if (Buffer.byteLength(signatureHeader, 'utf8') !== SIGNATURE_BYTES || !SIGNATURE_PATTERN.test(signatureHeader)) {
     return fail('malformed_signature');
   }
   const ageSeconds = Math.abs(input.now / 1000 - Number(timestampHeader));
   if (ageSeconds >= FRESHNESS_WINDOW_SECONDS) return fail('stale_timestamp');
 
-  const expected = Buffer.from(signDelivery(input.secret, timestampHeader, input.rawBody), 'utf8');
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return fail('signature_mismatch');
+  // Compared as the 32 digest bytes: the header's hex decodes once, and the HMAC is never hex-encoded.
+  const givenDigest = Buffer.from(signatureHeader.slice(SIGNATURE_PREFIX.length), 'hex');
+  const expectedDigest = computeDigest(input.secret, timestampHeader, input.rawBody);
+  if (expectedDigest.length !== givenDigest.length || !timingSafeEqual(expectedDigest, givenDigest)) {
+    return fail('signature_mismatch');
+  }
   return { ok: true };
+}
+
+function computeDigest(secret: string, timestamp: string | number, rawBody: Buffer | string): Buffer {
+  const hmac = createHmac('sha256', secret);
+  hmac.update(`${timestamp}.`);
+  hmac.update(rawBody);
+  return hmac.digest();
 }
 
 function fail(reason: SignatureFailure): VerifyResult {
