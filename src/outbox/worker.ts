@@ -7,6 +7,7 @@ import type { PendingSend, PendingSends } from '../store/pending-sends.js';
 import type { SeenDeliveries } from '../store/seen-deliveries.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
+import { MAX_EMBEDS_PER_MESSAGE } from '../feed/limits.js';
 import { packMessage } from './pack-message.js';
 import { toSendFailure, type MessageSender, type SendFailure } from './send-failure.js';
 
@@ -80,6 +81,8 @@ export class OutboxWorker {
   private readonly claimed = new Set<number>();
   /** Entries Discord refused as a message of their own; kept in the outbox, skipped until restart. */
   private readonly rejected = new Set<number>();
+  /** Entries of a batch Discord refused: each goes alone next, so the one at fault is found. */
+  private readonly sendAlone = new Set<number>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly unsubscribe: Array<() => void> = [];
   private pumpScheduled = false;
@@ -183,31 +186,36 @@ export class OutboxWorker {
   private pump(): void {
     if (!this.running) return;
     const batches = new Map<string, Array<{ entry: OutboxEntry; route: Route }>>();
+    /** Channels whose batch can take no more entries (later ones must not overtake the one left out). */
+    const full = new Set<string>();
     for (const lane of this.lanes.values()) {
       if (lane.reserved && this.isIdle(lane)) batches.set(lane.channelId, []);
     }
     for (const entry of this.deps.outbox.list()) {
       if (this.claimed.has(entry.seq) || this.rejected.has(entry.seq)) continue;
       const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event);
-      if (!route) continue;
+      if (!route || full.has(route.channelId)) continue;
       const lane = this.laneFor(route.channelId, entry.guildId);
       if (!this.isIdle(lane) || lane.reserved) continue;
       const batch = batches.get(lane.channelId) ?? [];
-      // Ten entries are the most one message can carry: no need to look further for this channel.
-      if (batch.length < 10) batch.push({ entry, route });
       batches.set(lane.channelId, batch);
+      if (batch.length > 0 && this.sendAlone.has(entry.seq)) {
+        full.add(lane.channelId);
+        continue;
+      }
+      batch.push({ entry, route });
+      if (batch.length === MAX_EMBEDS_PER_MESSAGE || this.sendAlone.has(entry.seq)) full.add(lane.channelId);
     }
     for (const [channelId, batch] of batches) {
       const lane = this.lanes.get(channelId);
-      if (!lane || (!lane.reserved && this.holdForMore(lane, batch.length))) continue;
+      if (!lane || (!lane.reserved && !full.has(channelId) && this.holdForMore(lane))) continue;
       lane.waitingSince = undefined;
       this.track(this.sendNext(lane, batch));
     }
   }
 
   /** True while a part-filled message should wait for more of a burst (see {@link BatchWindow}). */
-  private holdForMore(lane: ChannelLane, waiting: number): boolean {
-    if (waiting >= 10) return false;
+  private holdForMore(lane: ChannelLane): boolean {
     const now = Date.now();
     lane.waitingSince ??= now;
     const quietUntil = lane.lastArrivalAt + this.batchWindow.quietMs;
@@ -296,6 +304,7 @@ export class OutboxWorker {
   private async confirm(lane: ChannelLane, entries: OutboxEntry[]): Promise<void> {
     await Promise.all(entries.map((entry) => this.deps.seen.add(entry.hookId, entry.deliveryId)));
     await this.deps.outbox.remove(entries);
+    for (const entry of entries) this.sendAlone.delete(entry.seq);
     await this.release(lane);
   }
 
@@ -320,9 +329,9 @@ export class OutboxWorker {
           this.rejected.add(entries[0].seq);
           this.deps.logger.error({ ...log, status: failure.status, deliveryId: entries[0].deliveryId }, 'Discord refused a message; the entry stays in the outbox');
         } else {
-          // One entry of the batch is at fault: send them one by one to find it.
+          // One entry of the batch is at fault: its entries go one by one, through the usual path, to find it.
           this.deps.logger.warn(log, 'Discord refused a batch; sending its entries one by one');
-          await this.sendSinglesOf(lane, entries);
+          for (const entry of entries) this.sendAlone.add(entry.seq);
         }
         return;
       case 'wait':
@@ -332,29 +341,6 @@ export class OutboxWorker {
         lane.failures += 1;
         this.retryLater(lane, backoffDelay(lane.failures, this.backoff, this.deps.random), log);
         return;
-    }
-  }
-
-  private async sendSinglesOf(lane: ChannelLane, entries: OutboxEntry[]): Promise<void> {
-    for (const entry of entries) {
-      if (!this.running || lane.broken) return;
-      const route = resolveRoute(this.deps.guilds.get(entry.guildId), entry.event) ?? { channelId: lane.channelId };
-      try {
-        const message = await this.prepare(lane, [{ entry, route }]);
-        if (!message) continue;
-        await this.deps.send(lane.channelId, message.body);
-        await this.confirm(lane, message.entries);
-      } catch (error) {
-        const failure = toSendFailure(error);
-        if (failure.kind === 'rejected') {
-          await this.release(lane);
-          this.rejected.add(entry.seq);
-          this.deps.logger.error({ channelId: lane.channelId, deliveryId: entry.deliveryId, reason: failure.reason }, 'Discord refused a message; the entry stays in the outbox');
-          continue;
-        }
-        await this.handleFailure(lane, [entry], failure);
-        return;
-      }
     }
   }
 

@@ -17,10 +17,6 @@ export class TypedCollection<S extends z.ZodType> {
     return raw === undefined ? undefined : this.parse(key, raw);
   }
 
-  async has(key: string): Promise<boolean> {
-    return this.keyv.has(key);
-  }
-
   /** @param ttlMs expiry in milliseconds; omitted, the record is kept until deleted. */
   async set(key: string, value: z.infer<S>, ttlMs?: number): Promise<void> {
     await this.keyv.set(key, value, ttlMs);

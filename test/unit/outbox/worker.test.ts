@@ -183,4 +183,29 @@ describe('the outbox worker', () => {
     expect(sender.sent.map((s) => s.body.embeds.length)).toEqual([10, 10, 5]);
     expect(deliveryIdsOf(sender.sent)).toEqual(ids);
   });
+
+  it('finds the one entry of a refused batch, posts the others in order, and keeps the refused one', async () => {
+    const store = await openStore('memory://');
+    const sent: Sent[] = [];
+    const worker = new OutboxWorker({
+      outbox: store.outbox, seen: store.seen, guilds: store.guilds, sends: store.sends, logger: captureLogs().logger,
+      send: async (channelId, body) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        // As Discord answers 400 to a body it will not take: here, any message carrying delivery "bad".
+        if (body.embeds.some((embed) => embed.footer?.text?.endsWith('Delivery bad'))) {
+          throw new SendError({ kind: 'rejected', status: 400, reason: 'Invalid Form Body' });
+        }
+        sent.push({ channelId, body });
+      },
+    });
+    cleanups.push(() => store.close(), () => worker.stop());
+    await routeAll(store, CHANNEL_A);
+    for (const id of ['ok1', 'ok2', 'bad', 'ok3']) await store.outbox.append(modcall(id));
+    worker.start();
+    await until(() => deliveryIdsOf(sent).length === 3);
+    expect(deliveryIdsOf(sent)).toEqual(['ok1', 'ok2', 'ok3']);
+    await until(() => store.outbox.size === 1);
+    expect(store.outbox.list().map((e) => e.deliveryId)).toEqual(['bad']);
+    expect(worker.statusOf(GUILD).waiting).toBe(1);
+  });
 });
