@@ -1,13 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { EVENT_NAMES } from '../src/upstream/schemas.js';
 import { startFakeDiscord, type FakeDiscord, type RateLimit } from '../test/fakes/discord/index.js';
 import type { BenchGroup } from './group.js';
 import { makeRunTag } from './lib/delivery.js';
 import { startFeedBotProcess, type FeedBotRuntime } from './lib/feed-bot-process.js';
 import { withFeedBotRuntime } from './lib/feed-compile.js';
-import { assertPostedInOrder, FEED_BENCH_SECRET, makeFeedBurst, makeFeedDelivery, postedIds, postInOrder, type FeedDelivery } from './lib/feed-deliveries.js';
+import {
+  assertPostedInOrder,
+  FEED_BENCH_SECRET,
+  makeFeedBurst,
+  makeFeedDelivery,
+  postedIds,
+  postInOrder,
+  type FeedDelivery,
+} from './lib/feed-deliveries.js';
 import { createNaiveBridge } from './lib/feed-naive.js';
 import { channelTimeline, describeTimeline, whenEmbeds, type ChannelTimeline } from './lib/feed-timeline.js';
 import { log } from './lib/report.js';
@@ -94,7 +103,12 @@ function drainTimeoutMs(bridge: Bridge, events: number, limit: RateLimit): numbe
  * (ajv, ~0.3-0.5 s, blocking its answers) at its first message create, and the bot's code paths run for the first
  * time; a bot that meets a burst has been running for a while.
  */
-async function drain(bridge: Bridge, deliveries: readonly FeedDelivery[], limit: RateLimit, runtime: FeedBotRuntime): Promise<Drain> {
+async function drain(
+  bridge: Bridge,
+  deliveries: readonly FeedDelivery[],
+  limit: RateLimit,
+  runtime: FeedBotRuntime,
+): Promise<Drain> {
   return withScene(limit, async ({ fake, guildId, channelId, warmUpChannelId, dir }) => {
     const ids = deliveries.map((delivery) => delivery.id);
     const warmUp = makeFeedDelivery(WARM_UP_EVENT, `${deliveries[0]?.id ?? 'x'}-warm-up`, 0);
@@ -103,21 +117,41 @@ async function drain(bridge: Bridge, deliveries: readonly FeedDelivery[], limit:
       const naive = createNaiveBridge({ apiUrl: fake.apiUrl, token: fake.botToken });
       try {
         await naive.post(warmUpChannelId, [warmUp]);
-        const arrived = whenEmbeds(fake, [channelId], deliveries.length, drainTimeoutMs(bridge, deliveries.length, limit));
+        const arrived = whenEmbeds(
+          fake,
+          [channelId],
+          deliveries.length,
+          drainTimeoutMs(bridge, deliveries.length, limit),
+        );
         const started = performance.now();
         await naive.post(channelId, deliveries);
-        drain = { drainMs: (await arrived) - started, intakeMs: undefined, timeline: channelTimeline(fake, channelId, limit) };
+        drain = {
+          drainMs: (await arrived) - started,
+          intakeMs: undefined,
+          timeline: channelTimeline(fake, channelId, limit),
+        };
       } finally {
         naive.close();
       }
     } else {
-      const routes = { ...Object.fromEntries(EVENT_NAMES.map((event) => [event, channelId])), [WARM_UP_EVENT]: warmUpChannelId };
-      const bot = await startFeedBotProcess({ apiUrl: fake.apiUrl, token: fake.botToken, storeDir: dir, guildId, routes, secret: FEED_BENCH_SECRET }, runtime);
+      const routes = {
+        ...Object.fromEntries(EVENT_NAMES.map((event) => [event, channelId])),
+        [WARM_UP_EVENT]: warmUpChannelId,
+      };
+      const bot = await startFeedBotProcess(
+        { apiUrl: fake.apiUrl, token: fake.botToken, storeDir: dir, guildId, routes, secret: FEED_BENCH_SECRET },
+        runtime,
+      );
       try {
         await postInOrder(bot.webhookUrl, FEED_BENCH_SECRET, [warmUp]);
         await whenEmbeds(fake, [warmUpChannelId], 1, 10_000);
         await bot.measure();
-        const arrived = whenEmbeds(fake, [channelId], deliveries.length, drainTimeoutMs(bridge, deliveries.length, limit));
+        const arrived = whenEmbeds(
+          fake,
+          [channelId],
+          deliveries.length,
+          drainTimeoutMs(bridge, deliveries.length, limit),
+        );
         const started = performance.now();
         await postInOrder(bot.webhookUrl, FEED_BENCH_SECRET, deliveries);
         const intakeMs = performance.now() - started;
@@ -131,7 +165,8 @@ async function drain(bridge: Bridge, deliveries: readonly FeedDelivery[], limit:
       }
     }
     assertPostedInOrder(`${bridge} bridge`, ids, postedIds(fake.messages(channelId)));
-    if (fake.violations.length > 0) throw new Error(`${bridge} bridge: ${fake.violations.length} bodies Discord would refuse`);
+    if (fake.violations.length > 0)
+      throw new Error(`${bridge} bridge: ${fake.violations.length} bodies Discord would refuse`);
     return drain;
   });
 }
@@ -152,30 +187,48 @@ async function measureDrainVsIdeal(tag: string, runtime: FeedBotRuntime): Promis
   );
   const ratios: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
-    const run = await drain('ours', makeFeedBurst(`${tag}d${round}`, DRAIN_EVENTS, ['case.created']), DRAIN_LIMIT, runtime);
+    const run = await drain(
+      'ours',
+      makeFeedBurst(`${tag}d${round}`, DRAIN_EVENTS, ['case.created']),
+      DRAIN_LIMIT,
+      runtime,
+    );
     log(describeDrain(round, 'ours', run, ideal));
     ratios.push(run.drainMs / ideal);
   }
-  log(`  drain / ideal per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target <= ${DRAIN_TARGET})`);
+  log(
+    `  drain / ideal per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target <= ${DRAIN_TARGET})`,
+  );
   return median(ratios);
 }
 
 async function measureVsNaive(tag: string, runtime: FeedBotRuntime): Promise<number> {
   const ideal = idealMs(VS_EVENTS, VS_LIMIT);
-  log(`  feed.vs_naive: ${VS_EVENTS} case.created to one channel, limit ${VS_LIMIT.limit} per ${VS_LIMIT.windowMs} ms (ideal ${ideal} ms), same for both; ${ROUNDS} rounds, order alternating`);
+  log(
+    `  feed.vs_naive: ${VS_EVENTS} case.created to one channel, limit ${VS_LIMIT.limit} per ${VS_LIMIT.windowMs} ms (ideal ${ideal} ms), same for both; ${ROUNDS} rounds, order alternating`,
+  );
   const ours: number[] = [];
   const naive: number[] = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
     const order: Bridge[] = round % 2 === 1 ? ['naive', 'ours'] : ['ours', 'naive'];
     for (const bridge of order) {
-      const run = await drain(bridge, makeFeedBurst(`${tag}${bridge[0] ?? ''}${round}`, VS_EVENTS, ['case.created']), VS_LIMIT, runtime);
+      const run = await drain(
+        bridge,
+        makeFeedBurst(`${tag}${bridge[0] ?? ''}${round}`, VS_EVENTS, ['case.created']),
+        VS_LIMIT,
+        runtime,
+      );
       log(describeDrain(round, bridge, run, ideal));
       (bridge === 'ours' ? ours : naive).push(run.drainMs);
     }
   }
   const ratios = naive.map((ms, i) => ms / (ours[i] ?? Number.NaN));
-  log(`  drain ms: naive ${formatList(naive)} (median ${formatNumber(median(naive))}), ours ${formatList(ours)} (median ${formatNumber(median(ours))})`);
-  log(`  naive / ours per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target >= ${VS_TARGET})`);
+  log(
+    `  drain ms: naive ${formatList(naive)} (median ${formatNumber(median(naive))}), ours ${formatList(ours)} (median ${formatNumber(median(ours))})`,
+  );
+  log(
+    `  naive / ours per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target >= ${VS_TARGET})`,
+  );
   return median(ratios);
 }
 
@@ -183,7 +236,9 @@ export const feedDrainGroup: BenchGroup = {
   name: 'feed-drain',
   figures: ['feed.drain_vs_ideal', 'feed.vs_naive'],
   async run(figures) {
-    log('feed-drain: bursts to one channel through the real intake and feed against the fake Discord\'s rate limit (discord.js REST defaults, offset 50 ms)');
+    log(
+      "feed-drain: bursts to one channel through the real intake and feed against the fake Discord's rate limit (discord.js REST defaults, offset 50 ms)",
+    );
     const tag = makeRunTag();
     await withFeedBotRuntime(async (runtime) => {
       figures.add('feed.drain_vs_ideal', await measureDrainVsIdeal(tag, runtime), 'x');

@@ -1,14 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { EventName } from '../src/upstream/schemas.js';
 import { startFakeDiscord, type RateLimit } from '../test/fakes/discord/index.js';
 import type { BenchGroup } from './group.js';
 import { makeRunTag } from './lib/delivery.js';
-import type { FeedBotMemory } from './lib/feed-bot-protocol.js';
 import { startFeedBotProcess, type FeedBotRuntime } from './lib/feed-bot-process.js';
+import type { FeedBotMemory } from './lib/feed-bot-protocol.js';
 import { withFeedBotRuntime } from './lib/feed-compile.js';
-import { assertPostedOnce, FEED_BENCH_SECRET, makeFeedBurst, postConcurrently, postedIds } from './lib/feed-deliveries.js';
+import {
+  assertPostedOnce,
+  FEED_BENCH_SECRET,
+  makeFeedBurst,
+  postConcurrently,
+  postedIds,
+} from './lib/feed-deliveries.js';
 import { whenEmbeds } from './lib/feed-timeline.js';
 import { log } from './lib/report.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
@@ -43,7 +50,10 @@ interface MemoryRun {
 const mb = (bytes: number) => bytes / MB;
 
 function describeMemory(memory: FeedBotMemory): string {
-  const split = memory.rssAnon === undefined || memory.rssFile === undefined ? '' : `anon ${mb(memory.rssAnon).toFixed(1)} + file ${mb(memory.rssFile).toFixed(1)}; `;
+  const split =
+    memory.rssAnon === undefined || memory.rssFile === undefined
+      ? ''
+      : `anon ${mb(memory.rssAnon).toFixed(1)} + file ${mb(memory.rssFile).toFixed(1)}; `;
   return (
     `rss ${mb(memory.rss).toFixed(1)} MB (${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
     `external ${mb(memory.external).toFixed(1)}, array buffers ${mb(memory.arrayBuffers).toFixed(1)})`
@@ -61,14 +71,27 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
   const dir = mkdtempSync(join(tmpdir(), 'bridge-feed-memory-'));
   const fake = await startFakeDiscord({ messageRateLimit: LIMIT });
   try {
-    const guild = fake.addGuild({ name: 'Feed Memory Bench', channels: EVENT_KINDS.map((_, i) => ({ name: `feed-${i}` })) });
+    const guild = fake.addGuild({
+      name: 'Feed Memory Bench',
+      channels: EVENT_KINDS.map((_, i) => ({ name: `feed-${i}` })),
+    });
     const channelIds = EVENT_KINDS.map((_, i) => {
       const id = guild.channels[`feed-${i}`];
       if (!id) throw new Error(`the fake made no channel feed-${i}`);
       return id;
     });
     const routes = Object.fromEntries(EVENT_KINDS.map((event, i) => [event, channelIds[i] as string]));
-    const bot = await startFeedBotProcess({ apiUrl: fake.apiUrl, token: fake.botToken, storeDir: dir, guildId: guild.id, routes, secret: FEED_BENCH_SECRET }, runtime);
+    const bot = await startFeedBotProcess(
+      {
+        apiUrl: fake.apiUrl,
+        token: fake.botToken,
+        storeDir: dir,
+        guildId: guild.id,
+        routes,
+        secret: FEED_BENCH_SECRET,
+      },
+      runtime,
+    );
     try {
       const start = await bot.measure();
       const deliveries = makeFeedBurst(tag, EVENTS, EVENT_KINDS);
@@ -84,7 +107,11 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
       const full = await bot.measure();
 
       const posted = channelIds.flatMap((channelId) => postedIds(fake.messages(channelId)));
-      assertPostedOnce('feed', deliveries.map((delivery) => delivery.id), posted);
+      assertPostedOnce(
+        'feed',
+        deliveries.map((delivery) => delivery.id),
+        posted,
+      );
       if (fake.violations.length > 0) throw new Error(`${fake.violations.length} bodies Discord would refuse`);
       if (full.warnings > 0) log(`  ! the bot logged ${full.warnings} warnings, e.g. ${full.firstWarning ?? ''}`);
       return { start, half, full, halfMs: [firstMs, secondMs] };
@@ -117,9 +144,15 @@ export const feedMemoryGroup: BenchGroup = {
     const rss = runs.map((run) => mb(run.full.rss));
     const growth = runs.map((run) => mb(run.full.rss - run.half.rss));
     const heapGrowth = runs.map((run) => mb(run.full.heapUsed - run.half.heapUsed));
-    log(`  rss after ${EVENTS} MB: ${formatList(rss)} -> median ${formatNumber(median(rss))} (target < ${RSS_LIMIT_MB})`);
-    log(`  rss growth ${HALF} -> ${EVENTS} MB: ${formatList(growth)} -> median ${formatNumber(median(growth))} (target about 0)`);
-    log(`  heap-used growth ${HALF} -> ${EVENTS} MB: ${formatList(heapGrowth)} -> median ${formatNumber(median(heapGrowth))}`);
+    log(
+      `  rss after ${EVENTS} MB: ${formatList(rss)} -> median ${formatNumber(median(rss))} (target < ${RSS_LIMIT_MB})`,
+    );
+    log(
+      `  rss growth ${HALF} -> ${EVENTS} MB: ${formatList(growth)} -> median ${formatNumber(median(growth))} (target about 0)`,
+    );
+    log(
+      `  heap-used growth ${HALF} -> ${EVENTS} MB: ${formatList(heapGrowth)} -> median ${formatNumber(median(heapGrowth))}`,
+    );
     figures.add('feed.rss_mb', median(rss), 'MB');
     figures.add('feed.rss_growth_mb', median(growth), 'MB');
     figures.add('feed.rss_vs_limit', median(rss) / RSS_LIMIT_MB, 'x');

@@ -23,12 +23,18 @@ const SERVICE_LIMIT_MS = 5_000;
 async function measure(server: ServerProcess, load: LoadProcess): Promise<PacedResult> {
   const durationSec = server.kind === 'express' ? PEER_SEC : BOT_SEC;
   const result = await load.pace(server, { rate: RATE, durationSec, warmupSec: WARMUP_SEC });
-  if (result.failed > 0) log(`  ! ${server.kind}: ${result.failed} of ${result.sent} not answered 2xx: ${JSON.stringify(result.statusCodes)}`);
+  if (result.failed > 0)
+    log(
+      `  ! ${server.kind}: ${result.failed} of ${result.sent} not answered 2xx: ${JSON.stringify(result.statusCodes)}`,
+    );
   return result;
 }
 
 /** Paces each kind of server in turn, `rounds` times (order rotating); prints raw numbers; medians per kind. */
-export async function compareAck(kinds: readonly ServerKind[], rounds: number): Promise<Map<ServerKind, { p50: number; p99: number }>> {
+export async function compareAck(
+  kinds: readonly ServerKind[],
+  rounds: number,
+): Promise<Map<ServerKind, { p50: number; p99: number }>> {
   log(
     `  one process per server and one load process for all rounds; ${RATE} deliveries/s open loop, ${rounds} rounds, ` +
       `${WARMUP_SEC} s warm-up + ${BOT_SEC} s per bot, ${PEER_SEC} s per bare Express`,

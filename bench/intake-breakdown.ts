@@ -1,11 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { DeliveryAcceptor } from '../src/intake/accept-delivery.js';
 import { openStore } from '../src/store/open-store.js';
 import { classifyDelivery, EnvelopeSchema } from '../src/upstream/schemas.js';
 import { verifyDelivery } from '../src/upstream/signature.js';
-import { BENCH_GUILD_ID, BENCH_SECRET, deliveryHeaders, makeDeliveryBody, makeDeliveryId, makeRunTag } from './lib/delivery.js';
+import {
+  BENCH_GUILD_ID,
+  BENCH_SECRET,
+  deliveryHeaders,
+  makeDeliveryBody,
+  makeDeliveryId,
+  makeRunTag,
+} from './lib/delivery.js';
 import { log } from './lib/report.js';
 import { formatList, formatNumber, median, percentile, roundCount } from './lib/stats.js';
 import { mainThreadCpuMs, rounds, timeAwaited, timeConcurrent, timeSync } from './lib/timing.js';
@@ -21,11 +29,15 @@ const STORE_CONCURRENT = 600;
 const CONCURRENCY = 10;
 
 function line(label: string, result: { values: number[]; median: number }, unit = 'µs'): void {
-  log(`  ${label.padEnd(54)} ${formatNumber(result.median).padStart(7)} ${unit}   (rounds: ${formatList(result.values)})`);
+  log(
+    `  ${label.padEnd(54)} ${formatNumber(result.median).padStart(7)} ${unit}   (rounds: ${formatList(result.values)})`,
+  );
 }
 
 export async function measureIntakeBreakdown(): Promise<void> {
-  log(`intake breakdown (in-process, median of ${ROUNDS} rounds, per delivery of ${Buffer.byteLength(makeDeliveryBody(makeDeliveryId('00000000', 0)))} bytes):`);
+  log(
+    `intake breakdown (in-process, median of ${ROUNDS} rounds, per delivery of ${Buffer.byteLength(makeDeliveryBody(makeDeliveryId('00000000', 0)))} bytes):`,
+  );
   const body = Buffer.from(makeDeliveryBody(makeDeliveryId(makeRunTag(), 1)));
   const headers = deliveryHeaders(BENCH_SECRET, body.toString('utf8'));
   const text = body.toString('utf8');
@@ -47,8 +59,14 @@ export async function measureIntakeBreakdown(): Promise<void> {
       }, CPU_ITERATIONS),
     ),
   );
-  line('Buffer -> string + JSON.parse', await rounds(ROUNDS, () => timeSync(() => JSON.parse(body.toString('utf8')), CPU_ITERATIONS)));
-  line('EnvelopeSchema.safeParse (zod)', await rounds(ROUNDS, () => timeSync(() => EnvelopeSchema.safeParse(json), CPU_ITERATIONS)));
+  line(
+    'Buffer -> string + JSON.parse',
+    await rounds(ROUNDS, () => timeSync(() => JSON.parse(body.toString('utf8')), CPU_ITERATIONS)),
+  );
+  line(
+    'EnvelopeSchema.safeParse (zod)',
+    await rounds(ROUNDS, () => timeSync(() => EnvelopeSchema.safeParse(json), CPU_ITERATIONS)),
+  );
   line(
     'classifyDelivery (zod, case.created schema)',
     await rounds(ROUNDS, () =>
@@ -77,7 +95,10 @@ export async function measureIntakeBreakdown(): Promise<void> {
       };
     };
     const accept = () => acceptor.accept(nextDelivery());
-    line('seen.has (in-memory index, a miss)', await rounds(ROUNDS, () => timeSync(() => store.seen.has('hook_bench', `x${n++}`), CPU_ITERATIONS)));
+    line(
+      'seen.has (in-memory index, a miss)',
+      await rounds(ROUNDS, () => timeSync(() => store.seen.has('hook_bench', `x${n++}`), CPU_ITERATIONS)),
+    );
     // Each append timed on its own too: the tail of the fsync is what the answer-time percentiles inherit.
     const appendMs: number[] = [];
     const append = async () => {
@@ -86,12 +107,18 @@ export async function measureIntakeBreakdown(): Promise<void> {
       await store.outbox.append(delivery);
       appendMs.push(performance.now() - start);
     };
-    line('outbox.append (SQLite INSERT + fsync, one at a time)', await rounds(ROUNDS, () => timeAwaited(append, STORE_SEQUENTIAL)));
+    line(
+      'outbox.append (SQLite INSERT + fsync, one at a time)',
+      await rounds(ROUNDS, () => timeAwaited(append, STORE_SEQUENTIAL)),
+    );
     log(
       `    per append over all ${appendMs.length}: p50 ${formatNumber(percentile(appendMs, 50))} ms, ` +
         `p99 ${formatNumber(percentile(appendMs, 99))} ms, max ${formatNumber(Math.max(...appendMs))} ms`,
     );
-    line('acceptor.accept (dedupe + append, one at a time)', await rounds(ROUNDS, () => timeAwaited(accept, STORE_SEQUENTIAL)));
+    line(
+      'acceptor.accept (dedupe + append, one at a time)',
+      await rounds(ROUNDS, () => timeAwaited(accept, STORE_SEQUENTIAL)),
+    );
     // Wall time, event-loop busy time and main-thread CPU of the same loop: busy but not on a CPU is blocked.
     const wall: number[] = [];
     const busy: number[] = [];
@@ -103,7 +130,8 @@ export async function measureIntakeBreakdown(): Promise<void> {
       wall.push(await timeConcurrent(accept, STORE_CONCURRENT, CONCURRENCY));
       const cpuAfter = mainThreadCpuMs();
       busy.push((performance.eventLoopUtilization(elu).active * 1000) / STORE_CONCURRENT);
-      if (cpuBefore !== undefined && cpuAfter !== undefined) onCpu.push(((cpuAfter - cpuBefore) * 1000) / STORE_CONCURRENT);
+      if (cpuBefore !== undefined && cpuAfter !== undefined)
+        onCpu.push(((cpuAfter - cpuBefore) * 1000) / STORE_CONCURRENT);
     }
     line(`acceptor.accept, ${CONCURRENCY} in flight (wall per delivery)`, { values: wall, median: median(wall) });
     line('  main thread busy (event-loop utilization)', { values: busy, median: median(busy) });

@@ -28,10 +28,16 @@ interface Run {
 
 async function measure(server: ServerProcess, load: LoadProcess): Promise<Run> {
   const before = await server.usage();
-  const result = await load.saturate(server, { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC });
+  const result = await load.saturate(server, {
+    connections: CONNECTIONS,
+    durationSec: DURATION_SEC,
+    warmupSec: WARMUP_SEC,
+  });
   const after = await server.usage();
   if (result.non2xx > 0 || result.errors > 0) {
-    log(`  ! ${server.kind}: ${result.non2xx} non-2xx, ${result.errors} errors, status codes ${JSON.stringify(result.statusCodes)}`);
+    log(
+      `  ! ${server.kind}: ${result.non2xx} non-2xx, ${result.errors} errors, status codes ${JSON.stringify(result.statusCodes)}`,
+    );
   }
   // Requests in flight when a load run stops are stored but their answers are not counted: up to one per
   // connection for the warm-up, the measured run, and the previous round's run finishing after `before`.
@@ -54,7 +60,10 @@ async function measure(server: ServerProcess, load: LoadProcess): Promise<Run> {
  * Saturates each kind of server in turn, `rounds` times (order rotating), and prints the raw numbers.
  * @returns per kind, the throughput of every round (index = round)
  */
-export async function compareThroughput(kinds: readonly ServerKind[], rounds: number): Promise<Map<ServerKind, number[]>> {
+export async function compareThroughput(
+  kinds: readonly ServerKind[],
+  rounds: number,
+): Promise<Map<ServerKind, number[]>> {
   log(
     `  one process per server and one load process for all rounds; ${rounds} rounds, ${CONNECTIONS} connections, ` +
       `${WARMUP_SEC} s warm-up + ${DURATION_SEC} s measured per server and round`,
@@ -88,13 +97,17 @@ export const intakeThroughput: BenchGroup = {
   name: 'intake',
   figures: ['intake.vs_express'],
   async run(figures) {
-    log('intake: signed 1 KB deliveries/s, whole intake (real bot, SQLite outbox, synchronous=FULL) vs bare Express 204');
+    log(
+      'intake: signed 1 KB deliveries/s, whole intake (real bot, SQLite outbox, synchronous=FULL) vs bare Express 204',
+    );
     const throughput = await compareThroughput(['bot', 'express'], ROUNDS);
     const bot = throughput.get('bot') ?? [];
     const peer = throughput.get('express') ?? [];
     const ratios = pairedRatios(bot, peer);
     log(`  bot/express per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target >= 0.5)`);
-    log(`  wall time per request at saturation (medians): bot ${formatNumber(1e6 / median(bot))} µs, express ${formatNumber(1e6 / median(peer))} µs`);
+    log(
+      `  wall time per request at saturation (medians): bot ${formatNumber(1e6 / median(bot))} µs, express ${formatNumber(1e6 / median(peer))} µs`,
+    );
     figures.add('intake.vs_express', median(ratios), 'x');
 
     await measureIntakeBreakdown();

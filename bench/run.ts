@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+
 import { feedDrainGroup } from './feed-drain.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
@@ -14,7 +15,14 @@ import { verifyGroup } from './verify.js';
  * their figure names). Every figure is printed at the end as `bench <name> <value> <unit>`.
  * BENCH_ROUNDS=<n> overrides every group's round count (for a quick look or a profile).
  */
-const GROUPS: readonly BenchGroup[] = [verifyGroup, storeSync, intakeThroughput, intakeAck, feedDrainGroup, feedMemoryGroup];
+const GROUPS: readonly BenchGroup[] = [
+  verifyGroup,
+  storeSync,
+  intakeThroughput,
+  intakeAck,
+  feedDrainGroup,
+  feedMemoryGroup,
+];
 
 function select(names: readonly string[]): BenchGroup[] {
   if (names.length === 0) return [...GROUPS];
@@ -52,9 +60,13 @@ for (const group of new Set(select(process.argv.slice(2)))) {
     await group.run(figures);
   } catch (error) {
     failed = true;
-    process.stderr.write(`benchmark ${group.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `benchmark ${group.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
-  log(`   (${group.name} took ${((performance.now() - groupStarted) / 1000).toFixed(0)} s; after it: ${machineLoad()})`);
+  log(
+    `   (${group.name} took ${((performance.now() - groupStarted) / 1000).toFixed(0)} s; after it: ${machineLoad()})`,
+  );
 }
 log(`(benchmarks took ${((performance.now() - started) / 1000).toFixed(0)} s on ${process.version})`);
 for (const line of figures.lines()) log(line);

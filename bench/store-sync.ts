@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyvSqlite } from '@keyv/sqlite';
 import { Keyv } from 'keyv';
+
 import { GroupCommitSqlite } from '../src/store/group-commit-sqlite.js';
 import { createKeyvFactory, SQLITE_PRAGMAS } from '../src/store/keyv-factory.js';
 import { Outbox, OutboxEntrySchema } from '../src/store/outbox.js';
@@ -40,14 +41,23 @@ const SYNCHRONOUS_VALUES: Record<Mode, number> = { FULL: 2, NORMAL: 1, 'plain FU
 async function openKeyv(file: string, mode: Mode): Promise<{ keyv: Keyv; close: () => Promise<void> }> {
   if (mode === 'plain FULL') {
     // Mirrors createSqliteFactory's open('outbox') (src/store/keyv-factory.ts) with KeyvSqlite for GroupCommitSqlite.
-    const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, table: 'outbox', busyTimeout: 5000, iterationLimit: 500 });
+    const adapter = new KeyvSqlite({
+      uri: `sqlite://${file}`,
+      table: 'outbox',
+      busyTimeout: 5000,
+      iterationLimit: 500,
+    });
     for (const pragma of SQLITE_PRAGMAS) await adapter.query(pragma);
-    return { keyv: new Keyv({ store: adapter, namespace: 'outbox', throwOnErrors: true }), close: () => adapter.disconnect() };
+    return {
+      keyv: new Keyv({ store: adapter, namespace: 'outbox', throwOnErrors: true }),
+      close: () => adapter.disconnect(),
+    };
   }
   const factory = createKeyvFactory(`sqlite://${file}`);
   try {
     const keyv = await factory.open('outbox');
-    if (!(keyv.store instanceof GroupCommitSqlite)) throw new Error('the factory no longer builds a GroupCommitSqlite; update bench/store-sync.ts');
+    if (!(keyv.store instanceof GroupCommitSqlite))
+      throw new Error('the factory no longer builds a GroupCommitSqlite; update bench/store-sync.ts');
     if (mode === 'NORMAL') await keyv.store.query('PRAGMA synchronous=NORMAL');
     return { keyv, close: () => factory.close() };
   } catch (error) {
@@ -63,7 +73,9 @@ async function openOutbox(file: string, mode: Mode): Promise<{ outbox: Outbox; c
     const [sync] = (await adapter.query('PRAGMA synchronous')) as Array<{ synchronous: number }>;
     const [journal] = (await adapter.query('PRAGMA journal_mode')) as Array<{ journal_mode: string }>;
     if (sync?.synchronous !== SYNCHRONOUS_VALUES[mode] || journal?.journal_mode !== 'wal') {
-      throw new Error(`${mode}: PRAGMAs not in effect: synchronous=${String(sync?.synchronous)} journal_mode=${String(journal?.journal_mode)}`);
+      throw new Error(
+        `${mode}: PRAGMAs not in effect: synchronous=${String(sync?.synchronous)} journal_mode=${String(journal?.journal_mode)}`,
+      );
     }
     return { outbox: await Outbox.load(new TypedCollection(keyv, OutboxEntrySchema, 'outbox')), close };
   } catch (error) {
@@ -139,24 +151,35 @@ export const storeSync: BenchGroup = {
       for (const mode of round % 2 === 0 ? MODES : [...MODES].reverse()) rates[mode] = await measure(mode);
       const complete = rates as Record<Mode, Rates>;
       rounds.push(complete);
-      const shown = MODES.map((mode) => `${mode} ${formatNumber(complete[mode].concurrent)}/s (${formatNumber(complete[mode].sequential)}/s one at a time)`);
+      const shown = MODES.map(
+        (mode) =>
+          `${mode} ${formatNumber(complete[mode].concurrent)}/s (${formatNumber(complete[mode].sequential)}/s one at a time)`,
+      );
       log(`  round ${round + 1}: ${shown.join(', ')}`);
     }
     for (const mode of MODES) {
       const concurrent = rounds.map((rates) => rates[mode].concurrent);
       const sequential = rounds.map((rates) => rates[mode].sequential);
-      log(`  ${mode.padEnd(10)} ${CONCURRENCY} in flight: ${formatList(concurrent)} -> median ${formatNumber(median(concurrent))} appends/s`);
-      log(`  ${mode.padEnd(10)} one at a time: ${formatList(sequential)} -> median ${formatNumber(median(sequential))} appends/s`);
+      log(
+        `  ${mode.padEnd(10)} ${CONCURRENCY} in flight: ${formatList(concurrent)} -> median ${formatNumber(median(concurrent))} appends/s`,
+      );
+      log(
+        `  ${mode.padEnd(10)} one at a time: ${formatList(sequential)} -> median ${formatNumber(median(sequential))} appends/s`,
+      );
     }
     const ratio = (a: Mode, b: Mode, kind: keyof Rates) => rounds.map((rates) => rates[a][kind] / rates[b][kind]);
-    const show = (label: string, values: number[]) => log(`  ${label}: ${formatList(values)} -> median ${formatNumber(median(values))}`);
+    const show = (label: string, values: number[]) =>
+      log(`  ${label}: ${formatList(values)} -> median ${formatNumber(median(values))}`);
     const ratios = ratio('FULL', 'NORMAL', 'concurrent');
     show(`FULL/NORMAL, ${CONCURRENCY} in flight`, ratios);
     show('FULL/NORMAL, one at a time', ratio('FULL', 'NORMAL', 'sequential'));
     log('  for reference (not a figure), @keyv/sqlite alone, one commit per write:');
     show(`plain FULL/NORMAL, ${CONCURRENCY} in flight`, ratio('plain FULL', 'NORMAL', 'concurrent'));
     show('plain FULL/NORMAL, one at a time', ratio('plain FULL', 'NORMAL', 'sequential'));
-    show(`FULL/plain FULL (what group commit gains), ${CONCURRENCY} in flight`, ratio('FULL', 'plain FULL', 'concurrent'));
+    show(
+      `FULL/plain FULL (what group commit gains), ${CONCURRENCY} in flight`,
+      ratio('FULL', 'plain FULL', 'concurrent'),
+    );
     show('FULL/plain FULL (what group commit gains), one at a time', ratio('FULL', 'plain FULL', 'sequential'));
     figures.add('store.sync_full_vs_normal', median(ratios), 'x');
   },

@@ -1,5 +1,6 @@
 import { verify as octokitVerify } from '@octokit/webhooks-methods';
 import Stripe from 'stripe';
+
 import { verifyDelivery } from '../src/upstream/signature.js';
 import type { BenchGroup } from './group.js';
 import { BENCH_SECRET, makeDeliveryBody, makeDeliveryId, signHex } from './lib/delivery.js';
@@ -47,21 +48,36 @@ export const verifyGroup: BenchGroup = {
     const stripe = new Stripe('sk_test_bench_not_used_for_requests');
 
     const ours = () => {
-      const verdict = verifyDelivery({ secret: BENCH_SECRET, rawBody: body, signatureHeader: ourHeader, timestampHeader: timestamp, now: Date.now() });
+      const verdict = verifyDelivery({
+        secret: BENCH_SECRET,
+        rawBody: body,
+        signatureHeader: ourHeader,
+        timestampHeader: timestamp,
+        now: Date.now(),
+      });
       if (!verdict.ok) throw new Error(`verifyDelivery refused the bench delivery: ${verdict.reason}`);
       return verdict;
     };
     const candidates: Candidate[] = [
       { label: 'ours: verifyDelivery', sync: true, op: ours },
-      { label: 'ours: verifyDelivery + JSON.parse', sync: true, op: () => (ours(), JSON.parse(body.toString('utf8')) as unknown) },
+      {
+        label: 'ours: verifyDelivery + JSON.parse',
+        sync: true,
+        op: () => (ours(), JSON.parse(body.toString('utf8')) as unknown),
+      },
       {
         label: 'octokit: verify',
         sync: false,
         op: async () => {
-          if (!(await octokitVerify(BENCH_SECRET, signedText, ourHeader))) throw new Error('octokit refused the bench delivery');
+          if (!(await octokitVerify(BENCH_SECRET, signedText, ourHeader)))
+            throw new Error('octokit refused the bench delivery');
         },
       },
-      { label: 'stripe: webhooks.constructEvent', sync: true, op: () => stripe.webhooks.constructEvent(body, stripeHeader, BENCH_SECRET) },
+      {
+        label: 'stripe: webhooks.constructEvent',
+        sync: true,
+        op: () => stripe.webhooks.constructEvent(body, stripeHeader, BENCH_SECRET),
+      },
     ];
 
     // Warm-up: every candidate, both loop shapes, until the JIT has settled.
@@ -83,8 +99,11 @@ export const verifyGroup: BenchGroup = {
     for (const candidate of candidates) {
       const a = awaited.get(candidate.label) ?? [];
       const p = plain.get(candidate.label) ?? [];
-      log(`  ${candidate.label.padEnd(36)} awaited ${formatNumber(median(a)).padStart(6)} µs  (rounds: ${formatList(a)})`);
-      if (p.length > 0) log(`  ${''.padEnd(36)} plain   ${formatNumber(median(p)).padStart(6)} µs  (rounds: ${formatList(p)})`);
+      log(
+        `  ${candidate.label.padEnd(36)} awaited ${formatNumber(median(a)).padStart(6)} µs  (rounds: ${formatList(a)})`,
+      );
+      if (p.length > 0)
+        log(`  ${''.padEnd(36)} plain   ${formatNumber(median(p)).padStart(6)} µs  (rounds: ${formatList(p)})`);
     }
     const ratios = (ourLabel: string, peerLabel: string, times: Map<string, number[]>) => {
       const mine = times.get(ourLabel) ?? [];
@@ -95,10 +114,18 @@ export const verifyGroup: BenchGroup = {
     const vsStripe = ratios('ours: verifyDelivery + JSON.parse', 'stripe: webhooks.constructEvent', awaited);
     const vsStripeVerifyOnly = ratios('ours: verifyDelivery', 'stripe: webhooks.constructEvent', awaited);
     const vsStripePlain = ratios('ours: verifyDelivery + JSON.parse', 'stripe: webhooks.constructEvent', plain);
-    log(`  ours/octokit (both awaited):                 ${formatList(vsOctokit)} -> median ${formatNumber(median(vsOctokit))} (target <= 1)`);
-    log(`  ours+parse/stripe (both awaited):            ${formatList(vsStripe)} -> median ${formatNumber(median(vsStripe))} (target <= 1)`);
-    log(`  ours+parse/stripe (both plain loop):         ${formatList(vsStripePlain)} -> median ${formatNumber(median(vsStripePlain))}`);
-    log(`  ours (verify only)/stripe (verify + parse):  ${formatList(vsStripeVerifyOnly)} -> median ${formatNumber(median(vsStripeVerifyOnly))} (flatters us)`);
+    log(
+      `  ours/octokit (both awaited):                 ${formatList(vsOctokit)} -> median ${formatNumber(median(vsOctokit))} (target <= 1)`,
+    );
+    log(
+      `  ours+parse/stripe (both awaited):            ${formatList(vsStripe)} -> median ${formatNumber(median(vsStripe))} (target <= 1)`,
+    );
+    log(
+      `  ours+parse/stripe (both plain loop):         ${formatList(vsStripePlain)} -> median ${formatNumber(median(vsStripePlain))}`,
+    );
+    log(
+      `  ours (verify only)/stripe (verify + parse):  ${formatList(vsStripeVerifyOnly)} -> median ${formatNumber(median(vsStripeVerifyOnly))} (flatters us)`,
+    );
     figures.add('verify.vs_octokit', median(vsOctokit), 'x');
     figures.add('verify.vs_stripe', median(vsStripe), 'x');
   },

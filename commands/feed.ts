@@ -5,6 +5,7 @@ import {
   type SlashCommandChannelOption,
   type SlashCommandStringOption,
 } from 'discord.js';
+
 import { eventChoices } from '../src/admin/describe-events.js';
 import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
@@ -15,10 +16,18 @@ import { setEventChannel } from './feed/set.js';
 import { showRoutes } from './feed/show.js';
 
 const eventOption = (option: SlashCommandStringOption) =>
-  option.setName('event').setDescription('The event').setRequired(true).addChoices(...eventChoices());
+  option
+    .setName('event')
+    .setDescription('The event')
+    .setRequired(true)
+    .addChoices(...eventChoices());
 
 const channelOption = (description: string) => (option: SlashCommandChannelOption) =>
-  option.setName('channel').setDescription(description).setRequired(true).addChannelTypes(...FEED_CHANNEL_TYPES);
+  option
+    .setName('channel')
+    .setDescription(description)
+    .setRequired(true)
+    .addChannelTypes(...FEED_CHANNEL_TYPES);
 
 /** /feed set|default|mention|show: which event goes to which channel, and whom it pings. */
 export const feed: Command = {
@@ -45,7 +54,9 @@ export const feed: Command = {
         .setName('mention')
         .setDescription('Ping a role with an event (leave out the role to stop pinging)')
         .addStringOption(eventOption)
-        .addRoleOption((option) => option.setName('role').setDescription('The role to ping; leave out to stop pinging')),
+        .addRoleOption((option) =>
+          option.setName('role').setDescription('The role to ping; leave out to stop pinging'),
+        ),
     )
     .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings')),
 

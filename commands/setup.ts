@@ -7,8 +7,9 @@ import {
   TextInputBuilder,
   TextInputStyle,
 } from 'discord.js';
-import { readServerKeyInput, saveServerKey } from '../src/admin/server-key.js';
+
 import { requireAdmin } from '../src/admin/require-admin.js';
+import { readServerKeyInput, saveServerKey } from '../src/admin/server-key.js';
 import { modalCustomId, type Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
 

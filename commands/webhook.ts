@@ -1,4 +1,10 @@
-import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, type SlashCommandStringOption } from 'discord.js';
+import {
+  InteractionContextType,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  type SlashCommandStringOption,
+} from 'discord.js';
+
 import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
 import type { Command } from '../src/discord/command.js';
@@ -11,7 +17,10 @@ import { removeWebhook } from './webhook/remove.js';
 import { testWebhook } from './webhook/test.js';
 
 const webhookOption = (option: SlashCommandStringOption) =>
-  option.setName('webhook').setDescription('Which webhook (needed when this server has more than one)').setAutocomplete(true);
+  option
+    .setName('webhook')
+    .setDescription('Which webhook (needed when this server has more than one)')
+    .setAutocomplete(true);
 
 /** /webhook register|test|enable|list|remove: the service's webhooks that feed this server. */
 export const webhook: Command = {
@@ -33,13 +42,21 @@ export const webhook: Command = {
         ),
     )
     .addSubcommand((sub) =>
-      sub.setName('test').setDescription('Ask the service for a ping and check it arrives and verifies').addStringOption(webhookOption),
+      sub
+        .setName('test')
+        .setDescription('Ask the service for a ping and check it arrives and verifies')
+        .addStringOption(webhookOption),
     )
     .addSubcommand((sub) =>
-      sub.setName('enable').setDescription('Switch on a webhook the service switched off').addStringOption(webhookOption),
+      sub
+        .setName('enable')
+        .setDescription('Switch on a webhook the service switched off')
+        .addStringOption(webhookOption),
     )
     .addSubcommand((sub) => sub.setName('list').setDescription("This server's webhooks and their recent deliveries"))
-    .addSubcommand((sub) => sub.setName('remove').setDescription('Forget a webhook here').addStringOption(webhookOption)),
+    .addSubcommand((sub) =>
+      sub.setName('remove').setDescription('Forget a webhook here').addStringOption(webhookOption),
+    ),
 
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);

@@ -67,6 +67,8 @@ try {
     say('stopped');
     process.exit(0);
   }
-  process.stderr.write(`demo: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `demo: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 }

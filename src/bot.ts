@@ -1,4 +1,5 @@
 import { Events, type Client } from 'discord.js';
+
 import type { Config } from './config.js';
 import { attachCommands } from './discord/attach-commands.js';
 import { createChannelSender } from './discord/channel-sender.js';
@@ -79,7 +80,10 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     await store.close();
     throw error;
   }
-  logger.info({ port: http.port, https: http.url.startsWith('https:'), store: store.kind, waiting: store.outbox.size }, 'intake listening');
+  logger.info(
+    { port: http.port, https: http.url.startsWith('https:'), store: store.kind, waiting: store.outbox.size },
+    'intake listening',
+  );
 
   const sweep = setInterval(() => {
     store.seen.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'sweeping seen ids failed'));
@@ -97,7 +101,10 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
 
   if (options.feed !== false) {
     const feedOptions = options.feed ?? {};
-    discord = createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) });
+    discord = createDiscordClient({
+      apiUrl: config.DISCORD_API_URL,
+      ...(feedOptions.rest ? { rest: feedOptions.rest } : {}),
+    });
     const feed = new OutboxWorker({
       outbox: store.outbox,
       seen: store.seen,

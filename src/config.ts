@@ -30,7 +30,10 @@ export const ConfigSchema = z.object({
     error: 'is required: the bot token from the Discord developer portal',
   }),
   PUBLIC_URL: z
-    .url({ protocol: /^https$/, error: 'must be the https:// address the service posts webhooks to, e.g. https://bot.example.com' })
+    .url({
+      protocol: /^https$/,
+      error: 'must be the https:// address the service posts webhooks to, e.g. https://bot.example.com',
+    })
     .transform((url) => url.replace(/\/+$/, '')),
   PORT: z.coerce
     .number({ error: 'must be a port number' })
@@ -57,7 +60,11 @@ export const ConfigSchema = z.object({
 const CheckedConfigSchema = ConfigSchema.superRefine((config, ctx) => {
   if ((config.TLS_CERT === undefined) === (config.TLS_KEY === undefined)) return;
   const [missing, given] = config.TLS_CERT === undefined ? ['TLS_CERT', 'TLS_KEY'] : ['TLS_KEY', 'TLS_CERT'];
-  ctx.addIssue({ code: 'custom', path: [missing], message: `is required when ${given} is set: set both to serve HTTPS, or neither` });
+  ctx.addIssue({
+    code: 'custom',
+    path: [missing],
+    message: `is required when ${given} is set: set both to serve HTTPS, or neither`,
+  });
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { RequestListener } from 'node:http';
 
 /** A certificate chain and its private key (PEM), to serve HTTPS directly instead of behind a proxy. */
 export interface TlsFiles {
@@ -27,7 +26,12 @@ export interface RunningServer {
 }
 
 /** Serves `handler` on `port` (0: any free port) and `host`, over HTTPS when `tls` is given. */
-export async function listen(handler: RequestListener, port: number, host = '0.0.0.0', tls?: TlsFiles): Promise<RunningServer> {
+export async function listen(
+  handler: RequestListener,
+  port: number,
+  host = '0.0.0.0',
+  tls?: TlsFiles,
+): Promise<RunningServer> {
   const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler);
   // The service waits at most 5 s for an answer; a slow client must not hold a socket forever.
   server.requestTimeout = 30_000;

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+
 import { startBot } from './bot.js';
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';

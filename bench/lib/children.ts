@@ -18,7 +18,10 @@ export class Child<Request, Reply> {
 
   constructor(module: string, args: readonly string[] = [], extraExecArgv: readonly string[] = []) {
     const file = fileURLToPath(new URL(module, import.meta.url));
-    this.process = fork(file, [...args], { execArgv: [...TSX_IMPORT, ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.process = fork(file, [...args], {
+      execArgv: [...TSX_IMPORT, ...extraExecArgv],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.process.on('message', (message) => this.waiting.shift()?.(message as Reply));
     this.exited = new Promise((resolve) => {
       this.process.on('exit', (code) => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
+
 import type { FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
+import { startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
 
 /**
  * The bot process of feed.rss_mb: the real bot alone (intake, SQLite outbox, feed, discord.js), so its memory

@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FeedBotOptions } from './feed-bot.js';
+
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
+import type { FeedBotOptions } from './feed-bot.js';
 
 /**
  * The bot in a process of its own (lib/feed-bot-child.ts) with `--expose-gc`: compiled to JavaScript (see
@@ -25,7 +26,10 @@ const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(
 
 function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] } {
   if (runtime === 'tsx') {
-    return { module: fileURLToPath(new URL('./feed-bot-child.ts', import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...SERVER_FLAGS] };
+    return {
+      module: fileURLToPath(new URL('./feed-bot-child.ts', import.meta.url)),
+      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...SERVER_FLAGS],
+    };
   }
   return { module: runtime.compiled, execArgv: ['--expose-gc', ...SERVER_FLAGS] };
 }

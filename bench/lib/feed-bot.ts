@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import { startBot, type RunningBot } from '../../src/bot.js';
 import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -67,8 +68,19 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
       await sleep(10);
     }
     const hookId = randomBytes(16).toString('hex');
-    await bot.store.hooks.save({ hookId, guildId: options.guildId, webhookId: 'wh_feed_bench', secret: options.secret, events: ['all'], createdAt: Date.now() });
-    await bot.store.guilds.update(options.guildId, (settings) => ({ ...settings, routes: { ...options.routes }, mentions: {} }));
+    await bot.store.hooks.save({
+      hookId,
+      guildId: options.guildId,
+      webhookId: 'wh_feed_bench',
+      secret: options.secret,
+      events: ['all'],
+      createdAt: Date.now(),
+    });
+    await bot.store.guilds.update(options.guildId, (settings) => ({
+      ...settings,
+      routes: { ...options.routes },
+      mentions: {},
+    }));
     return { bot, webhookUrl: `${bot.http.url}/webhooks/${hookId}`, warnings: warnings.read, stop: () => bot.stop() };
   } catch (error) {
     await bot.stop();
@@ -80,7 +92,8 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
 export async function waitForEmptyOutbox(bot: RunningBot, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (bot.store.outbox.size > 0) {
-    if (Date.now() > deadline) throw new Error(`the outbox still holds ${bot.store.outbox.size} entries after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the outbox still holds ${bot.store.outbox.size} entries after ${timeoutMs} ms`);
     await sleep(10);
   }
 }

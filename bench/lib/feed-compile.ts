@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+
 import type { FeedBotRuntime } from './feed-bot-process.js';
 import { log } from './report.js';
 
@@ -22,15 +23,21 @@ export async function compileFeedBotChild(dir: string): Promise<string> {
   const args = [
     TSC,
     '--noCheck',
-    '--outDir', out,
-    '--rootDir', ROOT,
-    '--module', 'nodenext',
-    '--moduleResolution', 'nodenext',
-    '--target', 'es2022',
+    '--outDir',
+    out,
+    '--rootDir',
+    ROOT,
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
     '--verbatimModuleSyntax',
     '--resolveJsonModule',
     '--skipLibCheck',
-    '--types', 'node',
+    '--types',
+    'node',
     join(ROOT, 'bench/lib/feed-bot-child.ts'),
   ];
   try {

@@ -1,6 +1,6 @@
+import type { EventName } from '../../src/upstream/schemas.js';
 import type { FakeMessage } from '../../test/fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../../test/fixtures/deliveries.js';
-import type { EventName } from '../../src/upstream/schemas.js';
 import { signHex } from './delivery.js';
 
 /**
@@ -28,7 +28,17 @@ export function makeFeedDelivery(event: EventName, id: string, n: number): FeedD
   const sample = SAMPLE_DELIVERIES[event];
   const delivery =
     sample.event === 'case.created'
-      ? { ...sample, id, data: { case: { ...sample.data.case, number: 10_000 + n, reason: `Burst event ${n}: ramming other players at spawn` } } }
+      ? {
+          ...sample,
+          id,
+          data: {
+            case: {
+              ...sample.data.case,
+              number: 10_000 + n,
+              reason: `Burst event ${n}: ramming other players at spawn`,
+            },
+          },
+        }
       : { ...sample, id };
   return { id, event, body: JSON.stringify(delivery) };
 }
@@ -65,7 +75,11 @@ function expectAccepted(status: number, delivery: FeedDelivery): void {
 }
 
 /** Back to back, one after the other, as the service sends a burst: arrival order is the order to keep. */
-export async function postInOrder(webhookUrl: string, secret: string, deliveries: readonly FeedDelivery[]): Promise<void> {
+export async function postInOrder(
+  webhookUrl: string,
+  secret: string,
+  deliveries: readonly FeedDelivery[],
+): Promise<void> {
   for (const delivery of deliveries) expectAccepted(await postDelivery(webhookUrl, secret, delivery), delivery);
 }
 
@@ -115,7 +129,10 @@ export function assertPostedOnce(what: string, expected: readonly string[], post
   const counts = countIds(posted);
   const duplicated = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
   const missing = expected.filter((id) => !counts.has(id));
-  const unexpected = posted.length - (expected.length - missing.length) - duplicated.reduce((sum, id) => sum + (counts.get(id) ?? 1) - 1, 0);
+  const unexpected =
+    posted.length -
+    (expected.length - missing.length) -
+    duplicated.reduce((sum, id) => sum + (counts.get(id) ?? 1) - 1, 0);
   if (missing.length === 0 && duplicated.length === 0 && unexpected === 0) return;
   throw new Error(
     `${what}: expected ${expected.length} deliveries once each, got ${posted.length} embeds: ${missing.length} missing ` +

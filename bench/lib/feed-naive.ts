@@ -1,4 +1,5 @@
 import { REST, Routes } from 'discord.js';
+
 import { renderDelivery } from '../../src/feed/embeds/render-delivery.js';
 import { classifyDelivery, EnvelopeSchema } from '../../src/upstream/schemas.js';
 import type { FeedDelivery } from './feed-deliveries.js';

@@ -80,9 +80,18 @@ export function embedCounter(fake: FakeDiscord, channelIds: readonly string[]): 
  * re-checks at every request it handles, so the time is that of the last create, not of a later poll.
  * Handled from the start, so a run that fails before awaiting it leaves no unhandled rejection.
  */
-export function whenEmbeds(fake: FakeDiscord, channelIds: readonly string[], count: number, timeoutMs: number): Promise<number> {
+export function whenEmbeds(
+  fake: FakeDiscord,
+  channelIds: readonly string[],
+  count: number,
+  timeoutMs: number,
+): Promise<number> {
   const counter = embedCounter(fake, channelIds);
-  const arrived = fake.waitFor(() => (counter() >= count ? performance.now() : undefined), timeoutMs, `${count} embeds; have ${counter()}`);
+  const arrived = fake.waitFor(
+    () => (counter() >= count ? performance.now() : undefined),
+    timeoutMs,
+    `${count} embeds; have ${counter()}`,
+  );
   arrived.catch(() => {});
   return arrived;
 }

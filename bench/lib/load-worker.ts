@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
+
 import { deliveryHeaders, makeDeliveryBody, makeDeliveryId, makeRunTag } from './delivery.js';
 import type { LoadRequest, PacedRequest, PacedResult, SaturateRequest, SaturateResult } from './load-protocol.js';
 import { percentile } from './stats.js';
@@ -59,7 +60,11 @@ interface Sample {
 }
 
 /** Open loop: request i is due at start + i/rate whatever happened to the earlier ones. */
-async function pace(job: PacedRequest, durationSec: number, nextId: () => string): Promise<{ samples: Sample[]; elapsedMs: number }> {
+async function pace(
+  job: PacedRequest,
+  durationSec: number,
+  nextId: () => string,
+): Promise<{ samples: Sample[]; elapsedMs: number }> {
   const target = new URL(job.url);
   // FIFO reuse keeps every pooled socket busy: with LIFO, sockets left idle past the server's keep-alive timeout
   // (5 s) are closed by it and the next request on them fails with ECONNRESET, a fault of the client, not the bot.
@@ -74,13 +79,16 @@ async function pace(job: PacedRequest, durationSec: number, nextId: () => string
     const headers = { ...deliveryHeaders(job.secret, body), 'content-length': String(Buffer.byteLength(body)) };
     const sentAt = performance.now();
     const done = new Promise<void>((resolve) => {
-      const req = request({ agent, host: target.hostname, port: target.port, path: job.path, method: 'POST', headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          samples.push({ status: res.statusCode ?? 0, dueAt, sentAt, doneAt: performance.now() });
-          resolve();
-        });
-      });
+      const req = request(
+        { agent, host: target.hostname, port: target.port, path: job.path, method: 'POST', headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            samples.push({ status: res.statusCode ?? 0, dueAt, sentAt, doneAt: performance.now() });
+            resolve();
+          });
+        },
+      );
       req.on('error', (error: NodeJS.ErrnoException) => {
         samples.push({ status: error.code ?? 'error', dueAt, sentAt, doneAt: performance.now() });
         resolve();
@@ -112,7 +120,9 @@ async function paced(job: PacedRequest): Promise<PacedResult> {
   const nextId = deliveryStream();
   if (job.warmupSec > 0) await pace(job, job.warmupSec, nextId);
   const { samples, elapsedMs } = await pace(job, job.durationSec, nextId);
-  const ok = samples.filter((sample) => typeof sample.status === 'number' && sample.status >= 200 && sample.status < 300);
+  const ok = samples.filter(
+    (sample) => typeof sample.status === 'number' && sample.status >= 200 && sample.status < 300,
+  );
   const fromDue = ok.map((sample) => sample.doneAt - sample.dueAt);
   const fromSend = ok.map((sample) => sample.doneAt - sample.sentAt);
   const statusCodes: Record<string, number> = {};

@@ -51,7 +51,8 @@ export function startLoad(): LoadProcess {
   const child = new Child<LoadRequest, unknown>('./load-worker.ts');
   const target = (server: ServerReady) => ({ url: server.url, path: server.path, secret: server.secret });
   return {
-    saturate: async (server, options) => (await child.ask({ type: 'saturate', ...target(server), ...options })) as SaturateResult,
+    saturate: async (server, options) =>
+      (await child.ask({ type: 'saturate', ...target(server), ...options })) as SaturateResult,
     pace: async (server, options) => (await child.ask({ type: 'paced', ...target(server), ...options })) as PacedResult,
     async stop() {
       child.tell({ type: 'exit' });

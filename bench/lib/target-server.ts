@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+
 import { startBot } from '../../src/bot.js';
 import type { Config } from '../../src/config.js';
 import { listen } from '../../src/http-server.js';
@@ -62,7 +63,12 @@ async function startBareExpress(): Promise<Running> {
     res.status(204).end();
   });
   const http = await listen(app, 0, '127.0.0.1');
-  return { url: http.url, path: `/webhooks/${randomBytes(16).toString('hex')}`, handled: () => handled, stop: () => http.close() };
+  return {
+    url: http.url,
+    path: `/webhooks/${randomBytes(16).toString('hex')}`,
+    handled: () => handled,
+    stop: () => http.close(),
+  };
 }
 
 function reply(message: ServerReply, then: () => void = () => {}): void {

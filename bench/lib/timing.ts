@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+
 import { median } from './stats.js';
 
 /** Per-operation costs measured in this process with performance.now() loops. */
@@ -18,7 +19,11 @@ export async function timeAwaited(op: (i: number) => unknown, iterations: number
 }
 
 /** µs of wall time per call with `concurrency` calls kept in flight, `iterations` calls in all. */
-export async function timeConcurrent(op: (i: number) => Promise<unknown>, iterations: number, concurrency: number): Promise<number> {
+export async function timeConcurrent(
+  op: (i: number) => Promise<unknown>,
+  iterations: number,
+  concurrency: number,
+): Promise<number> {
   let next = 0;
   const start = performance.now();
   await Promise.all(
@@ -30,7 +35,10 @@ export async function timeConcurrent(op: (i: number) => Promise<unknown>, iterat
 }
 
 /** Runs `round` `rounds` times after one warm-up round; the per-round values and their median. */
-export async function rounds(count: number, round: () => number | Promise<number>): Promise<{ values: number[]; median: number }> {
+export async function rounds(
+  count: number,
+  round: () => number | Promise<number>,
+): Promise<{ values: number[]; median: number }> {
   await round();
   const values: number[] = [];
   for (let i = 0; i < count; i += 1) values.push(await round());

@@ -1,10 +1,15 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import { readFeedChannel, requirePostableChannel } from '../../src/admin/feed-channel.js';
 import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 
 /** /feed default channel: where every event without a channel of its own goes. */
-export async function setDefaultChannel(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function setDefaultChannel(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx, guildId, 'channel');
   await requirePostableChannel(channel);
   await ctx.store.guilds.update(guildId, (settings) => ({ ...settings, defaultChannelId: channel.id }));

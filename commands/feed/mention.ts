@@ -1,10 +1,15 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
+
 import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 
 /** /feed mention event [role]: pings a role with an event; without a role, stops pinging for it. */
-export async function setEventMention(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function setEventMention(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const event = interaction.options.getString('event', true);
   const role = interaction.options.getRole('role');
   if (!role) {
@@ -18,14 +23,17 @@ export async function setEventMention(interaction: ChatInputCommandInteraction, 
   }
   // @everyone's id is the guild's; Discord's allowed_mentions cannot name it as a role, and it should not be pinged.
   if (role.id === guildId) throw new UserFacingError('Choose a role other than @everyone.');
-  await ctx.store.guilds.update(guildId, (settings) => ({ ...settings, mentions: { ...settings.mentions, [event]: role.id } }));
+  await ctx.store.guilds.update(guildId, (settings) => ({
+    ...settings,
+    mentions: { ...settings.mentions, [event]: role.id },
+  }));
   const warning = role.mentionable || (await canMentionAnyRole(ctx, guildId)) ? '' : ` ${NOT_MENTIONABLE}`;
   await replyEphemeral(interaction, `${event} now pings <@&${role.id}>.${warning}`);
 }
 
 const NOT_MENTIONABLE =
   'Note: that role is not mentionable and I lack "Mention @everyone, @here and All Roles", so Discord will show the ' +
-  "mention without pinging anyone. Make the role mentionable in Server Settings, or grant me that permission.";
+  'mention without pinging anyone. Make the role mentionable in Server Settings, or grant me that permission.';
 
 /** Whether the bot may ping roles that are not mentionable. */
 async function canMentionAnyRole(ctx: Pick<CommandContext, 'client'>, guildId: string): Promise<boolean> {

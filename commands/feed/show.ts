@@ -1,10 +1,15 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 
 /** /feed show: where each event goes and whom it pings. */
-export async function showRoutes(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function showRoutes(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const settings = ctx.store.guilds.get(guildId);
   const fallback = settings.defaultChannelId ? `<#${settings.defaultChannelId}>` : undefined;
   const lines = EVENT_NAMES.map((event) => {

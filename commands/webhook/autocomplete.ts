@@ -1,4 +1,5 @@
 import type { AutocompleteInteraction } from 'discord.js';
+
 import { describeEvents } from '../../src/admin/describe-events.js';
 import { webhookName } from '../../src/admin/find-webhook.js';
 import { clip } from '../../src/admin/format.js';
@@ -13,7 +14,10 @@ const MAX_NAME = 100;
  * Suggests the guild's webhooks for a `webhook` option: "<webhook id> · <events>", valued by hookId. Members
  * without Manage Server get nothing: the list is the admins' business.
  */
-export async function suggestWebhooks(interaction: AutocompleteInteraction, ctx: Pick<CommandContext, 'store'>): Promise<void> {
+export async function suggestWebhooks(
+  interaction: AutocompleteInteraction,
+  ctx: Pick<CommandContext, 'store'>,
+): Promise<void> {
   if (!isAdmin(interaction) || !interaction.guildId) {
     await interaction.respond([]);
     return;
@@ -21,7 +25,10 @@ export async function suggestWebhooks(interaction: AutocompleteInteraction, ctx:
   const typed = interaction.options.getFocused().trim().toLowerCase();
   const hooks = await ctx.store.hooks.listForGuild(interaction.guildId);
   const choices = hooks
-    .map((hook) => ({ name: clip(`${webhookName(hook)} · ${describeEvents(hook.events)}`, MAX_NAME), value: hook.hookId }))
+    .map((hook) => ({
+      name: clip(`${webhookName(hook)} · ${describeEvents(hook.events)}`, MAX_NAME),
+      value: hook.hookId,
+    }))
     .filter((choice) => choice.name.toLowerCase().includes(typed))
     .slice(0, MAX_CHOICES);
   await interaction.respond(choices);

@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js';
 import { readServiceReport } from '../../src/admin/ping-result.js';
 import { openServerKey } from '../../src/admin/server-key.js';
@@ -7,7 +8,11 @@ import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 
 /** /webhook enable [webhook]: switches a webhook the service turned off (after 20 failures) back on. */
-export async function enableWebhook(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function enableWebhook(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx, guildId, interaction.options.getString('webhook')));
   const key = openServerKey(ctx, guildId);
   const answer = await callService('switch the webhook on', () => ctx.service.enableWebhook(key, hook.webhookId));

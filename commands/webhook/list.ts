@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import { describeHook } from '../../src/admin/describe-hook.js';
 import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
@@ -10,7 +11,11 @@ const STATE_NOTE =
   'saying so: /webhook test and /webhook enable are always safe to run.';
 
 /** /webhook list: the guild's webhooks and what the intake saw of each. */
-export async function listWebhooks(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function listWebhooks(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const hooks = await ctx.store.hooks.listForGuild(guildId);
   if (hooks.length === 0) {
     await replyEphemeral(interaction, 'This server has no webhooks yet: run /webhook register.');
@@ -19,6 +24,10 @@ export async function listWebhooks(interaction: ChatInputCommandInteraction, ctx
   const lines = hooks.map((hook) => describeHook(hook, ctx));
   await replyEphemeral(
     interaction,
-    [`**Webhooks of this server** (${hooks.length} of ${MAX_WEBHOOKS_PER_KEY} a key may have)`, ...lines, STATE_NOTE].join('\n'),
+    [
+      `**Webhooks of this server** (${hooks.length} of ${MAX_WEBHOOKS_PER_KEY} a key may have)`,
+      ...lines,
+      STATE_NOTE,
+    ].join('\n'),
   );
 }

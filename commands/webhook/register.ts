@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import { describeEvents, expandEventChoice } from '../../src/admin/describe-events.js';
 import { openServerKey } from '../../src/admin/server-key.js';
 import { callService } from '../../src/admin/service-failure.js';
@@ -20,7 +21,11 @@ export function makeHookId(): string {
  * /webhook register events:<event|all>: registers a webhook with the service for this guild and keeps its
  * secret, sealed. A fourth webhook is refused here, before the service would refuse it.
  */
-export async function registerWebhook(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function registerWebhook(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const events = expandEventChoice(interaction.options.getString('events', true));
   if (!events) throw new UserFacingError('Choose the events from the list.');
   const key = openServerKey(ctx, guildId);

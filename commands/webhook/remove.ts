@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import { findGuildHook, webhookName } from '../../src/admin/find-webhook.js';
 import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
@@ -7,7 +8,11 @@ import { replyEphemeral } from '../../src/discord/reply.js';
  * /webhook remove [webhook]: forgets a webhook here. The service documents no delete (upstream-api.md §4.2),
  * so the reply says what follows from that instead of pretending the webhook is gone everywhere.
  */
-export async function removeWebhook(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function removeWebhook(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const hook = await findGuildHook(ctx, guildId, interaction.options.getString('webhook'));
   await ctx.store.hooks.remove(hook.hookId);
   ctx.webhookStates.forget(hook.hookId);

@@ -1,4 +1,5 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
+
 import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js';
 import { describePing, readServiceReport } from '../../src/admin/ping-result.js';
 import { openServerKey } from '../../src/admin/server-key.js';
@@ -18,18 +19,26 @@ const ANSWERED_GRACE_MS = 250;
  * /webhook test [webhook]: asks the service to ping the webhook and waits for the ping at our own intake, so
  * a success proves the whole path (address, HTTPS, proxy, secret, clock), not only that the service agreed.
  */
-export async function testWebhook(interaction: ChatInputCommandInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+export async function testWebhook(
+  interaction: ChatInputCommandInteraction,
+  ctx: CommandContext,
+  guildId: string,
+): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx, guildId, interaction.options.getString('webhook')));
   const key = openServerKey(ctx, guildId);
 
   const startedAt = ctx.clock();
   // Listening starts before the request: the ping may arrive before the service answers us.
   const arrival = ctx.activity.waitFor(hook.hookId, isPingOrRefusal, ctx.pingTimeoutMs);
-  const answer = await callService('ask the service for a test ping', () => ctx.service.testWebhook(key, hook.webhookId), (error) => {
-    if (!saysDisabled(error)) return undefined;
-    ctx.webhookStates.record(hook.hookId, false, ctx.clock());
-    return `The service says webhook \`${hook.webhookId}\` is switched off: run /webhook enable, then test again.`;
-  });
+  const answer = await callService(
+    'ask the service for a test ping',
+    () => ctx.service.testWebhook(key, hook.webhookId),
+    (error) => {
+      if (!saysDisabled(error)) return undefined;
+      ctx.webhookStates.record(hook.hookId, false, ctx.clock());
+      return `The service says webhook \`${hook.webhookId}\` is switched off: run /webhook enable, then test again.`;
+    },
+  );
   const report = readServiceReport(answer);
   if (report.enabled !== undefined) ctx.webhookStates.record(hook.hookId, report.enabled, ctx.clock());
   const outcome = report.delivered === undefined ? await arrival : await settleWithin(arrival, ANSWERED_GRACE_MS);

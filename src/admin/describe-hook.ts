@@ -13,7 +13,11 @@ export function describeHook(hook: HookRecord, ctx: Pick<CommandContext, 'activi
   const onOff = state ? `${state.enabled ? 'on' : 'off'} (as of ${relativeTime(state.at)})` : 'on/off not known';
   const parts = [`\`${webhookName(hook)}\``, describeEvents(hook.events), onOff, describeLastDelivery(hook, ctx)];
   const { refused, lastRefusal } = ctx.activity.get(hook.hookId);
-  parts.push(refused === 0 ? 'no refused deliveries' : `${refused} refused (last: ${(lastRefusal ?? 'unknown').replace(/_/g, ' ')})`);
+  parts.push(
+    refused === 0
+      ? 'no refused deliveries'
+      : `${refused} refused (last: ${(lastRefusal ?? 'unknown').replace(/_/g, ' ')})`,
+  );
   return `• ${parts.join(' · ')}`;
 }
 

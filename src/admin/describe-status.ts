@@ -16,7 +16,11 @@ export function describeStatus(
 ): string[] {
   const settings = ctx.store.guilds.get(guildId);
   const lines = ['**Feed status of this server**'];
-  lines.push(settings.serverKey === null ? 'Server key: not set (run /setup).' : `Server key: set${ctx.secrets.encrypts ? ', stored encrypted' : ''}.`);
+  lines.push(
+    settings.serverKey === null
+      ? 'Server key: not set (run /setup).'
+      : `Server key: set${ctx.secrets.encrypts ? ', stored encrypted' : ''}.`,
+  );
   if (hooks.length === 0) {
     lines.push('Webhooks: none (run /webhook register).');
   } else {
@@ -39,7 +43,9 @@ function describeFeed(status: GuildFeedStatus): string[] {
     }
   }
   for (const retry of status.retrying) {
-    lines.push(`Retrying <#${retry.channelId}> after ${retry.failures} failed sends, next try ${relativeTime(retry.nextTryAt)}.`);
+    lines.push(
+      `Retrying <#${retry.channelId}> after ${retry.failures} failed sends, next try ${relativeTime(retry.nextTryAt)}.`,
+    );
   }
   const unrouted = Object.entries(status.unrouted);
   if (unrouted.length > 0) {

@@ -5,6 +5,7 @@ import {
   type NewsChannel,
   type TextChannel,
 } from 'discord.js';
+
 import type { CommandContext } from '../discord/command-context.js';
 import { UserFacingError } from '../errors.js';
 

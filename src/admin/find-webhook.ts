@@ -10,7 +10,11 @@ export type ServiceHook = HookRecord & { webhookId: string };
  * hand. Without a choice, the guild's only webhook. Only this guild's webhooks can ever be found.
  * @throws UserFacingError when there is none, the choice is unknown, or a choice is needed
  */
-export async function findGuildHook(ctx: Pick<CommandContext, 'store'>, guildId: string, choice: string | null): Promise<HookRecord> {
+export async function findGuildHook(
+  ctx: Pick<CommandContext, 'store'>,
+  guildId: string,
+  choice: string | null,
+): Promise<HookRecord> {
   const hooks = await ctx.store.hooks.listForGuild(guildId);
   if (hooks.length === 0) throw new UserFacingError('This server has no webhooks yet: run /webhook register first.');
   if (choice === null) {
@@ -22,7 +26,8 @@ export async function findGuildHook(ctx: Pick<CommandContext, 'store'>, guildId:
   }
   const wanted = choice.trim();
   const hook = hooks.find((candidate) => candidate.hookId === wanted || candidate.webhookId === wanted);
-  if (!hook) throw new UserFacingError('This server has no such webhook: choose one from the list, or see /webhook list.');
+  if (!hook)
+    throw new UserFacingError('This server has no such webhook: choose one from the list, or see /webhook list.');
   return hook;
 }
 
@@ -32,7 +37,9 @@ export async function findGuildHook(ctx: Pick<CommandContext, 'store'>, guildId:
  */
 export function requireServiceId(hook: HookRecord): ServiceHook {
   if (hook.webhookId === null) {
-    throw new UserFacingError('The service never confirmed this webhook: remove it with /webhook remove and register again.');
+    throw new UserFacingError(
+      'The service never confirmed this webhook: remove it with /webhook remove and register again.',
+    );
   }
   return { ...hook, webhookId: hook.webhookId };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { PingOutcome } from '../intake/hook-activity.js';
 
 /**
@@ -15,9 +16,15 @@ export interface ServiceReport {
 
 const AnswerSchema = z.looseObject({
   enabled: z.boolean().optional().catch(undefined),
-  webhook: z.looseObject({ enabled: z.boolean().optional().catch(undefined) }).optional().catch(undefined),
+  webhook: z
+    .looseObject({ enabled: z.boolean().optional().catch(undefined) })
+    .optional()
+    .catch(undefined),
   delivery: z
-    .looseObject({ ok: z.boolean().optional().catch(undefined), status: z.number().int().nullable().optional().catch(undefined) })
+    .looseObject({
+      ok: z.boolean().optional().catch(undefined),
+      status: z.number().int().nullable().optional().catch(undefined),
+    })
     .optional()
     .catch(undefined),
 });
@@ -77,7 +84,10 @@ function describeSilence(facts: PingFacts): string {
   }
   const seconds = Math.round(facts.timeoutMs / 1000);
   if (report.delivered === false) {
-    const how = report.status === undefined ? 'could not deliver it (no connection or no answer)' : `got HTTP ${report.status} from the address`;
+    const how =
+      report.status === undefined
+        ? 'could not deliver it (no connection or no answer)'
+        : `got HTTP ${report.status} from the address`;
     return `No ping reached this bot: the service ${how}. ${reach}`;
   }
   return `No ping reached this bot within ${seconds} s. ${reach} If it still fails, the service may have switched the webhook off: /webhook enable.`;

@@ -1,4 +1,5 @@
 import { PermissionFlagsBits, type PermissionsBitField } from 'discord.js';
+
 import { UserFacingError } from '../errors.js';
 
 /** The parts of an interaction that say where it came from and who may use it. */

@@ -1,5 +1,5 @@
-import { UserFacingError } from '../errors.js';
 import type { CommandContext } from '../discord/command-context.js';
+import { UserFacingError } from '../errors.js';
 
 /** What an admin pasted into /setup: a usable server key, or why it is not one (never quoting it). */
 export type ServerKeyInput = { ok: true; key: string } | { ok: false; problem: string };
@@ -25,7 +25,9 @@ export function readServerKeyInput(raw: string): ServerKeyInput {
     );
   }
   if (!text.startsWith(SERVER_KEY_PREFIX)) {
-    return refuse('That is not a server key: server keys start with usk_. Copy it from the API key page and run /setup again.');
+    return refuse(
+      'That is not a server key: server keys start with usk_. Copy it from the API key page and run /setup again.',
+    );
   }
   if (!KEY_PATTERN.test(text) || text.length > MAX_KEY_LENGTH) {
     return refuse('That key has spaces, line breaks or unusual characters inside: copy it again and run /setup again.');
@@ -37,7 +39,11 @@ export function readServerKeyInput(raw: string): ServerKeyInput {
 }
 
 /** Stores the guild's server key, sealed; returns whether a key was replaced. */
-export async function saveServerKey(ctx: Pick<CommandContext, 'store' | 'secrets'>, guildId: string, key: string): Promise<boolean> {
+export async function saveServerKey(
+  ctx: Pick<CommandContext, 'store' | 'secrets'>,
+  guildId: string,
+  key: string,
+): Promise<boolean> {
   const replaced = ctx.store.guilds.get(guildId).serverKey !== null;
   await ctx.store.guilds.update(guildId, (settings) => ({ ...settings, serverKey: ctx.secrets.seal(key) }));
   return replaced;
@@ -54,7 +60,10 @@ export function openServerKey(ctx: Pick<CommandContext, 'store' | 'secrets' | 'l
     return ctx.secrets.open(sealed);
   } catch (error) {
     // The host must hear of it too: every guild's key is affected, not only this one.
-    ctx.logger.error({ guildId, problem: error instanceof Error ? error.message : 'unknown' }, 'stored server key cannot be opened');
+    ctx.logger.error(
+      { guildId, problem: error instanceof Error ? error.message : 'unknown' },
+      'stored server key cannot be opened',
+    );
     throw new UserFacingError(
       "The stored server key cannot be decrypted with this bot's SECRET_KEY (it was changed or removed): run /setup to store the key again.",
     );

@@ -60,7 +60,8 @@ export function parseDemoArgs(argv: readonly string[]): ParsedDemoArgs {
   let previewPort = DEFAULT_PREVIEW_PORT;
   if (values.port !== undefined) {
     previewPort = Number(values.port);
-    if (!/^[0-9]+$/.test(values.port) || previewPort > 65_535) return { kind: 'error', message: '--port must be a port number (0 for any free port)' };
+    if (!/^[0-9]+$/.test(values.port) || previewPort > 65_535)
+      return { kind: 'error', message: '--port must be a port number (0 for any free port)' };
   }
   return {
     kind: 'run',

@@ -21,4 +21,7 @@ export const DEMO_ROUTES: ReadonlyArray<readonly [EventName, DemoChannel]> = [
 ];
 
 /** Every channel the feed posts to: the default and the routed ones. */
-export const DEMO_FEED_CHANNELS: readonly DemoChannel[] = [DEMO_DEFAULT_CHANNEL, ...new Set(DEMO_ROUTES.map(([, channel]) => channel))];
+export const DEMO_FEED_CHANNELS: readonly DemoChannel[] = [
+  DEMO_DEFAULT_CHANNEL,
+  ...new Set(DEMO_ROUTES.map(([, channel]) => channel)),
+];

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { FakeService } from '../../test/fakes/service/index.js';
 import { describeEvent } from '../simulate/describe-event.js';
 import { storyEndingAt } from '../simulate/sample-events.js';
@@ -43,15 +44,21 @@ export async function playStories(options: PlayerOptions): Promise<void> {
     const playTime = (events: number) => (events - 1) * intervalMs;
     const length = storyEndingAt(seed, 0, serverId).length;
     const events = storyEndingAt(seed, Date.now() + playTime(length), serverId);
-    say(`story ${story + 1}: a session on game server ${serverId}, ${events.length} events, one every ${intervalMs / 1000} s`);
+    say(
+      `story ${story + 1}: a session on game server ${serverId}, ${events.length} events, one every ${intervalMs / 1000} s`,
+    );
     for (const event of events) {
       if (signal.aborted) return;
       options.onEvent?.(event);
       const started = performance.now();
       const records = await service.emit(event);
       const took = Math.round(performance.now() - started);
-      const answers = records.map((record) => (record.ok ? `${record.status}` : `FAILED ${record.status ?? record.failure}`));
-      say(`  → ${event.event.padEnd(15)} ${describeEvent(event)}  [signed delivery answered ${answers.join(', ') || 'by nobody'} in ${took} ms]`);
+      const answers = records.map((record) =>
+        record.ok ? `${record.status}` : `FAILED ${record.status ?? record.failure}`,
+      );
+      say(
+        `  → ${event.event.padEnd(15)} ${describeEvent(event)}  [signed delivery answered ${answers.join(', ') || 'by nobody'} in ${took} ms]`,
+      );
       if (!(await pause(intervalMs, signal))) return;
     }
     if (!(await pause(intervalMs * STORY_GAP_INTERVALS, signal))) return;

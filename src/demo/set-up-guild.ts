@@ -44,7 +44,8 @@ export async function setUpDemoGuild(deps: GuildSetupDeps): Promise<GuildSetup> 
   const ask = async (label: string, draft: InteractionDraft, expected: RegExp): Promise<string> => {
     const outcome = await discord.dispatchInteraction(draft, { timeoutMs: ANSWER_TIMEOUT_MS });
     const text = outcome.reply?.content ?? '';
-    if (!expected.test(text)) throw new Error(`${label} did not succeed; the bot answered: ${plain(text) || '(nothing)'}`);
+    if (!expected.test(text))
+      throw new Error(`${label} did not succeed; the bot answered: ${plain(text) || '(nothing)'}`);
     say(`${label} → ${plain(text)}`);
     return text;
   };
@@ -63,7 +64,11 @@ export async function setUpDemoGuild(deps: GuildSetupDeps): Promise<GuildSetup> 
     /^Server key saved\./,
   );
 
-  await ask('/webhook register events:all', command('webhook', 'register', [commandOption.string('events', 'all')]), /^Webhook `[^`]+` registered/);
+  await ask(
+    '/webhook register events:all',
+    command('webhook', 'register', [commandOption.string('events', 'all')]),
+    /^Webhook `[^`]+` registered/,
+  );
   const [webhook] = service.webhooks();
   if (!webhook) throw new Error('/webhook register left no webhook at the service');
 

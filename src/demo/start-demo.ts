@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pretty from 'pino-pretty';
+
 import { COMMANDS } from '../../commands/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../../test/fakes/discord/index.js';
 import { startFakeService } from '../../test/fakes/service/index.js';
@@ -10,8 +11,8 @@ import { startBot } from '../bot.js';
 import { parseConfig } from '../config.js';
 import { registerCommands } from '../discord/register-commands.js';
 import { createLogger } from '../logger.js';
-import { DEMO_DEFAULT_CHANNEL, DEMO_FEED_CHANNELS, DEMO_GUILD, DEMO_ROUTES } from './demo-guild.js';
 import { DemoDirectory } from './demo-directory.js';
+import { DEMO_DEFAULT_CHANNEL, DEMO_FEED_CHANNELS, DEMO_GUILD, DEMO_ROUTES } from './demo-guild.js';
 import { playStories } from './play-stories.js';
 import { startPreviewServer, type PreviewSource } from './preview/preview-server.js';
 import type { PreviewMessage } from './preview/render-message.js';
@@ -48,7 +49,10 @@ function toPreviewMessage(discord: FakeDiscord) {
     content: message.content,
     embeds: message.embeds,
     timestamp: message.api.timestamp,
-    author: { name: message.api.author.global_name ?? message.api.author.username, bot: message.api.author.id === discord.botUserId },
+    author: {
+      name: message.api.author.global_name ?? message.api.author.username,
+      bot: message.api.author.id === discord.botUserId,
+    },
   });
 }
 
@@ -93,7 +97,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       channels: DEMO_GUILD.channels.map((name) => ({ name })),
       roles: [{ name: DEMO_GUILD.moderatorRole.name, mentionable: true, color: DEMO_GUILD.moderatorRole.colour }],
     });
-    say(`fake Discord (REST and gateway) on ${discord.apiUrl}, guild "${guild.name}": ${DEMO_GUILD.channels.map((name) => `#${name}`).join(' ')}`);
+    say(
+      `fake Discord (REST and gateway) on ${discord.apiUrl}, guild "${guild.name}": ${DEMO_GUILD.channels.map((name) => `#${name}`).join(' ')}`,
+    );
 
     // Through the real config schema: the same checks as `npm start`. PUBLIC_URL must be https; the service is
     // told the intake's own http://127.0.0.1 address instead (webhookBaseUrl below), which only the demo may do.
@@ -110,40 +116,69 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     if (!parsed.ok) throw new Error(`demo configuration: ${parsed.problems.join('; ')}`);
     const logger = createLogger(
       parsed.config.LOG_LEVEL,
-      pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY, ignore: 'pid,hostname', messageFormat: 'bot: {msg}' }),
+      pretty({
+        destination: 2,
+        sync: true,
+        colorize: process.stderr.isTTY,
+        ignore: 'pid,hostname',
+        messageFormat: 'bot: {msg}',
+      }),
     );
 
-    const bot = await startBot({ config: parsed.config, logger, host: '127.0.0.1', webhookBaseUrl: (intakeUrl) => intakeUrl });
+    const bot = await startBot({
+      config: parsed.config,
+      logger,
+      host: '127.0.0.1',
+      webhookBaseUrl: (intakeUrl) => intakeUrl,
+    });
     cleanups.push(() => bot.stop());
     const client = bot.discord;
     if (!client) throw new Error('the bot started without Discord');
     say(`bot intake (the webhook receiver) on ${bot.http.url}, store ${join(dir, STORE_FILE)}`);
-    await discord.waitFor(() => client.isReady() && client.guilds.cache.has(guild.id), 15_000, 'the bot ready in the demo guild');
+    await discord.waitFor(
+      () => client.isReady() && client.guilds.cache.has(guild.id),
+      15_000,
+      'the bot ready in the demo guild',
+    );
     say(`bot logged in to the fake Discord as ${client.user?.username ?? 'the bot'}, feed worker started`);
     await registerCommands(client.rest, COMMANDS, { guildId: guild.id });
     say(`slash commands registered in "${guild.name}" (as npm run deploy-commands -- --guild does)`);
 
-    const directory = new DemoDirectory(discord, guild, { [DEMO_GUILD.moderatorRole.name]: DEMO_GUILD.moderatorRole.colour });
+    const directory = new DemoDirectory(discord, guild, {
+      [DEMO_GUILD.moderatorRole.name]: DEMO_GUILD.moderatorRole.colour,
+    });
     const feedChannelIds = new Set(DEMO_FEED_CHANNELS.map((name) => guild.channels[name]));
     const toMessage = toPreviewMessage(discord);
     const source: PreviewSource = {
       guildName: guild.name,
-      channels: () => guild.channelIds.map((id) => ({ id, name: directory.channelName(id) ?? id, routed: feedChannelIds.has(id) })),
+      channels: () =>
+        guild.channelIds.map((id) => ({ id, name: directory.channelName(id) ?? id, routed: feedChannelIds.has(id) })),
       messages: (channelId) => discord.messages(channelId).map(toMessage),
       directory,
     };
     const previewOptions = { source, status: () => ({ intakeUrl: bot.http.url }) };
-    const preview = await startPreviewServer({ ...previewOptions, port: options.previewPort }).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
-      say(`port ${options.previewPort} is taken: the preview takes a free one`);
-      return startPreviewServer({ ...previewOptions, port: 0 });
-    });
+    const preview = await startPreviewServer({ ...previewOptions, port: options.previewPort }).catch(
+      (error: unknown) => {
+        if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+        say(`port ${options.previewPort} is taken: the preview takes a free one`);
+        return startPreviewServer({ ...previewOptions, port: 0 });
+      },
+    );
     cleanups.push(() => preview.close());
     say(`preview: ${preview.url}  <- open it in a browser to watch the channels live`);
 
     say(`an admin sets up "${guild.name}" with slash commands (dispatched through the fake gateway):`);
-    const setup = await setUpDemoGuild({ discord, service, guild, say: (line) => say(`  ${line}`), plain: (text) => directory.plain(text) });
-    const routes = [`everything else → #${DEMO_DEFAULT_CHANNEL}`, ...DEMO_ROUTES.map(([event, channel]) => `${event} → #${channel}`)];
+    const setup = await setUpDemoGuild({
+      discord,
+      service,
+      guild,
+      say: (line) => say(`  ${line}`),
+      plain: (text) => directory.plain(text),
+    });
+    const routes = [
+      `everything else → #${DEMO_DEFAULT_CHANNEL}`,
+      ...DEMO_ROUTES.map(([event, channel]) => `${event} → #${channel}`),
+    ];
     say(`feed routes: ${routes.join(', ')}; modcalls ping @${DEMO_GUILD.moderatorRole.name}`);
     say(`webhook address (for npm run simulate): ${setup.webhook.url}`);
     if (options.stateDir !== undefined) {
@@ -151,7 +186,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       writeFileSync(join(dir, 'webhook-url'), `${setup.webhook.url}\n`);
       writeFileSync(join(dir, 'webhook-secret'), `${service.secretOf(setup.webhook.id)}\n`, { mode: 0o600 });
       chmodSync(join(dir, 'webhook-secret'), 0o600);
-      say(`webhook secret written to ${join(dir, 'webhook-secret')} (npm run simulate -- --url <address> --secret-file <that file>)`);
+      say(
+        `webhook secret written to ${join(dir, 'webhook-secret')} (npm run simulate -- --url <address> --secret-file <that file>)`,
+      );
     }
 
     say('Ctrl-C stops the demo.');
@@ -164,18 +201,23 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       signal: player.signal,
       say,
       onEvent: (event) => directory.learnFrom(event),
-    }).catch((error: unknown) => say(`the event stream stopped: ${error instanceof Error ? error.message : String(error)}`));
+    }).catch((error: unknown) =>
+      say(`the event stream stopped: ${error instanceof Error ? error.message : String(error)}`),
+    );
     cleanups.push(async () => {
       player.abort();
       await playing;
     });
 
-    const counts = () => DEMO_FEED_CHANNELS.map((name) => [name, discord.messages(guild.channels[name] ?? '').length] as const);
+    const counts = () =>
+      DEMO_FEED_CHANNELS.map((name) => [name, discord.messages(guild.channels[name] ?? '').length] as const);
     const watcher = setInterval(() => {
       const now = counts();
       if (!now.every(([, count]) => count > 0)) return;
       clearInterval(watcher);
-      say(`feed flowing: every routed channel has messages (${now.map(([name, count]) => `#${name} ${count}`).join(', ')}); see ${preview.url}`);
+      say(
+        `feed flowing: every routed channel has messages (${now.map(([name, count]) => `#${name} ${count}`).join(', ')}); see ${preview.url}`,
+      );
     }, 100);
     cleanups.push(() => clearInterval(watcher));
 

@@ -1,4 +1,5 @@
 import type { Client } from 'discord.js';
+
 import { COMMANDS } from '../../commands/index.js';
 import { WebhookStates } from '../admin/webhook-states.js';
 import type { Config } from '../config.js';

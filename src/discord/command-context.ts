@@ -1,4 +1,5 @@
 import type { Client } from 'discord.js';
+
 import type { WebhookStates } from '../admin/webhook-states.js';
 import type { Config } from '../config.js';
 import type { HookActivity } from '../intake/hook-activity.js';

@@ -4,6 +4,7 @@ import type {
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
+
 import type { CommandContext } from './command-context.js';
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DiscordAPIError, REST } from 'discord.js';
+
 import { COMMANDS } from '../../commands/index.js';
 import { ConfigSchema } from '../config.js';
 import { registerCommands } from './register-commands.js';
@@ -17,7 +18,9 @@ const DeployConfigSchema = ConfigSchema.pick({ DISCORD_TOKEN: true, DISCORD_API_
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 const { values } = parseArgs({ options: { guild: { type: 'string' } }, allowPositionals: false });
-const present = Object.fromEntries(Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ''));
+const present = Object.fromEntries(
+  Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ''),
+);
 const parsed = DeployConfigSchema.safeParse(present);
 if (!parsed.success) {
   const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')} ${issue.message}`);
@@ -25,7 +28,9 @@ if (!parsed.success) {
   process.exit(1);
 }
 
-const rest = new REST(parsed.data.DISCORD_API_URL ? { api: parsed.data.DISCORD_API_URL } : {}).setToken(parsed.data.DISCORD_TOKEN);
+const rest = new REST(parsed.data.DISCORD_API_URL ? { api: parsed.data.DISCORD_API_URL } : {}).setToken(
+  parsed.data.DISCORD_TOKEN,
+);
 try {
   const result = await registerCommands(rest, COMMANDS, values.guild === undefined ? {} : { guildId: values.guild });
   const where = result.guildId ? `in server ${result.guildId}` : 'globally';
@@ -37,7 +42,8 @@ try {
 
 function describeFailure(error: unknown): string {
   if (error instanceof DiscordAPIError) {
-    if (error.status === 401) return 'Discord refused DISCORD_TOKEN (401): reset the token in the developer portal and update .env.';
+    if (error.status === 401)
+      return 'Discord refused DISCORD_TOKEN (401): reset the token in the developer portal and update .env.';
     if (error.status === 403) return 'the bot has no access to that server (403): invite it there first.';
     return `Discord answered ${error.status}: ${error.message}`;
   }

@@ -7,9 +7,10 @@ import {
   type ModalSubmitInteraction,
   type RepliableInteraction,
 } from 'discord.js';
+
 import { UserFacingError } from '../errors.js';
-import { commandOfCustomId, type Command } from './command.js';
 import type { CommandContext } from './command-context.js';
+import { commandOfCustomId, type Command } from './command.js';
 import { toLoggableError } from './log-error.js';
 import { replyEphemeral } from './reply.js';
 
@@ -39,7 +40,12 @@ export function createInteractionDispatcher(
 ): (interaction: Interaction) => Promise<void> {
   const byName = new Map(commands.map((command) => [command.data.name, command]));
 
-  const run = async (interaction: RepliableInteraction, place: InteractionPlace, work: (command: Command) => Promise<void>, typed: string[] = []) => {
+  const run = async (
+    interaction: RepliableInteraction,
+    place: InteractionPlace,
+    work: (command: Command) => Promise<void>,
+    typed: string[] = [],
+  ) => {
     const command = byName.get(place.command);
     try {
       if (!command) throw new UserFacingError(UNKNOWN_COMMAND);
@@ -52,10 +58,19 @@ export function createInteractionDispatcher(
   return async (interaction) => {
     if (interaction.isChatInputCommand()) {
       const subcommand = interaction.options.getSubcommand(false);
-      const place: InteractionPlace = { command: interaction.commandName, guildId: interaction.guildId, kind: 'command', ...(subcommand ? { subcommand } : {}) };
+      const place: InteractionPlace = {
+        command: interaction.commandName,
+        guildId: interaction.guildId,
+        kind: 'command',
+        ...(subcommand ? { subcommand } : {}),
+      };
       await run(interaction, place, (command) => command.execute(interaction, ctx));
     } else if (interaction.isModalSubmit()) {
-      const place: InteractionPlace = { command: commandOfCustomId(interaction.customId), guildId: interaction.guildId, kind: 'modal' };
+      const place: InteractionPlace = {
+        command: commandOfCustomId(interaction.customId),
+        guildId: interaction.guildId,
+        kind: 'modal',
+      };
       await run(
         interaction,
         place,
@@ -72,19 +87,35 @@ export function createInteractionDispatcher(
 }
 
 /** Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it. */
-export function attachInteractionDispatcher(client: Client, commands: readonly Command[], ctx: CommandContext): () => void {
+export function attachInteractionDispatcher(
+  client: Client,
+  commands: readonly Command[],
+  ctx: CommandContext,
+): () => void {
   const dispatch = createInteractionDispatcher(commands, ctx);
   const listener = (interaction: Interaction) => void dispatch(interaction);
   client.on(Events.InteractionCreate, listener);
   return () => client.off(Events.InteractionCreate, listener);
 }
 
-async function suggest(interaction: AutocompleteInteraction, command: Command | undefined, ctx: CommandContext): Promise<void> {
+async function suggest(
+  interaction: AutocompleteInteraction,
+  command: Command | undefined,
+  ctx: CommandContext,
+): Promise<void> {
   try {
     if (command?.autocomplete) await command.autocomplete(interaction, ctx);
     else await interaction.respond([]);
   } catch (error) {
-    ctx.logger.error({ command: interaction.commandName, guildId: interaction.guildId, kind: 'autocomplete', err: toLoggableError(error) }, 'autocomplete failed');
+    ctx.logger.error(
+      {
+        command: interaction.commandName,
+        guildId: interaction.guildId,
+        kind: 'autocomplete',
+        err: toLoggableError(error),
+      },
+      'autocomplete failed',
+    );
     if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
   }
 }
@@ -112,7 +143,9 @@ async function answerFailure(
 
 /** Everything typed into a modal's text inputs: kept out of any log line, whatever an error says. */
 function typedValues(interaction: ModalSubmitInteraction): string[] {
-  return [...interaction.fields.fields.values()].flatMap((field) => (field.type === ComponentType.TextInput ? [field.value] : []));
+  return [...interaction.fields.fields.values()].flatMap((field) =>
+    field.type === ComponentType.TextInput ? [field.value] : [],
+  );
 }
 
 function capitalise(text: string): string {

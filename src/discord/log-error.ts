@@ -13,12 +13,14 @@ export interface LoggableError {
  * other errors may carry anything, so logging the whole object could put one of them in a log line.
  */
 export function toLoggableError(error: unknown, secrets: readonly string[] = []): LoggableError {
-  const scrub = (text: string) => secrets.filter((secret) => secret.length >= 4).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  const scrub = (text: string) =>
+    secrets.filter((secret) => secret.length >= 4).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
   if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)) };
   const loggable: LoggableError = { type: error.name, message: scrub(error.message) };
   if (error.stack) loggable.stack = scrub(error.stack);
   const { code, status } = error as { code?: unknown; status?: unknown };
-  if (typeof code === 'string' || typeof code === 'number') loggable.code = typeof code === 'string' ? scrub(code) : code;
+  if (typeof code === 'string' || typeof code === 'number')
+    loggable.code = typeof code === 'string' ? scrub(code) : code;
   if (typeof status === 'number') loggable.status = status;
   return loggable;
 }

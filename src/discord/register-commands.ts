@@ -1,4 +1,5 @@
 import { Routes, type REST } from 'discord.js';
+
 import type { Command } from './command.js';
 
 export interface RegisterOptions {
@@ -22,9 +23,15 @@ const SNOWFLAKE = /^\d{17,20}$/;
  * command-creation rate limit that one POST per command would run into.
  * @param rest a REST client with the bot token set (and, for tests, the fake's base URL)
  */
-export async function registerCommands(rest: REST, commands: readonly Command[], options: RegisterOptions = {}): Promise<RegisterResult> {
+export async function registerCommands(
+  rest: REST,
+  commands: readonly Command[],
+  options: RegisterOptions = {},
+): Promise<RegisterResult> {
   if (options.guildId !== undefined && !SNOWFLAKE.test(options.guildId)) {
-    throw new Error('--guild must be a server id (17 to 20 digits; Developer Mode → right-click the server → Copy Server ID)');
+    throw new Error(
+      '--guild must be a server id (17 to 20 digits; Developer Mode → right-click the server → Copy Server ID)',
+    );
   }
   const applicationId = options.applicationId ?? (await fetchApplicationId(rest));
   const route = options.guildId
@@ -37,6 +44,7 @@ export async function registerCommands(rest: REST, commands: readonly Command[],
 /** The bot's application id, from Discord itself rather than from decoding the token. */
 async function fetchApplicationId(rest: REST): Promise<string> {
   const application = (await rest.get(Routes.currentApplication())) as { id?: unknown };
-  if (typeof application.id !== 'string') throw new Error('Discord did not say which application this token belongs to');
+  if (typeof application.id !== 'string')
+    throw new Error('Discord did not say which application this token belongs to');
   return application.id;
 }

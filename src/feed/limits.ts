@@ -1,4 +1,5 @@
 import type { APIEmbed, APIEmbedField } from 'discord.js';
+
 import type { MessagePayload } from './embeds/types.js';
 
 /*
@@ -146,7 +147,10 @@ function fitTotalLength(embeds: APIEmbed[]): APIEmbed[] {
 
   const copies = embeds.map(copyEmbed);
   const slots = copies.flatMap(collectSlots);
-  const cap = findLengthCap(slots.map((slot) => slot.length), MAX_MESSAGE_EMBED_CHARS);
+  const cap = findLengthCap(
+    slots.map((slot) => slot.length),
+    MAX_MESSAGE_EMBED_CHARS,
+  );
   for (const slot of slots) if (slot.length > cap) slot.shorten(cap);
   return copies;
 }

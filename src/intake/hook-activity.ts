@@ -23,7 +23,14 @@ export class HookActivity {
   private readonly waiters = new Map<string, Set<PingListener>>();
 
   get(hookId: string): HookActivityRecord {
-    return this.records.get(hookId) ?? { lastDeliveryAt: undefined, lastEvent: undefined, refused: 0, lastRefusal: undefined };
+    return (
+      this.records.get(hookId) ?? {
+        lastDeliveryAt: undefined,
+        lastEvent: undefined,
+        refused: 0,
+        lastRefusal: undefined,
+      }
+    );
   }
 
   recordAccepted(hookId: string, event: string, at: number): void {
@@ -41,7 +48,11 @@ export class HookActivity {
    * Resolves with the next delivery outcome for `hookId` that `accept` takes (e.g. a verified non-feed event,
    * or a refusal), or undefined after `timeoutMs`.
    */
-  waitFor(hookId: string, accept: (outcome: PingOutcome) => boolean, timeoutMs: number): Promise<PingOutcome | undefined> {
+  waitFor(
+    hookId: string,
+    accept: (outcome: PingOutcome) => boolean,
+    timeoutMs: number,
+  ): Promise<PingOutcome | undefined> {
     return new Promise((resolve) => {
       const listeners = this.waiters.get(hookId) ?? new Set<PingListener>();
       this.waiters.set(hookId, listeners);

@@ -1,12 +1,13 @@
 import type { Request, RequestHandler, Response } from 'express';
+
 import type { Logger } from '../logger.js';
 import type { HookRepository } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { classifyDelivery, EnvelopeSchema } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import type { DeliveryAcceptor } from './accept-delivery.js';
-import type { HookActivity } from './hook-activity.js';
 import { sendError } from './error-response.js';
+import type { HookActivity } from './hook-activity.js';
 import { BodyReadError, readRawBody } from './read-raw-body.js';
 
 /** Bodies larger than this are refused with 413 before they are verified (the service sends small JSON). */
@@ -91,7 +92,10 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
     const delivery = classifyDelivery(envelope.data);
     if (delivery.kind === 'mismatch') {
-      deps.logger.warn({ hookId: hook.hookId, event: envelope.data.event, problem: delivery.problem }, 'delivery kept for plain rendering');
+      deps.logger.warn(
+        { hookId: hook.hookId, event: envelope.data.event, problem: delivery.problem },
+        'delivery kept for plain rendering',
+      );
     }
     const outcome = await deps.acceptor.accept({
       hookId: hook.hookId,
@@ -117,6 +121,7 @@ function refuseUnreadBody(req: Request, res: Response, error: unknown): void {
   res.set('connection', 'close');
   req.resume();
   if (reason === 'too_large') return sendError(res, 413, 'payload_too_large', 'the body is larger than 1 MiB');
-  if (reason === 'encoded') return sendError(res, 415, 'unsupported_encoding', 'send the body without Content-Encoding');
+  if (reason === 'encoded')
+    return sendError(res, 415, 'unsupported_encoding', 'send the body without Content-Encoding');
   return sendError(res, 400, 'unreadable_body', 'the body could not be read');
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import type { OutboxEntry } from '../store/outbox.js';
 
 /** Discord accepts nonces of up to 25 characters. */

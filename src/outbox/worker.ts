@@ -1,3 +1,4 @@
+import { MAX_EMBEDS_PER_MESSAGE } from '../feed/limits.js';
 import { renderEntry } from '../feed/render-entry.js';
 import { resolveRoute, type Route } from '../feed/route.js';
 import type { Logger } from '../logger.js';
@@ -7,7 +8,6 @@ import type { PendingSend, PendingSends } from '../store/pending-sends.js';
 import type { SeenDeliveries } from '../store/seen-deliveries.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
-import { MAX_EMBEDS_PER_MESSAGE } from '../feed/limits.js';
 import { packMessage } from './pack-message.js';
 import { toSendFailure, type MessageSender, type SendFailure } from './send-failure.js';
 
@@ -222,10 +222,13 @@ export class OutboxWorker {
     const deadline = lane.waitingSince + this.batchWindow.maxMs;
     if (now >= quietUntil || now >= deadline) return false;
     clearTimeout(lane.batchTimer);
-    lane.batchTimer = setTimeout(() => {
-      lane.batchTimer = undefined;
-      this.schedulePump();
-    }, Math.min(quietUntil, deadline) - now);
+    lane.batchTimer = setTimeout(
+      () => {
+        lane.batchTimer = undefined;
+        this.schedulePump();
+      },
+      Math.min(quietUntil, deadline) - now,
+    );
     return true;
   }
 
@@ -237,8 +240,17 @@ export class OutboxWorker {
     let lane = this.lanes.get(channelId);
     if (!lane) {
       lane = {
-        channelId, guildId, sending: false, failures: 0, retryTimer: undefined, nextTryAt: 0, broken: undefined,
-        reserved: undefined, lastArrivalAt: 0, waitingSince: undefined, batchTimer: undefined,
+        channelId,
+        guildId,
+        sending: false,
+        failures: 0,
+        retryTimer: undefined,
+        nextTryAt: 0,
+        broken: undefined,
+        reserved: undefined,
+        lastArrivalAt: 0,
+        waitingSince: undefined,
+        batchTimer: undefined,
       };
       this.lanes.set(channelId, lane);
     }
@@ -285,7 +297,11 @@ export class OutboxWorker {
     }
     const rendered = candidates.map(({ entry, route }) => ({ item: entry, payload: renderEntry(entry, route) }));
     const packed = packMessage(rendered);
-    const pending: PendingSend = { channelId: lane.channelId, nonce: nonceForEntries(packed.items), seqs: packed.items.map((e) => e.seq) };
+    const pending: PendingSend = {
+      channelId: lane.channelId,
+      nonce: nonceForEntries(packed.items),
+      seqs: packed.items.map((e) => e.seq),
+    };
     this.reserve(lane, pending);
     await this.deps.sends.save(pending);
     return { entries: packed.items, body: { ...packed.payload, nonce: pending.nonce, enforce_nonce: true as const } };
@@ -320,14 +336,26 @@ export class OutboxWorker {
       case 'broken':
         // Nothing was posted: the entries go back to the pool, so a new route takes them.
         await this.release(lane);
-        lane.broken = { channelId: lane.channelId, guildId: lane.guildId, status: failure.status, reason: failure.reason, since: Date.now() };
-        this.deps.logger.warn({ ...log, status: failure.status }, 'channel unusable: its events wait until the routes change');
+        lane.broken = {
+          channelId: lane.channelId,
+          guildId: lane.guildId,
+          status: failure.status,
+          reason: failure.reason,
+          since: Date.now(),
+        };
+        this.deps.logger.warn(
+          { ...log, status: failure.status },
+          'channel unusable: its events wait until the routes change',
+        );
         return;
       case 'rejected':
         await this.release(lane);
         if (entries.length === 1 && entries[0]) {
           this.rejected.add(entries[0].seq);
-          this.deps.logger.error({ ...log, status: failure.status, deliveryId: entries[0].deliveryId }, 'Discord refused a message; the entry stays in the outbox');
+          this.deps.logger.error(
+            { ...log, status: failure.status, deliveryId: entries[0].deliveryId },
+            'Discord refused a message; the entry stays in the outbox',
+          );
         } else {
           // One entry of the batch is at fault: its entries go one by one, through the usual path, to find it.
           this.deps.logger.warn(log, 'Discord refused a batch; sending its entries one by one');

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { FRESHNESS_WINDOW_SECONDS } from '../upstream/signature.js';
+
 import type { ServiceEvent } from '../upstream/schemas.js';
+import { FRESHNESS_WINDOW_SECONDS } from '../upstream/signature.js';
 import { signedHeaders, type DeliveryRequest } from './post-delivery.js';
 
 /** A delivery the endpoint must refuse, and how (DESIGN.md intake rules, README "Answers"). */
@@ -49,8 +50,10 @@ export function badDeliveries(options: BadDeliveryOptions): BadDelivery[] {
   const { url, sample } = options;
   const secret = options.secret ?? randomBytes(24).toString('hex');
   const nowSeconds = Math.floor(options.now / 1000);
-  const body = (extra: Partial<ServiceEvent> = {}) => JSON.stringify({ ...sample, id: `dlv_sim_bad_${randomUUID()}`, ...extra });
-  const signed = (payload: string, signWith = secret, at = nowSeconds) => signedHeaders(sample.event, payload, signWith, at);
+  const body = (extra: Partial<ServiceEvent> = {}) =>
+    JSON.stringify({ ...sample, id: `dlv_sim_bad_${randomUUID()}`, ...extra });
+  const signed = (payload: string, signWith = secret, at = nowSeconds) =>
+    signedHeaders(sample.event, payload, signWith, at);
   const stale = FRESHNESS_WINDOW_SECONDS + 60;
 
   const unsignedBody = body();
@@ -64,7 +67,11 @@ export function badDeliveries(options: BadDeliveryOptions): BadDelivery[] {
   const futureBody = body();
   const notJson = `{"id":"dlv_sim_bad_${randomUUID()}","event":`;
   const notEnvelope = JSON.stringify({ event: sample.event, data: sample.data });
-  const oversize = JSON.stringify({ ...sample, id: `dlv_sim_bad_${randomUUID()}`, padding: 'x'.repeat(OVERSIZE_BYTES) });
+  const oversize = JSON.stringify({
+    ...sample,
+    id: `dlv_sim_bad_${randomUUID()}`,
+    padding: 'x'.repeat(OVERSIZE_BYTES),
+  });
   const unknownBody = body();
 
   const withoutHeader = (headers: Record<string, string>, name: string) =>
@@ -159,5 +166,7 @@ export function badDeliveries(options: BadDeliveryOptions): BadDelivery[] {
       request: { url: unknownHookUrl(url), headers: signed(unknownBody), body: unknownBody },
     },
   ];
-  return cases.filter((item) => options.secret !== undefined || item.needsSecret !== true).map(({ needsSecret: _, ...item }) => item);
+  return cases
+    .filter((item) => options.secret !== undefined || item.needsSecret !== true)
+    .map(({ needsSecret: _, ...item }) => item);
 }

@@ -44,7 +44,8 @@ export function generateEventStream(options: EventStreamOptions = {}): ServiceEv
   const serverId = options.serverId ?? random.digits(10);
   let now = options.startAt ?? DEFAULT_START;
   /** Moves the story's clock on by a few minutes; every event happens strictly after the previous one. */
-  const wait = (minMinutes: number, maxMinutes: number) => (now += random.int(minMinutes * MINUTE, maxMinutes * MINUTE) + 1);
+  const wait = (minMinutes: number, maxMinutes: number) =>
+    (now += random.int(minMinutes * MINUTE, maxMinutes * MINUTE) + 1);
   const envelope = <E extends ServiceEvent>(event: E['event'], data: E['data']) =>
     ({ id: `dlv_${random.hex(24)}`, event, server: serverId, at: now, data }) as E;
 
@@ -74,8 +75,16 @@ export function generateEventStream(options: EventStreamOptions = {}): ServiceEv
   let shiftId = random.int(300, 900);
   const shifts = staff.map((person) => {
     wait(1, 3);
-    const shift = { id: shiftId++, discordId: person.discordId, name: person.name, robloxId: person.robloxId, startedAt: now };
-    events.push(envelope<EventOf<'shift.started'>>('shift.started', { shift: { ...shift, endedAt: null, seconds: null } }));
+    const shift = {
+      id: shiftId++,
+      discordId: person.discordId,
+      name: person.name,
+      robloxId: person.robloxId,
+      startedAt: now,
+    };
+    events.push(
+      envelope<EventOf<'shift.started'>>('shift.started', { shift: { ...shift, endedAt: null, seconds: null } }),
+    );
     return shift;
   });
 
@@ -103,7 +112,9 @@ export function generateEventStream(options: EventStreamOptions = {}): ServiceEv
   makeCase('kick', kicked, second, random.pick(KICK_REASONS), `https://medal.tv/games/roblox/clips/${random.hex(10)}`);
 
   wait(3, 8);
-  events.push(envelope<EventOf<'modcall'>>('modcall', { caller: { robloxId: caller.robloxId, name: caller.name }, at: now }));
+  events.push(
+    envelope<EventOf<'modcall'>>('modcall', { caller: { robloxId: caller.robloxId, name: caller.name }, at: now }),
+  );
 
   makeCase('ban', banned, closer, random.pick(BAN_REASONS), {
     clips: [`https://streamable.com/${random.hex(6)}`, `https://youtu.be/${random.hex(11)}`],

@@ -18,7 +18,12 @@ export interface DeliveryAnswer {
 }
 
 /** The headers the service sends with a delivery (upstream-api.md §4.3), signed with `secret`. */
-export function signedHeaders(event: string, body: string | Buffer, secret: string, timestampSeconds: number): Record<string, string> {
+export function signedHeaders(
+  event: string,
+  body: string | Buffer,
+  secret: string,
+  timestampSeconds: number,
+): Record<string, string> {
   const timestamp = String(timestampSeconds);
   return {
     'content-type': 'application/json',
@@ -62,6 +67,11 @@ export async function postDelivery(request: DeliveryRequest, timeoutMs = 10_000)
     const text = await response.text().catch(() => '');
     return { status: response.status, code: readCode(text), failure: undefined, ms: performance.now() - started };
   } catch (error) {
-    return { status: undefined, code: undefined, failure: describeFailure(error, signal.aborted), ms: performance.now() - started };
+    return {
+      status: undefined,
+      code: undefined,
+      failure: describeFailure(error, signal.aborted),
+      ms: performance.now() - started,
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import { badDeliveries } from './bad-deliveries.js';
 import { describeEvent } from './describe-event.js';
 import { postDelivery, signedHeaders, type DeliveryAnswer, type DeliveryRequest } from './post-delivery.js';
@@ -54,7 +55,9 @@ async function sendGood(options: SimulateOptions, secret: string, deps: Simulati
   const seed = deps.seed ?? randomInt(1, 2 ** 31 - 1);
   const count = options.count ?? (options.event === 'all' ? storyLength(seed) : 1);
   const events = sampleEvents({ event: options.event, count, now: deps.now(), seed });
-  deps.print(`simulate: ${events.length} signed deliver${events.length === 1 ? 'y' : 'ies'} to ${maskUrl(options.url)}, ${options.rate}/s`);
+  deps.print(
+    `simulate: ${events.length} signed deliver${events.length === 1 ? 'y' : 'ies'} to ${maskUrl(options.url)}, ${options.rate}/s`,
+  );
   const width = String(events.length).length;
   let accepted = 0;
   const start = performance.now();
@@ -80,10 +83,17 @@ async function sendGood(options: SimulateOptions, secret: string, deps: Simulati
 
 /** Sends deliveries that must be refused; every answer must have the expected status. Returns the exit code. */
 async function sendBad(options: SimulateOptions, deps: SimulationDeps): Promise<number> {
-  const [sample] = sampleEvents({ event: 'modcall', count: 1, now: deps.now(), seed: deps.seed ?? randomInt(1, 2 ** 31 - 1) });
+  const [sample] = sampleEvents({
+    event: 'modcall',
+    count: 1,
+    now: deps.now(),
+    seed: deps.seed ?? randomInt(1, 2 ** 31 - 1),
+  });
   if (!sample) throw new Error('the story generator made no modcall');
   const cases = badDeliveries({ url: options.url, secret: options.secret, sample, now: deps.now() });
-  deps.print(`simulate: ${cases.length} deliveries that must be refused, to ${maskUrl(options.url)}, ${options.rate}/s`);
+  deps.print(
+    `simulate: ${cases.length} deliveries that must be refused, to ${maskUrl(options.url)}, ${options.rate}/s`,
+  );
   if (options.secret === undefined) {
     deps.print('simulate: no secret given: the signed-but-malformed cases (not JSON, not an envelope) are left out');
   }
@@ -110,7 +120,10 @@ async function sendBad(options: SimulateOptions, deps: SimulationDeps): Promise<
 }
 
 /** Runs `npm run simulate` with parsed options; resolves with the process exit code. Never prints the secret. */
-export async function runSimulation(options: SimulateOptions, overrides: Partial<SimulationDeps> = {}): Promise<number> {
+export async function runSimulation(
+  options: SimulateOptions,
+  overrides: Partial<SimulationDeps> = {},
+): Promise<number> {
   const deps = { ...defaultDeps, ...overrides };
   if (options.bad) return sendBad(options, deps);
   if (options.secret === undefined) throw new Error('a secret is required for signed deliveries');

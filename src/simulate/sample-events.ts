@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import type { EventName, ServiceEvent } from '../upstream/schemas.js';
 import { generateEventStream } from './event-stream.js';
 

@@ -35,7 +35,8 @@ export function createSeededRandom(seed: number): SeededRandom {
     while (chosen.length < count && pool.length > 0) chosen.push(...pool.splice(int(0, pool.length - 1), 1));
     return chosen;
   };
-  const digits = (length: number) => String(int(1, 9)) + Array.from({ length: length - 1 }, () => String(int(0, 9))).join('');
+  const digits = (length: number) =>
+    String(int(1, 9)) + Array.from({ length: length - 1 }, () => String(int(0, 9))).join('');
   const hex = (length: number) => Array.from({ length }, () => int(0, 15).toString(16)).join('');
   return { next, int, pick, sample, digits, hex };
 }

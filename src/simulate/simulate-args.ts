@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+
 import { EVENT_NAMES, isEventName, type EventName } from '../upstream/schemas.js';
 
 /** What `npm run simulate` was asked to do. */
@@ -15,7 +16,8 @@ export interface SimulateOptions {
   bad: boolean;
 }
 
-export type SimulateArgs = { kind: 'run'; options: SimulateOptions } | { kind: 'help' } | { kind: 'error'; message: string };
+export type SimulateArgs =
+  { kind: 'run'; options: SimulateOptions } | { kind: 'help' } | { kind: 'error'; message: string };
 
 export const DEFAULT_RATE = 2;
 const MAX_COUNT = 10_000;
@@ -41,10 +43,20 @@ Options:
 
 Exit code: 0 when every answer was the expected one, 1 otherwise, 2 for wrong arguments.`;
 
-function positiveNumber(text: string | undefined, name: string, max: number, integer: boolean): number | string | undefined {
+function positiveNumber(
+  text: string | undefined,
+  name: string,
+  max: number,
+  integer: boolean,
+): number | string | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(text.trim()) || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+  if (
+    !/^[0-9]+(\.[0-9]+)?$/.test(text.trim()) ||
+    !Number.isFinite(value) ||
+    value <= 0 ||
+    (integer && !Number.isInteger(value))
+  ) {
     return `--${name} must be a ${integer ? 'whole ' : ''}number above 0`;
   }
   if (value > max) return `--${name} must be at most ${max}`;
@@ -86,21 +98,29 @@ export function parseSimulateArgs(argv: readonly string[], env: NodeJS.ProcessEn
   } catch (error) {
     // A stray positional may be half of a secret typed with a space: name the problem, not the text.
     if ((error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      return { kind: 'error', message: 'unexpected argument: options take the form --name value (quote values with spaces)' };
+      return {
+        kind: 'error',
+        message: 'unexpected argument: options take the form --name value (quote values with spaces)',
+      };
     }
     // Otherwise parseArgs names the option, never its value.
     return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
   }
   if (values.help) return { kind: 'help' };
 
-  if (values.url === undefined) return { kind: 'error', message: '--url is required: the webhook address, e.g. https://bot.example.com/webhooks/<id>' };
+  if (values.url === undefined)
+    return {
+      kind: 'error',
+      message: '--url is required: the webhook address, e.g. https://bot.example.com/webhooks/<id>',
+    };
   let url: URL;
   try {
     url = new URL(values.url);
   } catch {
     return { kind: 'error', message: '--url must be an http(s) URL, e.g. https://bot.example.com/webhooks/<id>' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'error', message: '--url must be an http(s) URL' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { kind: 'error', message: '--url must be an http(s) URL' };
 
   if (values.secret !== undefined && values['secret-file'] !== undefined) {
     return { kind: 'error', message: 'give --secret or --secret-file, not both' };
@@ -115,7 +135,11 @@ export function parseSimulateArgs(argv: readonly string[], env: NodeJS.ProcessEn
   if (secret === '') secret = undefined;
   const bad = values.bad === true;
   if (secret === undefined && !bad) {
-    return { kind: 'error', message: '--secret is required (or --secret-file, or WEBHOOK_SECRET): the webhook secret the deliveries are signed with' };
+    return {
+      kind: 'error',
+      message:
+        '--secret is required (or --secret-file, or WEBHOOK_SECRET): the webhook secret the deliveries are signed with',
+    };
   }
 
   const event = values.event ?? 'all';

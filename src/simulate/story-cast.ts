@@ -17,7 +17,12 @@ export const PLAYER_NAMES = [
   'lil_mayhem',
 ] as const;
 
-export const SESSION_NAMES = ['Friday Night Patrol', 'Weekend Roleplay Session', 'Late Shift RP', 'Sunday Cruise'] as const;
+export const SESSION_NAMES = [
+  'Friday Night Patrol',
+  'Weekend Roleplay Session',
+  'Late Shift RP',
+  'Sunday Cruise',
+] as const;
 
 export const SESSION_MESSAGES = [
   'Server is up! Join code in #session-info. Stay in character and follow the traffic laws.',

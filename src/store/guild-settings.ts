@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { TypedCollection } from './typed-collection.js';
 
 /** What an admin configured for one Discord server (guild). */

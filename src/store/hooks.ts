@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { TypedCollection } from './typed-collection.js';
 
 /** One registered webhook: the intake finds it by the unguessable hookId in its URL. */

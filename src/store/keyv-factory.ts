@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Keyv } from 'keyv';
+
 import { GroupCommitSqlite } from './group-commit-sqlite.js';
 
 /** Makes one keyv per record kind; all share the backend that `STORE_URL` names. */
@@ -45,7 +46,12 @@ function createSqliteFactory(path: string): KeyvFactory {
     async open(namespace) {
       // One table and one connection per namespace: keyv's iterator then scans only this kind of record,
       // and no two keyv instances fight over one adapter's namespace.
-      const adapter = new GroupCommitSqlite({ uri: `sqlite://${file}`, table: namespace.replace(/\W/g, '_'), busyTimeout: 5000, iterationLimit: 500 });
+      const adapter = new GroupCommitSqlite({
+        uri: `sqlite://${file}`,
+        table: namespace.replace(/\W/g, '_'),
+        busyTimeout: 5000,
+        iterationLimit: 500,
+      });
       for (const pragma of SQLITE_PRAGMAS) await adapter.query(pragma);
       adapters.push(adapter);
       // A failed write must fail the caller (the intake then answers 500 and the service retries); keyv

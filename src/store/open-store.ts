@@ -2,7 +2,7 @@ import { GuildSettingsRepository, GuildSettingsSchema } from './guild-settings.j
 import { HookRecordSchema, HookRepository } from './hooks.js';
 import { createKeyvFactory } from './keyv-factory.js';
 import { Outbox, OutboxEntrySchema } from './outbox.js';
-import { PendingSendSchema, PendingSends } from './pending-sends.js';
+import { PendingSends, PendingSendSchema } from './pending-sends.js';
 import { SeenDeliveries, SeenRecordSchema } from './seen-deliveries.js';
 import { TypedCollection } from './typed-collection.js';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { TypedCollection } from './typed-collection.js';
 
 /** How the feed should render an entry: with its event's own embed, or the plain fallback. */

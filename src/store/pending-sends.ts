@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { TypedCollection } from './typed-collection.js';
 
 /**

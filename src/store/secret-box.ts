@@ -22,7 +22,9 @@ export function createSecretBox(secretKey: string | undefined): SecretBox {
       seal: (plain) => plain,
       open(stored) {
         if (stored.startsWith(SEALED_PREFIX)) {
-          throw new Error('a stored secret is encrypted, but SECRET_KEY is not set: set the SECRET_KEY it was sealed with');
+          throw new Error(
+            'a stored secret is encrypted, but SECRET_KEY is not set: set the SECRET_KEY it was sealed with',
+          );
         }
         return stored;
       },
@@ -40,7 +42,10 @@ export function createSecretBox(secretKey: string | undefined): SecretBox {
     open(stored) {
       // Values stored before SECRET_KEY was set are still readable; they are sealed on their next write.
       if (!stored.startsWith(SEALED_PREFIX)) return stored;
-      const [iv, tag, sealed] = stored.slice(SEALED_PREFIX.length).split('.').map((part) => Buffer.from(part, 'base64url'));
+      const [iv, tag, sealed] = stored
+        .slice(SEALED_PREFIX.length)
+        .split('.')
+        .map((part) => Buffer.from(part, 'base64url'));
       if (!iv || !tag || !sealed) throw new Error('a stored secret is damaged');
       const decipher = createDecipheriv('aes-256-gcm', key, iv);
       decipher.setAuthTag(tag);

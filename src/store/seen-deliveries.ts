@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { TypedCollection } from './typed-collection.js';
 
 /** Delivery ids are remembered this long after their event was posted; the issue asks for at least 24 h. */
@@ -20,7 +21,10 @@ export class SeenDeliveries {
     private readonly now: () => number,
   ) {}
 
-  static async load(records: TypedCollection<typeof SeenRecordSchema>, now: () => number = Date.now): Promise<SeenDeliveries> {
+  static async load(
+    records: TypedCollection<typeof SeenRecordSchema>,
+    now: () => number = Date.now,
+  ): Promise<SeenDeliveries> {
     const seen = new SeenDeliveries(records, now);
     for (const [key, record] of await records.entries()) seen.expiries.set(key, record.at + SEEN_TTL_MS);
     return seen;

@@ -1,5 +1,5 @@
-import { ServiceErrorBodySchema } from './schemas.js';
 import { parseRetryAfter } from './retry-after.js';
+import { ServiceErrorBodySchema } from './schemas.js';
 import { ServiceApiError, type ServiceFailureDetails, type ServiceOperation } from './service-api-error.js';
 
 /** Where and how the server API is called; built once by the client. */
@@ -93,7 +93,10 @@ function readAnswer(status: number, text: string): ServiceAnswer {
 function readErrorBody(json: unknown, key: string): Pick<ServiceFailureDetails, 'code' | 'serviceMessage'> {
   const parsed = ServiceErrorBodySchema.safeParse(json);
   if (!parsed.success) return {};
-  return { code: cleanServiceText(parsed.data.error.code, key), serviceMessage: cleanServiceText(parsed.data.error.message, key) };
+  return {
+    code: cleanServiceText(parsed.data.error.code, key),
+    serviceMessage: cleanServiceText(parsed.data.error.message, key),
+  };
 }
 
 function readRetryAfter(response: Response, now: number): Pick<ServiceFailureDetails, 'retryAfterSeconds'> {

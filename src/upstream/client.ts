@@ -62,11 +62,19 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return readCreatedWebhook(answer, transport.host);
     },
     async testWebhook(key, webhookId) {
-      const answer = await callService(transport, { operation: 'testWebhook', key, path: webhookPath(webhookId, 'test') });
+      const answer = await callService(transport, {
+        operation: 'testWebhook',
+        key,
+        path: webhookPath(webhookId, 'test'),
+      });
       return answer.json;
     },
     async enableWebhook(key, webhookId) {
-      const answer = await callService(transport, { operation: 'enableWebhook', key, path: webhookPath(webhookId, 'enable') });
+      const answer = await callService(transport, {
+        operation: 'enableWebhook',
+        key,
+        path: webhookPath(webhookId, 'enable'),
+      });
       return answer.json;
     },
   };

@@ -1,10 +1,11 @@
 import { InteractionResponseType } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { GENERIC_FAILURE, UNKNOWN_COMMAND } from '../../src/discord/interaction-dispatch.js';
 import { autocomplete } from '../fakes/discord/index.js';
 import { generateEventStream } from '../fakes/service/index.js';
-import { commandOption, startAdminHarness, type AdminHarness, type ChannelName } from './admin-harness.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
+import { commandOption, startAdminHarness, type AdminHarness, type ChannelName } from './admin-harness.js';
 
 const NOT_ADMIN = 'You need the Manage Server permission to use this command.';
 
@@ -53,7 +54,10 @@ async function setUpFeed(): Promise<{ key: string; webhookId: string }> {
 
 async function routeEverything(): Promise<void> {
   for (const [event, channel] of Object.entries(ROUTES)) {
-    const answer = await h.run('feed', 'set', [commandOption.string('event', event), commandOption.channel('channel', h.channel(channel))]);
+    const answer = await h.run('feed', 'set', [
+      commandOption.string('event', event),
+      commandOption.channel('channel', h.channel(channel)),
+    ]);
     expect(answer.text).toBe(`${event} now goes to <#${h.channel(channel)}>.`);
   }
 }
@@ -92,12 +96,15 @@ describe('admin slash commands, end to end', () => {
 
     await routeEverything();
     const role = h.guild.roles['Moderators'] ?? '';
-    expect((await h.run('feed', 'mention', [commandOption.string('event', 'modcall'), commandOption.role('role', role)])).text).toBe(
-      `modcall now pings <@&${role}>.`,
-    );
+    expect(
+      (await h.run('feed', 'mention', [commandOption.string('event', 'modcall'), commandOption.role('role', role)]))
+        .text,
+    ).toBe(`modcall now pings <@&${role}>.`);
 
     const tested = await h.run('webhook', 'test');
-    expect(tested.text).toMatch(new RegExp(`^Ping received and verified in \\d+ ms: webhook \`${webhook?.id}\` reaches this bot`));
+    expect(tested.text).toMatch(
+      new RegExp(`^Ping received and verified in \\d+ ms: webhook \`${webhook?.id}\` reaches this bot`),
+    );
 
     const stream = generateEventStream({ serverId: h.service.serverIdOf(key) });
     for (const event of stream) expect(await h.service.emit(event)).toMatchObject([{ ok: true }]);
@@ -119,29 +126,42 @@ describe('admin slash commands, end to end', () => {
     expect(status.text).toContain('Events waiting to be posted: 0');
     expect(status.text).toContain('Broken channels: none.');
     const listed = await h.run('webhook', 'list');
-    expect(listed.text).toMatch(new RegExp(`\`${webhook?.id}\` · all events · on \\(as of <t:\\d+:R>\\) · last delivery <t:\\d+:R> \\(session.ended\\) · no refused deliveries`));
+    expect(listed.text).toMatch(
+      new RegExp(
+        `\`${webhook?.id}\` · all events · on \\(as of <t:\\d+:R>\\) · last delivery <t:\\d+:R> \\(session.ended\\) · no refused deliveries`,
+      ),
+    );
   });
 
   it('recover a webhook the service switched off after 20 failed deliveries', async () => {
     const { key, webhookId } = await setUpFeed();
     await h.run('feed', 'default', [commandOption.channel('channel', h.channel('general'))]);
-    const modcalls = generateEventStream({ serverId: h.service.serverIdOf(key) }).filter((event) => event.event === 'modcall');
+    const modcalls = generateEventStream({ serverId: h.service.serverIdOf(key) }).filter(
+      (event) => event.event === 'modcall',
+    );
     const [modcall] = modcalls;
     if (!modcall) throw new Error('the stream has no modcall');
 
     h.setReachable(false);
     for (let i = 0; i < 20; i += 1) {
-      expect(await h.service.deliver(webhookId, { event: 'modcall', data: modcall.data })).toMatchObject({ ok: false, failure: 'network' });
+      expect(await h.service.deliver(webhookId, { event: 'modcall', data: modcall.data })).toMatchObject({
+        ok: false,
+        failure: 'network',
+      });
     }
     expect(h.service.isEnabled(webhookId)).toBe(false);
     expect(await h.service.deliver(webhookId, { event: 'modcall', data: modcall.data })).toBeUndefined();
 
     const unreachable = await h.run('webhook', 'test');
-    expect(unreachable.text).toMatch(/^No ping reached this bot: the service could not deliver it .*https:\/\/bot\.example\.test reaches this bot over HTTPS/);
+    expect(unreachable.text).toMatch(
+      /^No ping reached this bot: the service could not deliver it .*https:\/\/bot\.example\.test reaches this bot over HTTPS/,
+    );
 
     h.setReachable(true);
     const enabled = await h.run('webhook', 'enable');
-    expect(enabled.text).toBe(`Webhook \`${webhookId}\` is switched on again. Run /webhook test to check that deliveries arrive.`);
+    expect(enabled.text).toBe(
+      `Webhook \`${webhookId}\` is switched on again. Run /webhook test to check that deliveries arrive.`,
+    );
     expect(h.service.isEnabled(webhookId)).toBe(true);
 
     // The service re-sends what failed while the bot was unreachable, and new events flow again.
@@ -174,11 +194,15 @@ describe('admin slash commands, end to end', () => {
   it('explain what is wrong with a pasted key that is not a server key', async () => {
     const developerKey = 'upk_0123456789abcdef0123456789abcdef';
     const developer = (await h.setup(developerKey)).submit;
-    expect(developer.text).toMatch(/^That is a developer key \(upk_…\): it manages apps .* server key of the server API v2, which starts with usk_/);
+    expect(developer.text).toMatch(
+      /^That is a developer key \(upk_…\): it manages apps .* server key of the server API v2, which starts with usk_/,
+    );
     expect(developer.text).not.toContain(developerKey);
     expect((await h.setup('hello there')).submit.text).toMatch(/^That is not a server key/);
     expect(h.bot.store.guilds.get(h.guild.id).serverKey).toBeNull();
-    expect((await h.run('webhook', 'register', [commandOption.string('events', 'all')])).text).toBe('No server key yet: run /setup first.');
+    expect((await h.run('webhook', 'register', [commandOption.string('events', 'all')])).text).toBe(
+      'No server key yet: run /setup first.',
+    );
   });
 
   it('give clear messages for replaced, revoked and rate-limited keys', async () => {
@@ -210,19 +234,31 @@ describe('admin slash commands, end to end', () => {
     await h.run('webhook', 'register', [commandOption.string('events', 'case.created')]);
     const calls = h.service.requests.length;
     const fourth = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    expect(fourth.text).toMatch(/^This server already has 3 webhooks, the most one server key may have\. Reuse one .* \/webhook remove\. The service documents no delete/);
+    expect(fourth.text).toMatch(
+      /^This server already has 3 webhooks, the most one server key may have\. Reuse one .* \/webhook remove\. The service documents no delete/,
+    );
     expect(h.service.requests).toHaveLength(calls);
 
     const suggestions = await h.discord.dispatchInteraction(
-      autocomplete({ name: 'webhook', subcommand: 'remove', focused: 'webhook', typed: 'modcall', guildId: h.guild.id }),
+      autocomplete({
+        name: 'webhook',
+        subcommand: 'remove',
+        focused: 'webhook',
+        typed: 'modcall',
+        guildId: h.guild.id,
+      }),
       { settle: 'callback' },
     );
     const hooks = await h.bot.store.hooks.listForGuild(h.guild.id);
     const modcallHook = hooks.find((hook) => hook.events.length === 1 && hook.events[0] === 'modcall');
-    expect(suggestions.callback.data).toEqual({ choices: [{ name: `${modcallHook?.webhookId} · modcall`, value: modcallHook?.hookId }] });
+    expect(suggestions.callback.data).toEqual({
+      choices: [{ name: `${modcallHook?.webhookId} · modcall`, value: modcallHook?.hookId }],
+    });
 
     const removed = await h.run('webhook', 'remove', [commandOption.string('webhook', modcallHook?.hookId ?? '')]);
-    expect(removed.text).toContain(`Webhook \`${modcallHook?.webhookId}\` is forgotten here. The service documents no delete`);
+    expect(removed.text).toContain(
+      `Webhook \`${modcallHook?.webhookId}\` is forgotten here. The service documents no delete`,
+    );
     // The service still holds three, so it refuses, and the admin is told why.
     const again = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
     expect(again.text).toMatch(/^The service refused: this server key already has the most webhooks it allows there/);
@@ -230,7 +266,10 @@ describe('admin slash commands, end to end', () => {
 
   it('refuse a channel the bot cannot post embeds in, and show broken channels in /status', async () => {
     await setUpFeed();
-    const locked = await h.run('feed', 'set', [commandOption.string('event', 'modcall'), commandOption.channel('channel', h.channel('locked'))]);
+    const locked = await h.run('feed', 'set', [
+      commandOption.string('event', 'modcall'),
+      commandOption.channel('channel', h.channel('locked')),
+    ]);
     expect(locked.text).toBe(
       `I cannot post embeds in <#${h.channel('locked')}>: I am missing Embed Links there. Grant them (or choose another channel) and run the command again; nothing was saved.`,
     );
@@ -241,25 +280,43 @@ describe('admin slash commands, end to end', () => {
 
     h.discord.failChannel(h.channel('news'));
     const [modcall] = await h.service.webhooks();
-    await h.service.deliver(modcall?.id ?? '', { event: 'modcall', data: { caller: { robloxId: '1', name: 'Player' }, at: Date.now() } });
+    await h.service.deliver(modcall?.id ?? '', {
+      event: 'modcall',
+      data: { caller: { robloxId: '1', name: 'Player' }, at: Date.now() },
+    });
     await h.discord.waitFor(() => h.bot.worker?.statusOf(h.guild.id).broken.length === 1, 10_000, 'a broken channel');
     const shown = await h.run('status');
-    expect(shown.text).toMatch(new RegExp(`Broken channels .*\\n• <#${h.channel('news')}>: Discord 403: Missing Access`));
+    expect(shown.text).toMatch(
+      new RegExp(`Broken channels .*\\n• <#${h.channel('news')}>: Discord 403: Missing Access`),
+    );
     expect(shown.text).toContain('Events waiting to be posted: 1');
 
     h.discord.clearFaults();
-    await h.run('feed', 'set', [commandOption.string('event', 'modcall'), commandOption.channel('channel', h.channel('modcalls'))]);
+    await h.run('feed', 'set', [
+      commandOption.string('event', 'modcall'),
+      commandOption.channel('channel', h.channel('modcalls')),
+    ]);
     await waitForEmbeds('modcalls', 1);
   });
 
   it('set and clear a role mention, warning when the role cannot be pinged', async () => {
     const quiet = h.guild.roles['Quiet'] ?? '';
-    const set = await h.run('feed', 'mention', [commandOption.string('event', 'case.created'), commandOption.role('role', quiet)]);
-    expect(set.text).toMatch(new RegExp(`^case.created now pings <@&${quiet}>\\. Note: that role is not mentionable and I lack`));
+    const set = await h.run('feed', 'mention', [
+      commandOption.string('event', 'case.created'),
+      commandOption.role('role', quiet),
+    ]);
+    expect(set.text).toMatch(
+      new RegExp(`^case.created now pings <@&${quiet}>\\. Note: that role is not mentionable and I lack`),
+    );
     expect(h.bot.store.guilds.get(h.guild.id).mentions).toEqual({ 'case.created': quiet });
-    expect((await h.run('feed', 'mention', [commandOption.string('event', 'case.created')])).text).toBe('case.created no longer pings anyone.');
+    expect((await h.run('feed', 'mention', [commandOption.string('event', 'case.created')])).text).toBe(
+      'case.created no longer pings anyone.',
+    );
     expect(h.bot.store.guilds.get(h.guild.id).mentions).toEqual({});
-    const everyone = await h.run('feed', 'mention', [commandOption.string('event', 'modcall'), commandOption.role('role', h.guild.everyoneRoleId)]);
+    const everyone = await h.run('feed', 'mention', [
+      commandOption.string('event', 'modcall'),
+      commandOption.role('role', h.guild.everyoneRoleId),
+    ]);
     expect(everyone.text).toBe('Choose a role other than @everyone.');
   });
 
@@ -279,7 +336,14 @@ describe('admin slash commands, end to end', () => {
     } finally {
       hooks.listForGuild = original;
     }
-    const logged = h.logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line['msg'] === 'interaction failed');
-    expect(logged).toMatchObject({ command: 'webhook', subcommand: 'list', guildId: h.guild.id, err: { message: 'disk I/O error' } });
+    const logged = h.logs.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line['msg'] === 'interaction failed');
+    expect(logged).toMatchObject({
+      command: 'webhook',
+      subcommand: 'list',
+      guildId: h.guild.id,
+      err: { message: 'disk I/O error' },
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
+
 import { COMMANDS } from '../../commands/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
@@ -70,7 +71,10 @@ export async function startAdminHarness(): Promise<AdminHarness> {
       { name: 'locked', denyBot: PermissionFlagsBits.EmbedLinks },
       { name: 'news', type: ChannelType.GuildAnnouncement },
     ],
-    roles: [{ name: 'Moderators', mentionable: true }, { name: 'Quiet', mentionable: false }],
+    roles: [
+      { name: 'Moderators', mentionable: true },
+      { name: 'Quiet', mentionable: false },
+    ],
   });
   const bot = await startBot({
     config: testConfig({
@@ -88,7 +92,11 @@ export async function startAdminHarness(): Promise<AdminHarness> {
   });
   const client = bot.discord;
   if (!client) throw new Error('the bot started without Discord');
-  await discord.waitFor(() => client.isReady() && client.guilds.cache.has(guild.id), 10_000, 'the bot ready in the guild');
+  await discord.waitFor(
+    () => client.isReady() && client.guilds.cache.has(guild.id),
+    10_000,
+    'the bot ready in the guild',
+  );
   // As the host would with `npm run deploy-commands -- --guild <id>`.
   await registerCommands(client.rest, COMMANDS, { guildId: guild.id });
 
@@ -119,9 +127,17 @@ export async function startAdminHarness(): Promise<AdminHarness> {
     },
     async setup(key, as = 'admin') {
       harness.typedKeys.push(key);
-      const modal = answer(await discord.dispatchInteraction(chatInputCommand({ name: 'setup', as, guildId: guild.id })));
+      const modal = answer(
+        await discord.dispatchInteraction(chatInputCommand({ name: 'setup', as, guildId: guild.id })),
+      );
       const data = modal.outcome.callback.data as { custom_id?: string } | undefined;
-      const submitDraft = modalSubmit({ customId: data?.custom_id ?? 'setup:server-key', fields: { key }, layout: 'label', as, guildId: guild.id });
+      const submitDraft = modalSubmit({
+        customId: data?.custom_id ?? 'setup:server-key',
+        fields: { key },
+        layout: 'label',
+        as,
+        guildId: guild.id,
+      });
       const submit = answer(await discord.dispatchInteraction(submitDraft));
       return { modal, submit };
     },

@@ -23,7 +23,10 @@ export interface DemoProcess {
 
 export function startDemoProcess(args: readonly string[]): DemoProcess {
   // detached: a process group of its own, so the test can check that nothing of it outlives it.
-  const child = spawn(process.execPath, tsxArgs('scripts/demo.ts', args), { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, tsxArgs('scripts/demo.ts', args), {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let stderr = '';
   const listeners = new Set<() => void>();
@@ -39,9 +42,12 @@ export function startDemoProcess(args: readonly string[]): DemoProcess {
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  exited.then(() => {
-    for (const listener of [...listeners]) listener();
-  }, () => undefined);
+  exited.then(
+    () => {
+      for (const listener of [...listeners]) listener();
+    },
+    () => undefined,
+  );
 
   return {
     child,
@@ -55,11 +61,20 @@ export function startDemoProcess(args: readonly string[]): DemoProcess {
             if (match) return finish(() => resolve(match));
           }
           if (child.exitCode !== null || child.signalCode !== null) {
-            finish(() => reject(new Error(`the demo exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${lines.join('\n')}\n${stderr}`)));
+            finish(() =>
+              reject(
+                new Error(
+                  `the demo exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${lines.join('\n')}\n${stderr}`,
+                ),
+              ),
+            );
           }
         };
         const timer = setTimeout(
-          () => finish(() => reject(new Error(`no line ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}\n${stderr}`))),
+          () =>
+            finish(() =>
+              reject(new Error(`no line ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}\n${stderr}`)),
+            ),
           timeoutMs,
         );
         const finish = (settle: () => void) => {
@@ -106,12 +121,22 @@ export function startDemoProcess(args: readonly string[]): DemoProcess {
 }
 
 /** Runs `npm run simulate -- <args>` (through tsx) to the end; never throws on a non-zero exit. */
-export async function runSimulator(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runSimulator(
+  args: readonly string[],
+  timeoutMs = 30_000,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, tsxArgs('scripts/simulate.ts', args), { timeout: timeoutMs, encoding: 'utf8' });
+    const { stdout, stderr } = await run(process.execPath, tsxArgs('scripts/simulate.ts', args), {
+      timeout: timeoutMs,
+      encoding: 'utf8',
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: unknown; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+    };
   }
 }

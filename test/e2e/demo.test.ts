@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { APIEmbed } from 'discord.js';
 import { chromium, type Browser, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { signedHeaders } from '../../src/simulate/post-delivery.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { runSimulator, startDemoProcess, type DemoProcess } from './demo-process.js';
@@ -49,7 +50,10 @@ interface PageGlobals {
 
 /** A computed style of the element, read in the page. */
 const styleOf = (locator: Locator, property: string) =>
-  locator.evaluate((element, name) => (globalThis as unknown as PageGlobals).getComputedStyle(element).getPropertyValue(name), property);
+  locator.evaluate(
+    (element, name) => (globalThis as unknown as PageGlobals).getComputedStyle(element).getPropertyValue(name),
+    property,
+  );
 
 let dir: ReturnType<typeof makeTempDir>;
 let demo: DemoProcess;
@@ -62,7 +66,9 @@ const getJson = async <T>(path: string): Promise<T> => (await fetch(new URL(path
 /** Every embed footer of the guild, for counting how often a delivery id was posted. */
 async function footers(): Promise<string[]> {
   const channels = await getJson<ChannelMessages[]>('/api/messages');
-  return channels.flatMap((channel) => channel.messages.flatMap((message) => message.embeds.map((embed) => embed.footer?.text ?? '')));
+  return channels.flatMap((channel) =>
+    channel.messages.flatMap((message) => message.embeds.map((embed) => embed.footer?.text ?? '')),
+  );
 }
 
 async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
@@ -96,7 +102,8 @@ describe('npm run demo', () => {
     expect(status.intakeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const routed = status.channels.filter((channel) => channel.routed).map((channel) => channel.name);
     expect(routed.sort()).toEqual(['mod-log', 'modcalls', 'sessions', 'shifts']);
-    for (const channel of status.channels.filter((c) => c.routed)) expect(channel.messages, `#${channel.name}`).toBeGreaterThan(0);
+    for (const channel of status.channels.filter((c) => c.routed))
+      expect(channel.messages, `#${channel.name}`).toBeGreaterThan(0);
     // Set up through the admin's commands, each answered with its success line.
     const text = demo.lines.join('\n');
     expect(text).toContain('/setup modal submitted → Server key saved.');
@@ -123,7 +130,10 @@ describe('npm run demo', () => {
       const modcalls = page.locator('section.channel[data-channel-name="modcalls"]');
       await modcalls.locator('.embed').first().waitFor({ timeout: 10_000 });
       // Every routed channel has a full session by now.
-      await page.locator('section.channel[data-channel-name="sessions"] .embed-title', { hasText: 'Session ended' }).first().waitFor({ timeout: 15_000 });
+      await page
+        .locator('section.channel[data-channel-name="sessions"] .embed-title', { hasText: 'Session ended' })
+        .first()
+        .waitFor({ timeout: 15_000 });
 
       const titles = await page.locator('.embed-title').allTextContents();
       expect(titles).toEqual(expect.arrayContaining(['Modcall', 'Shift started', 'Shift ended']));
@@ -142,16 +152,22 @@ describe('npm run demo', () => {
       expect(await styleOf(embed, 'border-left-color')).toBe(MODCALL_BAR);
       // Fields: name and value, the inline ones side by side; the caller is a link to the Roblox profile.
       const caller = embed.locator('.embed-field', { hasText: 'Caller' });
-      expect(await caller.locator('.embed-field-value a.md-link').getAttribute('href')).toMatch(/^https:\/\/www\.roblox\.com\/users\/\d+\/profile$/);
+      expect(await caller.locator('.embed-field-value a.md-link').getAttribute('href')).toMatch(
+        /^https:\/\/www\.roblox\.com\/users\/\d+\/profile$/,
+      );
       const called = embed.locator('.embed-field', { hasText: 'Called' });
       const [callerBox, calledBox] = [await caller.boundingBox(), await called.boundingBox()];
       expect(callerBox && calledBox && Math.abs(callerBox.y - calledBox.y) < 2 && calledBox.x > callerBox.x).toBe(true);
       // Timestamps: `<t:…:f> (<t:…:R>)` as a date and a relative time; the embed timestamp in the footer.
       const calledText = (await called.locator('.embed-field-value').textContent()) ?? '';
       expect(calledText).toMatch(/^[A-Z][a-z]+ \d{1,2}, \d{4} \d{1,2}:\d{2} [AP]M \((\d+ \w+ ago|in \d+ \w+)\)$/);
-      expect(await embed.locator('.embed-footer').textContent()).toMatch(/^Server \d+ · Delivery dlv_\w+•(Today|Yesterday) at \d{1,2}:\d{2} [AP]M$/);
+      expect(await embed.locator('.embed-footer').textContent()).toMatch(
+        /^Server \d+ · Delivery dlv_\w+•(Today|Yesterday) at \d{1,2}:\d{2} [AP]M$/,
+      );
       // User mentions render as names.
-      const staff = page.locator('section.channel[data-channel-name="shifts"] .embed-field-value .mention.user').first();
+      const staff = page
+        .locator('section.channel[data-channel-name="shifts"] .embed-field-value .mention.user')
+        .first();
       expect(await staff.textContent()).toMatch(/^@\S/);
       expect(await page.locator('body').textContent()).not.toMatch(/<t:\d+|<@&?\d+>/);
 
@@ -168,17 +184,32 @@ describe('npm run demo', () => {
   }, 60_000);
 
   it('posts each good delivery of the simulator once', async () => {
-    const result = await runSimulator(['--url', webhookUrl, '--secret-file', secretFile(), '--event', 'modcall', '--count', '3', '--rate', '20']);
+    const result = await runSimulator([
+      '--url',
+      webhookUrl,
+      '--secret-file',
+      secretFile(),
+      '--event',
+      'modcall',
+      '--count',
+      '3',
+      '--rate',
+      '20',
+    ]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('simulate: all 3 accepted');
     const ids = [...result.stdout.matchAll(/\b(dlv_sim_[0-9a-f-]{36})\b/g)].map((match) => match[1] ?? '');
     expect(ids).toHaveLength(3);
     expect(result.stdout).not.toContain(readFileSync(secretFile(), 'utf8').trim());
     const count = (all: string[], id: string) => all.filter((footer) => footer.endsWith(`Delivery ${id}`)).length;
-    await until(async () => {
-      const all = await footers();
-      return ids.every((id) => count(all, id) >= 1);
-    }, 15_000, 'the simulated modcalls in the feed');
+    await until(
+      async () => {
+        const all = await footers();
+        return ids.every((id) => count(all, id) >= 1);
+      },
+      15_000,
+      'the simulated modcalls in the feed',
+    );
     // A moment later still exactly once each.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const all = await footers();
@@ -188,7 +219,17 @@ describe('npm run demo', () => {
   it('has every --bad delivery of the simulator refused with the expected status, and none posted', async () => {
     const result = await runSimulator(['--url', webhookUrl, '--secret-file', secretFile(), '--bad', '--rate', '50']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    for (const name of ['unsigned', 'stale', 'future', 'tampered', 'wrong-secret', 'not-json', 'not-an-envelope', 'too-large', 'unknown-address']) {
+    for (const name of [
+      'unsigned',
+      'stale',
+      'future',
+      'tampered',
+      'wrong-secret',
+      'not-json',
+      'not-an-envelope',
+      'too-large',
+      'unknown-address',
+    ]) {
       expect(result.stdout).toMatch(new RegExp(`^  ${name} .* ok  \\d+ ms$`, 'm'));
     }
     expect(result.stdout).toMatch(/^ {2}stale .*expect 401 stale_timestamp\s+got 401 stale_timestamp /m);
@@ -197,7 +238,16 @@ describe('npm run demo', () => {
     expect((await footers()).some((footer) => footer.includes('dlv_sim_bad_'))).toBe(false);
 
     // And with a wrong secret, good deliveries are refused: the simulator says so and fails.
-    const wrong = await runSimulator(['--url', webhookUrl, '--secret', 'not-the-secret', '--event', 'modcall', '--count', '1']);
+    const wrong = await runSimulator([
+      '--url',
+      webhookUrl,
+      '--secret',
+      'not-the-secret',
+      '--event',
+      'modcall',
+      '--count',
+      '1',
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toMatch(/REFUSED 401 signature_mismatch/);
   }, 40_000);
@@ -213,9 +263,17 @@ describe('npm run demo', () => {
       data: { caller: { robloxId: `1"><script>document.title='pwned'</script>`, name: hostile }, at: Date.now() },
     });
     const secret = readFileSync(secretFile(), 'utf8').trim();
-    const answer = await fetch(webhookUrl, { method: 'POST', headers: signedHeaders('modcall', body, secret, Math.floor(Date.now() / 1000)), body });
+    const answer = await fetch(webhookUrl, {
+      method: 'POST',
+      headers: signedHeaders('modcall', body, secret, Math.floor(Date.now() / 1000)),
+      body,
+    });
     expect(answer.status).toBe(204);
-    await until(async () => (await footers()).some((footer) => footer.endsWith('Delivery dlv_xss_probe')), 15_000, 'the probe in the feed');
+    await until(
+      async () => (await footers()).some((footer) => footer.endsWith('Delivery dlv_xss_probe')),
+      15_000,
+      'the probe in the feed',
+    );
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
@@ -236,7 +294,11 @@ describe('npm run demo', () => {
     expect(code, demo.stderr()).toBe(0);
     expect(demo.lines.at(-1)).toBe('demo: stopped');
     // An orphaned helper (tsx's esbuild service) notices its parent is gone within moments; give it those.
-    const alive = await until(async () => !demo.groupAlive() || undefined, 3_000, 'the demo\'s process group to end').catch(() => demo.describeGroup());
+    const alive = await until(
+      async () => !demo.groupAlive() || undefined,
+      3_000,
+      "the demo's process group to end",
+    ).catch(() => demo.describeGroup());
     expect(alive, 'processes of the demo still running').toBe(true);
     // Its servers are gone too.
     await expect(fetch(previewUrl)).rejects.toThrow();

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { REST } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { COMMANDS } from '../../commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../fakes/discord/index.js';
@@ -27,7 +28,7 @@ function commandPuts() {
 }
 
 describe('deploy-commands', () => {
-  it('registers every command globally with one PUT, valid against Discord\'s schema', async () => {
+  it("registers every command globally with one PUT, valid against Discord's schema", async () => {
     const rest = new REST({ api: discord.apiUrl }).setToken(discord.botToken);
     const result = await registerCommands(rest, COMMANDS);
     expect(result).toEqual({ applicationId: discord.applicationId, guildId: undefined, names: NAMES });

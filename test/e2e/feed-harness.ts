@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
+
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { signDelivery } from '../../src/upstream/signature.js';
-import { startFakeDiscord, type AddedGuild, type FakeDiscord, type FakeDiscordOptions } from '../fakes/discord/index.js';
+import {
+  startFakeDiscord,
+  type AddedGuild,
+  type FakeDiscord,
+  type FakeDiscordOptions,
+} from '../fakes/discord/index.js';
+import { TEST_ROUTES } from '../fixtures/routes.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
-import { TEST_ROUTES } from '../fixtures/routes.js';
 
 export const FEED_SECRET = 'whsec_feed_e2e_0123456789';
 export const FEED_CHANNELS = ['cases', 'modcalls', 'sessions', 'shifts', 'other', 'backup'] as const;
@@ -29,7 +35,9 @@ export interface FeedHarness {
   stop(): Promise<void>;
 }
 
-export async function startFeedHarness(options: { discord?: FakeDiscordOptions; restTimeoutMs?: number } = {}): Promise<FeedHarness> {
+export async function startFeedHarness(
+  options: { discord?: FakeDiscordOptions; restTimeoutMs?: number } = {},
+): Promise<FeedHarness> {
   const dir = makeTempDir();
   const logs = captureLogs('debug');
   const discord = await startFakeDiscord(options.discord);
@@ -66,7 +74,14 @@ export async function startFeedHarness(options: { discord?: FakeDiscordOptions; 
 
   let bot = await start();
   const hookId = randomBytes(16).toString('hex');
-  await bot.store.hooks.save({ hookId, guildId: guild.id, webhookId: 'wh_feed', secret: FEED_SECRET, events: ['all'], createdAt: Date.now() });
+  await bot.store.hooks.save({
+    hookId,
+    guildId: guild.id,
+    webhookId: 'wh_feed',
+    secret: FEED_SECRET,
+    events: ['all'],
+    createdAt: Date.now(),
+  });
   await bot.store.guilds.update(guild.id, (settings) => ({
     ...settings,
     routes: Object.fromEntries(Object.entries(ROUTES).map(([event, name]) => [event, channel(name)])),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { EVENT_NAMES, type EventName } from '../../src/upstream/schemas.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { postedDeliveryIds, startFeedHarness, type FeedChannel, type FeedHarness } from './feed-harness.js';
@@ -14,7 +15,12 @@ const EXPECTED: Record<EventName, { channel: FeedChannel; title: string; shows: 
   'case.created': {
     channel: 'cases',
     title: 'Case #1042 · Warn',
-    shows: ['https://www.roblox.com/users/2391045817/profile', '<@284756102938475610>', 'ramming other players', 'https://cdn.example.test/clips/1042.mp4'],
+    shows: [
+      'https://www.roblox.com/users/2391045817/profile',
+      '<@284756102938475610>',
+      'ramming other players',
+      'https://cdn.example.test/clips/1042.mp4',
+    ],
   },
   'case.voided': { channel: 'cases', title: 'Case #1042 · Warn · Voided', shows: ['<@193847561029384756>'] },
   'session.started': { channel: 'sessions', title: 'Session started · Friday night patrol', shows: ['Serious RP'] },
@@ -56,8 +62,12 @@ describe('the event feed against Discord', () => {
 
   it('pings only the configured role on a modcall, and nobody for @everyone or mentions in user text', async () => {
     h = await startFeedHarness();
-    expect(await h.deliver(modcall('ping-1', { data: { caller: { robloxId: '1', name: '@everyone' }, at: 1 } }))).toBe(204);
-    expect(await h.deliver(caseCreated('ping-2', `@everyone @here <@&${h.moderatorsRoleId}> <@284756102938475610> look`))).toBe(204);
+    expect(await h.deliver(modcall('ping-1', { data: { caller: { robloxId: '1', name: '@everyone' }, at: 1 } }))).toBe(
+      204,
+    );
+    expect(
+      await h.deliver(caseCreated('ping-2', `@everyone @here <@&${h.moderatorsRoleId}> <@284756102938475610> look`)),
+    ).toBe(204);
     const [call] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
     const [kase] = await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
     expect(call?.content).toBe(`<@&${h.moderatorsRoleId}>`);
@@ -89,8 +99,14 @@ describe('the event feed against Discord', () => {
     for (const id of ids) expect(await h.deliver(caseCreated(id, `reason ${id}`))).toBe(204);
     await delay(5_000);
     expect(h.discord.messages(h.channel('cases'))).toHaveLength(0);
-    expect(h.bot.worker?.statusOf(h.guild.id).retrying).toEqual([expect.objectContaining({ channelId: h.channel('cases') })]);
-    await h.discord.waitFor(() => postedDeliveryIds(h!.discord, h!.channel('cases')).length >= ids.length, 45_000, 'all after the outage');
+    expect(h.bot.worker?.statusOf(h.guild.id).retrying).toEqual([
+      expect.objectContaining({ channelId: h.channel('cases') }),
+    ]);
+    await h.discord.waitFor(
+      () => postedDeliveryIds(h!.discord, h!.channel('cases')).length >= ids.length,
+      45_000,
+      'all after the outage',
+    );
     await delay(500);
     expect(postedDeliveryIds(h.discord, h.channel('cases'))).toEqual(ids);
     await h.discord.waitFor(() => h!.bot.store.outbox.size === 0, 5_000, 'the outbox emptied');
@@ -113,16 +129,38 @@ describe('the event feed against Discord', () => {
     expect(await h.deliver(modcall('blocked-2'))).toBe(204);
     expect(await h.deliver(caseCreated('flowing-1', 'still flowing'))).toBe(204);
     await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
-    await h.discord.waitFor(() => h!.bot.worker?.statusOf(h!.guild.id).waiting === 2, 10_000, 'the cases entry confirmed');
-    await h.discord.waitFor(() => (h!.bot.worker?.statusOf(h!.guild.id).broken.length ?? 0) === 1, 10_000, 'the route marked broken');
-    expect(h.bot.worker?.statusOf(h.guild.id)).toMatchObject({ waiting: 2, broken: [{ channelId: h.channel('modcalls'), status: 403 }] });
+    await h.discord.waitFor(
+      () => h!.bot.worker?.statusOf(h!.guild.id).waiting === 2,
+      10_000,
+      'the cases entry confirmed',
+    );
+    await h.discord.waitFor(
+      () => (h!.bot.worker?.statusOf(h!.guild.id).broken.length ?? 0) === 1,
+      10_000,
+      'the route marked broken',
+    );
+    expect(h.bot.worker?.statusOf(h.guild.id)).toMatchObject({
+      waiting: 2,
+      broken: [{ channelId: h.channel('modcalls'), status: 403 }],
+    });
     expect(await h.deliver(caseCreated('flowing-2', 'and again'))).toBe(204);
-    await h.discord.waitFor(() => postedDeliveryIds(h!.discord, h!.channel('cases')).length === 2, 10_000, 'cases keep flowing');
+    await h.discord.waitFor(
+      () => postedDeliveryIds(h!.discord, h!.channel('cases')).length === 2,
+      10_000,
+      'cases keep flowing',
+    );
     await h.discord.waitFor(() => h!.bot.store.outbox.size === 2, 5_000, 'only the blocked entries waiting');
     expect(h.logs.lines.filter((line) => line.includes('channel unusable'))).toHaveLength(1);
 
-    await h.bot.store.guilds.update(h.guild.id, (s) => ({ ...s, routes: { ...s.routes, modcall: h!.channel('backup') } }));
-    await h.discord.waitFor(() => postedDeliveryIds(h!.discord, h!.channel('backup')).length === 2, 10_000, 're-routed events');
+    await h.bot.store.guilds.update(h.guild.id, (s) => ({
+      ...s,
+      routes: { ...s.routes, modcall: h!.channel('backup') },
+    }));
+    await h.discord.waitFor(
+      () => postedDeliveryIds(h!.discord, h!.channel('backup')).length === 2,
+      10_000,
+      're-routed events',
+    );
     expect(postedDeliveryIds(h.discord, h.channel('backup'))).toEqual(['blocked-1', 'blocked-2']);
     await h.discord.waitFor(() => h!.bot.store.outbox.size === 0, 5_000, 'the outbox emptied');
   });
@@ -134,7 +172,11 @@ describe('the event feed against Discord', () => {
     await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
     await h.restart();
     expect(h.bot.store.outbox.size).toBeGreaterThan(0);
-    await h.discord.waitFor(() => postedDeliveryIds(h!.discord, h!.channel('modcalls')).length >= ids.length, 20_000, 'the rest');
+    await h.discord.waitFor(
+      () => postedDeliveryIds(h!.discord, h!.channel('modcalls')).length >= ids.length,
+      20_000,
+      'the rest',
+    );
     await delay(800);
     expect(postedDeliveryIds(h.discord, h.channel('modcalls'))).toEqual(ids);
     // A repeated delivery after the restart is recognised, not posted again.

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/store/open-store.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
@@ -18,7 +19,10 @@ afterEach(async () => {
 function watchLogs(stream: NodeJS.ReadableStream) {
   const lines: Array<Record<string, unknown>> = [];
   let buffer = '';
-  const waiters: Array<{ test: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }> = [];
+  const waiters: Array<{
+    test: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }> = [];
   stream.on('data', (chunk: Buffer) => {
     buffer += chunk.toString('utf8');
     const parts = buffer.split('\n');
@@ -58,7 +62,14 @@ describe('npm start (src/main.ts) as a process', () => {
     const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
     const hookId = randomBytes(16).toString('hex');
     const setup = await openStore(storeUrl);
-    await setup.hooks.save({ hookId, guildId: guild.id, webhookId: 'wh_1', secret: SECRET, events: ['all'], createdAt: Date.now() });
+    await setup.hooks.save({
+      hookId,
+      guildId: guild.id,
+      webhookId: 'wh_1',
+      secret: SECRET,
+      events: ['all'],
+      createdAt: Date.now(),
+    });
     await setup.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
     await setup.close();
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+
 import { createLogger, type Logger } from '../../src/logger.js';
 
 /** A real pino logger whose lines are kept in memory, so tests can assert what was (never) logged. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { captureLogs } from './capture-logs.js';

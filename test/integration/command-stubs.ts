@@ -1,4 +1,5 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
+
 import { WebhookStates } from '../../src/admin/webhook-states.js';
 import type { RunningBot } from '../../src/bot.js';
 import type { CommandContext } from '../../src/discord/command-context.js';
@@ -55,7 +56,10 @@ export function stubChatInput(input: {
 }
 
 /** A command context over a bot started with `feed: false`; its client never logs in. */
-export function contextFor(bot: RunningBot, options: { serviceUrl: string; logger: Logger; pingTimeoutMs?: number }): CommandContext {
+export function contextFor(
+  bot: RunningBot,
+  options: { serviceUrl: string; logger: Logger; pingTimeoutMs?: number },
+): CommandContext {
   return {
     store: bot.store,
     secrets: bot.secrets,

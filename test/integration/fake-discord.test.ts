@@ -17,17 +17,22 @@ import {
   SlashCommandBuilder,
   TextInputBuilder,
   TextInputStyle,
+  type Interaction,
+  type RESTOptions,
+  type TextChannel,
 } from 'discord.js';
-import type { Interaction, RESTOptions, TextChannel } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import {
   autocomplete,
   chatInputCommand,
   commandOption,
   modalSubmit,
   startFakeDiscord,
+  type AddedGuild,
+  type FakeDiscord,
+  type FakeDiscordOptions,
 } from '../fakes/discord/index.js';
-import type { AddedGuild, FakeDiscord, FakeDiscordOptions } from '../fakes/discord/index.js';
 
 interface Harness {
   readonly fake: FakeDiscord;
@@ -454,7 +459,9 @@ describe('fake Discord with the real discord.js client', () => {
   it('closes quickly, even with a request held by a hang', async () => {
     const { fake, client, channel } = await start({}, { retries: 0 });
     fake.hangRequests();
-    const pending = channel('feed').send('never answered').catch((error: unknown) => error);
+    const pending = channel('feed')
+      .send('never answered')
+      .catch((error: unknown) => error);
     await fake.waitForRequest((r) => r.path.endsWith('/messages'));
     const started = Date.now();
     await client.destroy();

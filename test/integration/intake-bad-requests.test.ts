@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { HOOK_SECRET, startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
@@ -34,67 +35,186 @@ interface BadCase {
 }
 
 const badCases: BadCase[] = [
-  { name: 'missing signature header', status: 401, code: 'missing_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': undefined })) },
-  { name: 'missing timestamp header', status: 401, code: 'missing_timestamp',
-    send: () => h.post(body, signedHeaders({ 'x-service-timestamp': undefined })) },
-  { name: 'prefix missing', status: 401, code: 'malformed_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': validHex() })) },
-  { name: 'prefix misspelled', status: 401, code: 'malformed_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha265=${validHex()}` })) },
-  { name: 'uppercase hex', status: 401, code: 'malformed_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex().toUpperCase()}` })) },
-  { name: 'signature one character short', status: 401, code: 'malformed_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex().slice(1)}` })) },
-  { name: 'signature one character long', status: 401, code: 'malformed_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex()}0` })) },
-  { name: 'non-ASCII signature of the right character length', status: 401, code: 'malformed_signature',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex().slice(1)}é` })) },
-  { name: 'signature made with another secret', status: 401, code: 'signature_mismatch',
+  {
+    name: 'missing signature header',
+    status: 401,
+    code: 'missing_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': undefined })),
+  },
+  {
+    name: 'missing timestamp header',
+    status: 401,
+    code: 'missing_timestamp',
+    send: () => h.post(body, signedHeaders({ 'x-service-timestamp': undefined })),
+  },
+  {
+    name: 'prefix missing',
+    status: 401,
+    code: 'malformed_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': validHex() })),
+  },
+  {
+    name: 'prefix misspelled',
+    status: 401,
+    code: 'malformed_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha265=${validHex()}` })),
+  },
+  {
+    name: 'uppercase hex',
+    status: 401,
+    code: 'malformed_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex().toUpperCase()}` })),
+  },
+  {
+    name: 'signature one character short',
+    status: 401,
+    code: 'malformed_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex().slice(1)}` })),
+  },
+  {
+    name: 'signature one character long',
+    status: 401,
+    code: 'malformed_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex()}0` })),
+  },
+  {
+    name: 'non-ASCII signature of the right character length',
+    status: 401,
+    code: 'malformed_signature',
+    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${validHex().slice(1)}é` })),
+  },
+  {
+    name: 'signature made with another secret',
+    status: 401,
+    code: 'signature_mismatch',
     send: () => {
       const ts = String(nowSeconds());
-      return h.post(body, signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery('another-secret', ts, body) }));
-    } },
-  { name: 'tampered body under a well-formed signature', status: 401, code: 'signature_mismatch',
-    send: () => h.post(body.replace('helpme_pls', 'helpme_plz'), signedHeaders()) },
-  { name: 'body re-serialized with other whitespace', status: 401, code: 'signature_mismatch',
-    send: () => h.post(JSON.stringify(JSON.parse(body), null, 2), signedHeaders()) },
-  { name: 'timestamp 300 s old', status: 401, code: 'stale_timestamp',
+      return h.post(
+        body,
+        signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery('another-secret', ts, body) }),
+      );
+    },
+  },
+  {
+    name: 'tampered body under a well-formed signature',
+    status: 401,
+    code: 'signature_mismatch',
+    send: () => h.post(body.replace('helpme_pls', 'helpme_plz'), signedHeaders()),
+  },
+  {
+    name: 'body re-serialized with other whitespace',
+    status: 401,
+    code: 'signature_mismatch',
+    send: () => h.post(JSON.stringify(JSON.parse(body), null, 2), signedHeaders()),
+  },
+  {
+    name: 'timestamp 300 s old',
+    status: 401,
+    code: 'stale_timestamp',
     send: () => {
       const ts = String(nowSeconds() - 300);
-      return h.post(body, signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) }));
-    } },
-  { name: 'timestamp 300 s ahead', status: 401, code: 'stale_timestamp',
+      return h.post(
+        body,
+        signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) }),
+      );
+    },
+  },
+  {
+    name: 'timestamp 300 s ahead',
+    status: 401,
+    code: 'stale_timestamp',
     send: () => {
       const ts = String(nowSeconds() + 300);
-      return h.post(body, signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) }));
-    } },
+      return h.post(
+        body,
+        signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) }),
+      );
+    },
+  },
   ...['123abc', '-5', '1.5e9'].map((ts) => ({
-    name: `timestamp ${ts}`, status: 401, code: 'malformed_timestamp',
-    send: () => h.post(body, signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) })),
+    name: `timestamp ${ts}`,
+    status: 401,
+    code: 'malformed_timestamp',
+    send: () =>
+      h.post(
+        body,
+        signedHeaders({ 'x-service-timestamp': ts, 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) }),
+      ),
   })),
-  { name: 'empty timestamp', status: 401, code: 'missing_timestamp',
-    send: () => h.post(body, signedHeaders({ 'x-service-timestamp': '' })) },
-  { name: 'timestamp signed for another value (signature covers the timestamp)', status: 401, code: 'signature_mismatch',
+  {
+    name: 'empty timestamp',
+    status: 401,
+    code: 'missing_timestamp',
+    send: () => h.post(body, signedHeaders({ 'x-service-timestamp': '' })),
+  },
+  {
+    name: 'timestamp signed for another value (signature covers the timestamp)',
+    status: 401,
+    code: 'signature_mismatch',
     send: () => {
       const ts = String(nowSeconds());
-      return h.post(body, signedHeaders({ 'x-service-timestamp': String(nowSeconds() - 1), 'x-service-signature': signDelivery(HOOK_SECRET, ts, body) }));
-    } },
+      return h.post(
+        body,
+        signedHeaders({
+          'x-service-timestamp': String(nowSeconds() - 1),
+          'x-service-signature': signDelivery(HOOK_SECRET, ts, body),
+        }),
+      );
+    },
+  },
   { name: 'empty body', status: 400, code: 'invalid_json', send: () => h.postSigned('') },
-  { name: 'signed body that is not JSON', status: 400, code: 'invalid_json', send: () => h.postSigned('event=modcall&id=1') },
-  { name: 'signed JSON array', status: 400, code: 'invalid_envelope', send: () => h.postSigned(JSON.stringify([SAMPLE_DELIVERIES.modcall])) },
+  {
+    name: 'signed body that is not JSON',
+    status: 400,
+    code: 'invalid_json',
+    send: () => h.postSigned('event=modcall&id=1'),
+  },
+  {
+    name: 'signed JSON array',
+    status: 400,
+    code: 'invalid_envelope',
+    send: () => h.postSigned(JSON.stringify([SAMPLE_DELIVERIES.modcall])),
+  },
   { name: 'signed JSON string', status: 400, code: 'invalid_envelope', send: () => h.postSigned(JSON.stringify(body)) },
-  { name: 'signed object without an id', status: 400, code: 'invalid_envelope',
-    send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: undefined })) },
-  { name: 'body over 1 MiB', status: 413, code: 'payload_too_large',
+  {
+    name: 'signed object without an id',
+    status: 400,
+    code: 'invalid_envelope',
+    send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: undefined })),
+  },
+  {
+    name: 'body over 1 MiB',
+    status: 413,
+    code: 'payload_too_large',
     send: () => {
       const big = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'big', pad: 'x'.repeat(1024 * 1024) });
       return h.postSigned(big);
-    } },
-  { name: 'unknown hookId', status: 404, code: 'unknown_hook', send: () => h.post(body, signedHeaders(), 'f'.repeat(32)) },
-  { name: 'hookId that looks like a prototype key', status: 404, code: 'unknown_hook', send: () => h.post(body, signedHeaders(), '__proto__') },
-  { name: 'signature over the body without the timestamp', status: 401, code: 'signature_mismatch',
-    send: () => h.post(body, signedHeaders({ 'x-service-signature': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}` })) },
+    },
+  },
+  {
+    name: 'unknown hookId',
+    status: 404,
+    code: 'unknown_hook',
+    send: () => h.post(body, signedHeaders(), 'f'.repeat(32)),
+  },
+  {
+    name: 'hookId that looks like a prototype key',
+    status: 404,
+    code: 'unknown_hook',
+    send: () => h.post(body, signedHeaders(), '__proto__'),
+  },
+  {
+    name: 'signature over the body without the timestamp',
+    status: 401,
+    code: 'signature_mismatch',
+    send: () =>
+      h.post(
+        body,
+        signedHeaders({
+          'x-service-signature': `sha256=${createHmac('sha256', HOOK_SECRET).update(body).digest('hex')}`,
+        }),
+      ),
+  },
 ];
 
 describe('the intake refuses what the service did not sign', () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
@@ -31,7 +32,13 @@ describe('each documented event', () => {
 
 describe('deliveries our schemas do not know', () => {
   it('keeps an unknown event, marked for the plain rendering', async () => {
-    const payload = JSON.stringify({ id: 'dlv_new', event: 'vehicle.spawned', server: '4821337', at: 1, data: { car: 'Falcon' } });
+    const payload = JSON.stringify({
+      id: 'dlv_new',
+      event: 'vehicle.spawned',
+      server: '4821337',
+      at: 1,
+      data: { car: 'Falcon' },
+    });
     expect((await h.postSigned(payload)).status).toBe(204);
     expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'vehicle.spawned', render: 'plain', rawBody: payload }]);
   });
@@ -47,7 +54,9 @@ describe('deliveries our schemas do not know', () => {
     const withExtras = {
       ...SAMPLE_DELIVERIES['case.created'],
       region: 'eu',
-      data: { case: { ...SAMPLE_DELIVERIES['case.created'].data.case, evidence: { clips: [1, 2], note: null }, severity: 3 } },
+      data: {
+        case: { ...SAMPLE_DELIVERIES['case.created'].data.case, evidence: { clips: [1, 2], note: null }, severity: 3 },
+      },
     };
     const payload = JSON.stringify(withExtras);
     expect((await h.postSigned(payload)).status).toBe(204);
@@ -83,7 +92,9 @@ describe('a store that cannot write', () => {
   it('answers 500 (so the service retries) and never 2xx for a delivery it did not keep', async () => {
     const { default: sqlite3 } = await import('sqlite3');
     const db = new sqlite3.Database(h.dbFile);
-    await new Promise<void>((resolve, reject) => db.run('DROP TABLE outbox', (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      db.run('DROP TABLE outbox', (error) => (error ? reject(error) : resolve())),
+    );
     await new Promise<void>((resolve) => db.close(() => resolve()));
 
     const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'not-kept' });

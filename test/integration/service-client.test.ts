@@ -2,6 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { UserFacingError } from '../../src/errors.js';
 import { createServiceClient, ServiceApiError, type ServiceClient } from '../../src/upstream/client.js';
 import { verifyDelivery } from '../../src/upstream/signature.js';
@@ -52,7 +53,9 @@ async function expectServiceError(call: () => Promise<unknown>, key: string): Pr
     String(serviceError),
     serviceError.stack ?? '',
     inspect(serviceError, { depth: 10, showHidden: true }),
-    JSON.stringify(Object.getOwnPropertyNames(serviceError).map((name) => [name, String(Reflect.get(serviceError, name))])),
+    JSON.stringify(
+      Object.getOwnPropertyNames(serviceError).map((name) => [name, String(Reflect.get(serviceError, name))]),
+    ),
   ];
   for (const view of views) expect(view).not.toContain(key);
   // The hex body of a usk_ key is the secret part: it must not appear on its own either.
@@ -66,7 +69,11 @@ describe('createWebhook', () => {
     const key = fake.issueKey();
     const created = await client.createWebhook(key, { url: receiver.url, events: ['case.created', 'modcall'] });
 
-    expect(created).toMatchObject({ id: expect.stringMatching(/^wh_/), url: receiver.url, events: ['case.created', 'modcall'] });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^wh_/),
+      url: receiver.url,
+      events: ['case.created', 'modcall'],
+    });
     expect(created.secret).toBe(fake.secretOf(created.id));
     expect(fake.webhooks()).toEqual([expect.objectContaining({ id: created.id, enabled: true })]);
   });
@@ -75,9 +82,19 @@ describe('createWebhook', () => {
     const key = fake.issueKey();
     for (let i = 0; i < 3; i++) await client.createWebhook(key, { url: receiver.url, events: ['modcall'] });
 
-    const error = await expectServiceError(() => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }), key);
-    expect(error).toMatchObject({ failure: 'rejected', status: 409, code: 'webhook_limit', operation: 'createWebhook' });
-    expect(error.message).toBe('the service refused the request (HTTP 409, webhook_limit: A server key can have at most 3 webhooks.)');
+    const error = await expectServiceError(
+      () => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }),
+      key,
+    );
+    expect(error).toMatchObject({
+      failure: 'rejected',
+      status: 409,
+      code: 'webhook_limit',
+      operation: 'createWebhook',
+    });
+    expect(error.message).toBe(
+      'the service refused the request (HTTP 409, webhook_limit: A server key can have at most 3 webhooks.)',
+    );
   });
 
   it('passes on the service refusing an http address', async () => {
@@ -85,7 +102,10 @@ describe('createWebhook', () => {
     fake = await startFakeService();
     client = createServiceClient({ serviceUrl: fake.baseUrl });
     const key = fake.issueKey();
-    const error = await expectServiceError(() => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }), key);
+    const error = await expectServiceError(
+      () => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }),
+      key,
+    );
     expect(error).toMatchObject({ status: 400, code: 'invalid_url', serviceMessage: 'url must be an https address.' });
   });
 });
@@ -133,7 +153,10 @@ describe('refusals', () => {
   it('401 after the key was replaced: tells the admin to run /setup', async () => {
     const key = fake.issueKey();
     fake.replaceKey(key);
-    const error = await expectServiceError(() => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }), key);
+    const error = await expectServiceError(
+      () => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }),
+      key,
+    );
     expect(error).toMatchObject({ status: 401, code: 'invalid_key', failure: 'rejected' });
     expect(error.message).toBe('the server key was replaced or revoked: run /setup with the new key');
   });
@@ -150,7 +173,10 @@ describe('refusals', () => {
   it('429: says when to try again and does not retry by itself', async () => {
     const key = fake.issueKey();
     fake.rateLimitNext(key, 42);
-    const error = await expectServiceError(() => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }), key);
+    const error = await expectServiceError(
+      () => client.createWebhook(key, { url: receiver.url, events: ['modcall'] }),
+      key,
+    );
     expect(error).toMatchObject({ status: 429, retryAfterSeconds: 42, code: 'rate_limited' });
     expect(error.message).toBe('the service is rate-limiting us: try again in 42 s');
     expect(fake.requests).toHaveLength(1);
@@ -177,7 +203,10 @@ describe('a service that misbehaves', () => {
       res.write('{"id":');
     });
     const slowClient = createServiceClient({ serviceUrl: url, timeoutMs: 200 });
-    const error = await expectServiceError(() => slowClient.createWebhook(CANARY_KEY, { url: receiver.url, events: ['modcall'] }), CANARY_KEY);
+    const error = await expectServiceError(
+      () => slowClient.createWebhook(CANARY_KEY, { url: receiver.url, events: ['modcall'] }),
+      CANARY_KEY,
+    );
     expect(error.failure).toBe('timeout');
   });
 
@@ -185,22 +214,35 @@ describe('a service that misbehaves', () => {
     const closed = await startRecordingReceiver();
     await closed.close();
     const origin = new URL(closed.url).origin;
-    const error = await expectServiceError(() => createServiceClient({ serviceUrl: origin }).enableWebhook(CANARY_KEY, 'wh_1'), CANARY_KEY);
+    const error = await expectServiceError(
+      () => createServiceClient({ serviceUrl: origin }).enableWebhook(CANARY_KEY, 'wh_1'),
+      CANARY_KEY,
+    );
     expect(error).toMatchObject({ failure: 'unreachable', networkCode: 'ECONNREFUSED' });
     expect(error.message).toBe(`could not reach the service at ${new URL(origin).host}`);
   });
 
   it('reads a non-JSON error page as a refusal without description', async () => {
-    const url = await startOddService((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'));
-    const error = await expectServiceError(() => createServiceClient({ serviceUrl: url }).testWebhook(CANARY_KEY, 'wh_1'), CANARY_KEY);
+    const url = await startOddService((_req, res) =>
+      res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>'),
+    );
+    const error = await expectServiceError(
+      () => createServiceClient({ serviceUrl: url }).testWebhook(CANARY_KEY, 'wh_1'),
+      CANARY_KEY,
+    );
     expect(error).toMatchObject({ failure: 'rejected', status: 502, code: undefined });
-    expect(error.message).toBe('the service failed with an internal error (HTTP 502, without an error description): try again later');
+    expect(error.message).toBe(
+      'the service failed with an internal error (HTTP 502, without an error description): try again later',
+    );
   });
 
   it('refuses a 2xx creation answer that is not JSON', async () => {
-    const url = await startOddService((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>welcome</html>'));
+    const url = await startOddService((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>welcome</html>'),
+    );
     const error = await expectServiceError(
-      () => createServiceClient({ serviceUrl: url }).createWebhook(CANARY_KEY, { url: receiver.url, events: ['modcall'] }),
+      () =>
+        createServiceClient({ serviceUrl: url }).createWebhook(CANARY_KEY, { url: receiver.url, events: ['modcall'] }),
       CANARY_KEY,
     );
     expect(error).toMatchObject({ failure: 'bad_answer', status: 200 });
@@ -222,7 +264,10 @@ describe('a service that misbehaves', () => {
       const body = { error: { code: 'bad_request', message: `rejected header ${req.headers.authorization ?? ''}` } };
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
-    const error = await expectServiceError(() => createServiceClient({ serviceUrl: url }).enableWebhook(CANARY_KEY, 'wh_1'), CANARY_KEY);
+    const error = await expectServiceError(
+      () => createServiceClient({ serviceUrl: url }).enableWebhook(CANARY_KEY, 'wh_1'),
+      CANARY_KEY,
+    );
     expect(error.serviceMessage).toBe('rejected header Bearer [redacted]');
   });
 

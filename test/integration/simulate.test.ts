@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { runSimulation } from '../../src/simulate/run-simulation.js';
 import type { SimulateOptions } from '../../src/simulate/simulate-args.js';
 import { HOOK_SECRET, startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
@@ -47,7 +48,10 @@ describe('the delivery simulator against the real intake', () => {
 
   it('has every bad delivery refused with the expected status, with or without the secret', async () => {
     // Without the secret, the two cases that need a valid signature are left out.
-    for (const [secret, count] of [[HOOK_SECRET, 11], [undefined, 9]] as const) {
+    for (const [secret, count] of [
+      [HOOK_SECRET, 11],
+      [undefined, 9],
+    ] as const) {
       printed = [];
       const code = await simulate({ bad: true, secret });
       expect(code, printed.join('\n')).toBe(0);

@@ -3,13 +3,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { parseConfig } from '../../src/config.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
 
-const REQUIRED = { DISCORD_TOKEN: 'token', PUBLIC_URL: 'https://bot.example.com', SERVICE_URL: 'https://service.example.com' };
+const REQUIRED = {
+  DISCORD_TOKEN: 'token',
+  PUBLIC_URL: 'https://bot.example.com',
+  SERVICE_URL: 'https://service.example.com',
+};
 
 let dir: ReturnType<typeof makeTempDir>;
 let certFile: string;
@@ -36,9 +41,23 @@ beforeAll(() => {
   execFileSync(
     'openssl',
     [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
     ],
     { stdio: 'ignore', timeout: 15_000 },
   );
@@ -110,9 +129,19 @@ describe('TLS_CERT and TLS_KEY', () => {
 
   it('stop the bot from starting when the key does not match the certificate', async () => {
     const otherKey = join(dir.path, 'other-key.pem');
-    writeFileSync(otherKey, execFileSync('openssl', ['genpkey', '-algorithm', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'], { timeout: 15_000 }));
+    writeFileSync(
+      otherKey,
+      execFileSync('openssl', ['genpkey', '-algorithm', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'], {
+        timeout: 15_000,
+      }),
+    );
     await expect(
-      startBot({ config: testConfig({ TLS_CERT: certFile, TLS_KEY: otherKey }), logger: captureLogs().logger, host: '127.0.0.1', feed: false }),
+      startBot({
+        config: testConfig({ TLS_CERT: certFile, TLS_KEY: otherKey }),
+        logger: captureLogs().logger,
+        host: '127.0.0.1',
+        feed: false,
+      }),
     ).rejects.toThrow(/key values mismatch|KEY_VALUES_MISMATCH/i);
   });
 });

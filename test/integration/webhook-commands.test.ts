@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { webhook } from '../../commands/webhook.js';
 import { saveServerKey } from '../../src/admin/server-key.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
@@ -111,7 +112,9 @@ describe('/webhook commands against the fake service and the real intake', () =>
     await run('register', { events: 'all' });
     const [created] = service.webhooks();
     service.disableWebhook(created?.id ?? '');
-    expect(await run('enable')).toBe(`Webhook \`${created?.id}\` is switched on again. Run /webhook test to check that deliveries arrive.`);
+    expect(await run('enable')).toBe(
+      `Webhook \`${created?.id}\` is switched on again. Run /webhook test to check that deliveries arrive.`,
+    );
     expect(service.isEnabled(created?.id ?? '')).toBe(true);
   });
 
@@ -121,14 +124,20 @@ describe('/webhook commands against the fake service and the real intake', () =>
     await run('register', { events: 'all' });
 
     service.rateLimitNext(key, 30);
-    expect(await runFailing('test')).toBe('Could not ask the service for a test ping: the service is rate-limiting us: try again in 30 s.');
+    expect(await runFailing('test')).toBe(
+      'Could not ask the service for a test ping: the service is rate-limiting us: try again in 30 s.',
+    );
 
     const newKey = service.replaceKey(key);
-    expect(await runFailing('enable')).toBe('Could not switch the webhook on: the server key was replaced or revoked: run /setup with the new key.');
+    expect(await runFailing('enable')).toBe(
+      'Could not switch the webhook on: the server key was replaced or revoked: run /setup with the new key.',
+    );
 
     await saveServerKey(ctx, GUILD, newKey);
     service.revokeAccess(newKey);
-    expect(await runFailing('test')).toMatch(/^Could not ask the service for a test ping: developer access was revoked/);
+    expect(await runFailing('test')).toMatch(
+      /^Could not ask the service for a test ping: developer access was revoked/,
+    );
     expect(logs.text()).not.toContain(key);
     expect(logs.text()).not.toContain(newKey);
   });

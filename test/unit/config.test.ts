@@ -1,8 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+
 import { parseConfig } from '../../src/config.js';
 
-const valid = { DISCORD_TOKEN: 'token', PUBLIC_URL: 'https://bot.example.com', SERVICE_URL: 'https://service.example.com' };
+const valid = {
+  DISCORD_TOKEN: 'token',
+  PUBLIC_URL: 'https://bot.example.com',
+  SERVICE_URL: 'https://service.example.com',
+};
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -15,7 +20,10 @@ describe('configuration', () => {
 
   it('names a missing DISCORD_TOKEN', () => {
     const result = parseConfig({ ...valid, DISCORD_TOKEN: undefined });
-    expect(result).toEqual({ ok: false, problems: ['DISCORD_TOKEN is required: the bot token from the Discord developer portal'] });
+    expect(result).toEqual({
+      ok: false,
+      problems: ['DISCORD_TOKEN is required: the bot token from the Discord developer portal'],
+    });
   });
 
   it('explains a malformed PUBLIC_URL without echoing it', () => {
@@ -31,7 +39,12 @@ describe('configuration', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.split(' ')[0])).toEqual([
-      'DISCORD_TOKEN', 'PUBLIC_URL', 'PORT', 'SERVICE_URL', 'SECRET_KEY', 'LOG_LEVEL',
+      'DISCORD_TOKEN',
+      'PUBLIC_URL',
+      'PORT',
+      'SERVICE_URL',
+      'SECRET_KEY',
+      'LOG_LEVEL',
     ]);
   });
 

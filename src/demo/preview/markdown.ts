@@ -55,7 +55,10 @@ const RULES: readonly Rule[] = [
     when: (_s, _i, state) => state.blocks,
     render: (m) => `<pre class="md-codeblock"><code>${escapeHtml(m[2] ?? '')}</code></pre>`,
   },
-  { pattern: /(`+)([\s\S]*?[^`])\1(?!`)/y, render: (m) => `<code class="md-code">${escapeHtml((m[2] ?? '').trim())}</code>` },
+  {
+    pattern: /(`+)([\s\S]*?[^`])\1(?!`)/y,
+    render: (m) => `<code class="md-code">${escapeHtml((m[2] ?? '').trim())}</code>`,
+  },
   {
     pattern: /<@!?([0-9]{17,20})>/y,
     render: (m, state) => {
@@ -86,7 +89,8 @@ const RULES: readonly Rule[] = [
     render: (m, state) => {
       const ms = Number(m[1]) * 1000;
       const style = m[2] ?? 'f';
-      if (!Number.isSafeInteger(ms) || Number.isNaN(new Date(ms).getTime()) || !isTimestampStyle(style)) return escapeHtml(m[0]);
+      if (!Number.isSafeInteger(ms) || Number.isNaN(new Date(ms).getTime()) || !isTimestampStyle(style))
+        return escapeHtml(m[0]);
       const text = formatTimestamp(ms, style, state.ctx.now, state.ctx.timeZone);
       const iso = new Date(ms).toISOString();
       return `<time class="md-timestamp" datetime="${iso}" data-ms="${ms}" data-style="${style}">${escapeHtml(text)}</time>`;

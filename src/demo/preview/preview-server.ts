@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIEmbed } from 'discord.js';
+
 import type { MarkdownContext, MentionDirectory } from './markdown.js';
 import { continuesGroup, renderMessage, type PreviewMessage } from './render-message.js';
 
@@ -72,7 +73,10 @@ interface ChannelView extends PreviewChannel {
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const { source } = options;
   const files = new Map(
-    Object.entries(STATIC_FILES).map(([path, { file, type }]) => [path, { body: readFileSync(new URL(`./public/${file}`, import.meta.url)), type }]),
+    Object.entries(STATIC_FILES).map(([path, { file, type }]) => [
+      path,
+      { body: readFileSync(new URL(`./public/${file}`, import.meta.url)), type },
+    ]),
   );
   const clients = new Set<ServerResponse>();
   const signatures = new Map<string, string>();
@@ -84,7 +88,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   });
   const view = (channel: PreviewChannel): ChannelView => {
     const messages = source.messages(channel.id);
-    return { ...channel, messages: messages.length, embeds: messages.reduce((sum, message) => sum + message.embeds.length, 0) };
+    return {
+      ...channel,
+      messages: messages.length,
+      embeds: messages.reduce((sum, message) => sum + message.embeds.length, 0),
+    };
   };
   const renderChannel = (channel: PreviewChannel) => {
     const ctx = context();
@@ -92,7 +100,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     const items = source
       .messages(channel.id)
       .slice(-MAX_MESSAGES_PER_CHANNEL)
-      .map((message, index, shown) => ({ id: message.id, html: renderMessage(message, ctx, continuesGroup(shown[index - 1], message)) }));
+      .map((message, index, shown) => ({
+        id: message.id,
+        html: renderMessage(message, ctx, continuesGroup(shown[index - 1], message)),
+      }));
     return { ...view(channel), items };
   };
   const status = () => {
@@ -135,7 +146,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   }, HEARTBEAT_MS);
 
   const openEvents = (request: IncomingMessage, response: ServerResponse) => {
-    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
     // The guild first, then every channel as it is now; later only what changed.
     send(response, 'guild', { name: source.guildName, channels: source.channels() });
     // The poll's signatures stay as they are: other clients may not have seen the latest change yet.
@@ -172,7 +187,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
           response,
           source.channels().map((channel) => ({
             ...channel,
-            messages: source.messages(channel.id).map(({ id, content, embeds }): { id: string; content: string; embeds: readonly APIEmbed[] } => ({ id, content, embeds })),
+            messages: source
+              .messages(channel.id)
+              .map(({ id, content, embeds }): { id: string; content: string; embeds: readonly APIEmbed[] } => ({
+                id,
+                content,
+                embeds,
+              })),
           })),
         );
       default:

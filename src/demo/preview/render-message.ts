@@ -1,4 +1,5 @@
 import type { APIEmbed, APIEmbedField } from 'discord.js';
+
 import { cssColour, escapeHtml, safeHref } from './html.js';
 import { renderMarkdown, type MarkdownContext } from './markdown.js';
 import { formatCalendar } from './timestamps.js';
@@ -63,7 +64,9 @@ export function renderEmbed(embed: APIEmbed, ctx: MarkdownContext): string {
   if (embed.author?.name) {
     const href = safeHref(embed.author.url);
     const name = escapeHtml(embed.author.name);
-    parts.push(`<div class="embed-author">${href ? `<a class="md-link" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow">${name}</a>` : name}</div>`);
+    parts.push(
+      `<div class="embed-author">${href ? `<a class="md-link" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow">${name}</a>` : name}</div>`,
+    );
   }
   if (embed.title) {
     const title = renderMarkdown(embed.title, ctx, { links: false, blocks: false });
@@ -78,13 +81,17 @@ export function renderEmbed(embed: APIEmbed, ctx: MarkdownContext): string {
   const fields = embed.fields ?? [];
   if (fields.length > 0) {
     const columns = layOutFields(fields);
-    parts.push(`<div class="embed-fields">${fields.map((field, index) => renderField(field, columns[index] ?? '1 / 13', ctx)).join('')}</div>`);
+    parts.push(
+      `<div class="embed-fields">${fields.map((field, index) => renderField(field, columns[index] ?? '1 / 13', ctx)).join('')}</div>`,
+    );
   }
   const footerText = embed.footer?.text;
   const timestamp = renderTimestamp(embed.timestamp, ctx);
   if (footerText || timestamp) {
     const separator = footerText && timestamp ? '<span class="embed-footer-separator">•</span>' : '';
-    parts.push(`<div class="embed-footer">${footerText ? `<span>${escapeHtml(footerText)}</span>` : ''}${separator}${timestamp}</div>`);
+    parts.push(
+      `<div class="embed-footer">${footerText ? `<span>${escapeHtml(footerText)}</span>` : ''}${separator}${timestamp}</div>`,
+    );
   }
   return `<article class="embed" style="border-left-color: ${colour}" data-colour="${colour}">${parts.join('')}</article>`;
 }
@@ -105,7 +112,9 @@ export function continuesGroup(previous: PreviewMessage | undefined, message: Pr
  */
 export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, continued = false): string {
   const ms = Date.parse(message.timestamp);
-  const time = Number.isNaN(ms) ? '' : `<time class="message-time" datetime="${escapeHtml(new Date(ms).toISOString())}">${escapeHtml(formatCalendar(ms, ctx.now, ctx.timeZone))}</time>`;
+  const time = Number.isNaN(ms)
+    ? ''
+    : `<time class="message-time" datetime="${escapeHtml(new Date(ms).toISOString())}">${escapeHtml(formatCalendar(ms, ctx.now, ctx.timeZone))}</time>`;
   const initials = escapeHtml(message.author.name.trim().slice(0, 1).toUpperCase() || '?');
   const tag = message.author.bot ? '<span class="app-tag">APP</span>' : '';
   const content = message.content ? `<div class="message-content">${renderMarkdown(message.content, ctx)}</div>` : '';
@@ -114,7 +123,9 @@ export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, con
     : `<div class="message-header"><span class="message-author">${escapeHtml(message.author.name)}</span>${tag}${time}</div>`;
   return (
     `<div class="message${continued ? ' continued' : ''}" data-message-id="${escapeHtml(message.id)}">` +
-    (continued ? '<div class="avatar-space" aria-hidden="true"></div>' : `<div class="avatar" aria-hidden="true">${initials}</div>`) +
+    (continued
+      ? '<div class="avatar-space" aria-hidden="true"></div>'
+      : `<div class="avatar" aria-hidden="true">${initials}</div>`) +
     '<div class="message-body">' +
     header +
     content +

@@ -1,4 +1,5 @@
 import type { APIEmbedField } from 'discord.js';
+
 import type { EventOf } from '../../upstream/schemas.js';
 import { caseTypeColour, formatCaseType } from './case-type.js';
 import { formatEvidence } from './evidence.js';

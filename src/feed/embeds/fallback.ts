@@ -1,4 +1,5 @@
 import type { APIEmbedField } from 'discord.js';
+
 import type { Envelope } from '../../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { formatCodeBlock, formatName, stringifyJson } from './format.js';

@@ -1,4 +1,5 @@
 import { escapeMarkdown } from 'discord.js';
+
 import { truncateText } from '../limits.js';
 
 /*
@@ -19,12 +20,14 @@ const ESCAPE_BLOCKS = { heading: true, bulletedList: true, numberedList: true } 
  */
 export function formatUserText(text: string, maxLength: number): string {
   if (text.trim() === '') return EMPTY_TEXT;
-  return escapeMarkdown(truncateText(text, maxLength), ESCAPE_BLOCKS)
-    // discord.js's own masked-link escape only catches the first link of a line: escape every bracket, which
-    // also lets a name sit inside our own link's text.
-    .replace(/[[\]]/g, '\\$&')
-    // escapeMarkdown leaves "> quote" and "-# subtext" at the start of a line alone.
-    .replace(/^(\s*)(>|-#)/gm, '$1\\$2');
+  return (
+    escapeMarkdown(truncateText(text, maxLength), ESCAPE_BLOCKS)
+      // discord.js's own masked-link escape only catches the first link of a line: escape every bracket, which
+      // also lets a name sit inside our own link's text.
+      .replace(/[[\]]/g, '\\$&')
+      // escapeMarkdown leaves "> quote" and "-# subtext" at the start of a line alone.
+      .replace(/^(\s*)(>|-#)/gm, '$1\\$2')
+  );
 }
 
 /** A one-line name (a person, a session, a case type): whitespace runs become one space, then it is escaped. */

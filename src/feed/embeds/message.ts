@@ -1,4 +1,5 @@
 import { roleMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
+
 import { isSnowflake } from './people.js';
 import { toEmbedTimestamp } from './time.js';
 import type { MessagePayload, RenderContext } from './types.js';

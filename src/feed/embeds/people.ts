@@ -1,4 +1,5 @@
 import { hyperlink, userMention } from 'discord.js';
+
 import { formatInlineCode, formatName } from './format.js';
 
 /**

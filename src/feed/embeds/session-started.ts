@@ -1,4 +1,5 @@
 import type { APIEmbed } from 'discord.js';
+
 import type { EventOf } from '../../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { composeMessage } from './message.js';

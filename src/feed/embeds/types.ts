@@ -1,4 +1,5 @@
 import type { APIAllowedMentions, APIEmbed } from 'discord.js';
+
 import type { EventName, EventOf } from '../../upstream/schemas.js';
 
 /**

@@ -2,19 +2,21 @@
  * Builders for the JSON objects Discord sends (users, roles, channels, members, messages), complete enough that
  * discord.js parses them like the real thing. Pure functions.
  */
-import { ChannelType, MessageType } from 'discord.js';
-import type {
-  APIEmbed,
-  APIGuildMember,
-  APIMessage,
-  APIOverwrite,
-  APIRole,
-  APIUser,
-  GuildMemberFlags,
-  MessageFlags,
-  RoleFlags,
-  UserFlags,
+import {
+  ChannelType,
+  MessageType,
+  type APIEmbed,
+  type APIGuildMember,
+  type APIMessage,
+  type APIOverwrite,
+  type APIRole,
+  type APIUser,
+  type GuildMemberFlags,
+  type MessageFlags,
+  type RoleFlags,
+  type UserFlags,
 } from 'discord.js';
+
 import type { PermissionOverwrite } from './permissions.js';
 import { snowflakeTime } from './snowflake.js';
 

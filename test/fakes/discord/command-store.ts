@@ -1,8 +1,7 @@
 /**
  * Application commands registered through the bulk-overwrite routes, global and per guild.
  */
-import { ApplicationCommandType } from 'discord.js';
-import type { APIApplicationCommand } from 'discord.js';
+import { ApplicationCommandType, type APIApplicationCommand } from 'discord.js';
 
 type CommandBody = Readonly<Record<string, unknown>> & { readonly name: string };
 

@@ -2,9 +2,8 @@
  * Loads the extracted Discord request schema and compiles one ajv validator per route.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
 /** A route of the extracted schema, ready to match and validate. */
 export interface CompiledRoute {

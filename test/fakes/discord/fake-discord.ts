@@ -4,8 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { GatewayDispatchEvents, InteractionResponseType } from 'discord.js';
-import type { APIApplicationCommand, APIInteraction, APIUser } from 'discord.js';
+import {
+  GatewayDispatchEvents,
+  InteractionResponseType,
+  type APIApplicationCommand,
+  type APIInteraction,
+  type APIUser,
+} from 'discord.js';
+
 import type { CommandStore } from './command-store.js';
 import type { FailChannelOptions, FailRequestsOptions, FaultInjector, HangRequestsOptions } from './faults.js';
 import type { GatewayServer, IdentifyRecord } from './gateway.js';

@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes } from 'discord.js';
-import type { APIUser } from 'discord.js';
-import { WebSocketServer } from 'ws';
-import type { RawData, WebSocket } from 'ws';
+import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes, type APIUser } from 'discord.js';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+
 import type { GuildStore } from './guild-store.js';
 
 /** What a client sent in IDENTIFY, for tests that check the bot's intents. */

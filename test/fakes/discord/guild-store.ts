@@ -2,24 +2,26 @@
  * The fake's guilds: their channels, roles and members, the GUILD_CREATE payloads that describe them and the
  * permissions that follow from them.
  */
-import { ChannelType, Locale } from 'discord.js';
-import type {
-  APIGuildMember,
-  APIRole,
-  APIUser,
-  GatewayGuildCreateDispatchData,
-  GuildSystemChannelFlags,
-} from 'discord.js';
-import { makeGuildChannel, makeMember, makeRole } from './api-objects.js';
-import type { RawGuildChannel } from './api-objects.js';
 import {
+  ChannelType,
+  Locale,
+  type APIGuildMember,
+  type APIRole,
+  type APIUser,
+  type GatewayGuildCreateDispatchData,
+  type GuildSystemChannelFlags,
+} from 'discord.js';
+
+import { makeGuildChannel, makeMember, makeRole, type RawGuildChannel } from './api-objects.js';
+import {
+  computeBasePermissions,
+  computeChannelPermissions,
   DEFAULT_BOT_PERMISSIONS,
   MANAGE_GUILD,
   MEMBER_PERMISSIONS,
-  computeBasePermissions,
-  computeChannelPermissions,
+  type PermissionOverwrite,
+  type PermissionSubject,
 } from './permissions.js';
-import type { PermissionOverwrite, PermissionSubject } from './permissions.js';
 
 /** A permission bit set: a bigint such as `PermissionFlagsBits.SendMessages`, or its decimal string. */
 export type PermissionBits = bigint | string;
@@ -143,10 +145,7 @@ export class GuildStore {
       makeRole({ id, name: '@everyone', permissions: toBits(spec.everyonePermissions, 0n), position: 0 }),
       makeRole({ id: staffRoleId, name: 'Staff', permissions: MEMBER_PERMISSIONS, position: 1 }),
       makeRole({ id: adminRoleId, name: 'Admin', permissions: MEMBER_PERMISSIONS | MANAGE_GUILD, position: 2 }),
-      makeRole(
-        { id: botRoleId, name: this.bot.username, permissions: botPermissions, position: 3 },
-        this.bot.id,
-      ),
+      makeRole({ id: botRoleId, name: this.bot.username, permissions: botPermissions, position: 3 }, this.bot.id),
     ];
     const extraRoles: Record<string, string> = {};
     for (const role of spec.roles ?? []) {

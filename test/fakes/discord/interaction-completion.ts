@@ -9,8 +9,10 @@ import {
   InteractionContextType,
   InteractionType,
   Locale,
+  type APIInteraction,
+  type APIUser,
 } from 'discord.js';
-import type { APIInteraction, APIUser } from 'discord.js';
+
 import type { CommandStore } from './command-store.js';
 import type { GuildStore, TestUsers } from './guild-store.js';
 import type { InteractionDraft } from './interaction-builders.js';

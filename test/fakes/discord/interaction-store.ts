@@ -2,8 +2,15 @@
  * Interactions the fake has dispatched and everything the bot answered to them: the callback, edits of the
  * original response and follow-ups, with Discord's rules (one callback, within the deadline, edits need one).
  */
-import { InteractionResponseType, MessageFlags, MessageType } from 'discord.js';
-import type { APIInteraction, APIMessage, APIUser } from 'discord.js';
+import {
+  InteractionResponseType,
+  MessageFlags,
+  MessageType,
+  type APIInteraction,
+  type APIMessage,
+  type APIUser,
+} from 'discord.js';
+
 import { ApiErrors } from './api-errors.js';
 import type { FakeMessage, MessageBody, MessageStore } from './message-store.js';
 

@@ -1,8 +1,8 @@
 /**
  * Messages the fake has accepted, per channel and in order, with Discord's nonce de-duplication.
  */
-import { MessageFlags } from 'discord.js';
-import type { APIEmbed, APIMessage, APIUser, MessageType } from 'discord.js';
+import { MessageFlags, type APIEmbed, type APIMessage, type APIUser, type MessageType } from 'discord.js';
+
 import { makeMessage } from './api-objects.js';
 
 /** Where a stored message came from. */

@@ -8,9 +8,10 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+
 import {
-  InvalidDiscordRequestError,
   assertValidCreateMessage,
+  InvalidDiscordRequestError,
   matchDiscordRoute,
   validateDiscordRequest,
 } from './request-validator.js';
@@ -122,9 +123,7 @@ describe('validateDiscordRequest', () => {
           .addChannelOption((o) => o.setName('channel').setDescription('Where').setRequired(true))
           .addRoleOption((o) => o.setName('role').setDescription('Who to ping')),
       );
-    expect(validateDiscordRequest('PUT', '/api/v10/applications/1/guilds/2/commands', [command.toJSON()])).toEqual(
-      [],
-    );
+    expect(validateDiscordRequest('PUT', '/api/v10/applications/1/guilds/2/commands', [command.toJSON()])).toEqual([]);
     expect(validateDiscordRequest('PUT', '/api/v10/applications/1/commands', [{ name: 'x'.repeat(33) }])).toEqual([
       '/0/name: must NOT have more than 32 characters',
     ]);

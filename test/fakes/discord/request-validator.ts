@@ -3,8 +3,7 @@
  * published schema (extracted into `schema/discord-requests.json` by `scripts/extract-discord-schema.ts`)
  * plus the message rules that schema cannot express (see `message-limits.ts`).
  */
-import { compileDiscordRoutes } from './discord-schema.js';
-import type { CompiledRoute } from './discord-schema.js';
+import { compileDiscordRoutes, type CompiledRoute } from './discord-schema.js';
 import { checkMessageLimits } from './message-limits.js';
 import { formatSchemaErrors } from './schema-errors.js';
 

@@ -4,13 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { ApiErrors, DiscordApiFault } from './api-errors.js';
 import type { FaultAnswer, FaultInjector } from './faults.js';
-import { FixedWindowRateLimiter, rateLimitHeaders } from './rate-limiter.js';
-import type { RateLimit } from './rate-limiter.js';
+import { FixedWindowRateLimiter, rateLimitHeaders, type RateLimit } from './rate-limiter.js';
 import { normaliseDiscordPath, validateDiscordRequest } from './request-validator.js';
-import { createRouter } from './routes/router.js';
-import type { Route, RouteAnswer } from './routes/router.js';
+import { createRouter, type Route, type RouteAnswer } from './routes/router.js';
 
 /** One REST request as the fake received it. */
 export interface RecordedRequest {

@@ -5,13 +5,13 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { makeUser } from './api-objects.js';
 import { CommandStore } from './command-store.js';
 import { FakeDiscord } from './fake-discord.js';
 import { FaultInjector } from './faults.js';
 import { GatewayServer } from './gateway.js';
-import { GuildStore } from './guild-store.js';
-import type { GuildSpec, TestUsers } from './guild-store.js';
+import { GuildStore, type GuildSpec, type TestUsers } from './guild-store.js';
 import { InteractionStore } from './interaction-store.js';
 import { MessageStore } from './message-store.js';
 import type { RateLimit } from './rate-limiter.js';
@@ -62,12 +62,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const guilds = new GuildStore(nextId, bot, users);
   for (const spec of options.guilds ?? []) guilds.addGuild(spec);
   const messages = new MessageStore(nextId, options.nonceWindowMs ?? 5 * 60_000);
-  const interactions = new InteractionStore(
-    messages,
-    bot,
-    bot.id,
-    options.interactionCallbackDeadlineMs ?? 3_000,
-  );
+  const interactions = new InteractionStore(messages, bot, bot.id, options.interactionCallbackDeadlineMs ?? 3_000);
   const commands = new CommandStore(nextId, bot.id);
   const faults = new FaultInjector();
 

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Clock } from '../../../src/upstream/signature.js';
+
 import { EVENT_NAMES } from '../../../src/upstream/schemas.js';
+import type { Clock } from '../../../src/upstream/signature.js';
 import { makeDeliveryId, type DeliveryEngine } from './delivery-engine.js';
 import { sendServiceError } from './error-body.js';
 import type { KeyRegistry } from './key-registry.js';
@@ -44,7 +45,12 @@ export function createFakeServiceApp(parts: FakeAppParts): express.Express {
     if ('problem' in input) return sendServiceError(res, 400, input.problem.code, input.problem.message);
     const created = parts.webhooks.create(serverId, input.url, input.events, parts.clock());
     if (created === 'limit') {
-      return sendServiceError(res, 409, 'webhook_limit', `A server key can have at most ${MAX_WEBHOOKS_PER_KEY} webhooks.`);
+      return sendServiceError(
+        res,
+        409,
+        'webhook_limit',
+        `A server key can have at most ${MAX_WEBHOOKS_PER_KEY} webhooks.`,
+      );
     }
     const { id, url, events, enabled, secret, createdAt } = created;
     res.status(201).json({ id, url, events, enabled, secret, createdAt });
@@ -56,7 +62,9 @@ export function createFakeServiceApp(parts: FakeAppParts): express.Express {
     // The ping's payload is undocumented (§6 gaps): the envelope of §2.5 with empty data is the guess.
     const envelope = { id: makeDeliveryId(), event: 'ping', server: webhook.serverId, at: parts.clock(), data: {} };
     const record = await parts.engine.ping(webhook, envelope);
-    res.status(200).json({ ok: true, delivery: { id: record.deliveryId, ok: record.ok, status: record.status ?? null } });
+    res
+      .status(200)
+      .json({ ok: true, delivery: { id: record.deliveryId, ok: record.ok, status: record.status ?? null } });
   });
 
   app.post('/api/server/v2/webhooks/:id/enable', (req, res) => {
@@ -112,7 +120,11 @@ function readWebhookInput(body: unknown, allowHttp: boolean): WebhookInput {
     return refuseInput('invalid_url', 'url must be an https address.');
   }
   const events = 'events' in body ? body.events : undefined;
-  if (!Array.isArray(events) || events.length === 0 || !events.every((name) => typeof name === 'string' && KNOWN_EVENTS.has(name))) {
+  if (
+    !Array.isArray(events) ||
+    events.length === 0 ||
+    !events.every((name) => typeof name === 'string' && KNOWN_EVENTS.has(name))
+  ) {
     return refuseInput('invalid_events', `events must be a non-empty list of: ${EVENT_NAMES.join(', ')}.`);
   }
   return { url, events: [...new Set(events as string[])] };

@@ -1,9 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
 import { verifyDelivery } from '../../../src/upstream/signature.js';
 import { MAX_CONSECUTIVE_FAILURES, startFakeService, type FakeService } from './index.js';
 import { readHeader, startRecordingReceiver, type RecordingReceiver } from './recording-receiver.js';
 
-const modcall = { event: 'modcall', data: { caller: { robloxId: '123456789', name: 'tiny_turtle77' }, at: 1_700_000_000_000 } };
+const modcall = {
+  event: 'modcall',
+  data: { caller: { robloxId: '123456789', name: 'tiny_turtle77' }, at: 1_700_000_000_000 },
+};
 
 let fake: FakeService;
 let receiver: RecordingReceiver;
@@ -46,7 +50,9 @@ describe('switching a webhook off (§3)', () => {
 
     expect(await fake.deliver(id, modcall)).toBeUndefined();
     expect(receiver.received).toHaveLength(20);
-    expect(fake.deliveries.every((record) => !record.ok && record.failure === 'status' && record.status === 500)).toBe(true);
+    expect(fake.deliveries.every((record) => !record.ok && record.failure === 'status' && record.status === 500)).toBe(
+      true,
+    );
   });
 
   it('stays on after 19 failures, a success and 19 more failures', async () => {
@@ -123,7 +129,12 @@ describe('signed deliveries (§4.3)', () => {
     expect(verdict).toEqual({ ok: true });
 
     const body = JSON.parse(request.rawBody.toString('utf8')) as Record<string, unknown>;
-    expect(body).toMatchObject({ id: record?.deliveryId, event: 'modcall', server: fake.serverIdOf(key), data: modcall.data });
+    expect(body).toMatchObject({
+      id: record?.deliveryId,
+      event: 'modcall',
+      server: fake.serverIdOf(key),
+      data: modcall.data,
+    });
     expect(body['at']).toEqual(expect.any(Number));
   });
 

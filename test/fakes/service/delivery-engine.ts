@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+
 import { signDelivery, type Clock } from '../../../src/upstream/signature.js';
 import type { FakeWebhook, WebhookRegistry } from './webhook-registry.js';
 
@@ -108,12 +109,23 @@ export class DeliveryEngine {
     const sentAt = this.options.clock();
     const outcome = await this.post(webhook, envelope, sentAt);
     this.options.webhooks.recordOutcome(webhook.id, outcome.ok);
-    const record: DeliveryRecord = { deliveryId: envelope.id, webhookId: webhook.id, event: envelope.event, attempt, sentAt, ...outcome };
+    const record: DeliveryRecord = {
+      deliveryId: envelope.id,
+      webhookId: webhook.id,
+      event: envelope.event,
+      attempt,
+      sentAt,
+      ...outcome,
+    };
     this.log.push(record);
     return record;
   }
 
-  private async post(webhook: FakeWebhook, envelope: DeliveryEnvelope, sentAt: number): Promise<Pick<DeliveryRecord, 'status' | 'ok' | 'failure'>> {
+  private async post(
+    webhook: FakeWebhook,
+    envelope: DeliveryEnvelope,
+    sentAt: number,
+  ): Promise<Pick<DeliveryRecord, 'status' | 'ok' | 'failure'>> {
     const rawBody = JSON.stringify(envelope);
     const timestamp = String(Math.floor(sentAt / 1000));
     const signal = AbortSignal.timeout(this.options.timeoutMs);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ServiceEventSchema, type EventOf, type ServiceEvent } from '../../../src/upstream/schemas.js';
 import { generateEventStream } from './event-stream.js';
 
@@ -53,7 +54,9 @@ describe('generateEventStream', () => {
   it('ends every shift it started with matching seconds; one lasts over an hour and spans midnight', () => {
     for (let seed = 1; seed <= 50; seed++) {
       const events = generateEventStream({ seed });
-      const starts = new Map(filterEvents(events, 'shift.started').map((event) => [event.data.shift.id, event.data.shift]));
+      const starts = new Map(
+        filterEvents(events, 'shift.started').map((event) => [event.data.shift.id, event.data.shift]),
+      );
       const ends = filterEvents(events, 'shift.ended').map((event) => event.data.shift);
       for (const shift of ends) {
         expect(starts.get(shift.id)?.startedAt).toBe(shift.startedAt);

@@ -1,8 +1,15 @@
-import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { systemClock, type Clock } from '../../../src/upstream/signature.js';
 import { createFakeServiceApp, type RequestRecord } from './create-fake-app.js';
-import { DELIVERY_TIMEOUT_MS, DeliveryEngine, makeDeliveryId, type DeliveryEnvelope, type DeliveryRecord } from './delivery-engine.js';
+import {
+  DELIVERY_TIMEOUT_MS,
+  DeliveryEngine,
+  makeDeliveryId,
+  type DeliveryEnvelope,
+  type DeliveryRecord,
+} from './delivery-engine.js';
 import { KeyRegistry } from './key-registry.js';
 import { RateLimiter } from './rate-limiter.js';
 import { WebhookRegistry, type WebhookView } from './webhook-registry.js';
@@ -92,7 +99,15 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
   });
   const requests: RequestRecord[] = [];
-  const app = createFakeServiceApp({ keys, limiter, webhooks, engine, clock, allowHttp: options.allowHttp ?? false, requests });
+  const app = createFakeServiceApp({
+    keys,
+    limiter,
+    webhooks,
+    engine,
+    clock,
+    allowHttp: options.allowHttp ?? false,
+    requests,
+  });
 
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {

@@ -50,7 +50,8 @@ export class KeyRegistry {
     const match = /^Bearer (\S+)$/i.exec(authorization ?? '');
     const key = match?.[1];
     if (key === undefined) return refuse(401, 'missing_key', 'Send the server key as "Authorization: Bearer usk_…".');
-    if (key.startsWith('upk_')) return refuse(401, 'wrong_key_kind', 'This is a developer key; the server API needs a v2 server key (usk_…).');
+    if (key.startsWith('upk_'))
+      return refuse(401, 'wrong_key_kind', 'This is a developer key; the server API needs a v2 server key (usk_…).');
     const serverId = this.serverOfKey.get(key);
     if (serverId === undefined) return refuse(401, 'invalid_key', 'The server key is wrong, replaced or revoked.');
     if (this.revokedServers.has(serverId)) return refuse(403, 'access_revoked', 'Developer access was revoked.');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { verifyDelivery } from '../../../src/upstream/signature.js';
 import { startFakeService, type FakeService, type FakeServiceOptions } from './index.js';
 import { readHeader, startRecordingReceiver, type RecordingReceiver } from './recording-receiver.js';
@@ -26,7 +27,11 @@ async function post(service: FakeService, path: string, key: string | undefined,
     headers,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 const hookBody = { url: 'https://bot.example.com/webhooks/abc', events: ['case.created', 'modcall'] };
@@ -135,7 +140,9 @@ describe('POST /webhooks', () => {
     for (let i = 0; i < 3; i++) expect((await post(service, '/webhooks', key, hookBody)).status).toBe(201);
     const fourth = await post(service, '/webhooks', key, hookBody);
     expect(fourth.status).toBe(409);
-    expect(fourth.body).toEqual({ error: { code: 'webhook_limit', message: 'A server key can have at most 3 webhooks.' } });
+    expect(fourth.body).toEqual({
+      error: { code: 'webhook_limit', message: 'A server key can have at most 3 webhooks.' },
+    });
   });
 });
 

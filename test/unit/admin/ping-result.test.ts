@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { describePing, readServiceReport, type PingFacts } from '../../../src/admin/ping-result.js';
 
 const base: PingFacts = {
@@ -49,12 +50,20 @@ describe('describePing', () => {
     const text = describePing(base);
     expect(text).toContain('No ping reached this bot within 10 s');
     expect(text).toContain('https://bot.example.com reaches this bot over HTTPS');
-    expect(describePing({ ...base, report: { delivered: false, status: 502, enabled: undefined } })).toContain('got HTTP 502');
-    expect(describePing({ ...base, report: { delivered: false, status: undefined, enabled: undefined } })).toContain('could not deliver it');
-    expect(describePing({ ...base, report: { delivered: true, status: 204, enabled: undefined } })).toContain('not by this bot');
+    expect(describePing({ ...base, report: { delivered: false, status: 502, enabled: undefined } })).toContain(
+      'got HTTP 502',
+    );
+    expect(describePing({ ...base, report: { delivered: false, status: undefined, enabled: undefined } })).toContain(
+      'could not deliver it',
+    );
+    expect(describePing({ ...base, report: { delivered: true, status: 204, enabled: undefined } })).toContain(
+      'not by this bot',
+    );
   });
 
   it('says the webhook is switched off when the service says so', () => {
-    expect(describePing({ ...base, report: { delivered: undefined, status: undefined, enabled: false } })).toContain('/webhook enable');
+    expect(describePing({ ...base, report: { delivered: undefined, status: undefined, enabled: false } })).toContain(
+      '/webhook enable',
+    );
   });
 });

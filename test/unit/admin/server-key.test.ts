@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { openServerKey, readServerKeyInput, saveServerKey } from '../../../src/admin/server-key.js';
 import { UserFacingError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/open-store.js';

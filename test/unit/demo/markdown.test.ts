@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+
 import { renderMarkdown, type MarkdownContext } from '../../../src/demo/preview/markdown.js';
 
 const USER = '123456789012345678';
@@ -14,7 +15,12 @@ const ctx: MarkdownContext = {
   timeZone: 'UTC',
   directory: {
     userName: (id) => (id === USER ? 'Kestrel <b>' : undefined),
-    role: (id) => (id === ROLE ? { name: 'Mods"><i>', colour: 0xe67e22 } : id === GREY_ROLE ? { name: 'Staff', colour: 0 } : undefined),
+    role: (id) =>
+      id === ROLE
+        ? { name: 'Mods"><i>', colour: 0xe67e22 }
+        : id === GREY_ROLE
+          ? { name: 'Staff', colour: 0 }
+          : undefined,
     channelName: (id) => (id === CHANNEL ? 'mod-log' : undefined),
   },
 };
@@ -23,8 +29,8 @@ const md = (text: string, options?: Parameters<typeof renderMarkdown>[2]) => ren
 /** The only tags the renderer makes; whatever is left after removing them must hold no markup at all. */
 const OUR_TAGS = /<\/?(?:strong|em|u|s|span|code|pre|a|br|time)(?:\s[^<>]*)?>/g;
 
-describe('the preview\'s markdown', () => {
-  it('renders Discord\'s inline styles', () => {
+describe("the preview's markdown", () => {
+  it("renders Discord's inline styles", () => {
     expect(md('**bold** *it* _it_ __under__ ~~gone~~ ||secret||')).toBe(
       '<strong class="md-bold">bold</strong> <em class="md-italic">it</em> <em class="md-italic">it</em> ' +
         '<u class="md-underline">under</u> <s class="md-strike">gone</s> <span class="md-spoiler">secret</span>',
@@ -40,7 +46,9 @@ describe('the preview\'s markdown', () => {
 
   it('renders code as text, whatever it holds', () => {
     expect(md('`` a`<b>`b ``')).toBe('<code class="md-code">a&#96;&lt;b&gt;&#96;b</code>');
-    expect(md('```json\n{"a": "<script>"}\n```')).toBe('<pre class="md-codeblock"><code>{&quot;a&quot;: &quot;&lt;script&gt;&quot;}</code></pre>');
+    expect(md('```json\n{"a": "<script>"}\n```')).toBe(
+      '<pre class="md-codeblock"><code>{&quot;a&quot;: &quot;&lt;script&gt;&quot;}</code></pre>',
+    );
     expect(md('```json\n{}\n```', { blocks: false })).not.toContain('<pre');
   });
 
@@ -59,7 +67,9 @@ describe('the preview\'s markdown', () => {
   it('renders mentions as names, escaped, the role in its colour', () => {
     expect(md(`<@${USER}>`)).toBe('<span class="mention user">@Kestrel &lt;b&gt;</span>');
     expect(md('<@999999999999999999>')).toBe('<span class="mention user">@unknown-user</span>');
-    expect(md(`<@&${ROLE}>`)).toBe('<span class="mention role coloured" style="--role-colour: #e67e22">@Mods&quot;&gt;&lt;i&gt;</span>');
+    expect(md(`<@&${ROLE}>`)).toBe(
+      '<span class="mention role coloured" style="--role-colour: #e67e22">@Mods&quot;&gt;&lt;i&gt;</span>',
+    );
     expect(md(`<@&${GREY_ROLE}>`)).toBe('<span class="mention role">@Staff</span>');
     expect(md(`<#${CHANNEL}>`)).toBe('<span class="mention channel">#mod-log</span>');
   });
@@ -77,7 +87,38 @@ describe('the preview\'s markdown', () => {
   it('never lets markup through, whatever the text', () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: fc.constantFrom('<', '>', '"', "'", '&', '`', '*', '_', '\\', '[', ']', '(', ')', ':', '/', 'a', ' ', '\n', '|', '~', 'h', 't', 'p', 's', '@', '#', '1') , maxLength: 120 }),
+        fc.string({
+          unit: fc.constantFrom(
+            '<',
+            '>',
+            '"',
+            "'",
+            '&',
+            '`',
+            '*',
+            '_',
+            '\\',
+            '[',
+            ']',
+            '(',
+            ')',
+            ':',
+            '/',
+            'a',
+            ' ',
+            '\n',
+            '|',
+            '~',
+            'h',
+            't',
+            'p',
+            's',
+            '@',
+            '#',
+            '1',
+          ),
+          maxLength: 120,
+        }),
         (text) => {
           const html = md(text);
           const rest = html.replace(OUR_TAGS, '');

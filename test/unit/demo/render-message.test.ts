@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
+
 import type { MarkdownContext } from '../../../src/demo/preview/markdown.js';
-import { continuesGroup, layOutFields, renderEmbed, renderMessage, type PreviewMessage } from '../../../src/demo/preview/render-message.js';
+import {
+  continuesGroup,
+  layOutFields,
+  renderEmbed,
+  renderMessage,
+  type PreviewMessage,
+} from '../../../src/demo/preview/render-message.js';
 
 const NOW = Date.UTC(2024, 4, 17, 23, 30);
 const ctx: MarkdownContext = {
   now: NOW,
   timeZone: 'UTC',
-  directory: { userName: () => undefined, role: () => ({ name: 'Moderators', colour: 0xe67e22 }), channelName: () => undefined },
+  directory: {
+    userName: () => undefined,
+    role: () => ({ name: 'Moderators', colour: 0xe67e22 }),
+    channelName: () => undefined,
+  },
 };
 
 const message = (overrides: Partial<PreviewMessage> = {}): PreviewMessage => ({
@@ -18,11 +29,17 @@ const message = (overrides: Partial<PreviewMessage> = {}): PreviewMessage => ({
   ...overrides,
 });
 
-describe('the preview\'s embeds', () => {
+describe("the preview's embeds", () => {
   it('lays inline fields out three to a row, and a field that is not inline on a row of its own', () => {
     const inline = { inline: true };
     expect(layOutFields([inline, inline, {}, inline, inline, inline, inline])).toEqual([
-      '1 / 7', '7 / 13', '1 / 13', '1 / 5', '5 / 9', '9 / 13', '1 / 13',
+      '1 / 7',
+      '7 / 13',
+      '1 / 13',
+      '1 / 5',
+      '5 / 9',
+      '9 / 13',
+      '1 / 13',
     ]);
   });
 
@@ -42,8 +59,12 @@ describe('the preview\'s embeds', () => {
     expect(html).toContain('style="border-left-color: #eb459e"');
     expect(html).toContain('<div class="embed-title"><a class="md-link" href="https://example.com/case/12"');
     expect(html).toContain('<div class="embed-description"><strong class="md-bold">Reason</strong></div>');
-    expect(html).toContain('<div class="embed-field inline" style="grid-column: 1 / 13"><div class="embed-field-name">Caller</div><div class="embed-field-value">Player</div></div>');
-    expect(html).toContain('<span>Server 1 · Delivery dlv_1</span><span class="embed-footer-separator">•</span><time class="embed-timestamp" datetime="2024-05-17T23:29:00.000Z">Today at 11:29 PM</time>');
+    expect(html).toContain(
+      '<div class="embed-field inline" style="grid-column: 1 / 13"><div class="embed-field-name">Caller</div><div class="embed-field-value">Player</div></div>',
+    );
+    expect(html).toContain(
+      '<span>Server 1 · Delivery dlv_1</span><span class="embed-footer-separator">•</span><time class="embed-timestamp" datetime="2024-05-17T23:29:00.000Z">Today at 11:29 PM</time>',
+    );
   });
 
   it('escapes every text and refuses links that are not http(s)', () => {
@@ -67,7 +88,9 @@ describe('the preview\'s embeds', () => {
     const first = message();
     expect(continuesGroup(undefined, first)).toBe(false);
     expect(continuesGroup(first, message({ id: '2', timestamp: new Date(NOW + 60_000).toISOString() }))).toBe(true);
-    expect(continuesGroup(first, message({ id: '2', timestamp: new Date(NOW + 8 * 60_000).toISOString() }))).toBe(false);
+    expect(continuesGroup(first, message({ id: '2', timestamp: new Date(NOW + 8 * 60_000).toISOString() }))).toBe(
+      false,
+    );
     expect(continuesGroup(first, message({ id: '2', author: { name: 'someone', bot: false } }))).toBe(false);
     const html = renderMessage(message({ content: '<@&223456789012345678>' }), ctx);
     expect(html).toContain('<span class="message-author">Feed Bridge</span><span class="app-tag">APP</span>');

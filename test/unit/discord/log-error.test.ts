@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { toLoggableError } from '../../../src/discord/log-error.js';
 
 describe('toLoggableError', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
 import { renderCaseCreated } from '../../../src/feed/embeds/case-created.js';
-import { AT, AT_SECONDS, MODERATOR_ID, SERVER, dataOf, makeEvent } from './events.js';
+import { AT, AT_SECONDS, dataOf, makeEvent, MODERATOR_ID, SERVER } from './events.js';
 import { fieldNames, fieldValue, onlyEmbed } from './read-payload.js';
 
 function renderWith(change: (data: ReturnType<typeof dataOf<'case.created'>>) => void) {
@@ -41,7 +42,12 @@ describe('renderCaseCreated', () => {
   });
 
   it('says "No" for a case made outside the game', () => {
-    expect(fieldValue(renderWith((data) => (data.case.inGame = false)), 'In game')).toBe('No');
+    expect(
+      fieldValue(
+        renderWith((data) => (data.case.inGame = false)),
+        'In game',
+      ),
+    ).toBe('No');
   });
 
   it('leaves evidence out when it is null', () => {
@@ -70,7 +76,10 @@ describe('renderCaseCreated', () => {
   });
 
   it('cuts long evidence visibly', () => {
-    const value = fieldValue(renderWith((data) => (data.case.evidence = 'x'.repeat(5000))), 'Evidence');
+    const value = fieldValue(
+      renderWith((data) => (data.case.evidence = 'x'.repeat(5000))),
+      'Evidence',
+    );
     expect(value).toBe(`\`\` ${'x'.repeat(199)}… \`\``);
   });
 
@@ -101,6 +110,11 @@ describe('renderCaseCreated', () => {
   });
 
   it('shows a blank reason as a dash, since Discord refuses an empty field', () => {
-    expect(fieldValue(renderWith((data) => (data.case.reason = '  \n ')), 'Reason')).toBe('—');
+    expect(
+      fieldValue(
+        renderWith((data) => (data.case.reason = '  \n ')),
+        'Reason',
+      ),
+    ).toBe('—');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
 import { renderCaseVoided } from '../../../src/feed/embeds/case-voided.js';
-import { AT, AT_SECONDS, SERVER, STAFF_ID, dataOf, makeEvent } from './events.js';
+import { AT, AT_SECONDS, dataOf, makeEvent, SERVER, STAFF_ID } from './events.js';
 import { fieldNames, fieldValue, onlyEmbed } from './read-payload.js';
 
 describe('renderCaseVoided', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { renderDelivery } from '../../../src/feed/embeds/render-delivery.js';
 import { classifyDelivery, EnvelopeSchema } from '../../../src/upstream/schemas.js';
 import { AT, ROLE_ID, SERVER } from './events.js';

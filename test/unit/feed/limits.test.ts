@@ -1,11 +1,12 @@
 import type { APIEmbed } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+
 import type { MessagePayload } from '../../../src/feed/embeds/types.js';
 import {
-  MAX_EMBEDS_PER_MESSAGE,
-  MAX_MESSAGE_EMBED_CHARS,
   embedLength,
   fitMessageToLimits,
+  MAX_EMBEDS_PER_MESSAGE,
+  MAX_MESSAGE_EMBED_CHARS,
   truncateText,
 } from '../../../src/feed/limits.js';
 

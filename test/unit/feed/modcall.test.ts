@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
 import { renderModcall } from '../../../src/feed/embeds/modcall.js';
-import { AT, AT_SECONDS, ROLE_ID, SERVER, makeEvent } from './events.js';
+import { AT, AT_SECONDS, makeEvent, ROLE_ID, SERVER } from './events.js';
 import { fieldValue, onlyEmbed } from './read-payload.js';
 
 describe('renderModcall', () => {

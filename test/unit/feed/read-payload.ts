@@ -1,4 +1,5 @@
 import type { APIEmbed } from 'discord.js';
+
 import type { MessagePayload } from '../../../src/feed/embeds/types.js';
 
 /** The one embed of a single-event payload; fails the test when there is not exactly one. */

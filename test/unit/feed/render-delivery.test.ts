@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import { EVENT_RENDERERS, renderDelivery } from '../../../src/feed/embeds/render-delivery.js';
 import type { EventRendererMap } from '../../../src/feed/embeds/types.js';
 import { EVENT_NAMES, type ServiceEvent } from '../../../src/upstream/schemas.js';
-import { ROLE_ID, dataOf, makeEvent } from './events.js';
+import { dataOf, makeEvent, ROLE_ID } from './events.js';
 import { fieldValue, onlyEmbed } from './read-payload.js';
 
 const MENTION_TEXT = '@everyone @here <@&123456789012345678> <@123456789012345678> <@!123456789012345678>';

@@ -1,25 +1,67 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+
 import { renderDelivery } from '../../../src/feed/embeds/render-delivery.js';
 import type { MessagePayload, RenderContext } from '../../../src/feed/embeds/types.js';
 import {
-  MAX_EMBEDS_PER_MESSAGE,
-  MAX_MESSAGE_EMBED_CHARS,
   embedLength,
   fitMessageToLimits,
+  MAX_EMBEDS_PER_MESSAGE,
+  MAX_MESSAGE_EMBED_CHARS,
 } from '../../../src/feed/limits.js';
-import { classifyDelivery, EnvelopeSchema, EVENT_NAMES, ServiceEventSchema } from '../../../src/upstream/schemas.js';
-import type { ClassifiedDelivery, EventName } from '../../../src/upstream/schemas.js';
+import {
+  classifyDelivery,
+  EnvelopeSchema,
+  EVENT_NAMES,
+  ServiceEventSchema,
+  type ClassifiedDelivery,
+  type EventName,
+} from '../../../src/upstream/schemas.js';
 import { validateDiscordRequest } from '../../fakes/discord/request-validator.js';
 
 const ROLE_ID = '998877665544332211';
 
 /** Pieces that stress markdown, mentions and Unicode: emoji, combining marks, zero-width and lone surrogates. */
 const NASTY_PIECES = [
-  '*', '**', '_', '__', '`', '``', '```', '~~', '||', '\\', '> ', '>>> ', '# ', '-# ', '- ', '1. ',
-  '[link](https://evil.example)', '](', '@everyone', '@here', '<@123456789012345678>', '<@&123456789012345678>',
-  '<#123456789012345678>', '<t:1:R>', '\n', '\r\n', ' ', '\t', '\u0085', '\u200b', '\ufeff',
-  '😀', '👩‍👩‍👧‍👦', '🇫🇷', 'e\u0301', 'Z\u0337\u0321\u0334', '\ud83d', '\ude00', '…',
+  '*',
+  '**',
+  '_',
+  '__',
+  '`',
+  '``',
+  '```',
+  '~~',
+  '||',
+  '\\',
+  '> ',
+  '>>> ',
+  '# ',
+  '-# ',
+  '- ',
+  '1. ',
+  '[link](https://evil.example)',
+  '](',
+  '@everyone',
+  '@here',
+  '<@123456789012345678>',
+  '<@&123456789012345678>',
+  '<#123456789012345678>',
+  '<t:1:R>',
+  '\n',
+  '\r\n',
+  ' ',
+  '\t',
+  '\u0085',
+  '\u200b',
+  '\ufeff',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  '🇫🇷',
+  'e\u0301',
+  'Z\u0337\u0321\u0334',
+  '\ud83d',
+  '\ude00',
+  '…',
 ];
 
 const markdownHeavy = fc.array(fc.constantFrom(...NASTY_PIECES), { maxLength: 400 }).map((pieces) => pieces.join(''));
@@ -31,9 +73,9 @@ const userText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 500 }),
   fc.string({ unit: 'grapheme-ascii', minLength: 4000, maxLength: 9000 }),
   markdownHeavy,
-  fc.array(fc.oneof(markdownHeavy, fc.string({ unit: 'grapheme', maxLength: 200 })), { maxLength: 8 }).map((parts) =>
-    parts.join(''),
-  ),
+  fc
+    .array(fc.oneof(markdownHeavy, fc.string({ unit: 'grapheme', maxLength: 200 })), { maxLength: 8 })
+    .map((parts) => parts.join('')),
 );
 
 const snowflake = fc.bigInt(10n ** 16n, 10n ** 20n - 1n).map(String);
@@ -51,21 +93,40 @@ const shiftBase = { id: count, discordId: someId, name: userText, robloxId: some
 const eventData: { [N in EventName]: fc.Arbitrary<unknown> } = {
   'case.created': fc.record({
     case: fc.record({
-      number: count, type: fc.oneof(fc.constantFrom('warn', 'kick', 'ban'), userText), status: userText,
-      target: robloxUser, moderator: discordUser, reason: userText, evidence, inGame: fc.boolean(),
-      createdAt: epochMs, voidedAt: fc.constant(null), voidedBy: fc.constant(null),
+      number: count,
+      type: fc.oneof(fc.constantFrom('warn', 'kick', 'ban'), userText),
+      status: userText,
+      target: robloxUser,
+      moderator: discordUser,
+      reason: userText,
+      evidence,
+      inGame: fc.boolean(),
+      createdAt: epochMs,
+      voidedAt: fc.constant(null),
+      voidedBy: fc.constant(null),
     }),
   }),
   'case.voided': fc.record({
     case: fc.record({
-      number: count, type: userText, status: userText, target: robloxUser, reason: userText,
-      voidedAt: epochMs, voidedBy: someId,
+      number: count,
+      type: userText,
+      status: userText,
+      target: robloxUser,
+      reason: userText,
+      voidedAt: epochMs,
+      voidedBy: someId,
     }),
   }),
   'session.started': fc.record({
     session: fc.record({
-      id: count, name: userText, message: userText, startedBy: discordUser, startedAt: epochMs,
-      endedAt: fc.constant(null), endedBy: fc.constant(null), peakPlayers: count,
+      id: count,
+      name: userText,
+      message: userText,
+      startedBy: discordUser,
+      startedAt: epochMs,
+      endedAt: fc.constant(null),
+      endedBy: fc.constant(null),
+      peakPlayers: count,
     }),
   }),
   'session.ended': fc.record({
@@ -94,7 +155,10 @@ const otherDelivery: fc.Arbitrary<ClassifiedDelivery> = fc
   .record(
     {
       id: userText.filter((id) => id.length > 0),
-      event: fc.oneof(userText.filter((name) => name.length > 0), fc.constantFrom(...EVENT_NAMES)),
+      event: fc.oneof(
+        userText.filter((name) => name.length > 0),
+        fc.constantFrom(...EVENT_NAMES),
+      ),
       server: fc.oneof(userText, fc.jsonValue()),
       at: fc.oneof(epochMs, fc.jsonValue(), fc.double()),
       data: fc.oneof(fc.jsonValue(), fc.array(userText, { maxLength: 20 }), fc.dictionary(userText, userText)),
@@ -146,22 +210,30 @@ function expectSendable(payload: MessagePayload, ctx: RenderContext): void {
 const PROPERTY_TIMEOUT_MS = 120_000;
 
 describe('every rendered delivery is a message Discord accepts', () => {
-  it('for any one delivery, known or not, with any text in it', () => {
-    fc.assert(
-      fc.property(delivery, context, (one, ctx) => {
-        expectSendable(renderDelivery(one, ctx), ctx);
-      }),
-      { numRuns: 300 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'for any one delivery, known or not, with any text in it',
+    () => {
+      fc.assert(
+        fc.property(delivery, context, (one, ctx) => {
+          expectSendable(renderDelivery(one, ctx), ctx);
+        }),
+        { numRuns: 300 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('for a batch of up to 10 deliveries merged into one message, as the outbox sends them', () => {
-    fc.assert(
-      fc.property(fc.array(delivery, { minLength: 1, maxLength: MAX_EMBEDS_PER_MESSAGE }), (batch) => {
-        const embeds = batch.flatMap((one) => renderDelivery(one, {}).embeds);
-        expectSendable(fitMessageToLimits({ embeds, allowed_mentions: { parse: [] } }), {});
-      }),
-      { numRuns: 60 },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'for a batch of up to 10 deliveries merged into one message, as the outbox sends them',
+    () => {
+      fc.assert(
+        fc.property(fc.array(delivery, { minLength: 1, maxLength: MAX_EMBEDS_PER_MESSAGE }), (batch) => {
+          const embeds = batch.flatMap((one) => renderDelivery(one, {}).embeds);
+          expectSendable(fitMessageToLimits({ embeds, allowed_mentions: { parse: [] } }), {});
+        }),
+        { numRuns: 60 },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

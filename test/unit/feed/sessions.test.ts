@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { renderSessionEnded } from '../../../src/feed/embeds/session-ended.js';
 import { renderSessionStarted } from '../../../src/feed/embeds/session-started.js';
-import { AT, AT_SECONDS, MODERATOR_ID, SERVER, dataOf, makeEvent } from './events.js';
+import { AT, AT_SECONDS, dataOf, makeEvent, MODERATOR_ID, SERVER } from './events.js';
 import { fieldNames, fieldValue, onlyEmbed } from './read-payload.js';
 
 describe('renderSessionStarted', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { renderShiftEnded } from '../../../src/feed/embeds/shift-ended.js';
 import { renderShiftStarted } from '../../../src/feed/embeds/shift-started.js';
-import { AT, AT_SECONDS, SERVER, STAFF_ID, dataOf, makeEvent } from './events.js';
+import { AT, AT_SECONDS, dataOf, makeEvent, SERVER, STAFF_ID } from './events.js';
 import { fieldNames, fieldValue, onlyEmbed } from './read-payload.js';
 
 const STAFF = `<@${STAFF_ID}> · [Juniper](https://www.roblox.com/users/90817263/profile)`;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { formatDuration, formatEventTime, toEmbedTimestamp } from '../../../src/feed/embeds/time.js';
 
 describe('formatDuration', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OutboxWorker } from '../../../src/outbox/worker.js';
+
 import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/outbox/send-failure.js';
+import { OutboxWorker } from '../../../src/outbox/worker.js';
 import { openStore, type Store } from '../../../src/store/open-store.js';
 import { SAMPLE_DELIVERIES } from '../../fixtures/deliveries.js';
 import { captureLogs } from '../../helpers/capture-logs.js';
@@ -48,8 +49,15 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 }
 
 function modcall(id: string) {
-  return { hookId: 'h1', guildId: GUILD, deliveryId: id, event: 'modcall', receivedAt: 1, render: 'event' as const,
-    rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id }) };
+  return {
+    hookId: 'h1',
+    guildId: GUILD,
+    deliveryId: id,
+    event: 'modcall',
+    receivedAt: 1,
+    render: 'event' as const,
+    rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id }),
+  };
 }
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -61,10 +69,19 @@ async function setup(storeUrl = 'memory://', batchWindow = { quietMs: 20, maxMs:
   const store = await openStore(storeUrl);
   const sender = recordingSender();
   const worker = new OutboxWorker({
-    outbox: store.outbox, seen: store.seen, guilds: store.guilds, sends: store.sends,
-    send: sender.send, logger: captureLogs().logger, backoff: { baseMs: 5, capMs: 20 }, batchWindow,
+    outbox: store.outbox,
+    seen: store.seen,
+    guilds: store.guilds,
+    sends: store.sends,
+    send: sender.send,
+    logger: captureLogs().logger,
+    backoff: { baseMs: 5, capMs: 20 },
+    batchWindow,
   });
-  cleanups.push(() => store.close(), () => worker.stop());
+  cleanups.push(
+    () => store.close(),
+    () => worker.stop(),
+  );
   return { store, sender, worker };
 }
 
@@ -72,7 +89,8 @@ async function routeAll(store: Store, channelId: string) {
   await store.guilds.update(GUILD, (s) => ({ ...s, defaultChannelId: channelId }));
 }
 
-const deliveryIdsOf = (sent: Sent[]) => sent.flatMap((s) => s.body.embeds.map((e) => /Delivery (\S+)/.exec(e.footer?.text ?? '')?.[1]));
+const deliveryIdsOf = (sent: Sent[]) =>
+  sent.flatMap((s) => s.body.embeds.map((e) => /Delivery (\S+)/.exec(e.footer?.text ?? '')?.[1]));
 
 describe('the outbox worker', () => {
   it('posts a burst in order, ten embeds a message, and empties the outbox', async () => {
@@ -114,7 +132,11 @@ describe('the outbox worker', () => {
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
     sender.failures.set(CHANNEL_A, { kind: 'broken', status: 403, code: 50001, reason: 'Missing Access' });
     await store.outbox.append(modcall('b1'));
-    await store.outbox.append({ ...modcall('c1'), event: 'case.created', rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES['case.created'], id: 'c1' }) });
+    await store.outbox.append({
+      ...modcall('c1'),
+      event: 'case.created',
+      rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES['case.created'], id: 'c1' }),
+    });
     worker.start();
     await until(() => sender.sent.length === 1);
     expect(sender.sent[0]?.channelId).toBe(CHANNEL_B);
@@ -188,7 +210,11 @@ describe('the outbox worker', () => {
     const store = await openStore('memory://');
     const sent: Sent[] = [];
     const worker = new OutboxWorker({
-      outbox: store.outbox, seen: store.seen, guilds: store.guilds, sends: store.sends, logger: captureLogs().logger,
+      outbox: store.outbox,
+      seen: store.seen,
+      guilds: store.guilds,
+      sends: store.sends,
+      logger: captureLogs().logger,
       send: async (channelId, body) => {
         await new Promise((resolve) => setImmediate(resolve));
         // As Discord answers 400 to a body it will not take: here, any message carrying delivery "bad".
@@ -198,7 +224,10 @@ describe('the outbox worker', () => {
         sent.push({ channelId, body });
       },
     });
-    cleanups.push(() => store.close(), () => worker.stop());
+    cleanups.push(
+      () => store.close(),
+      () => worker.stop(),
+    );
     await routeAll(store, CHANNEL_A);
     for (const id of ['ok1', 'ok2', 'bad', 'ok3']) await store.outbox.append(modcall(id));
     worker.start();

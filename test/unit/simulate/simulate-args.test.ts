@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { maskUrl } from '../../../src/simulate/run-simulation.js';
 import { sampleEvents } from '../../../src/simulate/sample-events.js';
 import { parseSimulateArgs } from '../../../src/simulate/simulate-args.js';
@@ -26,7 +27,10 @@ describe('npm run simulate arguments', () => {
       kind: 'run',
       options: { url: URL_, secret: SECRET, event: 'modcall', count: 3, rate: 0.5, bad: false },
     });
-    expect(parse('--url', URL_, '--secret', SECRET)).toMatchObject({ kind: 'run', options: { event: 'all', count: undefined, rate: 2 } });
+    expect(parse('--url', URL_, '--secret', SECRET)).toMatchObject({
+      kind: 'run',
+      options: { event: 'all', count: undefined, rate: 2 },
+    });
     expect(parse('--help')).toEqual({ kind: 'help' });
   });
 
@@ -36,16 +40,23 @@ describe('npm run simulate arguments', () => {
     const file = join(dir.path, 'secret');
     writeFileSync(file, `${SECRET}\n`);
     expect(parse('--url', URL_, '--secret-file', file)).toMatchObject({ kind: 'run', options: { secret: SECRET } });
-    expect(parseSimulateArgs(['--url', URL_], { WEBHOOK_SECRET: SECRET })).toMatchObject({ kind: 'run', options: { secret: SECRET } });
+    expect(parseSimulateArgs(['--url', URL_], { WEBHOOK_SECRET: SECRET })).toMatchObject({
+      kind: 'run',
+      options: { secret: SECRET },
+    });
     expect(parse('--url', URL_, '--bad')).toMatchObject({ kind: 'run', options: { secret: undefined, bad: true } });
-    expect(errorOf('--url', URL_, '--secret-file', join(dir.path, 'missing'))).toMatch(/^--secret-file: cannot read .*\(ENOENT\)$/);
+    expect(errorOf('--url', URL_, '--secret-file', join(dir.path, 'missing'))).toMatch(
+      /^--secret-file: cannot read .*\(ENOENT\)$/,
+    );
   });
 
   it('explains wrong arguments without repeating a secret', () => {
     expect(errorOf('--secret', SECRET)).toMatch(/^--url is required/);
     expect(errorOf('--url', 'ftp://x', '--secret', SECRET)).toBe('--url must be an http(s) URL');
     expect(errorOf('--url', URL_)).toMatch(/^--secret is required/);
-    expect(errorOf('--url', URL_, '--secret', SECRET, '--event', 'case.deleted')).toMatch(/^--event must be one of case.created/);
+    expect(errorOf('--url', URL_, '--secret', SECRET, '--event', 'case.deleted')).toMatch(
+      /^--event must be one of case.created/,
+    );
     expect(errorOf('--url', URL_, '--secret', SECRET, '--count', '0')).toBe('--count must be a whole number above 0');
     expect(errorOf('--url', URL_, '--secret', SECRET, '--count', '2.5')).toBe('--count must be a whole number above 0');
     expect(errorOf('--url', URL_, '--secret', SECRET, '--rate', 'fast')).toBe('--rate must be a number above 0');

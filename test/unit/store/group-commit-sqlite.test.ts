@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createKeyvFactory, type KeyvFactory } from '../../../src/store/keyv-factory.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
@@ -11,7 +12,10 @@ async function openFactory(): Promise<{ factory: KeyvFactory; file: string }> {
   const dir = makeTempDir();
   const file = `${dir.path}/store.sqlite`;
   const factory = createKeyvFactory(`sqlite://${file}`);
-  cleanups.push(() => dir.remove(), () => factory.close());
+  cleanups.push(
+    () => dir.remove(),
+    () => factory.close(),
+  );
   return { factory, file };
 }
 

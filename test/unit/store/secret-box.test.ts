@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createSecretBox } from '../../../src/store/secret-box.js';
 
 describe('the secret box', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseRetryAfter } from '../../../src/upstream/retry-after.js';
 
 const now = Date.UTC(2030, 0, 1, 12, 0, 0);

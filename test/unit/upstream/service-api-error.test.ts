@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { UserFacingError } from '../../../src/errors.js';
 import { ServiceApiError, type ServiceFailureDetails } from '../../../src/upstream/service-api-error.js';
 
@@ -10,18 +11,26 @@ function buildMessage(details: Omit<ServiceFailureDetails, 'operation' | 'host'>
 
 describe('ServiceApiError messages', () => {
   it('tells the admin what to do for 401, 403 and 429', () => {
-    expect(buildMessage({ failure: 'rejected', status: 401 })).toBe('the server key was replaced or revoked: run /setup with the new key');
+    expect(buildMessage({ failure: 'rejected', status: 401 })).toBe(
+      'the server key was replaced or revoked: run /setup with the new key',
+    );
     expect(buildMessage({ failure: 'rejected', status: 403 })).toMatch(/^developer access was revoked/);
-    expect(buildMessage({ failure: 'rejected', status: 429, retryAfterSeconds: 30 })).toBe('the service is rate-limiting us: try again in 30 s');
-    expect(buildMessage({ failure: 'rejected', status: 429, retryAfterSeconds: 0 })).toBe('the service is rate-limiting us: try again in 1 s');
+    expect(buildMessage({ failure: 'rejected', status: 429, retryAfterSeconds: 30 })).toBe(
+      'the service is rate-limiting us: try again in 30 s',
+    );
+    expect(buildMessage({ failure: 'rejected', status: 429, retryAfterSeconds: 0 })).toBe(
+      'the service is rate-limiting us: try again in 1 s',
+    );
     expect(buildMessage({ failure: 'rejected', status: 429 })).toBe('the service is rate-limiting us: try again later');
   });
 
   it("quotes the service's code and message for other statuses", () => {
-    expect(buildMessage({ failure: 'rejected', status: 422, code: 'invalid_url', serviceMessage: 'url must be https' })).toBe(
-      'the service refused the request (HTTP 422, invalid_url: url must be https)',
+    expect(
+      buildMessage({ failure: 'rejected', status: 422, code: 'invalid_url', serviceMessage: 'url must be https' }),
+    ).toBe('the service refused the request (HTTP 422, invalid_url: url must be https)');
+    expect(buildMessage({ failure: 'rejected', status: 400, code: 'bad' })).toBe(
+      'the service refused the request (HTTP 400, bad)',
     );
-    expect(buildMessage({ failure: 'rejected', status: 400, code: 'bad' })).toBe('the service refused the request (HTTP 400, bad)');
     expect(buildMessage({ failure: 'rejected', status: 503 })).toBe(
       'the service failed with an internal error (HTTP 503, without an error description): try again later',
     );
@@ -36,9 +45,20 @@ describe('ServiceApiError messages', () => {
   });
 
   it('is a UserFacingError carrying its details and no cause', () => {
-    const error = new ServiceApiError({ ...base, failure: 'rejected', status: 429, code: 'rate_limited', retryAfterSeconds: 5 });
+    const error = new ServiceApiError({
+      ...base,
+      failure: 'rejected',
+      status: 429,
+      code: 'rate_limited',
+      retryAfterSeconds: 5,
+    });
     expect(error).toBeInstanceOf(UserFacingError);
-    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 5, operation: 'createWebhook' });
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      retryAfterSeconds: 5,
+      operation: 'createWebhook',
+    });
     expect(error.cause).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+
 import { signDelivery, verifyDelivery } from '../../../src/upstream/signature.js';
 
 const secret = 'whsec_unit';
@@ -16,7 +17,14 @@ describe('signDelivery', () => {
 
 describe('verifyDelivery', () => {
   const verify = (overrides: Partial<Parameters<typeof verifyDelivery>[0]> = {}) =>
-    verifyDelivery({ secret, rawBody: body, signatureHeader: signDelivery(secret, ts, body), timestampHeader: ts, now, ...overrides });
+    verifyDelivery({
+      secret,
+      rawBody: body,
+      signatureHeader: signDelivery(secret, ts, body),
+      timestampHeader: ts,
+      now,
+      ...overrides,
+    });
 
   it('accepts a correct signature', () => {
     expect(verify()).toEqual({ ok: true });
@@ -25,7 +33,9 @@ describe('verifyDelivery', () => {
   it('verifies the raw bytes, including bytes that are not valid UTF-8', () => {
     const raw = Buffer.from([0x7b, 0xff, 0xfe, 0x7d]);
     expect(verify({ rawBody: raw, signatureHeader: signDelivery(secret, ts, raw) })).toEqual({ ok: true });
-    expect(verify({ rawBody: Buffer.from(raw.toString('utf8')), signatureHeader: signDelivery(secret, ts, raw) })).toEqual({
+    expect(
+      verify({ rawBody: Buffer.from(raw.toString('utf8')), signatureHeader: signDelivery(secret, ts, raw) }),
+    ).toEqual({
       ok: false,
       reason: 'signature_mismatch',
     });
@@ -43,7 +53,10 @@ describe('verifyDelivery', () => {
   });
 
   it('refuses a malformed signature before computing anything', () => {
-    expect(verify({ signatureHeader: 'sha256=' + 'é'.repeat(64) })).toEqual({ ok: false, reason: 'malformed_signature' });
+    expect(verify({ signatureHeader: 'sha256=' + 'é'.repeat(64) })).toEqual({
+      ok: false,
+      reason: 'malformed_signature',
+    });
     expect(verify({ signatureHeader: '' })).toEqual({ ok: false, reason: 'missing_signature' });
   });
 

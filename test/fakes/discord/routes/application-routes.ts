@@ -3,8 +3,8 @@
  * guilds it is in.
  */
 import { ApiErrors } from '../api-errors.js';
-import type { Route } from './router.js';
 import type { RouteDeps } from './route-deps.js';
+import type { Route } from './router.js';
 
 type CommandBodies = readonly (Readonly<Record<string, unknown>> & { readonly name: string })[];
 

@@ -2,11 +2,12 @@
  * Channel routes: creating messages (with Discord's permission rules) and reading channels.
  */
 import { ChannelType, GatewayDispatchEvents, GatewayIntentBits, PermissionFlagsBits } from 'discord.js';
+
 import { ApiErrors, DiscordApiFault } from '../api-errors.js';
 import type { MessageBody } from '../message-store.js';
 import { hasPermissions } from '../permissions.js';
-import type { Route } from './router.js';
 import type { RouteDeps } from './route-deps.js';
+import type { Route } from './router.js';
 
 /** Channel types a message can be posted in. */
 const TEXT_CHANNEL_TYPES = new Set<ChannelType>([

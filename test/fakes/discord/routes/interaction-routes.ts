@@ -3,8 +3,8 @@
  * response; follow-ups). Discord takes no bot token on these; the interaction token is the credential.
  */
 import type { MessageBody } from '../message-store.js';
-import type { Route } from './router.js';
 import type { RouteDeps } from './route-deps.js';
+import type { Route } from './router.js';
 
 function isTrue(value: string | null): boolean {
   return value === 'true' || value === '1';

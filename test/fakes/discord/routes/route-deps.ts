@@ -2,6 +2,7 @@
  * What the fake's route handlers share: its state and identity.
  */
 import type { APIUser } from 'discord.js';
+
 import type { CommandStore } from '../command-store.js';
 import type { GatewayServer } from '../gateway.js';
 import type { GuildStore } from '../guild-store.js';
