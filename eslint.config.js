@@ -5,12 +5,28 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // A switch over our own unions names every member, so a new member fails lint where it is not handled; a
+      // `default` is accepted where the value comes off the wire (opcodes, option types) and may be anything.
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: true },
+      ],
       'no-console': 'off',
     },
+  },
+  {
+    // Browser code served as it is (no build step): not part of the TypeScript project.
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
   },
 );

@@ -63,7 +63,10 @@ export function describePing(facts: PingFacts): string {
         );
       case 'stale_timestamp':
         return "A ping arrived but its timestamp is 5 minutes or more away from this bot's clock: set the host's clock right (NTP) and test again.";
-      default:
+      case 'missing_signature':
+      case 'malformed_signature':
+      case 'missing_timestamp':
+      case 'malformed_timestamp':
         return (
           `A request arrived without a valid signature (${outcome.reason.replace(/_/g, ' ')}): ` +
           'is a proxy between the service and this bot changing or dropping headers?'

@@ -48,7 +48,10 @@ export class DemoDirectory implements MentionDirectory {
       case 'shift.ended':
         this.#users.set(event.data.shift.discordId, event.data.shift.name);
         return;
-      default:
+      case 'case.voided':
+      case 'session.ended':
+      case 'modcall':
+        // Name no Discord account the demo has not met already.
         return;
     }
   }

@@ -36,7 +36,7 @@ export class GroupCommitSqlite extends KeyvSqlite {
 
   private enqueue(make: (done: (error?: unknown) => void) => Write): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push(make((error) => (error === undefined ? resolve() : reject(error))));
+      this.queue.push(make((error) => (error === undefined ? resolve() : reject(toError(error)))));
       if (!this.writing) void this.drain();
     });
   }
@@ -79,4 +79,9 @@ function takeRun(queue: Write[]): Write[] {
   let length = 0;
   while (length < queue.length && length < MAX_WRITES_PER_STATEMENT && queue[length]?.kind === kind) length += 1;
   return queue.splice(0, length);
+}
+
+/** node-sqlite3 rejects with Errors; anything else is wrapped so callers always get one. */
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -32,8 +32,8 @@ export function createKeyvFactory(storeUrl: string): KeyvFactory {
 function createMemoryFactory(): KeyvFactory {
   return {
     kind: 'memory',
-    open: async (namespace) => new Keyv({ store: new Map(), namespace, throwOnErrors: true }),
-    close: async () => {},
+    open: (namespace) => Promise.resolve(new Keyv({ store: new Map(), namespace, throwOnErrors: true })),
+    close: () => Promise.resolve(),
   };
 }
 

@@ -279,7 +279,7 @@ describe('admin slash commands, end to end', () => {
     );
 
     h.discord.failChannel(h.channel('news'));
-    const [modcall] = await h.service.webhooks();
+    const [modcall] = h.service.webhooks();
     await h.service.deliver(modcall?.id ?? '', {
       event: 'modcall',
       data: { caller: { robloxId: '1', name: 'Player' }, at: Date.now() },

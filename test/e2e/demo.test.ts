@@ -295,7 +295,7 @@ describe('npm run demo', () => {
     expect(demo.lines.at(-1)).toBe('demo: stopped');
     // An orphaned helper (tsx's esbuild service) notices its parent is gone within moments; give it those.
     const alive = await until(
-      async () => !demo.groupAlive() || undefined,
+      () => Promise.resolve(!demo.groupAlive() || undefined),
       3_000,
       "the demo's process group to end",
     ).catch(() => demo.describeGroup());

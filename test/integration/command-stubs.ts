@@ -37,19 +37,23 @@ export function stubChatInput(input: {
         return value ?? null;
       },
     },
-    async deferReply() {
+    deferReply() {
       stub.deferred = true;
       answers.deferred = true;
+      return Promise.resolve();
     },
-    async editReply(body: { content: string }) {
+    editReply(body: { content: string }) {
       answers.replies.push(body.content);
+      return Promise.resolve();
     },
-    async reply(body: { content: string }) {
+    reply(body: { content: string }) {
       stub.replied = true;
       answers.replies.push(body.content);
+      return Promise.resolve();
     },
-    async followUp(body: { content: string }) {
+    followUp(body: { content: string }) {
       answers.replies.push(body.content);
+      return Promise.resolve();
     },
   };
   return { interaction: stub as unknown as ChatInputCommandInteraction, answers };

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
+import { anyString } from '../helpers/matchers.js';
 
 let h: IntakeHarness;
 beforeEach(async () => {
@@ -77,7 +78,7 @@ describe('restart on the same SQLite file', () => {
     await h.restart();
 
     expect(h.bot.store.outbox.list().map((e) => e.rawBody)).toEqual(payloads.slice(1));
-    expect(await h.bot.store.seen.has(h.hookId, first.deliveryId)).toBe(true);
+    expect(h.bot.store.seen.has(h.hookId, first.deliveryId)).toBe(true);
     expect((await h.postSigned(payloads[0] ?? '')).status).toBe(200);
     expect((await h.postSigned(payloads[3] ?? '')).status).toBe(200);
     expect(h.bot.store.outbox.size).toBe(payloads.length - 1);
@@ -100,7 +101,7 @@ describe('a store that cannot write', () => {
     const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'not-kept' });
     const response = await h.postSigned(payload);
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
+    expect(await response.json()).toEqual({ error: { code: 'internal_error', message: anyString() } });
     expect(h.bot.store.outbox.holds(h.hookId, 'not-kept')).toBe(false);
     // The retry is not mistaken for a duplicate of the delivery that failed.
     expect((await h.postSigned(payload)).status).toBe(500);

@@ -12,7 +12,6 @@ import {
   type APIRole,
   type APIUser,
   type GuildMemberFlags,
-  type MessageFlags,
   type RoleFlags,
   type UserFlags,
 } from 'discord.js';
@@ -162,7 +161,7 @@ export function makeMessage(fields: MessageFields): APIMessage {
     components: fields.components as NonNullable<APIMessage['components']>,
     pinned: false,
     type: fields.type ?? MessageType.Default,
-    flags: fields.flags as MessageFlags,
+    flags: fields.flags,
   };
   if (fields.nonce !== undefined) message.nonce = fields.nonce;
   if (fields.webhookId !== undefined) message.webhook_id = fields.webhookId;

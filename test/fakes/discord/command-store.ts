@@ -37,10 +37,12 @@ export class CommandStore {
         description: typeof body['description'] === 'string' ? body['description'] : '',
         // Discord answers permissions as a string, whatever number or string it was given.
         default_member_permissions:
-          defaultPermissions === null || defaultPermissions === undefined ? null : String(defaultPermissions),
+          typeof defaultPermissions === 'string' || typeof defaultPermissions === 'number'
+            ? String(defaultPermissions)
+            : null,
         nsfw: body['nsfw'] === true,
         ...(guildId === undefined ? {} : { guild_id: guildId }),
-      } as APIApplicationCommand;
+      };
     });
     if (guildId === undefined) this.#global.splice(0, this.#global.length, ...next);
     else this.#byGuild.set(guildId, next);

@@ -56,7 +56,8 @@ function tagValues(defs: Record<string, SchemaNode>, branch: unknown): unknown[]
   if (!isNode(properties) || !Array.isArray(required) || !required.includes('type')) return undefined;
   const tag = properties['type'];
   if (!isNode(tag)) return undefined;
-  if (Array.isArray(tag['enum'])) return tag['enum'];
+  const values: unknown = tag['enum'];
+  if (Array.isArray(values)) return values as unknown[];
   return 'const' in tag ? [tag['const']] : undefined;
 }
 
@@ -74,18 +75,19 @@ function rewriteTaggedUnions(defs: Record<string, SchemaNode>, node: unknown): v
   }
   if (!isNode(node)) return;
   const key = 'oneOf' in node ? 'oneOf' : node['x-discord-union'] === 'oneOf' ? 'anyOf' : undefined;
-  const union = key === undefined ? undefined : node[key];
+  const union: unknown = key === undefined ? undefined : node[key];
   // Only a bare union is rewritten: the rewrite sets these keywords itself.
   const bare = !['type', 'properties', 'required', 'allOf'].some((keyword) => keyword in node);
   if (key !== undefined && bare && Array.isArray(union) && union.length > 1) {
-    const tags = union.map((branch) => tagValues(defs, branch));
+    const branches: unknown[] = union;
+    const tags = branches.map((branch) => tagValues(defs, branch));
     const flat = tags.flatMap((values) => values ?? []);
     if (tags.every((values) => values !== undefined) && new Set(flat).size === flat.length) {
       delete node[key];
       node['type'] = 'object';
       node['required'] = ['type'];
       node['properties'] = { type: { enum: flat } };
-      node['allOf'] = union.map((branch, index) => ({
+      node['allOf'] = branches.map((branch, index) => ({
         if: { required: ['type'], properties: { type: { enum: tags[index] } } },
         then: branch,
       }));

@@ -55,12 +55,18 @@ const REPLAY_LIMIT = 5_000;
 const FINAL_CLIENT_CLOSE_CODES = new Set([1000, 1001]);
 
 interface GatewayPayload {
-  readonly op: number;
+  readonly op: GatewayOpcodes;
   readonly d?: unknown;
 }
 
 function isPayload(value: unknown): value is GatewayPayload {
   return typeof value === 'object' && value !== null && typeof (value as { op?: unknown }).op === 'number';
+}
+
+/** A frame's text, whichever of its three shapes ws delivered it in. */
+function rawText(raw: RawData): string {
+  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
+  return (Buffer.isBuffer(raw) ? raw : Buffer.from(raw)).toString('utf8');
 }
 
 function field(value: unknown, key: string): unknown {
@@ -171,10 +177,10 @@ export class GatewayServer {
       return;
     }
 
-    ws.on('message', (raw: RawData, isBinary: boolean) => {
+    ws.on('message', (raw: RawData) => {
       let payload: unknown;
       try {
-        payload = JSON.parse(isBinary ? raw.toString() : String(raw));
+        payload = JSON.parse(rawText(raw));
       } catch {
         ws.close(GatewayCloseCodes.DecodeError, 'Error while decoding payload.');
         return;

@@ -56,8 +56,9 @@ function resolveOptions(
   if (!Array.isArray(options)) return;
   for (const option of options as { type?: number; value?: unknown; options?: unknown }[]) {
     resolveOptions(ctx, guildId, invokerId, option.options, resolved);
-    if (option.value === undefined) continue;
-    const id = String(option.value);
+    // Options that resolve to objects carry their id as a string (a snowflake).
+    if (typeof option.value !== 'string') continue;
+    const id = option.value;
     switch (option.type) {
       case ApplicationCommandOptionType.Channel: {
         const channel = ctx.guilds.channel(id);

@@ -90,7 +90,11 @@ export class InteractionStore {
    * Handles the initial callback. Returns what `with_response=true` answers; throws Discord's errors for an
    * unknown or expired interaction and for a second callback.
    */
-  callback(interactionId: string, token: string, body: { type: number; data?: unknown }): InteractionCallbackAnswer {
+  callback(
+    interactionId: string,
+    token: string,
+    body: { type: InteractionResponseType; data?: unknown },
+  ): InteractionCallbackAnswer {
     const record = this.#byId.get(interactionId);
     if (!record || record.payload.token !== token) throw ApiErrors.unknownInteraction();
     if (record.acknowledged) throw ApiErrors.alreadyAcknowledged();
@@ -106,7 +110,7 @@ export class InteractionStore {
     record.responses.push({
       interactionId,
       kind: 'callback',
-      type: body.type as InteractionResponseType,
+      type: body.type,
       data: body.data,
       message,
       time: this.now(),

@@ -145,7 +145,7 @@ export class MessageStore {
       content,
       embeds: embeds.map((embed) => ({ type: 'rich', ...embed }) as APIEmbed),
       components: components as NonNullable<APIMessage['components']>,
-      flags: flags as MessageFlags,
+      flags: flags,
       edited_timestamp: new Date(this.now()).toISOString(),
     };
     const updated: FakeMessage = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { ServiceEventSchema, type EventOf, type ServiceEvent } from '../../../src/upstream/schemas.js';
+import { anyArray } from '../../helpers/matchers.js';
 import { generateEventStream } from './event-stream.js';
 
 function filterEvents<N extends ServiceEvent['event']>(events: ServiceEvent[], name: N): Array<EventOf<N>> {
@@ -31,7 +32,7 @@ describe('generateEventStream', () => {
     expect([warn?.type, kick?.type, ban?.type]).toEqual(['warn', 'kick', 'ban']);
     expect(warn?.evidence).toBeNull();
     expect(kick?.evidence).toMatch(/^https:\/\//);
-    expect(ban?.evidence).toEqual(expect.objectContaining({ clips: expect.any(Array) }));
+    expect(ban?.evidence).toEqual(expect.objectContaining({ clips: anyArray() }));
 
     const [voided] = filterEvents(events, 'case.voided');
     expect(voided?.data.case).toMatchObject({ number: warn?.number, status: 'voided', reason: warn?.reason });

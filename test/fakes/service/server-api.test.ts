@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { verifyDelivery } from '../../../src/upstream/signature.js';
+import { anyNumber, anyString, stringMatching } from '../../helpers/matchers.js';
 import { startFakeService, type FakeService, type FakeServiceOptions } from './index.js';
 import { readHeader, startRecordingReceiver, type RecordingReceiver } from './recording-receiver.js';
 
@@ -43,7 +44,7 @@ describe('keys (§5)', () => {
     for (const key of [undefined, 'usk_nope', 'upk_developer']) {
       const answer = await post(service, '/webhooks', key, hookBody);
       expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+      expect(answer.body).toEqual({ error: { code: anyString(), message: anyString() } });
     }
   });
 
@@ -103,12 +104,12 @@ describe('POST /webhooks', () => {
     const created = await post(service, '/webhooks', key, hookBody);
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.stringMatching(/^wh_/),
+      id: stringMatching(/^wh_/),
       url: hookBody.url,
       events: hookBody.events,
       enabled: true,
-      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
-      createdAt: expect.any(Number),
+      secret: stringMatching(/^[0-9a-f]{64}$/),
+      createdAt: anyNumber(),
     });
     const id = String(created.body['id']);
     const secret = String(created.body['secret']);
@@ -130,7 +131,7 @@ describe('POST /webhooks', () => {
     ];
     for (const [body, code] of cases) {
       const answer = await post(strict, '/webhooks', key, body);
-      expect([answer.status, answer.body]).toEqual([400, { error: { code, message: expect.any(String) } }]);
+      expect([answer.status, answer.body]).toEqual([400, { error: { code, message: anyString() } }]);
     }
   });
 
@@ -159,10 +160,10 @@ describe('POST /webhooks/:id/test', () => {
     const [ping] = await receiver.waitFor(1);
     if (!ping) throw new Error('no ping arrived');
     expect(JSON.parse(ping.rawBody.toString('utf8'))).toEqual({
-      id: expect.stringMatching(/^dlv_/),
+      id: stringMatching(/^dlv_/),
       event: 'ping',
       server: service.serverIdOf(key),
-      at: expect.any(Number),
+      at: anyNumber(),
       data: {},
     });
     expect(readHeader(ping, 'x-service-event')).toBe('ping');

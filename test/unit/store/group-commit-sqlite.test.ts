@@ -8,7 +8,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function openFactory(): Promise<{ factory: KeyvFactory; file: string }> {
+function openFactory(): { factory: KeyvFactory; file: string } {
   const dir = makeTempDir();
   const file = `${dir.path}/store.sqlite`;
   const factory = createKeyvFactory(`sqlite://${file}`);
@@ -21,7 +21,7 @@ async function openFactory(): Promise<{ factory: KeyvFactory; file: string }> {
 
 describe('SQLite writes with group commit', () => {
   it('keeps every one of many concurrent writes, durably across a reopen', async () => {
-    const { factory, file } = await openFactory();
+    const { factory, file } = openFactory();
     const keyv = await factory.open('things');
     await Promise.all(Array.from({ length: 300 }, (_, i) => keyv.set(`k${i}`, { i })));
     await factory.close();
@@ -34,7 +34,7 @@ describe('SQLite writes with group commit', () => {
   });
 
   it('writes concurrent sets of one key in the order they were made, the last one winning', async () => {
-    const { factory } = await openFactory();
+    const { factory } = openFactory();
     const keyv = await factory.open('things');
     await Promise.all([keyv.set('a', 1), keyv.set('b', 1), keyv.set('a', 2), keyv.set('a', 3)]);
     expect([await keyv.get('a'), await keyv.get('b')]).toEqual([3, 1]);
@@ -43,7 +43,7 @@ describe('SQLite writes with group commit', () => {
   });
 
   it('fails the write, instead of pretending, when the store cannot take it', async () => {
-    const { factory } = await openFactory();
+    const { factory } = openFactory();
     const keyv = await factory.open('things');
     await keyv.set('before', 1);
     // What a full disk or a damaged file looks like from here: the table is gone.

@@ -12,9 +12,9 @@ interface SeenRequest {
 /** A fetch that records what it was asked and answers with the given Response. */
 function stubFetch(make: () => Response): { fetch: typeof fetch; seen: SeenRequest[] } {
   const seen: SeenRequest[] = [];
-  const fakeFetch: typeof fetch = async (input, init) => {
-    seen.push({ url: String(input), init });
-    return make();
+  const fakeFetch: typeof fetch = (input, init) => {
+    seen.push({ url: input instanceof Request ? input.url : input.toString(), init });
+    return Promise.resolve(make());
   };
   return { fetch: fakeFetch, seen };
 }
@@ -67,7 +67,7 @@ describe('createServiceClient', () => {
     const [create, test, enable] = seen;
     expect(create?.init?.method).toBe('POST');
     expect(create?.init?.headers).toMatchObject({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json' });
-    expect(JSON.parse(String(create?.init?.body))).toEqual({
+    expect(JSON.parse(create?.init?.body as string)).toEqual({
       url: 'https://bot/webhooks/x',
       events: ['modcall', 'shift.ended'],
     });
@@ -122,9 +122,8 @@ describe('createServiceClient', () => {
   });
 
   it('treats a rejected fetch as unreachable without keeping the rejection', async () => {
-    const fetch: typeof globalThis.fetch = async () => {
-      throw new TypeError(`fetch failed for Bearer ${KEY}`, { cause: { code: 'ENOTFOUND' } });
-    };
+    const fetch: typeof globalThis.fetch = () =>
+      Promise.reject(new TypeError(`fetch failed for Bearer ${KEY}`, { cause: { code: 'ENOTFOUND' } }));
     const error = await catchServiceError(
       createServiceClient({ serviceUrl: 'https://svc.example.com:8443', fetch }).testWebhook(KEY, 'w1'),
     );
