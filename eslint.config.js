@@ -25,6 +25,23 @@ export default tseslint.config(
     },
   },
   {
+    // What `npm start` ships (src/, commands/) never reaches into the tests, the fakes, the demo or the scripts.
+    files: ['src/**/*.ts', 'commands/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(test|fakes|demo|scripts|bench)/',
+              message: 'src/ and commands/ ship with npm start: they must not import tests, fakes, the demo or scripts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Browser code served as it is (no build step): not part of the TypeScript project.
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'fakes/**/*.test.ts'],
+    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores: end-to-end suites start real servers and a real discord.js client each.

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { startFakeDiscord, type RateLimit } from '../fakes/discord/index.js';
 import type { EventName } from '../src/upstream/schemas.js';
-import { startFakeDiscord, type RateLimit } from '../test/fakes/discord/index.js';
 import type { BenchGroup } from './group.js';
 import { makeRunTag } from './lib/delivery.js';
 import { startFeedBotProcess, type FeedBotRuntime } from './lib/feed-bot-process.js';

@@ -1,8 +1,8 @@
 /**
- * `npm run demo`: the offline demo (see src/demo/start-demo.ts). One process, nothing but 127.0.0.1, no
+ * `npm run demo`: the offline demo (see demo/start-demo.ts). One process, nothing but 127.0.0.1, no
  * credentials; Ctrl-C (SIGINT) or SIGTERM stops everything and exits 0, at any moment.
  */
-import type { RunningDemo } from '../src/demo/start-demo.js';
+import type { RunningDemo } from '../demo/start-demo.js';
 
 const say = (line: string) => process.stdout.write(`demo: ${line}\n`);
 
@@ -32,7 +32,7 @@ const shutdown = (signal: NodeJS.Signals) => {
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
 
-const { DEMO_USAGE, parseDemoArgs } = await import('../src/demo/demo-args.js');
+const { DEMO_USAGE, parseDemoArgs } = await import('../demo/demo-args.js');
 const parsed = parseDemoArgs(process.argv.slice(2));
 if (parsed.kind === 'help') {
   process.stdout.write(`${DEMO_USAGE}\n`);
@@ -45,7 +45,7 @@ if (parsed.kind === 'error') {
 const { args } = parsed;
 
 try {
-  const { startDemo } = await import('../src/demo/start-demo.js');
+  const { startDemo } = await import('../demo/start-demo.js');
   if (stopping) {
     say('stopped');
     process.exit(0);

@@ -1,7 +1,7 @@
 /**
  * Extracts the request-body schemas of the Discord routes this bot calls from Discord's published
  * OpenAPI 3.1 description (`../shared/discord-openapi.json`) into a self-contained JSON Schema
- * 2020-12 document at `test/fakes/discord/schema/discord-requests.json`, plus the MIT license note.
+ * 2020-12 document at `fakes/discord/schema/discord-requests.json`, plus the MIT license note.
  *
  * Tests read only the extracted copy: a user's clone has no `../shared` folder.
  *
@@ -125,7 +125,7 @@ function main(): void {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
   const sourcePath = resolve(process.argv[2] ?? resolve(repoRoot, '../shared/discord-openapi.json'));
   const licensePath = resolve(dirname(sourcePath), 'discord-openapi.LICENSE');
-  const outDir = resolve(repoRoot, 'test/fakes/discord/schema');
+  const outDir = resolve(repoRoot, 'fakes/discord/schema');
 
   const spec = asObject(JSON.parse(readFileSync(sourcePath, 'utf8')) as Json, 'root');
   const info = asObject(spec['info'], 'info');

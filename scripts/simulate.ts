@@ -2,8 +2,8 @@
  * `npm run simulate -- --url <webhook url> --secret <secret> [--event <name>|all] [--count N] [--rate R] [--bad]`:
  * signed sample deliveries to any webhook address, to check a deployment without waiting for a real event.
  */
-import { runSimulation } from '../src/simulate/run-simulation.js';
-import { parseSimulateArgs, USAGE } from '../src/simulate/simulate-args.js';
+import { runSimulation } from './simulate/run-simulation.js';
+import { parseSimulateArgs, USAGE } from './simulate/simulate-args.js';
 
 const parsed = parseSimulateArgs(process.argv.slice(2));
 if (parsed.kind === 'help') {

@@ -1,5 +1,5 @@
+import type { FakeMessage } from '../../fakes/discord/index.js';
 import type { EventName } from '../../src/upstream/schemas.js';
-import type { FakeMessage } from '../../test/fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../../test/fixtures/deliveries.js';
 import { signHex } from './delivery.js';
 

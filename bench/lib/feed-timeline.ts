@@ -1,4 +1,4 @@
-import type { FakeDiscord, RateLimit } from '../../test/fakes/discord/index.js';
+import type { FakeDiscord, RateLimit } from '../../fakes/discord/index.js';
 import { median } from './stats.js';
 
 /**

@@ -1,9 +1,9 @@
 import { InteractionResponseType } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { autocomplete } from '../../fakes/discord/index.js';
+import { generateEventStream } from '../../fakes/service/index.js';
 import { GENERIC_FAILURE, UNKNOWN_COMMAND } from '../../src/discord/interaction-dispatch.js';
-import { autocomplete } from '../fakes/discord/index.js';
-import { generateEventStream } from '../fakes/service/index.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { commandOption, startAdminHarness, type AdminHarness, type ChannelName } from './admin-harness.js';
 

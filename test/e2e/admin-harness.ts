@@ -1,8 +1,6 @@
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
 
 import { COMMANDS } from '../../commands/index.js';
-import { startBot, type RunningBot } from '../../src/bot.js';
-import { registerCommands } from '../../src/discord/register-commands.js';
 import {
   chatInputCommand,
   commandOption,
@@ -13,8 +11,10 @@ import {
   type FakeDiscord,
   type InteractionOutcome,
   type Invoker,
-} from '../fakes/discord/index.js';
-import { startFakeService, type FakeService } from '../fakes/service/index.js';
+} from '../../fakes/discord/index.js';
+import { startFakeService, type FakeService } from '../../fakes/service/index.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import { registerCommands } from '../../src/discord/register-commands.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';

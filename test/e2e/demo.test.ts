@@ -4,7 +4,7 @@ import type { APIEmbed } from 'discord.js';
 import { chromium, type Browser, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { signedHeaders } from '../../src/simulate/post-delivery.js';
+import { signedHeaders } from '../../scripts/simulate/post-delivery.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { runSimulator, startDemoProcess, type DemoProcess } from './demo-process.js';
 
@@ -21,7 +21,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const SCREENSHOT = 'test-artifacts/preview.png';
-/** The demo's colours: modcall embeds (src/feed/embeds/colours.ts) and the Moderators role (src/demo/demo-guild.ts). */
+/** The demo's colours: modcall embeds (src/feed/embeds/colours.ts) and the Moderators role (demo/demo-guild.ts). */
 const MODCALL_BAR = 'rgb(235, 69, 158)';
 const MODERATORS_COLOUR = 'rgb(230, 126, 34)';
 

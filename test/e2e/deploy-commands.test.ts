@@ -4,8 +4,8 @@ import { REST } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../commands/index.js';
+import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes/discord/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
-import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../fakes/discord/index.js';
 
 const run = promisify(execFile);
 const NAMES = ['setup', 'webhook', 'feed', 'status'];
@@ -41,7 +41,7 @@ describe('deploy-commands', () => {
   it('runs as `npm run deploy-commands -- --guild <id>`, registering in that guild only', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'src/discord/deploy-commands.ts', '--guild', guild.id],
+      ['--import', 'tsx', 'scripts/deploy-commands.ts', '--guild', guild.id],
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(`Registered 4 commands in server ${guild.id}: /setup, /webhook, /feed, /status\n`);
@@ -54,7 +54,7 @@ describe('deploy-commands', () => {
 
   it('says what is wrong, without the token, when the configuration is missing', async () => {
     const env = { ...process.env, DISCORD_TOKEN: '', DISCORD_API_URL: discord.apiUrl };
-    const failure = await run(process.execPath, ['--import', 'tsx', 'src/discord/deploy-commands.ts'], { env }).then(
+    const failure = await run(process.execPath, ['--import', 'tsx', 'scripts/deploy-commands.ts'], { env }).then(
       () => undefined,
       (error: unknown) => error as { code: number; stderr: string },
     );

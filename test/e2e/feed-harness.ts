@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
-import { startBot, type RunningBot } from '../../src/bot.js';
-import { signDelivery } from '../../src/upstream/signature.js';
 import {
   startFakeDiscord,
   type AddedGuild,
   type FakeDiscord,
   type FakeDiscordOptions,
-} from '../fakes/discord/index.js';
+} from '../../fakes/discord/index.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import { signDelivery } from '../../src/upstream/signature.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { signDelivery } from '../../src/upstream/signature.js';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 

@@ -32,7 +32,7 @@ import {
   type AddedGuild,
   type FakeDiscord,
   type FakeDiscordOptions,
-} from '../fakes/discord/index.js';
+} from '../../fakes/discord/index.js';
 
 interface Harness {
   readonly fake: FakeDiscord;

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { startFakeService, type FakeService } from '../../fakes/service/index.js';
+import { readHeader, startRecordingReceiver, type RecordingReceiver } from '../../fakes/service/recording-receiver.js';
 import { UserFacingError } from '../../src/errors.js';
 import { createServiceClient, ServiceApiError, type ServiceClient } from '../../src/upstream/client.js';
 import { verifyDelivery } from '../../src/upstream/signature.js';
-import { startFakeService, type FakeService } from '../fakes/service/index.js';
-import { readHeader, startRecordingReceiver, type RecordingReceiver } from '../fakes/service/recording-receiver.js';
 import { stringMatching } from '../helpers/matchers.js';
 
 /** A key nobody could mistake for anything else, for the paths that do not need the fake's own keys. */

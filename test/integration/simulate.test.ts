@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { runSimulation } from '../../src/simulate/run-simulation.js';
-import type { SimulateOptions } from '../../src/simulate/simulate-args.js';
+import { runSimulation } from '../../scripts/simulate/run-simulation.js';
+import type { SimulateOptions } from '../../scripts/simulate/simulate-args.js';
 import { HOOK_SECRET, startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
 
 let h: IntakeHarness;

@@ -2,7 +2,7 @@ import { ApplicationCommandOptionType, ChannelType, InteractionContextType, Perm
 import { describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../../commands/index.js';
-import { validateDiscordRequest } from '../../fakes/discord/request-validator.js';
+import { validateDiscordRequest } from '../../../fakes/discord/request-validator.js';
 
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { renderMarkdown, type MarkdownContext } from '../../../src/demo/preview/markdown.js';
+import { renderMarkdown, type MarkdownContext } from '../../../demo/preview/markdown.js';
 
 const USER = '123456789012345678';
 const ROLE = '223456789012345678';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import type { MarkdownContext } from '../../../src/demo/preview/markdown.js';
+import type { MarkdownContext } from '../../../demo/preview/markdown.js';
 import {
   continuesGroup,
   layOutFields,
   renderEmbed,
   renderMessage,
   type PreviewMessage,
-} from '../../../src/demo/preview/render-message.js';
+} from '../../../demo/preview/render-message.js';
 
 const NOW = Date.UTC(2024, 4, 17, 23, 30);
 const ctx: MarkdownContext = {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
+import { validateDiscordRequest } from '../../../fakes/discord/request-validator.js';
 import { renderDelivery } from '../../../src/feed/embeds/render-delivery.js';
 import type { MessagePayload, RenderContext } from '../../../src/feed/embeds/types.js';
 import {
@@ -17,7 +18,6 @@ import {
   type ClassifiedDelivery,
   type EventName,
 } from '../../../src/upstream/schemas.js';
-import { validateDiscordRequest } from '../../fakes/discord/request-validator.js';
 
 const ROLE_ID = '998877665544332211';
 

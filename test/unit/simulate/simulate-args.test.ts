@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { maskUrl } from '../../../src/simulate/run-simulation.js';
-import { sampleEvents } from '../../../src/simulate/sample-events.js';
-import { parseSimulateArgs } from '../../../src/simulate/simulate-args.js';
+import { maskUrl } from '../../../scripts/simulate/run-simulation.js';
+import { sampleEvents } from '../../../scripts/simulate/sample-events.js';
+import { parseSimulateArgs } from '../../../scripts/simulate/simulate-args.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
 const URL_ = 'https://bot.example.com/webhooks/0123456789abcdef0123456789abcdef';

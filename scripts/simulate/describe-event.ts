@@ -1,4 +1,4 @@
-import type { ServiceEvent } from '../upstream/schemas.js';
+import type { ServiceEvent } from '../../src/upstream/schemas.js';
 
 /** Seconds as `1 h 05 min` or `12 min`, for terminal lines. */
 function shortDuration(seconds: number): string {

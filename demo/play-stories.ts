@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { FakeService } from '../../test/fakes/service/index.js';
-import { describeEvent } from '../simulate/describe-event.js';
-import { storyEndingAt } from '../simulate/sample-events.js';
-import type { ServiceEvent } from '../upstream/schemas.js';
+import type { FakeService } from '../fakes/service/index.js';
+import { describeEvent } from '../scripts/simulate/describe-event.js';
+import { storyEndingAt } from '../scripts/simulate/sample-events.js';
+import type { ServiceEvent } from '../src/upstream/schemas.js';
 
 export interface PlayerOptions {
   service: FakeService;

@@ -1,4 +1,4 @@
-import { signDelivery } from '../upstream/signature.js';
+import { signDelivery } from '../../src/upstream/signature.js';
 
 /** A request as the simulator sends it: exactly these headers and bytes. */
 export interface DeliveryRequest {

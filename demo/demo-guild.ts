@@ -1,4 +1,4 @@
-import type { EventName } from '../upstream/schemas.js';
+import type { EventName } from '../src/upstream/schemas.js';
 
 /** The demo's Discord server: a game community's staff channels. */
 export const DEMO_GUILD = {

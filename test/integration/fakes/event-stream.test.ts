@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { generateEventStream } from '../../../fakes/service/event-stream.js';
 import { ServiceEventSchema, type EventOf, type ServiceEvent } from '../../../src/upstream/schemas.js';
 import { anyArray } from '../../helpers/matchers.js';
-import { generateEventStream } from './event-stream.js';
 
 function filterEvents<N extends ServiceEvent['event']>(events: ServiceEvent[], name: N): Array<EventOf<N>> {
   return events.filter((event): event is EventOf<N> => event.event === name);

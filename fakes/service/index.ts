@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { systemClock, type Clock } from '../../../src/upstream/signature.js';
+import { systemClock, type Clock } from '../../src/upstream/signature.js';
 import { createFakeServiceApp, type RequestRecord } from './create-fake-app.js';
 import {
   DELIVERY_TIMEOUT_MS,

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DiscordAPIError, REST } from 'discord.js';
 
-import { COMMANDS } from '../../commands/index.js';
-import { ConfigSchema } from '../config.js';
-import { registerCommands } from './register-commands.js';
+import { COMMANDS } from '../commands/index.js';
+import { ConfigSchema } from '../src/config.js';
+import { registerCommands } from '../src/discord/register-commands.js';
 
 /**
  * `npm run deploy-commands [-- --guild <id>]`: registers every slash command with Discord, once, by hand.

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import type { ServiceEvent } from '../upstream/schemas.js';
-import { FRESHNESS_WINDOW_SECONDS } from '../upstream/signature.js';
+import type { ServiceEvent } from '../../src/upstream/schemas.js';
+import { FRESHNESS_WINDOW_SECONDS } from '../../src/upstream/signature.js';
 import { signedHeaders, type DeliveryRequest } from './post-delivery.js';
 
 /** A delivery the endpoint must refuse, and how (DESIGN.md intake rules, README "Answers"). */

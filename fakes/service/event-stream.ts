@@ -1,4 +1,4 @@
-import type { EventOf, ServiceEvent } from '../upstream/schemas.js';
+import type { EventOf, ServiceEvent } from '../../src/upstream/schemas.js';
 import { createSeededRandom, type SeededRandom } from './seeded-random.js';
 import {
   BAN_REASONS,

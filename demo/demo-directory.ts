@@ -1,5 +1,5 @@
-import type { AddedGuild, FakeDiscord } from '../../test/fakes/discord/index.js';
-import type { ServiceEvent } from '../upstream/schemas.js';
+import type { AddedGuild, FakeDiscord } from '../fakes/discord/index.js';
+import type { ServiceEvent } from '../src/upstream/schemas.js';
 import type { MentionDirectory } from './preview/markdown.js';
 
 /**

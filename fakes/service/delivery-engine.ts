@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { signDelivery, type Clock } from '../../../src/upstream/signature.js';
+import { signDelivery, type Clock } from '../../src/upstream/signature.js';
 import type { FakeWebhook, WebhookRegistry } from './webhook-registry.js';
 
 /** A delivery body (§2.5); extra members are sent as they are. */

@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { startFakeService, type FakeService, type FakeServiceOptions } from '../../../fakes/service/index.js';
+import {
+  readHeader,
+  startRecordingReceiver,
+  type RecordingReceiver,
+} from '../../../fakes/service/recording-receiver.js';
 import { verifyDelivery } from '../../../src/upstream/signature.js';
 import { anyNumber, anyString, stringMatching } from '../../helpers/matchers.js';
-import { startFakeService, type FakeService, type FakeServiceOptions } from './index.js';
-import { readHeader, startRecordingReceiver, type RecordingReceiver } from './recording-receiver.js';
 
 let fake: FakeService | undefined;
 let receiver: RecordingReceiver | undefined;

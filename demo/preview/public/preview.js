@@ -13,7 +13,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Same thresholds as the server's formatRelative (src/demo/preview/timestamps.ts). */
+/** Same thresholds as the server's formatRelative (demo/preview/timestamps.ts). */
 function formatRelative(ms, now) {
   const diff = ms - now;
   const abs = Math.abs(diff);

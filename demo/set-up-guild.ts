@@ -6,8 +6,8 @@ import {
   type CommandOptionValue,
   type FakeDiscord,
   type InteractionDraft,
-} from '../../test/fakes/discord/index.js';
-import type { FakeService, WebhookView } from '../../test/fakes/service/index.js';
+} from '../fakes/discord/index.js';
+import type { FakeService, WebhookView } from '../fakes/service/index.js';
 import { DEMO_DEFAULT_CHANNEL, DEMO_GUILD, DEMO_ROUTES } from './demo-guild.js';
 
 export interface GuildSetupDeps {

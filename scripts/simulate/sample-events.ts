@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import type { EventName, ServiceEvent } from '../upstream/schemas.js';
-import { generateEventStream } from './event-stream.js';
+import { generateEventStream } from '../../fakes/service/event-stream.js';
+import type { EventName, ServiceEvent } from '../../src/upstream/schemas.js';
 
 export interface SampleOptions {
   /** One event name, or `all` for whole stories (a session from start to end). */

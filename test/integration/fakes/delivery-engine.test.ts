@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { MAX_CONSECUTIVE_FAILURES, startFakeService, type FakeService } from '../../../fakes/service/index.js';
+import {
+  readHeader,
+  startRecordingReceiver,
+  type RecordingReceiver,
+} from '../../../fakes/service/recording-receiver.js';
 import { verifyDelivery } from '../../../src/upstream/signature.js';
-import { MAX_CONSECUTIVE_FAILURES, startFakeService, type FakeService } from './index.js';
-import { readHeader, startRecordingReceiver, type RecordingReceiver } from './recording-receiver.js';
 
 const modcall = {
   event: 'modcall',

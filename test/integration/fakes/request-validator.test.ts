@@ -14,7 +14,7 @@ import {
   InvalidDiscordRequestError,
   matchDiscordRoute,
   validateDiscordRequest,
-} from './request-validator.js';
+} from '../../../fakes/discord/request-validator.js';
 
 const CREATE = '/api/v10/channels/123456789012345678/messages';
 

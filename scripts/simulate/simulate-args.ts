@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { EVENT_NAMES, isEventName, type EventName } from '../upstream/schemas.js';
+import { EVENT_NAMES, isEventName, type EventName } from '../../src/upstream/schemas.js';
 
 /** What `npm run simulate` was asked to do. */
 export interface SimulateOptions {
