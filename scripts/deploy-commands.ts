@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DiscordAPIError, REST } from 'discord.js';
 
 import { COMMANDS } from '../commands/index.js';
-import { ConfigSchema } from '../src/config.js';
+import { loadConfigFieldsOrExit } from '../src/config.js';
 import { registerCommands } from '../src/discord/register-commands.js';
 
 /**
@@ -12,25 +11,11 @@ import { registerCommands } from '../src/discord/register-commands.js';
  * restarts would hit Discord's rate limit on command changes).
  */
 
-// Only what this script needs: it should work before PUBLIC_URL or SERVICE_URL are settled.
-const DeployConfigSchema = ConfigSchema.pick({ DISCORD_TOKEN: true, DISCORD_API_URL: true });
-
-if (existsSync('.env')) process.loadEnvFile('.env');
-
 const { values } = parseArgs({ options: { guild: { type: 'string' } }, allowPositionals: false });
-const present = Object.fromEntries(
-  Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ''),
-);
-const parsed = DeployConfigSchema.safeParse(present);
-if (!parsed.success) {
-  const problems = parsed.error.issues.map((issue) => `  - ${issue.path.join('.')} ${issue.message}`);
-  process.stderr.write(`Configuration problems (set them in .env or the environment):\n${problems.join('\n')}\n`);
-  process.exit(1);
-}
+// Only what this script needs: it should work before PUBLIC_URL or SERVICE_URL are settled.
+const config = loadConfigFieldsOrExit(['DISCORD_TOKEN', 'DISCORD_API_URL']);
 
-const rest = new REST(parsed.data.DISCORD_API_URL ? { api: parsed.data.DISCORD_API_URL } : {}).setToken(
-  parsed.data.DISCORD_TOKEN,
-);
+const rest = new REST(config.DISCORD_API_URL ? { api: config.DISCORD_API_URL } : {}).setToken(config.DISCORD_TOKEN);
 try {
   const result = await registerCommands(rest, COMMANDS, values.guild === undefined ? {} : { guildId: values.guild });
   const where = result.guildId ? `in server ${result.guildId}` : 'globally';

@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -69,15 +69,32 @@ const CheckedConfigSchema = ConfigSchema.superRefine((config, ctx) => {
 
 export type Config = z.infer<typeof ConfigSchema>;
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+export type ConfigResult<C = Config> = { ok: true; config: C } | { ok: false; problems: string[] };
 
 /**
  * Parses the environment. Empty strings count as unset, as they do in most .env files.
  * Problems name the variable and say what is expected; they never echo a value (it may be a secret).
  */
 export function parseConfig(env: NodeJS.ProcessEnv): ConfigResult {
+  return parseWith(CheckedConfigSchema, env);
+}
+
+/**
+ * Parses only the variables `keys` names: a tool such as deploy-commands needs the token before PUBLIC_URL
+ * or SERVICE_URL are settled, and must not be refused for their absence.
+ */
+export function parseConfigFields<K extends keyof Config>(
+  env: NodeJS.ProcessEnv,
+  keys: readonly K[],
+): ConfigResult<Pick<Config, K>> {
+  // zod types a mask known only at run time loosely; the result holds exactly the picked keys.
+  const mask = Object.fromEntries(keys.map((key) => [key, true])) as Record<keyof Config, true>;
+  return parseWith(ConfigSchema.pick(mask), env);
+}
+
+function parseWith<C>(schema: z.ZodType<C>, env: NodeJS.ProcessEnv): ConfigResult<C> {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = CheckedConfigSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   if (parsed.success) return { ok: true, config: parsed.data };
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.');
@@ -89,9 +106,29 @@ export function parseConfig(env: NodeJS.ProcessEnv): ConfigResult {
   return { ok: false, problems };
 }
 
+/**
+ * The process environment, with `.env` from the working directory loaded first when there is one (a host may
+ * set the variables in the environment instead: systemd, a container). Variables already set win over `.env`.
+ */
+export function readEnvironment(): NodeJS.ProcessEnv {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return process.env;
+}
+
 /** Parses the environment or ends the process with exit code 1 and one line per problem, no stack trace. */
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = parseConfig(env);
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = readEnvironment()): Config {
+  return orExit(parseConfig(env));
+}
+
+/** {@link parseConfigFields}, or the end of the process as {@link loadConfigOrExit} ends it. */
+export function loadConfigFieldsOrExit<K extends keyof Config>(
+  keys: readonly K[],
+  env: NodeJS.ProcessEnv = readEnvironment(),
+): Pick<Config, K> {
+  return orExit(parseConfigFields(env, keys));
+}
+
+function orExit<C>(result: ConfigResult<C>): C {
   if (result.ok) return result.config;
   process.stderr.write(
     `Configuration problems (set them in .env or the environment; see .env.example):\n${result.problems

@@ -1,11 +1,6 @@
-import { existsSync } from 'node:fs';
-
 import { startBot } from './bot.js';
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';
-
-// `.env` is optional: a host may set the variables in the environment (systemd, a container) instead.
-if (existsSync('.env')) process.loadEnvFile('.env');
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.LOG_LEVEL);
