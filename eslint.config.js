@@ -34,7 +34,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '(^|/)(test|fakes|demo|scripts|bench)/',
-              message: 'src/ and commands/ ship with npm start: they must not import tests, fakes, the demo or scripts.',
+              message:
+                'src/ and commands/ ship with npm start: they must not import tests, fakes, the demo or scripts.',
             },
           ],
         },

@@ -11,6 +11,16 @@ export default defineConfig({
       provider: 'v8',
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
+      thresholds: {
+        // What every delivery passes through: every line and every branch is exercised by a test.
+        'src/upstream/signature.ts': { lines: 100, branches: 100 },
+        'src/intake/webhook-route.ts': { lines: 100, branches: 100 },
+        'src/intake/read-raw-body.ts': { lines: 100, branches: 100 },
+        'src/intake/signing-keys.ts': { lines: 100, branches: 100 },
+        // A floor for the rest of src/: what it measured when the gate was set; raise it, never lower it.
+        lines: 93,
+        branches: 84,
+      },
     },
   },
 });

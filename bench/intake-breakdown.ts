@@ -89,7 +89,6 @@ export async function measureIntakeBreakdown(): Promise<void> {
         guildId: BENCH_GUILD_ID,
         deliveryId,
         event: 'case.created',
-        render: 'event' as const,
         rawBody: makeDeliveryBody(deliveryId),
         receivedAt: Date.now(),
       };

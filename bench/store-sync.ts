@@ -98,7 +98,6 @@ async function appendRate(outbox: Outbox, count: number, concurrency: number): P
           guildId: BENCH_GUILD_ID,
           deliveryId,
           event: 'case.created',
-          render: 'event',
           rawBody: makeDeliveryBody(deliveryId),
           receivedAt: Date.now(),
         });

@@ -9,7 +9,7 @@ import {
 import { eventChoices } from '../src/admin/describe-events.js';
 import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
-import type { Command } from '../src/discord/command.js';
+import type { BotCommand } from './context.js';
 import { setDefaultChannel } from './feed/default.js';
 import { setEventMention } from './feed/mention.js';
 import { setEventChannel } from './feed/set.js';
@@ -30,7 +30,7 @@ const channelOption = (description: string) => (option: SlashCommandChannelOptio
     .addChannelTypes(...FEED_CHANNEL_TYPES);
 
 /** /feed set|default|mention|show: which event goes to which channel, and whom it pings. */
-export const feed: Command = {
+export const feed: BotCommand = {
   data: new SlashCommandBuilder()
     .setName('feed')
     .setDescription('Choose where events are posted and whom they ping')

@@ -1,8 +1,8 @@
-import type { Command } from '../src/discord/command.js';
+import type { BotCommand } from './context.js';
 import { feed } from './feed.js';
 import { setup } from './setup.js';
 import { status } from './status.js';
 import { webhook } from './webhook.js';
 
 /** Every slash command of the bot: what deploy-commands registers and what the dispatcher serves. */
-export const COMMANDS: readonly Command[] = [setup, webhook, feed, status];
+export const COMMANDS: readonly BotCommand[] = [setup, webhook, feed, status];

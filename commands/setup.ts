@@ -10,8 +10,9 @@ import {
 
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { readServerKeyInput, saveServerKey } from '../src/admin/server-key.js';
-import { modalCustomId, type Command } from '../src/discord/command.js';
+import { modalCustomId } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
+import type { BotCommand } from './context.js';
 
 const KEY_MODAL_ID = modalCustomId('setup', 'server-key');
 const KEY_INPUT_ID = 'key';
@@ -20,7 +21,7 @@ const KEY_INPUT_ID = 'key';
  * /setup: asks for the server key in a modal, never as a slash-command option, whose value Discord would show
  * in the channel's "used /setup" line and keep in the client's command history.
  */
-export const setup: Command = {
+export const setup: BotCommand = {
   data: new SlashCommandBuilder()
     .setName('setup')
     .setDescription("Set this server's key for the service (server API v2, starts with usk_)")

@@ -2,11 +2,11 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from
 
 import { describeStatus } from '../src/admin/describe-status.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
-import type { Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
+import type { BotCommand } from './context.js';
 
 /** /status: what an admin needs to see whether the feed flows, and if not, why. */
-export const status: Command = {
+export const status: BotCommand = {
   data: new SlashCommandBuilder()
     .setName('status')
     .setDescription("This server's feed: webhooks, last delivery, waiting events, broken routes")
@@ -15,7 +15,7 @@ export const status: Command = {
 
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
-    const hooks = await ctx.store.hooks.listForGuild(guildId);
+    const hooks = await ctx.hooks.listForGuild(guildId);
     await replyEphemeral(interaction, describeStatus(guildId, hooks, ctx).join('\n'));
   },
 };

@@ -7,8 +7,8 @@ import {
 
 import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
-import type { Command } from '../src/discord/command.js';
 import { deferEphemeral } from '../src/discord/reply.js';
+import type { BotCommand } from './context.js';
 import { suggestWebhooks } from './webhook/autocomplete.js';
 import { enableWebhook } from './webhook/enable.js';
 import { listWebhooks } from './webhook/list.js';
@@ -23,7 +23,7 @@ const webhookOption = (option: SlashCommandStringOption) =>
     .setAutocomplete(true);
 
 /** /webhook register|test|enable|list|remove: the service's webhooks that feed this server. */
-export const webhook: Command = {
+export const webhook: BotCommand = {
   data: new SlashCommandBuilder()
     .setName('webhook')
     .setDescription("Manage the service's webhooks for this server")

@@ -1,18 +1,21 @@
 import { Events, type Client } from 'discord.js';
 
+import { DEFAULT_PING_TIMEOUT_MS, type CommandContext } from '../commands/context.js';
+import { COMMANDS } from '../commands/index.js';
 import type { Config } from './config.js';
-import { attachCommands } from './discord/attach-commands.js';
 import { createChannelSender } from './discord/channel-sender.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
+import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
+import type { BackoffPolicy } from './feed/backoff.js';
+import { FeedWorker } from './feed/feed-worker.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { DeliveryAcceptor } from './intake/accept-delivery.js';
 import { createApp } from './intake/create-app.js';
-import { HookActivity } from './intake/hook-activity.js';
 import type { Logger } from './logger.js';
-import type { BackoffPolicy } from './outbox/backoff.js';
-import { OutboxWorker } from './outbox/worker.js';
+import { HookActivity } from './store/hook-activity.js';
 import { openStore, type Store } from './store/open-store.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
+import { createServiceClient } from './upstream/client.js';
 
 /** A running bot: what tests, the demo and main.ts hold on to. */
 export interface RunningBot {
@@ -21,7 +24,7 @@ export interface RunningBot {
   secrets: SecretBox;
   /** The discord.js client and the feed, absent when started with `feed: false`. */
   discord: Client | undefined;
-  worker: OutboxWorker | undefined;
+  feed: FeedWorker | undefined;
   activity: HookActivity;
   stop(): Promise<void>;
 }
@@ -59,7 +62,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const activity = new HookActivity();
 
   let discord: Client | undefined;
-  let worker: OutboxWorker | undefined;
+  let feed: FeedWorker | undefined;
   const app = createApp({
     hooks: store.hooks,
     acceptor,
@@ -93,7 +96,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const stop = async () => {
     clearInterval(sweep);
     await http.close();
-    await worker?.stop();
+    await feed?.stop();
     await discord?.destroy();
     await store.close();
     logger.info('stopped');
@@ -105,30 +108,36 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       apiUrl: config.DISCORD_API_URL,
       ...(feedOptions.rest ? { rest: feedOptions.rest } : {}),
     });
-    const feed = new OutboxWorker({
+    const worker = new FeedWorker({
       outbox: store.outbox,
       seen: store.seen,
       guilds: store.guilds,
       sends: store.sends,
       send: createChannelSender(discord),
       logger,
+      clock,
       ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
     });
-    worker = feed;
-    attachCommands({
-      client: discord,
-      config,
-      store,
-      secrets,
+    feed = worker;
+    const commandContext: CommandContext = {
+      hooks: store.hooks,
+      guilds: store.guilds,
       activity,
-      worker: feed,
+      secrets,
+      service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
+      publicUrl: config.PUBLIC_URL,
+      webhookBaseUrl: options.webhookBaseUrl?.(http.url) ?? config.PUBLIC_URL,
+      feed: worker,
       logger,
       clock,
-      ...(options.webhookBaseUrl ? { webhookBaseUrl: options.webhookBaseUrl(http.url) } : {}),
-    });
+      client: discord,
+      pingTimeoutMs: DEFAULT_PING_TIMEOUT_MS,
+    };
+    // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
+    attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
     discord.once(Events.ClientReady, (client) => {
       logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
-      feed.start();
+      worker.start();
     });
     try {
       await discord.login(config.DISCORD_TOKEN);
@@ -138,5 +147,5 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     }
   }
 
-  return { store, http, secrets, discord, worker, activity, stop };
+  return { store, http, secrets, discord, feed, activity, stop };
 }

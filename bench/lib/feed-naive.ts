@@ -1,6 +1,6 @@
 import { REST, Routes } from 'discord.js';
 
-import { renderDelivery } from '../../src/feed/embeds/render-delivery.js';
+import { renderDelivery } from '../../src/embeds/render-delivery.js';
 import { classifyDelivery, EnvelopeSchema } from '../../src/upstream/schemas.js';
 import type { FeedDelivery } from './feed-deliveries.js';
 

@@ -1,8 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { readFeedChannel, requirePostableChannel } from '../../src/admin/feed-channel.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
+import type { CommandContext } from '../context.js';
 
 /** /feed default channel: where every event without a channel of its own goes. */
 export async function setDefaultChannel(
@@ -10,8 +10,8 @@ export async function setDefaultChannel(
   ctx: CommandContext,
   guildId: string,
 ): Promise<void> {
-  const channel = await readFeedChannel(interaction, ctx, guildId, 'channel');
+  const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
   await requirePostableChannel(channel);
-  await ctx.store.guilds.update(guildId, (settings) => ({ ...settings, defaultChannelId: channel.id }));
+  await ctx.guilds.update(guildId, (settings) => ({ ...settings, defaultChannelId: channel.id }));
   await replyEphemeral(interaction, `Events without a channel of their own now go to <#${channel.id}>.`);
 }

@@ -1,8 +1,8 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
+import type { CommandContext } from '../context.js';
 
 /** /feed mention event [role]: pings a role with an event; without a role, stops pinging for it. */
 export async function setEventMention(
@@ -13,7 +13,7 @@ export async function setEventMention(
   const event = interaction.options.getString('event', true);
   const role = interaction.options.getRole('role');
   if (!role) {
-    await ctx.store.guilds.update(guildId, (settings) => {
+    await ctx.guilds.update(guildId, (settings) => {
       const mentions = { ...settings.mentions };
       delete mentions[event];
       return { ...settings, mentions };
@@ -23,7 +23,7 @@ export async function setEventMention(
   }
   // @everyone's id is the guild's; Discord's allowed_mentions cannot name it as a role, and it should not be pinged.
   if (role.id === guildId) throw new UserFacingError('Choose a role other than @everyone.');
-  await ctx.store.guilds.update(guildId, (settings) => ({
+  await ctx.guilds.update(guildId, (settings) => ({
     ...settings,
     mentions: { ...settings.mentions, [event]: role.id },
   }));

@@ -1,8 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
+import type { CommandContext } from '../context.js';
 
 /** /feed show: where each event goes and whom it pings. */
 export async function showRoutes(
@@ -10,7 +10,7 @@ export async function showRoutes(
   ctx: CommandContext,
   guildId: string,
 ): Promise<void> {
-  const settings = ctx.store.guilds.get(guildId);
+  const settings = ctx.guilds.get(guildId);
   const fallback = settings.defaultChannelId ? `<#${settings.defaultChannelId}>` : undefined;
   const lines = EVENT_NAMES.map((event) => {
     const own = settings.routes[event];

@@ -2,9 +2,9 @@ import type { AutocompleteInteraction } from 'discord.js';
 
 import { describeEvents } from '../../src/admin/describe-events.js';
 import { webhookName } from '../../src/admin/find-webhook.js';
-import { clip } from '../../src/admin/format.js';
 import { isAdmin } from '../../src/admin/require-admin.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
+import { truncateText } from '../../src/truncate-text.js';
+import type { CommandContext } from '../context.js';
 
 /** Discord shows at most 25 suggestions, each named in at most 100 characters. */
 const MAX_CHOICES = 25;
@@ -16,17 +16,17 @@ const MAX_NAME = 100;
  */
 export async function suggestWebhooks(
   interaction: AutocompleteInteraction,
-  ctx: Pick<CommandContext, 'store'>,
+  ctx: Pick<CommandContext, 'hooks'>,
 ): Promise<void> {
   if (!isAdmin(interaction) || !interaction.guildId) {
     await interaction.respond([]);
     return;
   }
   const typed = interaction.options.getFocused().trim().toLowerCase();
-  const hooks = await ctx.store.hooks.listForGuild(interaction.guildId);
+  const hooks = await ctx.hooks.listForGuild(interaction.guildId);
   const choices = hooks
     .map((hook) => ({
-      name: clip(`${webhookName(hook)} · ${describeEvents(hook.events)}`, MAX_NAME),
+      name: truncateText(`${webhookName(hook)} · ${describeEvents(hook.events)}`, MAX_NAME),
       value: hook.hookId,
     }))
     .filter((choice) => choice.name.toLowerCase().includes(typed))

@@ -1,9 +1,9 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { describeHook } from '../../src/admin/describe-hook.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { MAX_WEBHOOKS_PER_KEY } from './register.js';
+import { MAX_WEBHOOKS_PER_KEY } from '../../src/upstream/schemas.js';
+import type { CommandContext } from '../context.js';
 
 // The service tells nobody when it switches a webhook off, and offers no way to ask.
 const STATE_NOTE =
@@ -16,12 +16,12 @@ export async function listWebhooks(
   ctx: CommandContext,
   guildId: string,
 ): Promise<void> {
-  const hooks = await ctx.store.hooks.listForGuild(guildId);
+  const hooks = await ctx.hooks.listForGuild(guildId);
   if (hooks.length === 0) {
     await replyEphemeral(interaction, 'This server has no webhooks yet: run /webhook register.');
     return;
   }
-  const lines = hooks.map((hook) => describeHook(hook, ctx));
+  const lines = hooks.map((hook) => describeHook(hook, ctx.activity));
   await replyEphemeral(
     interaction,
     [

@@ -1,21 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { describeEvents, expandEventChoice } from '../../src/admin/describe-events.js';
 import { openServerKey } from '../../src/admin/server-key.js';
 import { callService } from '../../src/admin/service-failure.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
+import { makeHookId } from '../../src/store/hooks.js';
 import type { ServiceApiError } from '../../src/upstream/client.js';
-
-/** Webhooks one server key may have (upstream-api.md §8). */
-export const MAX_WEBHOOKS_PER_KEY = 3;
-
-/** 128 random bits in hex: the hookId in the address is what makes it unguessable (DESIGN.md). */
-export function makeHookId(): string {
-  return randomBytes(16).toString('hex');
-}
+import { MAX_WEBHOOKS_PER_KEY } from '../../src/upstream/schemas.js';
+import type { CommandContext } from '../context.js';
 
 /**
  * /webhook register events:<event|all>: registers a webhook with the service for this guild and keeps its
@@ -29,7 +22,7 @@ export async function registerWebhook(
   const events = expandEventChoice(interaction.options.getString('events', true));
   if (!events) throw new UserFacingError('Choose the events from the list.');
   const key = openServerKey(ctx, guildId);
-  const existing = await ctx.store.hooks.listForGuild(guildId);
+  const existing = await ctx.hooks.listForGuild(guildId);
   if (existing.length >= MAX_WEBHOOKS_PER_KEY) {
     throw new UserFacingError(
       `This server already has ${existing.length} webhooks, the most one server key may have. Reuse one (see /webhook list; ` +
@@ -45,7 +38,7 @@ export async function registerWebhook(
     explainLimit,
   );
   const now = ctx.clock();
-  await ctx.store.hooks.save({
+  await ctx.hooks.save({
     hookId,
     guildId,
     webhookId: created.id,
@@ -53,7 +46,7 @@ export async function registerWebhook(
     events,
     createdAt: now,
   });
-  ctx.webhookStates.record(hookId, true, now);
+  ctx.activity.recordState(hookId, true, now);
   await replyEphemeral(
     interaction,
     `Webhook \`${created.id}\` registered for ${describeEvents(events)}. ` +

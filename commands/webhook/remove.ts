@@ -1,8 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { findGuildHook, webhookName } from '../../src/admin/find-webhook.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
+import type { CommandContext } from '../context.js';
 
 /**
  * /webhook remove [webhook]: forgets a webhook here. The service documents no delete (upstream-api.md §4.2),
@@ -13,9 +13,9 @@ export async function removeWebhook(
   ctx: CommandContext,
   guildId: string,
 ): Promise<void> {
-  const hook = await findGuildHook(ctx, guildId, interaction.options.getString('webhook'));
-  await ctx.store.hooks.remove(hook.hookId);
-  ctx.webhookStates.forget(hook.hookId);
+  const hook = await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook'));
+  await ctx.hooks.remove(hook.hookId);
+  ctx.activity.forget(hook.hookId);
   await replyEphemeral(
     interaction,
     `Webhook \`${webhookName(hook)}\` is forgotten here. The service documents no delete: it may keep sending to this bot ` +

@@ -4,10 +4,10 @@ import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js
 import { describePing, readServiceReport } from '../../src/admin/ping-result.js';
 import { openServerKey } from '../../src/admin/server-key.js';
 import { callService, saysDisabled } from '../../src/admin/service-failure.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import type { PingOutcome } from '../../src/intake/hook-activity.js';
-import { PING_EVENT } from '../../src/intake/webhook-route.js';
+import type { PingOutcome } from '../../src/store/hook-activity.js';
+import { PING_EVENT } from '../../src/upstream/schemas.js';
+import type { CommandContext } from '../context.js';
 
 /**
  * Once the service has answered and says how its ping went, the intake has already seen it (the service
@@ -24,7 +24,7 @@ export async function testWebhook(
   ctx: CommandContext,
   guildId: string,
 ): Promise<void> {
-  const hook = requireServiceId(await findGuildHook(ctx, guildId, interaction.options.getString('webhook')));
+  const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));
   const key = openServerKey(ctx, guildId);
 
   const startedAt = ctx.clock();
@@ -35,12 +35,12 @@ export async function testWebhook(
     () => ctx.service.testWebhook(key, hook.webhookId),
     (error) => {
       if (!saysDisabled(error)) return undefined;
-      ctx.webhookStates.record(hook.hookId, false, ctx.clock());
+      ctx.activity.recordState(hook.hookId, false, ctx.clock());
       return `The service says webhook \`${hook.webhookId}\` is switched off: run /webhook enable, then test again.`;
     },
   );
   const report = readServiceReport(answer);
-  if (report.enabled !== undefined) ctx.webhookStates.record(hook.hookId, report.enabled, ctx.clock());
+  if (report.enabled !== undefined) ctx.activity.recordState(hook.hookId, report.enabled, ctx.clock());
   const outcome = report.delivered === undefined ? await arrival : await settleWithin(arrival, ANSWERED_GRACE_MS);
 
   await replyEphemeral(
@@ -50,7 +50,7 @@ export async function testWebhook(
       report,
       elapsedMs: outcome ? outcome.at - startedAt : 0,
       webhook: hook.webhookId,
-      publicUrl: ctx.config.PUBLIC_URL,
+      publicUrl: ctx.publicUrl,
       timeoutMs: ctx.pingTimeoutMs,
     }),
   );

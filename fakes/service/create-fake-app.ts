@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 
+import type { Clock } from '../../src/clock.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
-import type { Clock } from '../../src/upstream/signature.js';
 import { makeDeliveryId, type DeliveryEngine } from './delivery-engine.js';
 import { sendServiceError } from './error-body.js';
 import type { KeyRegistry } from './key-registry.js';

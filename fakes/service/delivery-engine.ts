@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-import { signDelivery, type Clock } from '../../src/upstream/signature.js';
+import type { Clock } from '../../src/clock.js';
+import { signDelivery } from '../../src/upstream/signature.js';
 import type { FakeWebhook, WebhookRegistry } from './webhook-registry.js';
 
 /** A delivery body (§2.5); extra members are sent as they are. */

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { systemClock, type Clock } from '../../src/upstream/signature.js';
+import type { Clock } from '../../src/clock.js';
 import { createFakeServiceApp, type RequestRecord } from './create-fake-app.js';
 import {
   DELIVERY_TIMEOUT_MS,
@@ -88,7 +88,7 @@ export interface FakeService {
 
 /** Starts the fake on 127.0.0.1 with a free port. */
 export async function startFakeService(options: FakeServiceOptions = {}): Promise<FakeService> {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? Date.now;
   const keys = new KeyRegistry();
   const webhooks = new WebhookRegistry();
   const limiter = new RateLimiter(options.rateLimitPerMinute ?? 60, clock);

@@ -1,20 +1,27 @@
-import type { CommandContext } from '../discord/command-context.js';
-import type { GuildFeedStatus } from '../outbox/worker.js';
+import type { GuildFeedStatus } from '../feed/feed-worker.js';
+import type { GuildSettingsRepository } from '../store/guild-settings.js';
+import type { HookActivity } from '../store/hook-activity.js';
 import type { HookRecord } from '../store/hooks.js';
+import type { SecretBox } from '../store/secret-box.js';
+import { truncateText } from '../truncate-text.js';
 import { describeLastDelivery } from './describe-hook.js';
 import { webhookName } from './find-webhook.js';
-import { clip, relativeTime } from './format.js';
+import { relativeTime } from './format.js';
 
 /** Discord's error texts can be long; a line per broken channel is what /status has room for. */
 const MAX_REASON = 160;
 
+/** What /status reads: settings, hook activity, and the feed when this process runs one. */
+export interface StatusDeps {
+  guilds: GuildSettingsRepository;
+  secrets: Pick<SecretBox, 'encrypts'>;
+  activity: HookActivity;
+  feed: { statusOf(guildId: string): GuildFeedStatus } | undefined;
+}
+
 /** The lines of /status for one guild: key, webhooks, waiting events, broken channels, unrouted events. */
-export function describeStatus(
-  guildId: string,
-  hooks: readonly HookRecord[],
-  ctx: Pick<CommandContext, 'store' | 'secrets' | 'activity' | 'worker'>,
-): string[] {
-  const settings = ctx.store.guilds.get(guildId);
+export function describeStatus(guildId: string, hooks: readonly HookRecord[], ctx: StatusDeps): string[] {
+  const settings = ctx.guilds.get(guildId);
   const lines = ['**Feed status of this server**'];
   lines.push(
     settings.serverKey === null
@@ -25,13 +32,13 @@ export function describeStatus(
     lines.push('Webhooks: none (run /webhook register).');
   } else {
     lines.push(`Webhooks: ${hooks.length}`);
-    for (const hook of hooks) lines.push(`• \`${webhookName(hook)}\`: ${describeLastDelivery(hook, ctx)}`);
+    for (const hook of hooks) lines.push(`• \`${webhookName(hook)}\`: ${describeLastDelivery(hook, ctx.activity)}`);
   }
-  if (!ctx.worker) {
+  if (!ctx.feed) {
     lines.push('Feed: not running in this process (it was started without Discord).');
     return lines;
   }
-  return [...lines, ...describeFeed(ctx.worker.statusOf(guildId))];
+  return [...lines, ...describeFeed(ctx.feed.statusOf(guildId))];
 }
 
 function describeFeed(status: GuildFeedStatus): string[] {
@@ -39,7 +46,9 @@ function describeFeed(status: GuildFeedStatus): string[] {
   if (status.broken.length > 0) {
     lines.push('Broken channels (their events wait; any /feed change tries them again):');
     for (const broken of status.broken) {
-      lines.push(`• <#${broken.channelId}>: ${clip(broken.reason, MAX_REASON)} (since ${relativeTime(broken.since)})`);
+      lines.push(
+        `• <#${broken.channelId}>: ${truncateText(broken.reason, MAX_REASON)} (since ${relativeTime(broken.since)})`,
+      );
     }
   }
   for (const retry of status.retrying) {

@@ -2,11 +2,11 @@ import {
   ChannelType,
   PermissionFlagsBits,
   type ChatInputCommandInteraction,
+  type Client,
   type NewsChannel,
   type TextChannel,
 } from 'discord.js';
 
-import type { CommandContext } from '../discord/command-context.js';
 import { UserFacingError } from '../errors.js';
 
 /** The channel types a feed can post to; every channel option of /feed is limited to them. */
@@ -28,12 +28,12 @@ export type FeedChannel = TextChannel | NewsChannel;
  */
 export async function readFeedChannel(
   interaction: ChatInputCommandInteraction,
-  ctx: Pick<CommandContext, 'client'>,
+  client: Client,
   guildId: string,
   option: string,
 ): Promise<FeedChannel> {
   const chosen = interaction.options.getChannel(option, true);
-  const channel = await ctx.client.channels.fetch(chosen.id).catch(() => null);
+  const channel = await client.channels.fetch(chosen.id).catch(() => null);
   if (!channel) {
     throw new UserFacingError(`I cannot see <#${chosen.id}>: give me View Channel there, or choose another channel.`);
   }

@@ -1,6 +1,5 @@
-import type { CommandContext } from '../discord/command-context.js';
 import { UserFacingError } from '../errors.js';
-import type { HookRecord } from '../store/hooks.js';
+import type { HookRecord, HookRepository } from '../store/hooks.js';
 
 /** A stored webhook the service confirmed, with the service's id for it. */
 export type ServiceHook = HookRecord & { webhookId: string };
@@ -11,11 +10,11 @@ export type ServiceHook = HookRecord & { webhookId: string };
  * @throws UserFacingError when there is none, the choice is unknown, or a choice is needed
  */
 export async function findGuildHook(
-  ctx: Pick<CommandContext, 'store'>,
+  hookStore: Pick<HookRepository, 'listForGuild'>,
   guildId: string,
   choice: string | null,
 ): Promise<HookRecord> {
-  const hooks = await ctx.store.hooks.listForGuild(guildId);
+  const hooks = await hookStore.listForGuild(guildId);
   if (hooks.length === 0) throw new UserFacingError('This server has no webhooks yet: run /webhook register first.');
   if (choice === null) {
     const [only] = hooks;

@@ -4,8 +4,3 @@ import { time, TimestampStyles } from 'discord.js';
 export function relativeTime(ms: number): string {
   return time(Math.floor(ms / 1000), TimestampStyles.RelativeTime);
 }
-
-/** Shortens text from outside (Discord's error messages) so one item cannot crowd out a whole reply. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { PingOutcome } from '../intake/hook-activity.js';
+import type { PingOutcome } from '../store/hook-activity.js';
 
 /**
  * What the service said about a ping or an enable, as far as its answer tells: the documentation does not show

@@ -1,5 +1,14 @@
-import type { CommandContext } from '../discord/command-context.js';
 import { UserFacingError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { GuildSettingsRepository } from '../store/guild-settings.js';
+import type { SecretBox } from '../store/secret-box.js';
+
+/** Where a guild's server key is kept and how it is sealed. */
+export interface ServerKeyDeps {
+  guilds: GuildSettingsRepository;
+  secrets: SecretBox;
+  logger: Logger;
+}
 
 /** What an admin pasted into /setup: a usable server key, or why it is not one (never quoting it). */
 export type ServerKeyInput = { ok: true; key: string } | { ok: false; problem: string };
@@ -40,12 +49,12 @@ export function readServerKeyInput(raw: string): ServerKeyInput {
 
 /** Stores the guild's server key, sealed; returns whether a key was replaced. */
 export async function saveServerKey(
-  ctx: Pick<CommandContext, 'store' | 'secrets'>,
+  deps: Pick<ServerKeyDeps, 'guilds' | 'secrets'>,
   guildId: string,
   key: string,
 ): Promise<boolean> {
-  const replaced = ctx.store.guilds.get(guildId).serverKey !== null;
-  await ctx.store.guilds.update(guildId, (settings) => ({ ...settings, serverKey: ctx.secrets.seal(key) }));
+  const replaced = deps.guilds.get(guildId).serverKey !== null;
+  await deps.guilds.update(guildId, (settings) => ({ ...settings, serverKey: deps.secrets.seal(key) }));
   return replaced;
 }
 
@@ -53,14 +62,14 @@ export async function saveServerKey(
  * The guild's server key in clear, for one call to the service.
  * @throws UserFacingError when no key is set, or when it cannot be decrypted (SECRET_KEY changed or removed)
  */
-export function openServerKey(ctx: Pick<CommandContext, 'store' | 'secrets' | 'logger'>, guildId: string): string {
-  const sealed = ctx.store.guilds.get(guildId).serverKey;
+export function openServerKey(deps: ServerKeyDeps, guildId: string): string {
+  const sealed = deps.guilds.get(guildId).serverKey;
   if (sealed === null) throw new UserFacingError('No server key yet: run /setup first.');
   try {
-    return ctx.secrets.open(sealed);
+    return deps.secrets.open(sealed);
   } catch (error) {
     // The host must hear of it too: every guild's key is affected, not only this one.
-    ctx.logger.error(
+    deps.logger.error(
       { guildId, problem: error instanceof Error ? error.message : 'unknown' },
       'stored server key cannot be opened',
     );

@@ -1,6 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError, Routes, type Client } from 'discord.js';
 
-import { SendError, type FeedMessageBody, type MessageSender, type SendFailure } from '../outbox/send-failure.js';
+import { SendError, type FeedMessageBody, type MessageSender, type SendFailure } from '../feed/send-failure.js';
 
 /** Discord's JSON error codes that mean "this channel cannot take our messages" rather than "this message". */
 const CHANNEL_UNUSABLE_CODES = new Set<number | string>([

@@ -5,17 +5,16 @@ import type {
   RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 
-import type { CommandContext } from './command-context.js';
-
 /**
  * One slash command: its definition (what deploy-commands registers) and its handlers. A command that opens a
  * modal gives it a custom id starting with `<command name>:`, and the dispatcher routes the submit back here.
+ * `Context` is what the composition root hands every handler (commands/context.ts); this folder never needs it.
  */
-export interface Command {
+export interface Command<Context> {
   data: { readonly name: string; toJSON(): RESTPostAPIChatInputApplicationCommandsJSONBody };
-  execute(interaction: ChatInputCommandInteraction, ctx: CommandContext): Promise<void>;
-  autocomplete?(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void>;
-  submitModal?(interaction: ModalSubmitInteraction, ctx: CommandContext): Promise<void>;
+  execute(interaction: ChatInputCommandInteraction, ctx: Context): Promise<void>;
+  autocomplete?(interaction: AutocompleteInteraction, ctx: Context): Promise<void>;
+  submitModal?(interaction: ModalSubmitInteraction, ctx: Context): Promise<void>;
 }
 
 /** The custom id of a command's modal: routed back to the command by the part before the colon. */

@@ -9,7 +9,7 @@ import {
 } from 'discord.js';
 
 import { UserFacingError } from '../errors.js';
-import type { CommandContext } from './command-context.js';
+import type { Logger } from '../logger.js';
 import { commandOfCustomId, type Command } from './command.js';
 import { toLoggableError } from './log-error.js';
 import { replyEphemeral } from './reply.js';
@@ -34,16 +34,17 @@ interface InteractionPlace {
  * A {@link UserFacingError} is shown to the user as it is; anything else is logged with where it happened
  * and answered with {@link GENERIC_FAILURE}. Every answer is ephemeral. The returned function never rejects.
  */
-export function createInteractionDispatcher(
-  commands: readonly Command[],
-  ctx: CommandContext,
+export function createInteractionDispatcher<Context>(
+  commands: readonly Command<Context>[],
+  ctx: Context,
+  logger: Logger,
 ): (interaction: Interaction) => Promise<void> {
   const byName = new Map(commands.map((command) => [command.data.name, command]));
 
   const run = async (
     interaction: RepliableInteraction,
     place: InteractionPlace,
-    work: (command: Command) => Promise<void>,
+    work: (command: Command<Context>) => Promise<void>,
     typed: string[] = [],
   ) => {
     const command = byName.get(place.command);
@@ -51,7 +52,7 @@ export function createInteractionDispatcher(
       if (!command) throw new UserFacingError(UNKNOWN_COMMAND);
       await work(command);
     } catch (error) {
-      await answerFailure(interaction, place, error, typed, ctx);
+      await answerFailure(interaction, place, error, typed, logger);
     }
   };
 
@@ -81,33 +82,35 @@ export function createInteractionDispatcher(
         typedValues(interaction),
       );
     } else if (interaction.isAutocomplete()) {
-      await suggest(interaction, byName.get(interaction.commandName), ctx);
+      await suggest(interaction, byName.get(interaction.commandName), ctx, logger);
     }
   };
 }
 
 /** Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it. */
-export function attachInteractionDispatcher(
+export function attachInteractionDispatcher<Context>(
   client: Client,
-  commands: readonly Command[],
-  ctx: CommandContext,
+  commands: readonly Command<Context>[],
+  ctx: Context,
+  logger: Logger,
 ): () => void {
-  const dispatch = createInteractionDispatcher(commands, ctx);
+  const dispatch = createInteractionDispatcher(commands, ctx, logger);
   const listener = (interaction: Interaction) => void dispatch(interaction);
   client.on(Events.InteractionCreate, listener);
   return () => client.off(Events.InteractionCreate, listener);
 }
 
-async function suggest(
+async function suggest<Context>(
   interaction: AutocompleteInteraction,
-  command: Command | undefined,
-  ctx: CommandContext,
+  command: Command<Context> | undefined,
+  ctx: Context,
+  logger: Logger,
 ): Promise<void> {
   try {
     if (command?.autocomplete) await command.autocomplete(interaction, ctx);
     else await interaction.respond([]);
   } catch (error) {
-    ctx.logger.error(
+    logger.error(
       {
         command: interaction.commandName,
         guildId: interaction.guildId,
@@ -125,19 +128,19 @@ async function answerFailure(
   place: InteractionPlace,
   error: unknown,
   typed: string[],
-  ctx: CommandContext,
+  logger: Logger,
 ): Promise<void> {
   let text = GENERIC_FAILURE;
   if (error instanceof UserFacingError) {
     text = capitalise(error.message);
   } else {
-    ctx.logger.error({ ...place, err: toLoggableError(error, typed) }, 'interaction failed');
+    logger.error({ ...place, err: toLoggableError(error, typed) }, 'interaction failed');
   }
   try {
     await replyEphemeral(interaction, text);
   } catch (replyError) {
     // The interaction may have expired (15 min) or been answered elsewhere: nothing left to tell the user.
-    ctx.logger.warn({ ...place, err: toLoggableError(replyError, typed) }, 'could not answer the interaction');
+    logger.warn({ ...place, err: toLoggableError(replyError, typed) }, 'could not answer the interaction');
   }
 }
 

@@ -1,6 +1,7 @@
 import { Routes, type REST } from 'discord.js';
 
 import type { Command } from './command.js';
+import { isSnowflake } from './snowflake.js';
 
 export interface RegisterOptions {
   /** Registers in this guild only (visible at once there; handy while testing); omitted: globally. */
@@ -15,20 +16,18 @@ export interface RegisterResult {
   names: string[];
 }
 
-const SNOWFLAKE = /^\d{17,20}$/;
-
 /**
  * Replaces the application's commands with `commands` in ONE bulk PUT: commands missing from the list are
  * deleted by Discord, so the registered set always equals the code's, and one request stays far from the
  * command-creation rate limit that one POST per command would run into.
  * @param rest a REST client with the bot token set (and, for tests, the fake's base URL)
  */
-export async function registerCommands(
+export async function registerCommands<Context>(
   rest: REST,
-  commands: readonly Command[],
+  commands: readonly Command<Context>[],
   options: RegisterOptions = {},
 ): Promise<RegisterResult> {
-  if (options.guildId !== undefined && !SNOWFLAKE.test(options.guildId)) {
+  if (options.guildId !== undefined && !isSnowflake(options.guildId)) {
     throw new Error(
       '--guild must be a server id (17 to 20 digits; Developer Mode → right-click the server → Copy Server ID)',
     );

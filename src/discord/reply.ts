@@ -1,5 +1,7 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
 
+import { truncateText } from '../truncate-text.js';
+
 /** Discord's limit on a message's content. */
 const MAX_CONTENT = 2000;
 
@@ -11,7 +13,7 @@ const NO_MENTIONS = { parse: [] };
  * after a reply, or replies. Text over Discord's limit is cut visibly rather than refused with a 400.
  */
 export async function replyEphemeral(interaction: RepliableInteraction, content: string): Promise<void> {
-  const text = fitContent(content);
+  const text = truncateText(content, MAX_CONTENT);
   if (interaction.deferred) {
     await interaction.editReply({ content: text, allowedMentions: NO_MENTIONS });
   } else if (interaction.replied) {
@@ -28,9 +30,4 @@ export async function replyEphemeral(interaction: RepliableInteraction, content:
 export async function deferEphemeral(interaction: RepliableInteraction): Promise<void> {
   if (interaction.deferred || interaction.replied) return;
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
-}
-
-/** Cuts text to Discord's content limit, ending with "…" when something was cut. */
-export function fitContent(content: string): string {
-  return content.length <= MAX_CONTENT ? content : `${content.slice(0, MAX_CONTENT - 1)}…`;
 }

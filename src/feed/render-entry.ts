@@ -1,7 +1,7 @@
+import { renderDelivery } from '../embeds/render-delivery.js';
+import type { MessagePayload } from '../embeds/types.js';
 import type { OutboxEntry } from '../store/outbox.js';
 import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';
-import { renderDelivery } from './embeds/render-delivery.js';
-import type { MessagePayload } from './embeds/types.js';
 import type { Route } from './route.js';
 
 /**

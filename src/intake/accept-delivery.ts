@@ -1,4 +1,4 @@
-import type { Outbox, RenderKind } from '../store/outbox.js';
+import type { Outbox } from '../store/outbox.js';
 import type { SeenDeliveries } from '../store/seen-deliveries.js';
 
 export type AcceptOutcome = 'accepted' | 'duplicate';
@@ -8,7 +8,6 @@ export interface AcceptInput {
   guildId: string;
   deliveryId: string;
   event: string;
-  render: RenderKind;
   rawBody: string;
   receivedAt: number;
 }
@@ -53,7 +52,6 @@ export class DeliveryAcceptor {
       guildId: input.guildId,
       deliveryId: input.deliveryId,
       event: input.event,
-      render: input.render,
       rawBody: input.rawBody,
       receivedAt: input.receivedAt,
     });

@@ -1,23 +1,18 @@
 import type { Request, RequestHandler, Response } from 'express';
 
 import type { Logger } from '../logger.js';
+import type { HookActivity } from '../store/hook-activity.js';
 import type { HookRepository } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
-import { classifyDelivery, EnvelopeSchema } from '../upstream/schemas.js';
+import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import type { DeliveryAcceptor } from './accept-delivery.js';
 import { sendError } from './error-response.js';
-import type { HookActivity } from './hook-activity.js';
-import { BodyReadError, readRawBody } from './read-raw-body.js';
+import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
+import { SigningKeys } from './signing-keys.js';
 
 /** Bodies larger than this are refused with 413 before they are verified (the service sends small JSON). */
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/**
- * The event name of the service's test ping (POST /webhooks/:id/test). Its shape is undocumented; a ping is
- * verified, recorded for /webhook test and answered, but not posted to the feed: it is not a server event.
- */
-export const PING_EVENT = 'ping';
 
 export interface WebhookRouteDeps {
   hooks: HookRepository;
@@ -44,6 +39,7 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
  * One handler, reading the body itself: this is the hot path, and body-parser's generality costs time here.
  */
 export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
+  const keys = new SigningKeys(deps.secrets);
   return async (req, res) => {
     const hook = await deps.hooks.get(String(req.params.hookId));
     if (!hook) {
@@ -52,16 +48,13 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       return sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
     }
 
-    let rawBody: Buffer;
-    try {
-      rawBody = await readRawBody(req, MAX_BODY_BYTES);
-    } catch (error) {
-      return refuseUnreadBody(req, res, error);
-    }
+    const read = await readRawBody(req, MAX_BODY_BYTES);
+    if (!read.ok) return refuseUnreadBody(req, res, read.reason);
+    const rawBody = read.body;
 
     const now = deps.clock();
     const verdict = verifyDelivery({
-      secret: deps.secrets.open(hook.secret),
+      secret: keys.keyOf(hook),
       rawBody,
       signatureHeader: req.get('x-service-signature'),
       timestampHeader: req.get('x-service-timestamp'),
@@ -90,19 +83,12 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       res.status(204).end();
       return;
     }
-    const delivery = classifyDelivery(envelope.data);
-    if (delivery.kind === 'mismatch') {
-      deps.logger.warn(
-        { hookId: hook.hookId, event: envelope.data.event, problem: delivery.problem },
-        'delivery kept for plain rendering',
-      );
-    }
+    // Only the envelope is checked here: the event's own schema is applied once, where the entry is rendered.
     const outcome = await deps.acceptor.accept({
       hookId: hook.hookId,
       guildId: hook.guildId,
       deliveryId: envelope.data.id,
       event: envelope.data.event,
-      render: delivery.kind === 'event' ? 'event' : 'plain',
       rawBody: text,
       receivedAt: now,
     });
@@ -115,13 +101,17 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
   };
 }
 
-function refuseUnreadBody(req: Request, res: Response, error: unknown): void {
-  const reason = error instanceof BodyReadError ? error.reason : 'aborted';
+function refuseUnreadBody(req: Request, res: Response, reason: BodyReadFailure): void {
   // The rest of an oversized body is not worth reading: answer, then drop the connection.
   res.set('connection', 'close');
   req.resume();
-  if (reason === 'too_large') return sendError(res, 413, 'payload_too_large', 'the body is larger than 1 MiB');
-  if (reason === 'encoded')
-    return sendError(res, 415, 'unsupported_encoding', 'send the body without Content-Encoding');
-  return sendError(res, 400, 'unreadable_body', 'the body could not be read');
+  switch (reason) {
+    case 'too_large':
+      return sendError(res, 413, 'payload_too_large', 'the body is larger than 1 MiB');
+    case 'encoded':
+      return sendError(res, 415, 'unsupported_encoding', 'send the body without Content-Encoding');
+    case 'aborted':
+      // The client is most likely gone; the answer is for a proxy that may still be listening.
+      return sendError(res, 400, 'unreadable_body', 'the body could not be read');
+  }
 }

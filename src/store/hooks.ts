@@ -1,6 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 import type { TypedCollection } from './typed-collection.js';
+
+/** 128 random bits in hex: the hookId in the address is what makes it unguessable (DESIGN.md). */
+export function makeHookId(): string {
+  return randomBytes(16).toString('hex');
+}
 
 /** One registered webhook: the intake finds it by the unguessable hookId in its URL. */
 export const HookRecordSchema = z.object({

@@ -2,10 +2,6 @@ import { z } from 'zod';
 
 import type { TypedCollection } from './typed-collection.js';
 
-/** How the feed should render an entry: with its event's own embed, or the plain fallback. */
-export const RenderKindSchema = z.enum(['event', 'plain']);
-export type RenderKind = z.infer<typeof RenderKindSchema>;
-
 /** A verified delivery waiting to be posted. It leaves the outbox only once Discord confirmed its message. */
 export const OutboxEntrySchema = z.object({
   /** Arrival order across the whole process; the feed posts in this order per channel. */
@@ -15,7 +11,6 @@ export const OutboxEntrySchema = z.object({
   deliveryId: z.string(),
   event: z.string(),
   receivedAt: z.number().int(),
-  render: RenderKindSchema,
   /** The body exactly as signed: nothing the service sent is lost, whatever our schemas make of it. */
   rawBody: z.string(),
 });

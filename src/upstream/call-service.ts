@@ -1,3 +1,4 @@
+import { truncateText } from '../truncate-text.js';
 import { parseRetryAfter } from './retry-after.js';
 import { ServiceErrorBodySchema } from './schemas.js';
 import { ServiceApiError, type ServiceFailureDetails, type ServiceOperation } from './service-api-error.js';
@@ -119,5 +120,5 @@ function readNetworkCode(error: unknown, key: string): Pick<ServiceFailureDetail
  */
 function cleanServiceText(text: string, key: string): string {
   const redacted = text.split(key).join('[redacted]');
-  return redacted.length > MAX_SERVICE_TEXT ? `${redacted.slice(0, MAX_SERVICE_TEXT - 1)}…` : redacted;
+  return truncateText(redacted, MAX_SERVICE_TEXT);
 }

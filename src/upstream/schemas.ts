@@ -20,6 +20,15 @@ export const EVENT_NAMES = [
 
 export type EventName = (typeof EVENT_NAMES)[number];
 
+/**
+ * The event name of the service's test ping (POST /webhooks/:id/test). Its shape is undocumented; a ping is
+ * verified, recorded for /webhook test and answered, but not posted to the feed: it is not a server event.
+ */
+export const PING_EVENT = 'ping';
+
+/** Webhooks one server key may have (upstream-api.md §8). */
+export const MAX_WEBHOOKS_PER_KEY = 3;
+
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
 
 /** True when `name` is one of the seven documented events. */

@@ -284,7 +284,7 @@ describe('admin slash commands, end to end', () => {
       event: 'modcall',
       data: { caller: { robloxId: '1', name: 'Player' }, at: Date.now() },
     });
-    await h.discord.waitFor(() => h.bot.worker?.statusOf(h.guild.id).broken.length === 1, 10_000, 'a broken channel');
+    await h.discord.waitFor(() => h.bot.feed?.statusOf(h.guild.id).broken.length === 1, 10_000, 'a broken channel');
     const shown = await h.run('status');
     expect(shown.text).toMatch(
       new RegExp(`Broken channels .*\\n• <#${h.channel('news')}>: Discord 403: Missing Access`),

@@ -1,15 +1,14 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIEmbed } from 'discord.js';
 import { chromium, type Browser, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { signedHeaders } from '../../scripts/simulate/post-delivery.js';
+import { findChromium } from '../helpers/find-chromium.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { runSimulator, startDemoProcess, type DemoProcess } from './demo-process.js';
 
-/** Debian's chromium; .ci/run installs it. */
-const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -116,8 +115,7 @@ describe('npm run demo', () => {
   }, 35_000);
 
   it('shows the channels in a browser as Discord draws them, live', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
-    const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
       const errors: string[] = [];
@@ -253,7 +251,6 @@ describe('npm run demo', () => {
   }, 40_000);
 
   it('escapes whatever an embed holds (no markup from delivery content)', async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does)`);
     const hostile = '<img src=x onerror="document.title=\'pwned\'">';
     const body = JSON.stringify({
       id: 'dlv_xss_probe',
@@ -275,7 +272,7 @@ describe('npm run demo', () => {
       'the probe in the feed',
     );
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
       await page.goto(previewUrl);

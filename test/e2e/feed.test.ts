@@ -99,7 +99,7 @@ describe('the event feed against Discord', () => {
     for (const id of ids) expect(await h.deliver(caseCreated(id, `reason ${id}`))).toBe(204);
     await delay(5_000);
     expect(h.discord.messages(h.channel('cases'))).toHaveLength(0);
-    expect(h.bot.worker?.statusOf(h.guild.id).retrying).toEqual([
+    expect(h.bot.feed?.statusOf(h.guild.id).retrying).toEqual([
       expect.objectContaining({ channelId: h.channel('cases') }),
     ]);
     await h.discord.waitFor(
@@ -130,16 +130,16 @@ describe('the event feed against Discord', () => {
     expect(await h.deliver(caseCreated('flowing-1', 'still flowing'))).toBe(204);
     await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
     await h.discord.waitFor(
-      () => h!.bot.worker?.statusOf(h!.guild.id).waiting === 2,
+      () => h!.bot.feed?.statusOf(h!.guild.id).waiting === 2,
       10_000,
       'the cases entry confirmed',
     );
     await h.discord.waitFor(
-      () => (h!.bot.worker?.statusOf(h!.guild.id).broken.length ?? 0) === 1,
+      () => (h!.bot.feed?.statusOf(h!.guild.id).broken.length ?? 0) === 1,
       10_000,
       'the route marked broken',
     );
-    expect(h.bot.worker?.statusOf(h.guild.id)).toMatchObject({
+    expect(h.bot.feed?.statusOf(h.guild.id)).toMatchObject({
       waiting: 2,
       broken: [{ channelId: h.channel('modcalls'), status: 403 }],
     });

@@ -1,8 +1,7 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
 
-import { WebhookStates } from '../../src/admin/webhook-states.js';
+import type { CommandContext } from '../../commands/context.js';
 import type { RunningBot } from '../../src/bot.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import type { Logger } from '../../src/logger.js';
 import { createServiceClient } from '../../src/upstream/client.js';
 
@@ -65,14 +64,14 @@ export function contextFor(
   options: { serviceUrl: string; logger: Logger; pingTimeoutMs?: number },
 ): CommandContext {
   return {
-    store: bot.store,
+    hooks: bot.store.hooks,
+    guilds: bot.store.guilds,
     secrets: bot.secrets,
     service: createServiceClient({ serviceUrl: options.serviceUrl }),
-    config: { PUBLIC_URL: 'https://bot.example.test' },
+    publicUrl: 'https://bot.example.test',
     webhookBaseUrl: bot.http.url,
-    worker: bot.worker,
+    feed: bot.feed,
     activity: bot.activity,
-    webhookStates: new WebhookStates(),
     logger: options.logger,
     clock: Date.now,
     client: new Client({ intents: [] }),

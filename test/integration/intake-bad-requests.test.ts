@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { renderEntry } from '../../src/feed/render-entry.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { HOOK_SECRET, startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
@@ -262,7 +265,7 @@ describe('edges the intake accepts', () => {
     const response = await h.postSigned(payload);
     expect(response.status).toBe(204);
     const entry = h.bot.store.outbox.list().find((e) => e.deliveryId === 'deep1');
-    expect(entry?.render).toBe('plain');
+    expect(entry && renderEntry(entry, { channelId: '1' }).embeds[0]?.title).toBe('Unexpected data · case.created');
     expect((await fetch(`${h.bot.http.url}/healthz`)).status).toBe(200);
   });
 
@@ -334,5 +337,29 @@ describe('bodies the intake does not read', () => {
     });
     expect(response.status).toBe(413);
     expect((await fetch(`${h.bot.http.url}/healthz`)).status).toBe(200);
+  });
+
+  it('stores nothing from a client that goes away mid-body, and keeps serving', async () => {
+    const before = h.bot.store.outbox.list();
+    const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'cut1' });
+    const headers = signedHeaders({}, payload);
+    const { hostname, port } = new URL(h.bot.http.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const head = [
+      `POST /webhooks/${h.hookId} HTTP/1.1`,
+      `Host: ${hostname}`,
+      `Content-Length: ${Buffer.byteLength(payload)}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    // Half the body, then the connection drops: the handler must give up on it, not wait or store a part.
+    socket.write(`${head.join('\r\n')}\r\n\r\n${payload.slice(0, payload.length / 2)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await once(socket, 'close');
+
+    expect((await fetch(`${h.bot.http.url}/healthz`)).status).toBe(200);
+    expect(h.bot.store.outbox.list()).toEqual(before);
+    expect((await h.postSigned(payload)).status).toBe(204);
   });
 });

@@ -1,9 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { renderEntry } from '../../src/feed/render-entry.js';
+import type { OutboxEntry } from '../../src/store/outbox.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
 import { anyString } from '../helpers/matchers.js';
+
+/** Titles of the plain rendering: an unknown event, or a known one whose data does not match its schema. */
+const FALLBACK_TITLE = /^(Unknown event|Unexpected data) · /;
+
+/** The title an entry is posted with (rendering classifies the stored body). */
+const titleOf = (entry: OutboxEntry | undefined) => entry && renderEntry(entry, { channelId: '1' }).embeds[0]?.title;
 
 let h: IntakeHarness;
 beforeEach(async () => {
@@ -25,14 +33,14 @@ describe('each documented event', () => {
       guildId: '111111111111111111',
       deliveryId: SAMPLE_DELIVERIES[name].id,
       event: name,
-      render: 'event',
       rawBody: payload,
     });
+    expect(titleOf(entries[0])).not.toMatch(FALLBACK_TITLE);
   });
 });
 
 describe('deliveries our schemas do not know', () => {
-  it('keeps an unknown event, marked for the plain rendering', async () => {
+  it('keeps an unknown event, shown with the plain rendering', async () => {
     const payload = JSON.stringify({
       id: 'dlv_new',
       event: 'vehicle.spawned',
@@ -41,14 +49,16 @@ describe('deliveries our schemas do not know', () => {
       data: { car: 'Falcon' },
     });
     expect((await h.postSigned(payload)).status).toBe(204);
-    expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'vehicle.spawned', render: 'plain', rawBody: payload }]);
+    expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'vehicle.spawned', rawBody: payload }]);
+    expect(titleOf(h.bot.store.outbox.list()[0])).toBe('Unknown event · vehicle.spawned');
   });
 
-  it('keeps a known event whose data does not match, marked, and answers 2xx', async () => {
+  it('keeps a known event whose data does not match, shown plain, and answers 2xx', async () => {
     const mismatched = { ...SAMPLE_DELIVERIES['case.created'], data: { case: { number: 'one thousand' } } };
     const payload = JSON.stringify(mismatched);
     expect((await h.postSigned(payload)).status).toBe(204);
-    expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'case.created', render: 'plain', rawBody: payload }]);
+    expect(h.bot.store.outbox.list()).toMatchObject([{ event: 'case.created', rawBody: payload }]);
+    expect(titleOf(h.bot.store.outbox.list()[0])).toBe('Unexpected data · case.created');
   });
 
   it('keeps extra fields the service adds, and any evidence value', async () => {
@@ -61,7 +71,8 @@ describe('deliveries our schemas do not know', () => {
     };
     const payload = JSON.stringify(withExtras);
     expect((await h.postSigned(payload)).status).toBe(204);
-    expect(h.bot.store.outbox.list()).toMatchObject([{ render: 'event', rawBody: payload }]);
+    expect(h.bot.store.outbox.list()).toMatchObject([{ rawBody: payload }]);
+    expect(titleOf(h.bot.store.outbox.list()[0])).not.toMatch(FALLBACK_TITLE);
   });
 });
 

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import type { CommandContext } from '../../commands/context.js';
 import { webhook } from '../../commands/webhook.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { saveServerKey } from '../../src/admin/server-key.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import type { CommandContext } from '../../src/discord/command-context.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { testConfig } from '../helpers/test-config.js';
 import { contextFor, stubChatInput } from './command-stubs.js';

@@ -43,19 +43,19 @@ describe('saveServerKey and openServerKey', () => {
     const store = await openStore('memory://');
     const secrets = createSecretBox('a-secret-key-of-sixteen+');
     const { logger } = captureLogs();
-    expect(await saveServerKey({ store, secrets }, 'g1', KEY)).toBe(false);
+    expect(await saveServerKey({ guilds: store.guilds, secrets }, 'g1', KEY)).toBe(false);
     const stored = store.guilds.get('g1').serverKey;
     expect(stored).not.toContain(KEY);
     expect(stored?.startsWith('sealed:v1:')).toBe(true);
-    expect(openServerKey({ store, secrets, logger }, 'g1')).toBe(KEY);
-    expect(await saveServerKey({ store, secrets }, 'g1', `${KEY}2`)).toBe(true);
+    expect(openServerKey({ guilds: store.guilds, secrets, logger }, 'g1')).toBe(KEY);
+    expect(await saveServerKey({ guilds: store.guilds, secrets }, 'g1', `${KEY}2`)).toBe(true);
     await store.close();
   });
 
   it('say to run /setup when no key is set, or when SECRET_KEY changed', async () => {
     const store = await openStore('memory://');
     const logs = captureLogs();
-    const ctx = { store, secrets: createSecretBox('first-secret-key-0123'), logger: logs.logger };
+    const ctx = { guilds: store.guilds, secrets: createSecretBox('first-secret-key-0123'), logger: logs.logger };
     expect(() => openServerKey(ctx, 'g1')).toThrow(new UserFacingError('No server key yet: run /setup first.'));
     await saveServerKey(ctx, 'g1', KEY);
     const changed = { ...ctx, secrets: createSecretBox('other-secret-key-0123') };

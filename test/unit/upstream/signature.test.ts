@@ -58,10 +58,26 @@ describe('verifyDelivery', () => {
       reason: 'malformed_signature',
     });
     expect(verify({ signatureHeader: '' })).toEqual({ ok: false, reason: 'missing_signature' });
+    const good = signDelivery(secret, ts, body);
+    // A digit outside lowercase hex in either half of a byte, a wrong prefix, a wrong length.
+    for (const bad of [
+      `${good.slice(0, 7)}g${good.slice(8)}`,
+      `${good.slice(0, 8)}G${good.slice(9)}`,
+      `${good.slice(0, 9)}/${good.slice(10)}`,
+      `sha512=${good.slice(7)}`,
+      good.slice(0, -1),
+    ]) {
+      expect(verify({ signatureHeader: bad })).toEqual({ ok: false, reason: 'malformed_signature' });
+    }
+  });
+
+  it('refuses a delivery without a timestamp', () => {
+    expect(verify({ timestampHeader: undefined })).toEqual({ ok: false, reason: 'missing_timestamp' });
+    expect(verify({ timestampHeader: '' })).toEqual({ ok: false, reason: 'missing_timestamp' });
   });
 
   it('refuses timestamps that are not digits only', () => {
-    for (const bad of ['1e9', ' 1790000000', '1790000000 ', '+1790000000', '0x10']) {
+    for (const bad of ['1e9', ' 1790000000', '1790000000 ', '+1790000000', '0x10', '/', ':', '1'.repeat(16)]) {
       expect(verify({ timestampHeader: bad })).toEqual({ ok: false, reason: 'malformed_timestamp' });
     }
   });

@@ -1,0 +1,44 @@
+import type { Client } from 'discord.js';
+
+import type { Command } from '../src/discord/command.js';
+import type { GuildFeedStatus } from '../src/feed/feed-worker.js';
+import type { Logger } from '../src/logger.js';
+import type { GuildSettingsRepository } from '../src/store/guild-settings.js';
+import type { HookActivity } from '../src/store/hook-activity.js';
+import type { HookRepository } from '../src/store/hooks.js';
+import type { SecretBox } from '../src/store/secret-box.js';
+import type { ServiceClient } from '../src/upstream/client.js';
+
+/** How long /webhook test waits for the service's ping to reach the intake. */
+export const DEFAULT_PING_TIMEOUT_MS = 10_000;
+
+/**
+ * Everything a slash command may use. The composition root (src/bot.ts) builds it; a test builds its own and
+ * calls `execute(interaction, ctx)` directly. Helpers under src/admin/ take only the fields they use.
+ */
+export interface CommandContext {
+  hooks: HookRepository;
+  guilds: GuildSettingsRepository;
+  /** Deliveries seen and on/off learnt per hook; /webhook test waits on it for the service's ping. */
+  activity: HookActivity;
+  /** Seals the server key and webhook secrets before they are stored. */
+  secrets: SecretBox;
+  service: ServiceClient;
+  /** PUBLIC_URL, named in what to check when a ping does not arrive. */
+  publicUrl: string;
+  /**
+   * The base of the address the service posts to: `${webhookBaseUrl}/webhooks/<hookId>`. PUBLIC_URL in
+   * production; tests point it at the intake's own http:// address, which PUBLIC_URL (https only) cannot be.
+   */
+  webhookBaseUrl: string;
+  /** The feed; undefined when the process runs without Discord. */
+  feed: { statusOf(guildId: string): GuildFeedStatus } | undefined;
+  logger: Logger;
+  /** Milliseconds since the Unix epoch. */
+  clock: () => number;
+  client: Client;
+  pingTimeoutMs: number;
+}
+
+/** A slash command of this bot. */
+export type BotCommand = Command<CommandContext>;

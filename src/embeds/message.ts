@@ -1,0 +1,35 @@
+import { roleMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
+
+import { isSnowflake } from '../discord/snowflake.js';
+import { toEmbedTimestamp } from './time.js';
+import type { MessagePayload, RenderContext } from './types.js';
+
+/** The envelope fields every embed shows; `at` is unknown because an unrecognised delivery may lack it. */
+export interface DeliveryStamp {
+  id: string;
+  server: string;
+  at: unknown;
+}
+
+/**
+ * Wraps one event's embed into a message: footer `Server <server> · Delivery <id>`, the event time as the
+ * embed timestamp, and the route's role ping, the only mention the message may make.
+ */
+export function composeMessage(embed: APIEmbed, stamp: DeliveryStamp, ctx: RenderContext): MessagePayload {
+  const stamped: APIEmbed = { ...embed, footer: { text: `Server ${stamp.server} · Delivery ${stamp.id}` } };
+  const timestamp = toEmbedTimestamp(stamp.at);
+  if (timestamp !== undefined) stamped.timestamp = timestamp;
+
+  const roleId = ctx.mentionRoleId;
+  // A role id that is not a snowflake cannot be pinged and would make Discord refuse allowed_mentions.
+  if (roleId === undefined || !isSnowflake(roleId)) return { embeds: [stamped], allowed_mentions: allowMentions() };
+  return { content: roleMention(roleId), embeds: [stamped], allowed_mentions: allowMentions(roleId) };
+}
+
+/**
+ * Mentions in the text (user text included) ping nobody, except the route's role when there is one.
+ * `parse: []` is spelled out so that a client-wide default in discord.js cannot widen it.
+ */
+function allowMentions(roleId?: string): APIAllowedMentions {
+  return roleId === undefined ? { parse: [] } : { parse: [], roles: [roleId] };
+}

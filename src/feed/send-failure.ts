@@ -1,0 +1,38 @@
+import type { MessagePayload } from '../embeds/types.js';
+
+/** The body of one feed message: the merged payload plus the nonce that makes a retried send idempotent. */
+export interface FeedMessageBody extends MessagePayload {
+  nonce: string;
+  enforce_nonce: true;
+}
+
+/** Sends one message to a channel; resolves once Discord confirmed it, rejects with a {@link SendError}. */
+export type MessageSender = (channelId: string, body: FeedMessageBody) => Promise<void>;
+
+/**
+ * What a failed send means for the feed:
+ * - `retry`: Discord or the network failed (5xx, timeout, reset): try again later, with backoff;
+ * - `wait`: rate-limited beyond what discord.js absorbed: try again after Discord's delay;
+ * - `broken`: the channel is gone or the bot may not post there (403/404): keep the entries, stop the channel
+ *   until an admin changes the guild's routes;
+ * - `rejected`: Discord refused this message itself (another 4xx): keep the entries, skip them in this process.
+ */
+export type SendFailure =
+  | { kind: 'retry'; reason: string }
+  | { kind: 'wait'; retryAfterMs: number; reason: string }
+  | { kind: 'broken'; status: number; code?: number; reason: string }
+  | { kind: 'rejected'; status: number; reason: string };
+
+/** The error a {@link MessageSender} rejects with. */
+export class SendError extends Error {
+  override readonly name = 'SendError';
+  constructor(readonly failure: SendFailure) {
+    super(failure.reason);
+  }
+}
+
+/** Any other error a sender throws is taken as a passing failure, worth a retry. */
+export function toSendFailure(error: unknown): SendFailure {
+  if (error instanceof SendError) return error.failure;
+  return { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
+}
