@@ -1,12 +1,14 @@
 import type { Client } from 'discord.js';
 
 import type { Command } from '../src/discord/command.js';
-import type { GuildFeedStatus } from '../src/feed/feed-worker.js';
+import type { DiscordHealth } from '../src/discord/discord-health.js';
 import type { Logger } from '../src/logger.js';
-import type { GuildSettingsRepository } from '../src/store/guild-settings.js';
-import type { HookActivity } from '../src/store/hook-activity.js';
-import type { HookRepository } from '../src/store/hooks.js';
+import type { DeliveryQueue } from '../src/store/deliveries.js';
+import type { GuildSettingsStore } from '../src/store/guild-settings.js';
+import type { HookActivityStore } from '../src/store/hook-activity.js';
+import type { HookStore } from '../src/store/hooks.js';
 import type { SecretBox } from '../src/store/secret-box.js';
+import type { StoreSignals } from '../src/store/signals.js';
 import type { ServiceClient } from '../src/upstream/client.js';
 
 /** How long /webhook test waits for the service's ping to reach the intake. */
@@ -17,10 +19,14 @@ export const DEFAULT_PING_TIMEOUT_MS = 10_000;
  * calls `execute(interaction, ctx)` directly. Helpers under src/admin/ take only the fields they use.
  */
 export interface CommandContext {
-  hooks: HookRepository;
-  guilds: GuildSettingsRepository;
-  /** Deliveries seen and on/off learnt per hook; /webhook test waits on it for the service's ping. */
-  activity: HookActivity;
+  hooks: HookStore;
+  guilds: GuildSettingsStore;
+  /** The feed's queue: what /status counts and lists. */
+  deliveries: DeliveryQueue;
+  /** Deliveries seen and on/off learnt per hook. */
+  activity: HookActivityStore;
+  /** The store's signals: /webhook test hears the service's ping through them, whichever process it reached. */
+  signals: StoreSignals;
   /** Seals the server key and webhook secrets before they are stored. */
   secrets: SecretBox;
   service: ServiceClient;
@@ -31,8 +37,8 @@ export interface CommandContext {
    * production; tests point it at the intake's own http:// address, which PUBLIC_URL (https only) cannot be.
    */
   webhookBaseUrl: string;
-  /** The feed; undefined when the process runs without Discord. */
-  feed: { statusOf(guildId: string): GuildFeedStatus } | undefined;
+  /** Whether Discord takes the bot's token (shown by /status when it does not). */
+  discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
   logger: Logger;
   /** Milliseconds since the Unix epoch. */
   clock: () => number;

@@ -16,6 +16,6 @@ export const status: BotCommand = {
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
     const hooks = await ctx.hooks.listForGuild(guildId);
-    await replyEphemeral(interaction, describeStatus(guildId, hooks, ctx).join('\n'));
+    await replyEphemeral(interaction, (await describeStatus(guildId, hooks, ctx)).join('\n'));
   },
 };

@@ -1,6 +1,7 @@
 import { startBot } from './bot.js';
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';
+import { StartupError } from './startup-error.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.LOG_LEVEL);
@@ -23,6 +24,11 @@ try {
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 } catch (error) {
-  logger.fatal({ err: error }, 'could not start');
+  if (error instanceof StartupError) {
+    // Something the host must fix, said in one line (and never a secret).
+    process.stderr.write(`Cannot start: ${error.message}\n`);
+  } else {
+    logger.fatal({ err: error }, 'could not start');
+  }
   process.exit(1);
 }

@@ -10,7 +10,7 @@ export async function showRoutes(
   ctx: CommandContext,
   guildId: string,
 ): Promise<void> {
-  const settings = ctx.guilds.get(guildId);
+  const settings = await ctx.guilds.get(guildId);
   const fallback = settings.defaultChannelId ? `<#${settings.defaultChannelId}>` : undefined;
   const lines = EVENT_NAMES.map((event) => {
     const own = settings.routes[event];

@@ -14,11 +14,11 @@ export async function enableWebhook(
   guildId: string,
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));
-  const key = openServerKey(ctx, guildId);
+  const key = await openServerKey(ctx, guildId);
   const answer = await callService('switch the webhook on', () => ctx.service.enableWebhook(key, hook.webhookId));
   // A 2xx is the service's yes; only an answer saying otherwise in so many words overrides it.
   const enabled = readServiceReport(answer).enabled ?? true;
-  ctx.activity.recordState(hook.hookId, enabled, ctx.clock());
+  await ctx.activity.recordState(hook.hookId, enabled, ctx.clock());
   await replyEphemeral(
     interaction,
     enabled

@@ -21,7 +21,7 @@ export async function listWebhooks(
     await replyEphemeral(interaction, 'This server has no webhooks yet: run /webhook register.');
     return;
   }
-  const lines = hooks.map((hook) => describeHook(hook, ctx.activity));
+  const lines = await Promise.all(hooks.map(async (hook) => describeHook(hook, await ctx.activity.get(hook.hookId))));
   await replyEphemeral(
     interaction,
     [

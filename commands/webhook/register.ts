@@ -21,7 +21,7 @@ export async function registerWebhook(
 ): Promise<void> {
   const events = expandEventChoice(interaction.options.getString('events', true));
   if (!events) throw new UserFacingError('Choose the events from the list.');
-  const key = openServerKey(ctx, guildId);
+  const key = await openServerKey(ctx, guildId);
   const existing = await ctx.hooks.listForGuild(guildId);
   if (existing.length >= MAX_WEBHOOKS_PER_KEY) {
     throw new UserFacingError(
@@ -46,7 +46,7 @@ export async function registerWebhook(
     events,
     createdAt: now,
   });
-  ctx.activity.recordState(hookId, true, now);
+  await ctx.activity.recordState(hookId, true, now);
   await replyEphemeral(
     interaction,
     `Webhook \`${created.id}\` registered for ${describeEvents(events)}. ` +

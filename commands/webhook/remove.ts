@@ -15,7 +15,7 @@ export async function removeWebhook(
 ): Promise<void> {
   const hook = await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook'));
   await ctx.hooks.remove(hook.hookId);
-  ctx.activity.forget(hook.hookId);
+  await ctx.activity.forget(hook.hookId);
   await replyEphemeral(
     interaction,
     `Webhook \`${webhookName(hook)}\` is forgotten here. The service documents no delete: it may keep sending to this bot ` +

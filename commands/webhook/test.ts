@@ -5,7 +5,8 @@ import { describePing, readServiceReport } from '../../src/admin/ping-result.js'
 import { openServerKey } from '../../src/admin/server-key.js';
 import { callService, saysDisabled } from '../../src/admin/service-failure.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import type { PingOutcome } from '../../src/store/hook-activity.js';
+import type { HookOutcome } from '../../src/store/hook-activity.js';
+import { waitForHookOutcome } from '../../src/store/hook-outcomes.js';
 import { PING_EVENT } from '../../src/upstream/schemas.js';
 import type { CommandContext } from '../context.js';
 
@@ -25,22 +26,26 @@ export async function testWebhook(
   guildId: string,
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));
-  const key = openServerKey(ctx, guildId);
+  const key = await openServerKey(ctx, guildId);
 
   const startedAt = ctx.clock();
   // Listening starts before the request: the ping may arrive before the service answers us.
-  const arrival = ctx.activity.waitFor(hook.hookId, isPingOrRefusal, ctx.pingTimeoutMs);
+  const arrival = waitForHookOutcome(ctx.signals, hook.hookId, isPingOrRefusal, ctx.pingTimeoutMs);
+  let saidOff = false;
   const answer = await callService(
     'ask the service for a test ping',
     () => ctx.service.testWebhook(key, hook.webhookId),
     (error) => {
       if (!saysDisabled(error)) return undefined;
-      ctx.activity.recordState(hook.hookId, false, ctx.clock());
+      saidOff = true;
       return `The service says webhook \`${hook.webhookId}\` is switched off: run /webhook enable, then test again.`;
     },
-  );
+  ).catch(async (error: unknown) => {
+    if (saidOff) await ctx.activity.recordState(hook.hookId, false, ctx.clock());
+    throw error;
+  });
   const report = readServiceReport(answer);
-  if (report.enabled !== undefined) ctx.activity.recordState(hook.hookId, report.enabled, ctx.clock());
+  if (report.enabled !== undefined) await ctx.activity.recordState(hook.hookId, report.enabled, ctx.clock());
   const outcome = report.delivered === undefined ? await arrival : await settleWithin(arrival, ANSWERED_GRACE_MS);
 
   await replyEphemeral(
@@ -57,7 +62,7 @@ export async function testWebhook(
 }
 
 /** The ping itself, or any refusal: a refused ping carries no event name we could check. */
-function isPingOrRefusal(outcome: PingOutcome): boolean {
+function isPingOrRefusal(outcome: HookOutcome): boolean {
   return !outcome.ok || outcome.event === PING_EVENT;
 }
 

@@ -231,7 +231,7 @@ export class FakeDiscord {
    * (default 5 000).
    */
   waitFor<T>(
-    probe: () => T | undefined | false,
+    probe: () => T | undefined | false | Promise<T | undefined | false>,
     timeoutMs = DEFAULT_TIMEOUT_MS,
     description = 'condition',
   ): Promise<T> {

@@ -12,6 +12,9 @@ interface Waiter {
   fail(error: Error): void;
 }
 
+/** What a probe answers: the awaited value, or `undefined`/`false` while it is not there yet. */
+type Probed<T> = T | undefined | false;
+
 /** How often a pending condition is also re-checked, for conditions on state outside the fake (a client's). */
 const POLL_INTERVAL_MS = 20;
 
@@ -31,25 +34,43 @@ export class ChangeNotifier {
   /**
    * Resolves with the first truthy value of `probe`, checked now, after every change and every 20 ms.
    *
-   * @param probe - Returns the awaited value, or `undefined`/`false` while it is not there yet.
+   * @param probe - Returns the awaited value, or `undefined`/`false` while it is not there yet; it may be async
+   *   (a store read), and is then never run twice at once.
    * @param timeoutMs - Rejects with {@link FakeDiscordTimeoutError} after this long.
    * @param describe - Describes the wait and the current state, for the timeout message.
    */
-  waitFor<T>(probe: () => T | undefined | false, timeoutMs: number, describe: () => string): Promise<T> {
+  waitFor<T>(probe: () => Probed<T> | Promise<Probed<T>>, timeoutMs: number, describe: () => string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      let probing = false;
+      let done = false;
+      const settle = (value: Probed<T>) => {
+        if (done || value === undefined || value === false) return;
+        finish();
+        resolve(value);
+      };
+      const refuse = (error: unknown) => {
+        if (done) return;
+        finish();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      };
       const waiter: Waiter = {
         check: () => {
-          let value: T | undefined | false;
+          if (probing || done) return;
+          let value: Probed<T> | Promise<Probed<T>>;
           try {
             value = probe();
           } catch (error) {
-            finish();
-            reject(error instanceof Error ? error : new Error(String(error)));
+            refuse(error);
             return;
           }
-          if (value === undefined || value === false) return;
-          finish();
-          resolve(value);
+          if (!(value instanceof Promise)) {
+            settle(value);
+            return;
+          }
+          probing = true;
+          value.then(settle, refuse).finally(() => {
+            probing = false;
+          });
         },
         fail: (error) => {
           finish();
@@ -62,6 +83,7 @@ export class ChangeNotifier {
       );
       const poll = setInterval(() => waiter.check(), POLL_INTERVAL_MS);
       const finish = (): void => {
+        done = true;
         clearTimeout(timer);
         clearInterval(poll);
         this.#waiters.delete(waiter);

@@ -1,4 +1,4 @@
-import type { HookActivity } from '../store/hook-activity.js';
+import type { HookActivityRecord } from '../store/hook-activity.js';
 import type { HookRecord } from '../store/hooks.js';
 import { describeEvents } from './describe-events.js';
 import { webhookName } from './find-webhook.js';
@@ -8,10 +8,10 @@ import { relativeTime } from './format.js';
  * One line about a webhook for /webhook list: id, events, on/off as far as known, last delivery and refused
  * deliveries (the intake's counts since this process started).
  */
-export function describeHook(hook: HookRecord, activity: HookActivity): string {
-  const { state, refused, lastRefusal } = activity.get(hook.hookId);
+export function describeHook(hook: HookRecord, activity: HookActivityRecord): string {
+  const { state, refused, lastRefusal } = activity;
   const onOff = state ? `${state.enabled ? 'on' : 'off'} (as of ${relativeTime(state.at)})` : 'on/off not known';
-  const parts = [`\`${webhookName(hook)}\``, describeEvents(hook.events), onOff, describeLastDelivery(hook, activity)];
+  const parts = [`\`${webhookName(hook)}\``, describeEvents(hook.events), onOff, describeLastDelivery(activity)];
   parts.push(
     refused === 0
       ? 'no refused deliveries'
@@ -21,8 +21,8 @@ export function describeHook(hook: HookRecord, activity: HookActivity): string {
 }
 
 /** "last delivery 3 minutes ago (modcall)", or that none came since the bot started. */
-export function describeLastDelivery(hook: HookRecord, activity: HookActivity): string {
-  const { lastDeliveryAt, lastEvent } = activity.get(hook.hookId);
+export function describeLastDelivery(activity: HookActivityRecord): string {
+  const { lastDeliveryAt, lastEvent } = activity;
   if (lastDeliveryAt === undefined) return 'no delivery since the bot started';
   return `last delivery ${relativeTime(lastDeliveryAt)}${lastEvent ? ` (${lastEvent})` : ''}`;
 }

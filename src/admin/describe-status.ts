@@ -1,6 +1,7 @@
-import type { GuildFeedStatus } from '../feed/feed-worker.js';
-import type { GuildSettingsRepository } from '../store/guild-settings.js';
-import type { HookActivity } from '../store/hook-activity.js';
+import type { DiscordHealth } from '../discord/discord-health.js';
+import type { DeliveryQueue, GuildFeedStatus, ParkedEntry } from '../store/deliveries.js';
+import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookRecord } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { truncateText } from '../truncate-text.js';
@@ -10,18 +11,25 @@ import { relativeTime } from './format.js';
 
 /** Discord's error texts can be long; a line per broken channel is what /status has room for. */
 const MAX_REASON = 160;
+/** Parked entries listed by /status, oldest first (all of them are kept, whatever their number). */
+const PARKED_SHOWN = 10;
 
-/** What /status reads: settings, hook activity, and the feed when this process runs one. */
+/** What /status reads: all of it from the store, so every process tells the same. */
 export interface StatusDeps {
-  guilds: GuildSettingsRepository;
+  guilds: Pick<GuildSettingsStore, 'get'>;
   secrets: Pick<SecretBox, 'encrypts'>;
-  activity: HookActivity;
-  feed: { statusOf(guildId: string): GuildFeedStatus } | undefined;
+  activity: Pick<HookActivityStore, 'get'>;
+  deliveries: Pick<DeliveryQueue, 'statusOf' | 'listParked'>;
+  discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
 }
 
-/** The lines of /status for one guild: key, webhooks, waiting events, broken channels, unrouted events. */
-export function describeStatus(guildId: string, hooks: readonly HookRecord[], ctx: StatusDeps): string[] {
-  const settings = ctx.guilds.get(guildId);
+/** The lines of /status for one guild: key, webhooks, the feed's queue, broken channels, entries kept aside. */
+export async function describeStatus(
+  guildId: string,
+  hooks: readonly HookRecord[],
+  ctx: StatusDeps,
+): Promise<string[]> {
+  const settings = await ctx.guilds.get(guildId);
   const lines = ['**Feed status of this server**'];
   lines.push(
     settings.serverKey === null
@@ -32,19 +40,26 @@ export function describeStatus(guildId: string, hooks: readonly HookRecord[], ct
     lines.push('Webhooks: none (run /webhook register).');
   } else {
     lines.push(`Webhooks: ${hooks.length}`);
-    for (const hook of hooks) lines.push(`• \`${webhookName(hook)}\`: ${describeLastDelivery(hook, ctx.activity)}`);
+    for (const hook of hooks) {
+      lines.push(`• \`${webhookName(hook)}\`: ${describeLastDelivery(await ctx.activity.get(hook.hookId))}`);
+    }
   }
-  if (!ctx.feed) {
-    lines.push('Feed: not running in this process (it was started without Discord).');
-    return lines;
+  const refusedSince = ctx.discordHealth.tokenRefusedSince;
+  if (refusedSince !== undefined) {
+    lines.push(
+      `Discord refuses this bot's token since ${relativeTime(refusedSince)}: nothing can be posted until the host ` +
+        'fixes DISCORD_TOKEN. Events are kept and will be posted then.',
+    );
   }
-  return [...lines, ...describeFeed(ctx.feed.statusOf(guildId))];
+  const status = await ctx.deliveries.statusOf(guildId);
+  const parked = await ctx.deliveries.listParked(guildId, { offset: 0, limit: PARKED_SHOWN });
+  return [...lines, ...describeFeed(status, parked)];
 }
 
-function describeFeed(status: GuildFeedStatus): string[] {
+function describeFeed(status: GuildFeedStatus, parked: ParkedEntry[]): string[] {
   const lines = [`Events waiting to be posted: ${status.waiting}`];
   if (status.broken.length > 0) {
-    lines.push('Broken channels (their events wait; any /feed change tries them again):');
+    lines.push('Broken channels (their events are kept; any /feed change tries them again):');
     for (const broken of status.broken) {
       lines.push(
         `• <#${broken.channelId}>: ${truncateText(broken.reason, MAX_REASON)} (since ${relativeTime(broken.since)})`,
@@ -56,6 +71,8 @@ function describeFeed(status: GuildFeedStatus): string[] {
       `Retrying <#${retry.channelId}> after ${retry.failures} failed sends, next try ${relativeTime(retry.nextTryAt)}.`,
     );
   }
+  if (status.parkedBroken > 0) lines.push(`Events kept for a broken channel: ${status.parkedBroken}`);
+  if (status.parkedRefused > 0) lines.push(`Events Discord refused (kept aside): ${status.parkedRefused}`);
   const unrouted = Object.entries(status.unrouted);
   if (unrouted.length > 0) {
     const counts = unrouted.map(([event, count]) => `${event} ${count}`).join(', ');
@@ -64,5 +81,23 @@ function describeFeed(status: GuildFeedStatus): string[] {
     lines.push('Events with no channel: none.');
   }
   if (status.broken.length === 0) lines.push('Broken channels: none.');
+  const total =
+    Object.values(status.unrouted).reduce((sum, n) => sum + n, 0) + status.parkedBroken + status.parkedRefused;
+  if (parked.length > 0) {
+    lines.push('Kept aside, oldest first:');
+    for (const entry of parked) lines.push(`• ${entry.event} \`${entry.deliveryId}\` · ${describeParkReason(entry)}`);
+    if (total > parked.length) lines.push(`… and ${total - parked.length} more.`);
+  }
   return lines;
+}
+
+function describeParkReason(entry: ParkedEntry): string {
+  switch (entry.kind) {
+    case 'unrouted':
+      return 'no channel for this event';
+    case 'broken':
+      return `its channel is broken: ${truncateText(entry.detail, MAX_REASON)}`;
+    case 'refused':
+      return `Discord refused it: ${truncateText(entry.detail, MAX_REASON)}`;
+  }
 }

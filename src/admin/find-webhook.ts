@@ -1,5 +1,5 @@
 import { UserFacingError } from '../errors.js';
-import type { HookRecord, HookRepository } from '../store/hooks.js';
+import type { HookRecord, HookStore } from '../store/hooks.js';
 
 /** A stored webhook the service confirmed, with the service's id for it. */
 export type ServiceHook = HookRecord & { webhookId: string };
@@ -10,7 +10,7 @@ export type ServiceHook = HookRecord & { webhookId: string };
  * @throws UserFacingError when there is none, the choice is unknown, or a choice is needed
  */
 export async function findGuildHook(
-  hookStore: Pick<HookRepository, 'listForGuild'>,
+  hookStore: Pick<HookStore, 'listForGuild'>,
   guildId: string,
   choice: string | null,
 ): Promise<HookRecord> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { PingOutcome } from '../store/hook-activity.js';
+import type { HookOutcome } from '../store/hook-activity.js';
 
 /**
  * What the service said about a ping or an enable, as far as its answer tells: the documentation does not show
@@ -39,7 +39,7 @@ export function readServiceReport(answer: unknown): ServiceReport {
 
 export interface PingFacts {
   /** What the intake saw, or undefined when nothing arrived in time. */
-  outcome: PingOutcome | undefined;
+  outcome: HookOutcome | undefined;
   report: ServiceReport;
   /** From asking the service to ping to the ping's arrival. */
   elapsedMs: number;

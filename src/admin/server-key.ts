@@ -1,11 +1,11 @@
 import { UserFacingError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { GuildSettingsRepository } from '../store/guild-settings.js';
+import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { SecretBox } from '../store/secret-box.js';
 
 /** Where a guild's server key is kept and how it is sealed. */
 export interface ServerKeyDeps {
-  guilds: GuildSettingsRepository;
+  guilds: GuildSettingsStore;
   secrets: SecretBox;
   logger: Logger;
 }
@@ -53,8 +53,11 @@ export async function saveServerKey(
   guildId: string,
   key: string,
 ): Promise<boolean> {
-  const replaced = deps.guilds.get(guildId).serverKey !== null;
-  await deps.guilds.update(guildId, (settings) => ({ ...settings, serverKey: deps.secrets.seal(key) }));
+  let replaced = false;
+  await deps.guilds.update(guildId, (settings) => {
+    replaced = settings.serverKey !== null;
+    return { ...settings, serverKey: deps.secrets.seal(key) };
+  });
   return replaced;
 }
 
@@ -62,8 +65,8 @@ export async function saveServerKey(
  * The guild's server key in clear, for one call to the service.
  * @throws UserFacingError when no key is set, or when it cannot be decrypted (SECRET_KEY changed or removed)
  */
-export function openServerKey(deps: ServerKeyDeps, guildId: string): string {
-  const sealed = deps.guilds.get(guildId).serverKey;
+export async function openServerKey(deps: ServerKeyDeps, guildId: string): Promise<string> {
+  const { serverKey: sealed } = await deps.guilds.get(guildId);
   if (sealed === null) throw new UserFacingError('No server key yet: run /setup first.');
   try {
     return deps.secrets.open(sealed);

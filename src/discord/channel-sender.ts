@@ -12,13 +12,19 @@ const CHANNEL_UNUSABLE_CODES = new Set<number | string>([
 /**
  * Sends feed messages through the discord.js client's REST layer, which queues per route and waits out 429s
  * by itself; what still fails is translated into what the feed should do about it.
+ *
+ * On a 401, @discordjs/rest drops the client's token, and every later request would fail with "Expected token
+ * to be set" until a restart: the feed would stall silently. The token is put back at once, so the next try
+ * (after the feed's backoff) asks Discord again.
  */
-export function createChannelSender(client: Client): MessageSender {
+export function createChannelSender(client: Client, token: string): MessageSender {
   return async (channelId: string, body: FeedMessageBody) => {
     try {
       await client.rest.post(Routes.channelMessages(channelId), { body });
     } catch (error) {
-      throw new SendError(classifyDiscordError(error));
+      const failure = classifyDiscordError(error);
+      if (failure.kind === 'unauthorized') client.rest.setToken(token);
+      throw new SendError(failure);
     }
   };
 }
@@ -30,6 +36,7 @@ export function classifyDiscordError(error: unknown): SendFailure {
   }
   if (error instanceof DiscordAPIError) {
     const reason = `Discord ${error.status}: ${error.message}`;
+    if (error.status === 401) return { kind: 'unauthorized', reason };
     if (error.status === 403 || error.status === 404 || CHANNEL_UNUSABLE_CODES.has(error.code)) {
       return { kind: 'broken', status: error.status, code: Number(error.code), reason };
     }
@@ -38,6 +45,10 @@ export function classifyDiscordError(error: unknown): SendFailure {
     return { kind: 'rejected', status: error.status, reason };
   }
   if (error instanceof HTTPError) return { kind: 'retry', reason: `Discord ${error.status}: ${error.message}` };
+  // The token was dropped (after a 401 elsewhere) before this request was made.
+  if (error instanceof Error && /Expected token to be set/.test(error.message)) {
+    return { kind: 'unauthorized', reason: error.message };
+  }
   // Timeouts (AbortError) and network errors: Discord may or may not have the message; the nonce covers that.
   return { kind: 'retry', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }

@@ -1,19 +1,22 @@
 import { renderDelivery } from '../embeds/render-delivery.js';
 import type { MessagePayload } from '../embeds/types.js';
-import type { OutboxEntry } from '../store/outbox.js';
+import type { NewDelivery } from '../store/deliveries.js';
 import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';
 import type { Route } from './route.js';
 
 /**
- * The message for one outbox entry. The entry keeps the body exactly as signed; it is classified again here,
+ * The message for one queued delivery. The store keeps the body exactly as signed; it is classified here, once,
  * so an entry stored by an older version renders with today's schemas.
  */
-export function renderEntry(entry: OutboxEntry, route: Route): MessagePayload {
+export function renderEntry(
+  entry: Pick<NewDelivery, 'deliveryId' | 'event' | 'rawBody'>,
+  route: Route,
+): MessagePayload {
   const ctx = route.mentionRoleId ? { mentionRoleId: route.mentionRoleId } : {};
   return renderDelivery(classifyEntry(entry), ctx);
 }
 
-function classifyEntry(entry: OutboxEntry): ClassifiedDelivery {
+function classifyEntry(entry: Pick<NewDelivery, 'deliveryId' | 'event' | 'rawBody'>): ClassifiedDelivery {
   const envelope = EnvelopeSchema.safeParse(safeParseJson(entry.rawBody));
   if (envelope.success) return classifyDelivery(envelope.data);
   // The intake checked the envelope before storing; this only happens to a record edited by hand.

@@ -7,8 +7,8 @@ export interface Route {
 }
 
 /**
- * The event's own channel, else the guild's default channel; null when neither is set (the entry then waits
- * in the outbox and is counted, so an admin sees it in /status and can route it).
+ * The event's own channel, else the guild's default channel; null when neither is set (the entry is then
+ * parked as unrouted and counted, so an admin sees it in /status and can route it).
  */
 export function resolveRoute(settings: GuildSettings, event: string): Route | null {
   const channelId = settings.routes[event] ?? settings.defaultChannelId;

@@ -15,13 +15,16 @@ export type MessageSender = (channelId: string, body: FeedMessageBody) => Promis
  * - `wait`: rate-limited beyond what discord.js absorbed: try again after Discord's delay;
  * - `broken`: the channel is gone or the bot may not post there (403/404): keep the entries, stop the channel
  *   until an admin changes the guild's routes;
- * - `rejected`: Discord refused this message itself (another 4xx): keep the entries, skip them in this process.
+ * - `rejected`: Discord refused this message itself (another 4xx): its entries are parked (kept, listed);
+ * - `unauthorized`: Discord refused the bot's token (401): nothing can be posted anywhere until it takes it
+ *   again; retry with backoff, and say so in /healthz and /status.
  */
 export type SendFailure =
   | { kind: 'retry'; reason: string }
   | { kind: 'wait'; retryAfterMs: number; reason: string }
   | { kind: 'broken'; status: number; code?: number; reason: string }
-  | { kind: 'rejected'; status: number; reason: string };
+  | { kind: 'rejected'; status: number; reason: string }
+  | { kind: 'unauthorized'; reason: string };
 
 /** The error a {@link MessageSender} rejects with. */
 export class SendError extends Error {

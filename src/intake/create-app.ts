@@ -6,7 +6,7 @@ import { createWebhookHandler, type WebhookRouteDeps } from './webhook-route.js'
 
 export interface AppDeps extends WebhookRouteDeps {
   /** What GET /healthz reports besides `status`. */
-  health: () => Record<string, unknown>;
+  health: () => Promise<Record<string, unknown>>;
   logger: Logger;
 }
 
@@ -17,8 +17,8 @@ export function createApp(deps: AppDeps): express.Express {
   // Behind a reverse proxy (the README's HTTPS setup) the client address comes from X-Forwarded-For.
   app.set('trust proxy', 'loopback');
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', ...deps.health() });
+  app.get('/healthz', async (_req, res) => {
+    res.json({ status: 'ok', ...(await deps.health()) });
   });
   app.post('/webhooks/:hookId', createWebhookHandler(deps));
 

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 
 import type { Logger } from '../logger.js';
-import type { HookActivity } from '../store/hook-activity.js';
-import type { HookRepository } from '../store/hooks.js';
+import type { DeliveryQueue } from '../store/deliveries.js';
+import type { HookActivityStore } from '../store/hook-activity.js';
+import type { HookStore } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
-import type { DeliveryAcceptor } from './accept-delivery.js';
 import { sendError } from './error-response.js';
 import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
 import { SigningKeys } from './signing-keys.js';
@@ -15,13 +15,13 @@ import { SigningKeys } from './signing-keys.js';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface WebhookRouteDeps {
-  hooks: HookRepository;
-  acceptor: DeliveryAcceptor;
+  hooks: HookStore;
+  deliveries: Pick<DeliveryQueue, 'accept'>;
+  activity: Pick<HookActivityStore, 'recordAccepted' | 'recordRefused'>;
   secrets: SecretBox;
   /** Milliseconds since the Unix epoch. */
   clock: () => number;
   logger: Logger;
-  activity: HookActivity;
 }
 
 const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
@@ -35,7 +35,7 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
 
 /**
  * The handler of POST /webhooks/:hookId, in the order DESIGN.md fixes: find the hook, read the raw body,
- * verify, parse, validate, dedupe, write to the outbox, answer. Nothing parses the body before verification.
+ * verify, parse, validate, store (the store dedupes), answer. Nothing parses the body before verification.
  * One handler, reading the body itself: this is the hot path, and body-parser's generality costs time here.
  */
 export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
@@ -62,7 +62,12 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     });
     if (!verdict.ok) {
       deps.logger.warn({ hookId: hook.hookId, reason: verdict.reason }, 'delivery refused');
-      deps.activity.recordRefused(hook.hookId, verdict.reason, now);
+      // Counted for /webhook list and the feed's health; a store too broken to count it changes nothing here.
+      await deps.activity
+        .recordRefused(hook.hookId, verdict.reason, now)
+        .catch((error: unknown) =>
+          deps.logger.error({ err: error, hookId: hook.hookId }, 'recording a refusal failed'),
+        );
       return sendError(res, 401, verdict.reason, SIGNATURE_MESSAGES[verdict.reason]);
     }
 
@@ -79,12 +84,13 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
 
     if (envelope.data.event === PING_EVENT) {
-      deps.activity.recordAccepted(hook.hookId, PING_EVENT, now);
+      await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now);
       res.status(204).end();
       return;
     }
     // Only the envelope is checked here: the event's own schema is applied once, where the entry is rendered.
-    const outcome = await deps.acceptor.accept({
+    // The store's unique key on (hook, delivery id) makes a repeat, or a concurrent copy, a duplicate.
+    const outcome = await deps.deliveries.accept({
       hookId: hook.hookId,
       guildId: hook.guildId,
       deliveryId: envelope.data.id,
@@ -92,7 +98,6 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       rawBody: text,
       receivedAt: now,
     });
-    deps.activity.recordAccepted(hook.hookId, envelope.data.event, now);
     if (outcome === 'duplicate') {
       res.status(200).json({ status: 'duplicate' });
       return;

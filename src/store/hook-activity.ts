@@ -1,100 +1,51 @@
 import type { SignatureFailure } from '../upstream/signature.js';
 
-/** Whether a webhook was on or off when this process last learnt it, and when. */
+/** Whether a webhook was on or off when the bot last learnt it, and when. */
 export interface KnownWebhookState {
   enabled: boolean;
   /** Milliseconds since the Unix epoch. */
   at: number;
 }
 
-/** What this process saw of one hook since it started (shown by /webhook list and /status). */
+/** What the bot saw of one hook (shown by /webhook list and /status). */
 export interface HookActivityRecord {
   lastDeliveryAt: number | undefined;
   lastEvent: string | undefined;
-  /** Deliveries refused for a bad signature or timestamp. */
+  /** Deliveries refused for a bad signature or timestamp, in all. */
   refused: number;
   lastRefusal: SignatureFailure | undefined;
+  /** Refusals since the last accepted delivery (a streak the service counts toward switching the hook off). */
+  refusedInARow: number;
   /**
-   * On/off as last learnt here: on after a registration or an enable, off when the service says so. The service
+   * On/off as last learnt: on after a registration or an enable, off when the service says so. The service
    * documents no way to read a webhook, so this is all anyone can know; undefined until learnt.
    */
   state: KnownWebhookState | undefined;
 }
 
-type PingListener = (outcome: PingOutcome) => void;
+/** How a delivery turned out at the intake: what /webhook test waits for. */
+export type HookOutcome = { ok: true; event: string; at: number } | { ok: false; reason: SignatureFailure; at: number };
 
-/** How a delivery awaited by /webhook test turned out at the intake. */
-export type PingOutcome = { ok: true; event: string; at: number } | { ok: false; reason: SignatureFailure; at: number };
-
-/**
- * Per-hook activity (deliveries seen by the intake, on/off learnt by the commands), kept in memory: it is for
- * admins' eyes, and a restart starting it afresh loses nothing that matters. Also lets /webhook test wait for
- * the service's ping.
- */
-export class HookActivity {
-  private readonly records = new Map<string, HookActivityRecord>();
-  private readonly waiters = new Map<string, Set<PingListener>>();
-
-  get(hookId: string): HookActivityRecord {
-    return (
-      this.records.get(hookId) ?? {
-        lastDeliveryAt: undefined,
-        lastEvent: undefined,
-        refused: 0,
-        lastRefusal: undefined,
-        state: undefined,
-      }
-    );
-  }
-
+/** Per-hook activity, stored so it survives restarts and is shared by every process. */
+export interface HookActivityStore {
+  get(hookId: string): Promise<HookActivityRecord>;
+  /** A verified delivery (or the service's ping) arrived. */
+  recordAccepted(hookId: string, event: string, at: number): Promise<void>;
+  recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void>;
   /** What the service said (or a registration or enable implied) about the webhook's on/off state. */
-  recordState(hookId: string, enabled: boolean, at: number): void {
-    this.records.set(hookId, { ...this.get(hookId), state: { enabled, at } });
-  }
-
+  recordState(hookId: string, enabled: boolean, at: number): Promise<void>;
   /** Forgets everything about a hook removed here. */
-  forget(hookId: string): void {
-    this.records.delete(hookId);
-  }
+  forget(hookId: string): Promise<void>;
+}
 
-  recordAccepted(hookId: string, event: string, at: number): void {
-    this.records.set(hookId, { ...this.get(hookId), lastDeliveryAt: at, lastEvent: event });
-    this.notify(hookId, { ok: true, event, at });
-  }
-
-  recordRefused(hookId: string, reason: SignatureFailure, at: number): void {
-    const record = this.get(hookId);
-    this.records.set(hookId, { ...record, refused: record.refused + 1, lastRefusal: reason });
-    this.notify(hookId, { ok: false, reason, at });
-  }
-
-  /**
-   * Resolves with the next delivery outcome for `hookId` that `accept` takes (e.g. a verified non-feed event,
-   * or a refusal), or undefined after `timeoutMs`.
-   */
-  waitFor(
-    hookId: string,
-    accept: (outcome: PingOutcome) => boolean,
-    timeoutMs: number,
-  ): Promise<PingOutcome | undefined> {
-    return new Promise((resolve) => {
-      const listeners = this.waiters.get(hookId) ?? new Set<PingListener>();
-      this.waiters.set(hookId, listeners);
-      const finish = (outcome: PingOutcome | undefined) => {
-        clearTimeout(timer);
-        listeners.delete(listener);
-        if (listeners.size === 0) this.waiters.delete(hookId);
-        resolve(outcome);
-      };
-      const listener: PingListener = (outcome) => {
-        if (accept(outcome)) finish(outcome);
-      };
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      listeners.add(listener);
-    });
-  }
-
-  private notify(hookId: string, outcome: PingOutcome): void {
-    for (const listener of [...(this.waiters.get(hookId) ?? [])]) listener(outcome);
-  }
+/** An activity record of a hook nothing was seen of yet. */
+export function emptyHookActivity(): HookActivityRecord {
+  return {
+    lastDeliveryAt: undefined,
+    lastEvent: undefined,
+    refused: 0,
+    lastRefusal: undefined,
+    refusedInARow: 0,
+    state: undefined,
+  };
 }

@@ -73,7 +73,7 @@ async function waitForEmbeds(channel: ChannelName, count: number): Promise<void>
 
 /** The feed lets an entry go only after Discord confirmed its message, a moment after the message exists. */
 async function waitForEmptyOutbox(): Promise<void> {
-  await h.discord.waitFor(() => h.bot.store.outbox.size === 0, 5_000, 'an empty outbox');
+  await h.discord.waitFor(async () => (await h.bot.store.deliveries.countOpen()) === 0, 5_000, 'an empty outbox');
 }
 
 describe('admin slash commands, end to end', () => {
@@ -83,7 +83,7 @@ describe('admin slash commands, end to end', () => {
     expect(modal.outcome.callback.type).toBe(InteractionResponseType.Modal);
     expect(submit.ephemeral).toBe(true);
     expect(submit.text).toBe('Server key saved. It is stored encrypted. Next: /webhook register, then /webhook test.');
-    expect(h.bot.store.guilds.get(h.guild.id).serverKey).toMatch(/^sealed:v1:/);
+    expect((await h.bot.store.guilds.get(h.guild.id)).serverKey).toMatch(/^sealed:v1:/);
 
     const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
     // Deferred first (the service is called), then filled in.
@@ -188,7 +188,7 @@ describe('admin slash commands, end to end', () => {
       expect(attempt.ephemeral).toBe(true);
     }
     expect(h.service.requests).toEqual([]);
-    expect(h.bot.store.guilds.get(h.guild.id)).toMatchObject({ serverKey: null, defaultChannelId: null });
+    expect(await h.bot.store.guilds.get(h.guild.id)).toMatchObject({ serverKey: null, defaultChannelId: null });
   });
 
   it('explain what is wrong with a pasted key that is not a server key', async () => {
@@ -199,7 +199,7 @@ describe('admin slash commands, end to end', () => {
     );
     expect(developer.text).not.toContain(developerKey);
     expect((await h.setup('hello there')).submit.text).toMatch(/^That is not a server key/);
-    expect(h.bot.store.guilds.get(h.guild.id).serverKey).toBeNull();
+    expect((await h.bot.store.guilds.get(h.guild.id)).serverKey).toBeNull();
     expect((await h.run('webhook', 'register', [commandOption.string('events', 'all')])).text).toBe(
       'No server key yet: run /setup first.',
     );
@@ -273,7 +273,7 @@ describe('admin slash commands, end to end', () => {
     expect(locked.text).toBe(
       `I cannot post embeds in <#${h.channel('locked')}>: I am missing Embed Links there. Grant them (or choose another channel) and run the command again; nothing was saved.`,
     );
-    expect(h.bot.store.guilds.get(h.guild.id).routes).toEqual({});
+    expect((await h.bot.store.guilds.get(h.guild.id)).routes).toEqual({});
     expect((await h.run('feed', 'default', [commandOption.channel('channel', h.channel('news'))])).text).toBe(
       `Events without a channel of their own now go to <#${h.channel('news')}>.`,
     );
@@ -284,12 +284,19 @@ describe('admin slash commands, end to end', () => {
       event: 'modcall',
       data: { caller: { robloxId: '1', name: 'Player' }, at: Date.now() },
     });
-    await h.discord.waitFor(() => h.bot.feed?.statusOf(h.guild.id).broken.length === 1, 10_000, 'a broken channel');
+    await h.discord.waitFor(
+      async () => (await h.bot.store.deliveries.statusOf(h.guild.id)).broken.length === 1,
+      10_000,
+      'a broken channel',
+    );
     const shown = await h.run('status');
     expect(shown.text).toMatch(
       new RegExp(`Broken channels .*\\n• <#${h.channel('news')}>: Discord 403: Missing Access`),
     );
-    expect(shown.text).toContain('Events waiting to be posted: 1');
+    expect(shown.text).toContain('Events kept for a broken channel: 1');
+    expect(shown.text).toMatch(
+      /Kept aside, oldest first:\n• modcall `[^`]+` · its channel is broken: Discord 403: Missing Access/,
+    );
 
     h.discord.clearFaults();
     await h.run('feed', 'set', [
@@ -308,11 +315,11 @@ describe('admin slash commands, end to end', () => {
     expect(set.text).toMatch(
       new RegExp(`^case.created now pings <@&${quiet}>\\. Note: that role is not mentionable and I lack`),
     );
-    expect(h.bot.store.guilds.get(h.guild.id).mentions).toEqual({ 'case.created': quiet });
+    expect((await h.bot.store.guilds.get(h.guild.id)).mentions).toEqual({ 'case.created': quiet });
     expect((await h.run('feed', 'mention', [commandOption.string('event', 'case.created')])).text).toBe(
       'case.created no longer pings anyone.',
     );
-    expect(h.bot.store.guilds.get(h.guild.id).mentions).toEqual({});
+    expect((await h.bot.store.guilds.get(h.guild.id)).mentions).toEqual({});
     const everyone = await h.run('feed', 'mention', [
       commandOption.string('event', 'modcall'),
       commandOption.role('role', h.guild.everyoneRoleId),

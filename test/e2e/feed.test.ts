@@ -57,7 +57,7 @@ describe('the event feed against Discord', () => {
     const total = h.discord.allMessages().filter((m) => m.source === 'channel').length;
     expect(total).toBe(EVENT_NAMES.length);
     expect(h.discord.violations).toEqual([]);
-    await h.discord.waitFor(() => h!.bot.store.outbox.size === 0, 5_000, 'the outbox emptied');
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 5_000, 'the outbox emptied');
   });
 
   it('pings only the configured role on a modcall, and nobody for @everyone or mentions in user text', async () => {
@@ -99,7 +99,7 @@ describe('the event feed against Discord', () => {
     for (const id of ids) expect(await h.deliver(caseCreated(id, `reason ${id}`))).toBe(204);
     await delay(5_000);
     expect(h.discord.messages(h.channel('cases'))).toHaveLength(0);
-    expect(h.bot.feed?.statusOf(h.guild.id).retrying).toEqual([
+    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).retrying).toEqual([
       expect.objectContaining({ channelId: h.channel('cases') }),
     ]);
     await h.discord.waitFor(
@@ -109,14 +109,18 @@ describe('the event feed against Discord', () => {
     );
     await delay(500);
     expect(postedDeliveryIds(h.discord, h.channel('cases'))).toEqual(ids);
-    await h.discord.waitFor(() => h!.bot.store.outbox.size === 0, 5_000, 'the outbox emptied');
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 5_000, 'the outbox emptied');
   }, 90_000);
 
   it('posts once when Discord received a message but the answer never came back (nonce)', async () => {
     h = await startFeedHarness({ restTimeoutMs: 1_000 });
     h.discord.hangRequests({ count: 1, forMs: 1_500, match: /\/messages$/ });
     expect(await h.deliver(modcall('slow-1'))).toBe(204);
-    await h.discord.waitFor(() => h!.bot.store.outbox.size === 0, 20_000, 'the entry confirmed');
+    await h.discord.waitFor(
+      async () => (await h!.bot.store.deliveries.countOpen()) === 0,
+      20_000,
+      'the entry confirmed',
+    );
     // The held first try reaches Discord after the retry: the nonce makes Discord answer with the same message.
     await h.discord.waitFor(() => h!.discord.nonceDuplicates >= 1, 5_000, 'the held request processed');
     expect(postedDeliveryIds(h.discord, h.channel('modcalls'))).toEqual(['slow-1']);
@@ -130,17 +134,19 @@ describe('the event feed against Discord', () => {
     expect(await h.deliver(caseCreated('flowing-1', 'still flowing'))).toBe(204);
     await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
     await h.discord.waitFor(
-      () => h!.bot.feed?.statusOf(h!.guild.id).waiting === 2,
+      async () => (await h!.bot.store.deliveries.countOpen()) === 2,
       10_000,
       'the cases entry confirmed',
     );
     await h.discord.waitFor(
-      () => (h!.bot.feed?.statusOf(h!.guild.id).broken.length ?? 0) === 1,
+      async () => (await h!.bot.store.deliveries.statusOf(h!.guild.id)).broken.length === 1,
       10_000,
       'the route marked broken',
     );
-    expect(h.bot.feed?.statusOf(h.guild.id)).toMatchObject({
-      waiting: 2,
+    // Kept in the store as parked for a broken channel: not waiting, not lost.
+    expect(await h.bot.store.deliveries.statusOf(h.guild.id)).toMatchObject({
+      waiting: 0,
+      parkedBroken: 2,
       broken: [{ channelId: h.channel('modcalls'), status: 403 }],
     });
     expect(await h.deliver(caseCreated('flowing-2', 'and again'))).toBe(204);
@@ -149,7 +155,11 @@ describe('the event feed against Discord', () => {
       10_000,
       'cases keep flowing',
     );
-    await h.discord.waitFor(() => h!.bot.store.outbox.size === 2, 5_000, 'only the blocked entries waiting');
+    await h.discord.waitFor(
+      async () => (await h!.bot.store.deliveries.countOpen()) === 2,
+      5_000,
+      'only the blocked entries kept',
+    );
     expect(h.logs.lines.filter((line) => line.includes('channel unusable'))).toHaveLength(1);
 
     await h.bot.store.guilds.update(h.guild.id, (s) => ({
@@ -162,7 +172,7 @@ describe('the event feed against Discord', () => {
       're-routed events',
     );
     expect(postedDeliveryIds(h.discord, h.channel('backup'))).toEqual(['blocked-1', 'blocked-2']);
-    await h.discord.waitFor(() => h!.bot.store.outbox.size === 0, 5_000, 'the outbox emptied');
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 5_000, 'the outbox emptied');
   });
 
   it('posts the rest exactly once after a stop mid-burst and a restart on the same SQLite file', async () => {
@@ -171,7 +181,7 @@ describe('the event feed against Discord', () => {
     for (const id of ids) expect(await h.deliver(modcall(id))).toBe(204);
     await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
     await h.restart();
-    expect(h.bot.store.outbox.size).toBeGreaterThan(0);
+    expect(await h.bot.store.deliveries.countOpen()).toBeGreaterThan(0);
     await h.discord.waitFor(
       () => postedDeliveryIds(h!.discord, h!.channel('modcalls')).length >= ids.length,
       20_000,

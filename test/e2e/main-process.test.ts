@@ -110,8 +110,8 @@ describe('npm start (src/main.ts) as a process', () => {
     expect(JSON.stringify(logs.lines)).not.toContain(SECRET);
 
     const after = await openStore(storeUrl);
-    expect(after.outbox.size).toBe(0);
-    expect(after.seen.has(hookId, SAMPLE_DELIVERIES['case.created'].id)).toBe(true);
+    expect(await after.deliveries.countOpen()).toBe(0);
+    expect(await after.deliveries.stateOf(hookId, SAMPLE_DELIVERIES['case.created'].id)).toBe('posted');
     await after.close();
     expect(discord.messages(channelId)).toHaveLength(1);
   }, 60_000);

@@ -227,12 +227,12 @@ describe('the intake refuses what the service did not sign', () => {
   });
 
   it.each(badCases)('$name -> $status $code, nothing stored, still serving', async ({ send, status, code }) => {
-    const before = h.bot.store.outbox.list();
+    const before = await h.bot.store.deliveries.listOpen();
     const response = await send();
     expect(response.status).toBe(status);
     expect(await response.json()).toEqual({ error: { code, message: anyString() } });
-    expect(h.bot.store.outbox.list()).toEqual(before);
-    expect(h.bot.store.seen.has(h.hookId, SAMPLE_DELIVERIES.modcall.id)).toBe(false);
+    expect(await h.bot.store.deliveries.listOpen()).toEqual(before);
+    expect((await h.bot.store.deliveries.stateOf(h.hookId, SAMPLE_DELIVERIES.modcall.id)) === 'posted').toBe(false);
     const health = await fetch(`${h.bot.http.url}/healthz`);
     expect(health.status).toBe(200);
   });
@@ -246,7 +246,7 @@ describe('edges the intake accepts', () => {
     const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: `fresh${offset}` });
     const response = await h.postSigned(payload, { timestamp: String(nowSeconds() + offset) });
     expect(response.status).toBe(204);
-    expect(h.bot.store.outbox.holds(h.hookId, `fresh${offset}`)).toBe(true);
+    expect((await h.bot.store.deliveries.stateOf(h.hookId, `fresh${offset}`)) !== undefined).toBe(true);
   });
 
   it('keeps __proto__ and constructor keys inside data as data, polluting nothing', async () => {
@@ -255,7 +255,7 @@ describe('edges the intake accepts', () => {
     expect(response.status).toBe(204);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
-    const entry = h.bot.store.outbox.list().find((e) => e.deliveryId === 'proto1');
+    const entry = (await h.bot.store.deliveries.listOpen()).find((e) => e.deliveryId === 'proto1');
     expect(entry?.rawBody).toBe(payload);
   });
 
@@ -264,7 +264,7 @@ describe('edges the intake accepts', () => {
     const payload = `{"id":"deep1","event":"case.created","server":"1","at":1,"data":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
     const response = await h.postSigned(payload);
     expect(response.status).toBe(204);
-    const entry = h.bot.store.outbox.list().find((e) => e.deliveryId === 'deep1');
+    const entry = (await h.bot.store.deliveries.listOpen()).find((e) => e.deliveryId === 'deep1');
     expect(entry && renderEntry(entry, { channelId: '1' }).embeds[0]?.title).toBe('Unexpected data · case.created');
     expect((await fetch(`${h.bot.http.url}/healthz`)).status).toBe(200);
   });
@@ -286,7 +286,7 @@ describe('edges the intake accepts', () => {
     const second = await h.postSigned(payload);
     expect(second.status).toBe(200);
     expect(await second.json()).toEqual({ status: 'duplicate' });
-    expect(h.bot.store.outbox.list().filter((e) => e.deliveryId === 'twice1')).toHaveLength(1);
+    expect((await h.bot.store.deliveries.listOpen()).filter((e) => e.deliveryId === 'twice1')).toHaveLength(1);
   });
 
   it('keeps the first body when the same id comes with a different body', async () => {
@@ -294,7 +294,7 @@ describe('edges the intake accepts', () => {
     const second = JSON.stringify({ ...SAMPLE_DELIVERIES['case.created'], id: 'twice2' });
     expect((await h.postSigned(first)).status).toBe(204);
     expect((await h.postSigned(second)).status).toBe(200);
-    const entries = h.bot.store.outbox.list().filter((e) => e.deliveryId === 'twice2');
+    const entries = (await h.bot.store.deliveries.listOpen()).filter((e) => e.deliveryId === 'twice2');
     expect(entries.map((e) => e.rawBody)).toEqual([first]);
   });
 
@@ -302,7 +302,7 @@ describe('edges the intake accepts', () => {
     const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'race1' });
     const answers = await Promise.all(Array.from({ length: 8 }, () => h.postSigned(payload)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 204]);
-    expect(h.bot.store.outbox.list().filter((e) => e.deliveryId === 'race1')).toHaveLength(1);
+    expect((await h.bot.store.deliveries.listOpen()).filter((e) => e.deliveryId === 'race1')).toHaveLength(1);
   });
 
   it('never logs the secret or a signature', () => {
@@ -314,12 +314,12 @@ describe('edges the intake accepts', () => {
 
 describe('bodies the intake does not read', () => {
   it('refuses a compressed body with 415 and stores nothing', async () => {
-    const before = h.bot.store.outbox.size;
+    const before = await h.bot.store.deliveries.countOpen();
     const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'gz1' });
     const response = await h.post(payload, { ...signedHeaders({}, payload), 'content-encoding': 'gzip' });
     expect(response.status).toBe(415);
     expect(await response.json()).toEqual({ error: { code: 'unsupported_encoding', message: anyString() } });
-    expect(h.bot.store.outbox.size).toBe(before);
+    expect(await h.bot.store.deliveries.countOpen()).toBe(before);
   });
 
   it('refuses an oversized body sent without Content-Length (chunked) with 413', async () => {
@@ -340,7 +340,7 @@ describe('bodies the intake does not read', () => {
   });
 
   it('stores nothing from a client that goes away mid-body, and keeps serving', async () => {
-    const before = h.bot.store.outbox.list();
+    const before = await h.bot.store.deliveries.listOpen();
     const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'cut1' });
     const headers = signedHeaders({}, payload);
     const { hostname, port } = new URL(h.bot.http.url);
@@ -359,7 +359,7 @@ describe('bodies the intake does not read', () => {
     await once(socket, 'close');
 
     expect((await fetch(`${h.bot.http.url}/healthz`)).status).toBe(200);
-    expect(h.bot.store.outbox.list()).toEqual(before);
+    expect(await h.bot.store.deliveries.listOpen()).toEqual(before);
     expect((await h.postSigned(payload)).status).toBe(204);
   });
 });

@@ -35,7 +35,7 @@ describe('the delivery simulator against the real intake', () => {
     expect(lines.length).toBeGreaterThanOrEqual(11);
     expect(lines.every((line) => / ok 204 in \d+ ms /.test(line))).toBe(true);
     expect(printed.at(-1)).toBe(`simulate: all ${lines.length} accepted`);
-    expect(h.bot.store.outbox.size).toBe(lines.length);
+    expect(await h.bot.store.deliveries.countOpen()).toBe(lines.length);
     expect(printed.join('\n')).not.toContain(HOOK_SECRET);
     expect(printed.join('\n')).not.toContain(h.hookId);
   });
@@ -43,7 +43,7 @@ describe('the delivery simulator against the real intake', () => {
   it('reports refused deliveries and fails when the secret is wrong', async () => {
     expect(await simulate({ secret: 'not-the-secret', event: 'modcall', count: 2 })).toBe(1);
     expect(printed.filter((line) => line.includes('REFUSED 401 signature_mismatch'))).toHaveLength(2);
-    expect(h.bot.store.outbox.size).toBe(0);
+    expect(await h.bot.store.deliveries.countOpen()).toBe(0);
   });
 
   it('has every bad delivery refused with the expected status, with or without the secret', async () => {
@@ -59,7 +59,7 @@ describe('the delivery simulator against the real intake', () => {
       expect(rows).toHaveLength(count);
       for (const row of rows) expect(row).toMatch(/expect (\d{3}) (\w+)\s+got \1 \2\s+ok/);
     }
-    expect(h.bot.store.outbox.size).toBe(0);
+    expect(await h.bot.store.deliveries.countOpen()).toBe(0);
   });
 
   it('fails --bad when an endpoint accepts what it must refuse', async () => {

@@ -44,10 +44,10 @@ describe('saveServerKey and openServerKey', () => {
     const secrets = createSecretBox('a-secret-key-of-sixteen+');
     const { logger } = captureLogs();
     expect(await saveServerKey({ guilds: store.guilds, secrets }, 'g1', KEY)).toBe(false);
-    const stored = store.guilds.get('g1').serverKey;
+    const stored = (await store.guilds.get('g1')).serverKey;
     expect(stored).not.toContain(KEY);
     expect(stored?.startsWith('sealed:v1:')).toBe(true);
-    expect(openServerKey({ guilds: store.guilds, secrets, logger }, 'g1')).toBe(KEY);
+    expect(await openServerKey({ guilds: store.guilds, secrets, logger }, 'g1')).toBe(KEY);
     expect(await saveServerKey({ guilds: store.guilds, secrets }, 'g1', `${KEY}2`)).toBe(true);
     await store.close();
   });
@@ -56,10 +56,10 @@ describe('saveServerKey and openServerKey', () => {
     const store = await openStore('memory://');
     const logs = captureLogs();
     const ctx = { guilds: store.guilds, secrets: createSecretBox('first-secret-key-0123'), logger: logs.logger };
-    expect(() => openServerKey(ctx, 'g1')).toThrow(new UserFacingError('No server key yet: run /setup first.'));
+    await expect(openServerKey(ctx, 'g1')).rejects.toThrow(new UserFacingError('No server key yet: run /setup first.'));
     await saveServerKey(ctx, 'g1', KEY);
     const changed = { ...ctx, secrets: createSecretBox('other-secret-key-0123') };
-    expect(() => openServerKey(changed, 'g1')).toThrow(/run \/setup/);
+    await expect(openServerKey(changed, 'g1')).rejects.toThrow(/run \/setup/);
     expect(logs.text()).toContain('stored server key cannot be opened');
     expect(logs.text()).not.toContain(KEY);
     await store.close();

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { FeedWorker } from '../../../src/feed/feed-worker.js';
 import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/feed/send-failure.js';
+import type { NewDelivery } from '../../../src/store/deliveries.js';
 import { openStore, type Store } from '../../../src/store/open-store.js';
 import { SAMPLE_DELIVERIES } from '../../fixtures/deliveries.js';
 import { captureLogs } from '../../helpers/capture-logs.js';
@@ -42,14 +43,13 @@ function recordingSender() {
 
 /**
  * The worker's timers (batch window, retries) and clock are fake: time moves only here, 5 ms a step, so the
- * tests never wait in real time. setImmediate stays real: the store's I/O and the worker's pump need turns of
- * the real event loop.
+ * tests never wait in real time. setImmediate stays real: the pumps need turns of the real event loop.
  */
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 });
 
-/** Moves fake time `ms` forward, letting I/O and pumps run between steps. */
+/** Moves fake time `ms` forward, letting the store's writes and the lanes run between steps. */
 async function advance(ms: number): Promise<void> {
   for (let passed = 0; passed < ms; passed += 5) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -57,23 +57,31 @@ async function advance(ms: number): Promise<void> {
   }
 }
 
-/** Moves fake time on until `check` holds; gives up after `realTimeoutMs` of real time (SQLite I/O is real). */
-async function until(check: () => boolean, realTimeoutMs = 5000): Promise<void> {
+/** Moves fake time on until `check` holds; gives up after `realTimeoutMs` of real time. */
+async function until(check: () => boolean | Promise<boolean>, realTimeoutMs = 5000): Promise<void> {
   const deadline = performance.now() + realTimeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (performance.now() > deadline) throw new Error('condition not met in time');
     await advance(5);
   }
 }
 
-function modcall(id: string) {
+function modcall(id: string): NewDelivery {
   return {
     hookId: 'h1',
     guildId: GUILD,
     deliveryId: id,
     event: 'modcall',
-    receivedAt: 1,
+    receivedAt: Date.now(),
     rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id }),
+  };
+}
+
+function caseCreated(id: string): NewDelivery {
+  return {
+    ...modcall(id),
+    event: 'case.created',
+    rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES['case.created'], id }),
   };
 }
 
@@ -84,13 +92,12 @@ afterEach(async () => {
 });
 
 async function setup(storeUrl = 'memory://', batchWindow = { quietMs: 20, maxMs: 200 }) {
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, () => Date.now());
   const sender = recordingSender();
   const worker = new FeedWorker({
-    outbox: store.outbox,
-    seen: store.seen,
+    queue: store.deliveries,
     guilds: store.guilds,
-    sends: store.sends,
+    signals: store.signals,
     send: sender.send,
     logger: captureLogs().logger,
     clock: () => Date.now(),
@@ -110,27 +117,31 @@ async function routeAll(store: Store, channelId: string) {
 
 const deliveryIdsOf = (sent: Sent[]) =>
   sent.flatMap((s) => s.body.embeds.map((e) => /Delivery (\S+)/.exec(e.footer?.text ?? '')?.[1]));
+const openCount = (store: Store) => store.deliveries.countOpen();
 
-describe('the outbox worker', () => {
-  it('posts a burst in order, ten embeds a message, and empties the outbox', async () => {
+describe('the feed worker', () => {
+  it('posts a burst in order, ten embeds a message, and leaves nothing waiting', async () => {
     const { store, sender, worker } = await setup();
     await routeAll(store, CHANNEL_A);
     const ids = Array.from({ length: 25 }, (_, i) => `d${i}`);
-    for (const id of ids) await store.outbox.append(modcall(id));
-    worker.start();
-    await until(() => store.outbox.size === 0);
+    for (const id of ids) await store.deliveries.accept(modcall(id));
+    await worker.start();
+    await until(async () => (await openCount(store)) === 0);
     expect(sender.sent.map((s) => s.body.embeds.length)).toEqual([10, 10, 5]);
     expect(deliveryIdsOf(sender.sent)).toEqual(ids);
     expect(new Set(sender.sent.map((s) => s.body.nonce)).size).toBe(3);
-    expect(store.seen.has('h1', 'd24')).toBe(true);
+    expect(await store.deliveries.stateOf('h1', 'd24')).toBe('posted');
   });
 
-  it('keeps entries without a route, counts them, and posts them once a route is set', async () => {
+  it('keeps entries without a route as parked, counts them, and posts them once a route is set', async () => {
     const { store, sender, worker } = await setup();
-    worker.start();
-    await store.outbox.append(modcall('u1'));
+    await worker.start();
+    await store.deliveries.accept(modcall('u1'));
     await advance(20);
-    expect(worker.statusOf(GUILD)).toMatchObject({ waiting: 1, unrouted: { modcall: 1 } });
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 0, unrouted: { modcall: 1 } });
+    expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+      { deliveryId: 'u1', kind: 'unrouted' },
+    ]);
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_B } }));
     await until(() => sender.sent.length === 1);
     expect(sender.sent[0]?.channelId).toBe(CHANNEL_B);
@@ -139,32 +150,51 @@ describe('the outbox worker', () => {
   it('retries a failing send with the same nonce and posts each entry once', async () => {
     const { store, sender, worker } = await setup();
     await routeAll(store, CHANNEL_A);
-    for (const id of ['r1', 'r2', 'r3']) await store.outbox.append(modcall(id));
+    for (const id of ['r1', 'r2', 'r3']) await store.deliveries.accept(modcall(id));
     sender.failNextSends(4);
-    worker.start();
-    await until(() => store.outbox.size === 0);
+    await worker.start();
+    await until(async () => (await openCount(store)) === 0);
     expect(deliveryIdsOf(sender.sent)).toEqual(['r1', 'r2', 'r3']);
   });
 
-  it('marks a 403 channel broken, keeps its entries, lets other channels flow, and resumes on re-route', async () => {
+  it('remembers a failing channel and when to try it again in the store', async () => {
+    const { store, sender, worker } = await setup();
+    await routeAll(store, CHANNEL_A);
+    sender.failures.set(CHANNEL_A, { kind: 'retry', reason: 'Discord 503' });
+    await worker.start();
+    await store.deliveries.accept(modcall('f1'));
+    await until(async () => (await store.deliveries.statusOf(GUILD)).retrying.length === 1);
+    const [retrying] = (await store.deliveries.statusOf(GUILD)).retrying;
+    expect(retrying).toMatchObject({ channelId: CHANNEL_A, failures: 1 });
+    expect(await store.deliveries.retryAtOf(CHANNEL_A)).toBe(retrying?.nextTryAt);
+    sender.failures.delete(CHANNEL_A);
+    await until(async () => (await openCount(store)) === 0);
+    expect((await store.deliveries.statusOf(GUILD)).retrying).toEqual([]);
+  });
+
+  it('parks the entries of a 403 channel, lets other channels flow, and resumes on re-route', async () => {
     const { store, sender, worker } = await setup();
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
     sender.failures.set(CHANNEL_A, { kind: 'broken', status: 403, code: 50001, reason: 'Missing Access' });
-    await store.outbox.append(modcall('b1'));
-    await store.outbox.append({
-      ...modcall('c1'),
-      event: 'case.created',
-      rawBody: JSON.stringify({ ...SAMPLE_DELIVERIES['case.created'], id: 'c1' }),
-    });
-    worker.start();
+    await store.deliveries.accept(modcall('b1'));
+    await store.deliveries.accept(caseCreated('c1'));
+    await worker.start();
     await until(() => sender.sent.length === 1);
     expect(sender.sent[0]?.channelId).toBe(CHANNEL_B);
-    await until(() => worker.statusOf(GUILD).broken.length === 1);
-    expect(worker.statusOf(GUILD)).toMatchObject({ waiting: 1, broken: [{ channelId: CHANNEL_A, status: 403 }] });
+    await until(async () => (await store.deliveries.statusOf(GUILD)).broken.length === 1);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+      waiting: 0,
+      parkedBroken: 1,
+      broken: [{ channelId: CHANNEL_A, status: 403 }],
+    });
+    // A new entry for the broken channel is kept aside at once, not sent into the wall.
+    await store.deliveries.accept(modcall('b2'));
+    expect((await store.deliveries.statusOf(GUILD)).parkedBroken).toBe(2);
 
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { ...s.routes, modcall: CHANNEL_B } }));
-    await until(() => store.outbox.size === 0);
-    expect(deliveryIdsOf(sender.sent)).toEqual(['c1', 'b1']);
+    await until(async () => (await openCount(store)) === 0);
+    expect(deliveryIdsOf(sender.sent)).toEqual(['c1', 'b1', 'b2']);
+    expect((await store.deliveries.statusOf(GUILD)).broken).toEqual([]);
   });
 
   it('after a crash between send and confirm, sends the same message again under the same nonce', async () => {
@@ -173,15 +203,17 @@ describe('the outbox worker', () => {
     const url = `sqlite://${dir.path}/feed.sqlite`;
     const first = await openStore(url);
     await routeAll(first, CHANNEL_A);
-    for (const id of ['k1', 'k2']) await first.outbox.append(modcall(id));
+    for (const id of ['k1', 'k2']) await first.deliveries.accept(modcall(id));
     // The first process wrote down its message, sent it, and died before confirming.
-    await first.sends.save({ channelId: CHANNEL_A, nonce: 'nonce-of-the-first-try', seqs: [0, 1] });
-    await first.outbox.append(modcall('k3'));
+    const written = await first.deliveries.nextFor(CHANNEL_A, 10);
+    const seqs = written.map((entry) => entry.seq);
+    expect(await first.deliveries.writeDown(CHANNEL_A, 'nonce-of-the-first-try', seqs)).toBe(true);
+    await first.deliveries.accept(modcall('k3'));
     await first.close();
 
     const { store, sender, worker } = await setup(url);
-    worker.start();
-    await until(() => store.outbox.size === 0);
+    await worker.start();
+    await until(async () => (await openCount(store)) === 0);
     expect(sender.sent.map((s) => s.body.nonce)[0]).toBe('nonce-of-the-first-try');
     expect(sender.sent.map((s) => s.body.embeds.length)).toEqual([2, 1]);
     expect(deliveryIdsOf(sender.sent)).toEqual(['k1', 'k2', 'k3']);
@@ -193,16 +225,17 @@ describe('the outbox worker', () => {
     const url = `sqlite://${dir.path}/feed.sqlite`;
     const first = await openStore(url);
     await routeAll(first, CHANNEL_A);
-    await first.outbox.append(modcall('m1'));
-    await first.sends.save({ channelId: CHANNEL_A, nonce: 'nonce-for-channel-a', seqs: [0] });
+    await first.deliveries.accept(modcall('m1'));
+    const [m1] = await first.deliveries.nextFor(CHANNEL_A, 1);
+    expect(await first.deliveries.writeDown(CHANNEL_A, 'nonce-for-channel-a', [m1?.seq ?? -1])).toBe(true);
     // While the process was down an admin moved the feed to another channel.
     await routeAll(first, CHANNEL_B);
-    await first.outbox.append(modcall('m2'));
+    await first.deliveries.accept(modcall('m2'));
     await first.close();
 
     const { store, sender, worker } = await setup(url);
-    worker.start();
-    await until(() => store.outbox.size === 0);
+    await worker.start();
+    await until(async () => (await openCount(store)) === 0);
     const sent = sender.sent.map((s) => [s.channelId, s.body.nonce === 'nonce-for-channel-a']).sort();
     expect(sent).toEqual([
       [CHANNEL_A, true],
@@ -213,25 +246,24 @@ describe('the outbox worker', () => {
   it('lets a message with room wait for the rest of a burst that is still arriving', async () => {
     const { store, sender, worker } = await setup('memory://', { quietMs: 20, maxMs: 200 });
     await routeAll(store, CHANNEL_A);
-    worker.start();
+    await worker.start();
     const ids = Array.from({ length: 25 }, (_, i) => `t${i}`);
     for (const id of ids) {
-      await store.outbox.append(modcall(id));
+      await store.deliveries.accept(modcall(id));
       await advance(5);
     }
-    await until(() => store.outbox.size === 0);
+    await until(async () => (await openCount(store)) === 0);
     expect(sender.sent.map((s) => s.body.embeds.length)).toEqual([10, 10, 5]);
     expect(deliveryIdsOf(sender.sent)).toEqual(ids);
   });
 
-  it('finds the one entry of a refused batch, posts the others in order, and keeps the refused one', async () => {
-    const store = await openStore('memory://');
+  it('finds the one entry of a refused batch, posts the others in order, and keeps the refused one listed', async () => {
+    const store = await openStore('memory://', () => Date.now());
     const sent: Sent[] = [];
     const worker = new FeedWorker({
-      outbox: store.outbox,
-      seen: store.seen,
+      queue: store.deliveries,
       guilds: store.guilds,
-      sends: store.sends,
+      signals: store.signals,
       logger: captureLogs().logger,
       clock: () => Date.now(),
       send: async (channelId, body) => {
@@ -248,12 +280,24 @@ describe('the outbox worker', () => {
       () => worker.stop(),
     );
     await routeAll(store, CHANNEL_A);
-    for (const id of ['ok1', 'ok2', 'bad', 'ok3']) await store.outbox.append(modcall(id));
-    worker.start();
+    for (const id of ['ok1', 'ok2', 'bad', 'ok3']) await store.deliveries.accept(modcall(id));
+    await worker.start();
     await until(() => deliveryIdsOf(sent).length === 3);
     expect(deliveryIdsOf(sent)).toEqual(['ok1', 'ok2', 'ok3']);
-    await until(() => store.outbox.size === 1);
-    expect(store.outbox.list().map((e) => e.deliveryId)).toEqual(['bad']);
-    expect(worker.statusOf(GUILD).waiting).toBe(1);
+    await until(async () => (await store.deliveries.statusOf(GUILD)).parkedRefused === 1);
+    expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+      { deliveryId: 'bad', kind: 'refused', detail: 'Invalid Form Body' },
+    ]);
+    expect(await openCount(store)).toBe(1);
+  });
+
+  it('keeps a lane only while its channel has work', async () => {
+    const { store, worker } = await setup();
+    await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
+    await worker.start();
+    expect(worker.laneCount).toBe(0);
+    await store.deliveries.accept(modcall('l1'));
+    await until(() => worker.laneCount === 1);
+    await until(async () => (await openCount(store)) === 0 && worker.laneCount === 0);
   });
 });

@@ -1,0 +1,93 @@
+import { DiscordAPIError, DiscordjsErrorCodes, type Client } from 'discord.js';
+
+import { backoffDelay, type BackoffPolicy } from '../feed/backoff.js';
+import type { Logger } from '../logger.js';
+import { StartupError } from '../startup-error.js';
+
+/** How long to wait between logins that failed: from 2 s up to 2 min. */
+export const LOGIN_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 120_000 };
+
+export interface ConnectOptions {
+  logger: Logger;
+  backoff?: BackoffPolicy;
+  /** Told when Discord refuses the token on a retry (the first refusal ends the start instead). */
+  onTokenRefused?: () => void;
+}
+
+/** A login loop running in the background; stop() ends it. */
+export interface DiscordConnection {
+  stop(): void;
+}
+
+/**
+ * Logs the client in. The intake never depends on this: when Discord fails (5xx, timeouts, a refused gateway)
+ * the login is retried in the background with backoff, logged each time, while the process keeps serving.
+ * A token Discord refuses at the first try is a configuration error: a {@link StartupError} the host must fix.
+ */
+export async function connectDiscord(
+  client: Client,
+  token: string,
+  options: ConnectOptions,
+): Promise<DiscordConnection> {
+  const backoff = options.backoff ?? LOGIN_BACKOFF;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let failures = 0;
+
+  const attempt = async (): Promise<boolean> => {
+    try {
+      await client.login(token);
+      if (failures > 0) options.logger.info({ failures }, 'Discord login succeeded');
+      return true;
+    } catch (error) {
+      failures += 1;
+      if (isTokenRefused(error)) {
+        if (failures === 1) throw new StartupError(TOKEN_REFUSED);
+        options.onTokenRefused?.();
+        options.logger.error({ failures }, `Discord login failed: ${TOKEN_REFUSED}`);
+      } else {
+        options.logger.warn(
+          { failures, err: describe(error) },
+          'Discord login failed; the intake keeps running, retrying',
+        );
+      }
+      return false;
+    }
+  };
+  const retryLater = () => {
+    if (stopped) return;
+    timer = setTimeout(
+      () => {
+        void attempt().then((ok) => {
+          if (!ok) retryLater();
+        });
+      },
+      backoffDelay(failures, backoff),
+    );
+    timer.unref();
+  };
+
+  if (!(await attempt())) retryLater();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+const TOKEN_REFUSED =
+  'Discord refused DISCORD_TOKEN (401): reset the token in the Discord developer portal (your app → Bot → Reset ' +
+  'Token) and put the new one in .env';
+
+function isTokenRefused(error: unknown): boolean {
+  if (error instanceof DiscordAPIError) return error.status === 401;
+  return (error as { code?: unknown }).code === DiscordjsErrorCodes.TokenInvalid;
+}
+
+/** Only the error's name and message: a discord.js error can carry the request, with its headers. */
+function describe(error: unknown): { type: string; message: string } {
+  return error instanceof Error
+    ? { type: error.name, message: error.message }
+    : { type: typeof error, message: String(error) };
+}

@@ -1,0 +1,257 @@
+import type { Clock } from '../clock.js';
+import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
+import type { Logger } from '../logger.js';
+import type { DeliveryQueue, QueuedEntry } from '../store/deliveries.js';
+import type { GuildSettingsStore } from '../store/guild-settings.js';
+import { backoffDelay, type BackoffPolicy } from './backoff.js';
+import { nonceForEntries } from './nonce.js';
+import { packMessage } from './pack-message.js';
+import { renderEntry } from './render-entry.js';
+import { resolveRoute } from './route.js';
+import { toSendFailure, type FeedMessageBody, type MessageSender, type SendFailure } from './send-failure.js';
+import type { Timers } from './timers.js';
+
+/**
+ * A message with room left waits for more events of its channel while they keep coming: until `quietMs`
+ * pass without one, or `maxMs` after the first, or it is full. A burst then leaves as full messages from its
+ * first one (each message costs one slot of Discord's per-channel rate limit); a lone event waits `quietMs`.
+ */
+export interface BatchWindow {
+  quietMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BATCH_WINDOW: BatchWindow = { quietMs: 20, maxMs: 200 };
+
+/** What every lane shares. */
+export interface LaneDeps {
+  queue: DeliveryQueue;
+  guilds: GuildSettingsStore;
+  send: MessageSender;
+  logger: Logger;
+  clock: Clock;
+  timers: Timers;
+  backoff: BackoffPolicy;
+  batchWindow: BatchWindow;
+  random: () => number;
+  /** Told of every send's outcome (Discord's token state is the process's, not a lane's). */
+  onSendOutcome(failure: SendFailure | undefined): void;
+}
+
+/** A message ready to go: its entries, its body, and whether it was written down before (a resend). */
+interface Outgoing {
+  entries: QueuedEntry[];
+  body: FeedMessageBody;
+}
+
+/**
+ * One channel's lane: posts the channel's waiting entries in store order, consecutive ones batched into one
+ * message, one message in flight at a time. The store holds everything that matters (entries, the message
+ * written down before a send, failures, when to retry, broken channels); the lane holds only its timers and
+ * which refused entries to send one by one. It runs only when poked (new work, its timer): a lane never looks
+ * at another channel's backlog, and an idle lane is dropped.
+ */
+export class Lane {
+  private passing: Promise<void> | undefined;
+  private pokedDuringPass = false;
+  private timer: unknown;
+  private timerKind: 'batch' | 'retry' | undefined;
+  private lastArrivalAt = 0;
+  private holdingSince: number | undefined;
+  private failures = 0;
+  /** Entries of a batch Discord refused: each goes alone next, so the one at fault is found. */
+  private readonly sendAlone = new Set<number>();
+  private stopped = false;
+
+  constructor(
+    readonly channelId: string,
+    readonly guildId: string,
+    private readonly deps: LaneDeps,
+    private readonly onIdle: (lane: Lane) => void,
+  ) {}
+
+  /** True while the lane has a pass running or a timer set (it must not be dropped). */
+  get busy(): boolean {
+    return this.passing !== undefined || this.timer !== undefined;
+  }
+
+  /** New work for this channel (arrived at `arrivedAt`, if it is an arrival), or a reason to look again. */
+  poke(arrivedAt?: number): void {
+    if (arrivedAt !== undefined) this.lastArrivalAt = Math.max(this.lastArrivalAt, arrivedAt);
+    if (this.stopped) return;
+    if (this.passing) {
+      this.pokedDuringPass = true;
+      return;
+    }
+    // Waiting out a retry: new work changes nothing. Holding a part-filled message: the pass decides again.
+    if (this.timerKind === 'retry') return;
+    this.clearTimer();
+    this.passing = this.pass().finally(() => {
+      this.passing = undefined;
+      if (this.pokedDuringPass) {
+        this.pokedDuringPass = false;
+        this.poke();
+      } else if (!this.busy) {
+        this.onIdle(this);
+      }
+    });
+  }
+
+  /** Waits out a retry time stored before a restart, then runs. */
+  resumeAt(retryAt: number): void {
+    const delay = retryAt - this.deps.clock();
+    if (delay > 0) this.setTimer('retry', delay);
+    else this.poke();
+  }
+
+  /** Stops starting sends; resolves once the send in flight (if any) is done with. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearTimer();
+    await this.passing;
+  }
+
+  /** Sends message after message until the lane is empty, a message waits for more, or a send fails. */
+  private async pass(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const outgoing = await this.prepare();
+      if (!outgoing) return;
+      try {
+        await this.deps.send(this.channelId, outgoing.body);
+      } catch (error) {
+        const failure = toSendFailure(error);
+        this.deps.onSendOutcome(failure);
+        await this.handleFailure(outgoing, failure);
+        return;
+      }
+      this.deps.onSendOutcome(undefined);
+      await this.deps.queue.ack(this.channelId, outgoing.body.nonce, this.deps.clock());
+      this.failures = 0;
+      for (const entry of outgoing.entries) this.sendAlone.delete(entry.seq);
+    }
+  }
+
+  /** The next message: the one written down before (sent again as it was), or a new one, written down first. */
+  private async prepare(): Promise<Outgoing | undefined> {
+    for (;;) {
+      const entries = await this.deps.queue.nextFor(this.channelId, MAX_EMBEDS_PER_MESSAGE);
+      const [first] = entries;
+      if (!first) return undefined;
+      if (first.claimNonce !== null) return this.render(entries, first.claimNonce);
+
+      const candidates = this.takeCandidates(entries);
+      const full = candidates.length === MAX_EMBEDS_PER_MESSAGE || candidates.length < entries.length;
+      if (!full && this.holdForMore()) return undefined;
+      this.holdingSince = undefined;
+      const packed = packMessage(await this.renderEach(candidates));
+      const nonce = nonceForEntries(packed.items);
+      // Written down before it is sent: a crash after the send resends this very message, under this nonce.
+      const seqs = packed.items.map((entry) => entry.seq);
+      if (await this.deps.queue.writeDown(this.channelId, nonce, seqs)) return this.render(packed.items, nonce);
+    }
+  }
+
+  /** The entries that may share the next message: up to the first that must go alone, or that one alone. */
+  private takeCandidates(entries: QueuedEntry[]): QueuedEntry[] {
+    const aloneAt = entries.findIndex((entry) => this.sendAlone.has(entry.seq));
+    if (aloneAt === 0) return entries.slice(0, 1);
+    return aloneAt === -1 ? entries : entries.slice(0, aloneAt);
+  }
+
+  private async renderEach(entries: QueuedEntry[]) {
+    const settings = await this.deps.guilds.get(this.guildId);
+    return entries.map((entry) => {
+      const route = resolveRoute(settings, entry.event);
+      // A resend goes where it went the first time (its nonce is that channel's); the ping follows today's route.
+      const payload = renderEntry(entry, route?.channelId === this.channelId ? route : { channelId: this.channelId });
+      return { item: entry, payload };
+    });
+  }
+
+  private async render(entries: QueuedEntry[], nonce: string): Promise<Outgoing> {
+    const packed = packMessage(await this.renderEach(entries));
+    return { entries, body: { ...packed.payload, nonce, enforce_nonce: true } };
+  }
+
+  /** True while a part-filled message should wait for more of a burst (see {@link BatchWindow}). */
+  private holdForMore(): boolean {
+    const now = this.deps.clock();
+    this.holdingSince ??= now;
+    const quietUntil = this.lastArrivalAt + this.deps.batchWindow.quietMs;
+    const deadline = this.holdingSince + this.deps.batchWindow.maxMs;
+    if (now >= quietUntil || now >= deadline) return false;
+    this.setTimer('batch', Math.min(quietUntil, deadline) - now);
+    return true;
+  }
+
+  private async handleFailure(outgoing: Outgoing, failure: SendFailure): Promise<void> {
+    const { entries, body } = outgoing;
+    const log = { channelId: this.channelId, guildId: this.guildId, entries: entries.length, reason: failure.reason };
+    switch (failure.kind) {
+      case 'broken':
+        // Nothing was posted: every entry of the lane is parked, kept until an admin changes the routes.
+        await this.deps.queue.parkBrokenChannel({
+          channelId: this.channelId,
+          guildId: this.guildId,
+          status: failure.status,
+          reason: failure.reason,
+          since: this.deps.clock(),
+        });
+        this.deps.logger.warn(
+          { ...log, status: failure.status },
+          'channel unusable: its events are kept until the routes change',
+        );
+        return;
+      case 'rejected': {
+        const [only] = entries;
+        if (entries.length === 1 && only) {
+          await this.deps.queue.parkRefused([only.seq], failure.reason, this.deps.clock());
+          this.sendAlone.delete(only.seq);
+          this.deps.logger.error(
+            { ...log, status: failure.status, deliveryId: only.deliveryId },
+            'Discord refused a message; its entry is kept aside (see /status)',
+          );
+        } else {
+          // One entry of the batch is at fault: its entries go one by one, through the usual path, to find it.
+          await this.deps.queue.release(this.channelId, body.nonce);
+          for (const entry of entries) this.sendAlone.add(entry.seq);
+          this.deps.logger.warn(log, 'Discord refused a batch; sending its entries one by one');
+        }
+        this.pokedDuringPass = true;
+        return;
+      }
+      case 'wait':
+        this.retryIn(failure.retryAfterMs, log);
+        return;
+      case 'retry':
+      case 'unauthorized': {
+        const delay = backoffDelay(this.failures + 1, this.deps.backoff, this.deps.random);
+        this.failures = await this.deps.queue.recordFailure(this.channelId, this.guildId, this.deps.clock() + delay);
+        this.retryIn(delay, { ...log, failures: this.failures });
+        return;
+      }
+    }
+  }
+
+  private retryIn(delayMs: number, log: Record<string, unknown>): void {
+    this.deps.logger.warn({ ...log, retryInMs: delayMs }, 'send failed; will retry');
+    this.setTimer('retry', delayMs);
+  }
+
+  private setTimer(kind: 'batch' | 'retry', ms: number): void {
+    this.clearTimer();
+    this.timerKind = kind;
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.timer = undefined;
+      this.timerKind = undefined;
+      this.poke();
+    }, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) this.deps.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerKind = undefined;
+  }
+}

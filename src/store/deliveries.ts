@@ -1,0 +1,120 @@
+/** A verified delivery, as the intake hands it to the store. */
+export interface NewDelivery {
+  hookId: string;
+  guildId: string;
+  deliveryId: string;
+  event: string;
+  /** The body exactly as signed: nothing the service sent is lost, whatever our schemas make of it. */
+  rawBody: string;
+  receivedAt: number;
+}
+
+export type AcceptOutcome = 'accepted' | 'duplicate';
+
+/** A delivery waiting in its channel's lane. */
+export interface QueuedEntry extends NewDelivery {
+  /** Order assigned by the store when it accepted the delivery (commit order). */
+  seq: number;
+  channelId: string;
+  /**
+   * The nonce of the message this entry was written down for before a send; null while it is in none. A
+   * message written down and not confirmed is sent again as it was, under this nonce (Discord's enforce_nonce
+   * then returns the first post instead of posting twice).
+   */
+  claimNonce: string | null;
+}
+
+/** Why an entry is kept aside instead of waiting in a lane. */
+export type ParkKind =
+  /** No route names a channel for its event (no /feed set, no /feed default). */
+  | 'unrouted'
+  /** Discord refuses its channel (403/404): the channel is marked broken. */
+  | 'broken'
+  /** Discord refused the message carrying this entry alone (another 4xx). */
+  | 'refused';
+
+/** An entry kept aside, with why: /status counts them, and they are listed, never lost. */
+export interface ParkedEntry extends NewDelivery {
+  seq: number;
+  /** The channel it was routed to when it was parked; null when unrouted. */
+  channelId: string | null;
+  kind: ParkKind;
+  /** What Discord said (broken, refused); empty for unrouted. */
+  detail: string;
+  parkedAt: number;
+}
+
+/** Where a delivery stands in the store (tests and diagnostics). */
+export type DeliveryState = 'waiting' | 'parked' | 'posted';
+
+/** A channel Discord refused: its entries are parked until an admin changes the guild's routes. */
+export interface BrokenChannel {
+  channelId: string;
+  guildId: string;
+  status: number;
+  reason: string;
+  since: number;
+}
+
+/** A channel whose last sends failed and that waits before the next try. */
+export interface RetryingChannel {
+  channelId: string;
+  guildId: string;
+  failures: number;
+  nextTryAt: number;
+}
+
+/** What /status shows of one guild's feed, all read from the store. */
+export interface GuildFeedStatus {
+  waiting: number;
+  /** Event name -> entries parked because no channel is set for it. */
+  unrouted: Record<string, number>;
+  /** Entries parked because Discord refuses their channel, or refused their message. */
+  parkedBroken: number;
+  parkedRefused: number;
+  broken: BrokenChannel[];
+  retrying: RetryingChannel[];
+}
+
+/**
+ * The durable queue between the intake and the feed, ordered and deduplicated by the store (DESIGN.md, State).
+ * A delivery is accepted once per (hook, delivery id) by a unique key that lasts from acceptance until at least
+ * 24 h after it was posted; it is routed by the guild's settings in the same transaction; it then waits in its
+ * channel's lane, is written down with a nonce before a send, and is marked posted when Discord confirmed it.
+ * Nothing here is held in process memory.
+ */
+export interface DeliveryQueue {
+  /** Stores the delivery, or answers `duplicate` for a (hook, delivery id) the store already has. */
+  accept(delivery: NewDelivery): Promise<AcceptOutcome>;
+  /** Channels with waiting entries (what the feed starts with). */
+  channelsWithWork(): Promise<Array<{ channelId: string; guildId: string }>>;
+  /**
+   * The channel's next message to send: the entries of a message written down and not confirmed (same nonce,
+   * all of them), else up to `max` oldest waiting entries, oldest first.
+   */
+  nextFor(channelId: string, max: number): Promise<QueuedEntry[]>;
+  /** Writes the message down before it is sent; false when one of the entries left the lane meanwhile. */
+  writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean>;
+  /** Discord confirmed the message: its entries are posted, and the channel's failures are forgotten. */
+  ack(channelId: string, nonce: string, postedAt: number): Promise<void>;
+  /** Forgets a written-down message that Discord did not post (it refused it): its entries wait as before. */
+  release(channelId: string, nonce: string): Promise<void>;
+  /** A send failed in a way worth retrying: stores the failure count and when to try again. */
+  recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
+  /** Discord refused this message on its own: its entries are parked (never lost), the rest of the lane goes on. */
+  parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void>;
+  /** Discord refuses the channel: it is marked broken and every entry of its lane parked, in one transaction. */
+  parkBrokenChannel(channel: BrokenChannel): Promise<void>;
+  /** The stored state of a channel's retries, for a lane starting after a restart. */
+  retryAtOf(channelId: string): Promise<number | undefined>;
+  statusOf(guildId: string): Promise<GuildFeedStatus>;
+  /** The guild's parked entries, oldest first. */
+  listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]>;
+  /** Forgets posted deliveries posted before `before` (their unique keys expire); returns how many. */
+  sweepPosted(before: number): Promise<number>;
+  /** Where a delivery stands, for tests and diagnostics. */
+  stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined>;
+  /** Waiting and parked entries (tests and diagnostics; O(backlog)). */
+  listOpen(): Promise<Array<QueuedEntry | ParkedEntry>>;
+  countOpen(): Promise<number>;
+}

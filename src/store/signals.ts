@@ -1,0 +1,31 @@
+import type { HookOutcome } from './hook-activity.js';
+
+/**
+ * What the store tells the processes using it, once the change is committed: the feed wakes the lane of a
+ * channel with new work, /webhook test hears the outcome of a ping, caches drop what changed. SQLite delivers
+ * them in this process; PostgreSQL through LISTEN/NOTIFY to every process.
+ */
+export type StoreSignal =
+  | { kind: 'work'; channelId: string; guildId: string; at: number }
+  | { kind: 'hook-outcome'; hookId: string; outcome: HookOutcome }
+  | { kind: 'settings-changed'; guildId: string }
+  | { kind: 'hook-changed'; hookId: string };
+
+export interface StoreSignals {
+  /** Calls `listener` with every signal from now on; returns the function that stops it. */
+  subscribe(listener: (signal: StoreSignal) => void): () => void;
+}
+
+/** Signals within one process. */
+export class LocalSignals implements StoreSignals {
+  private readonly listeners = new Set<(signal: StoreSignal) => void>();
+
+  subscribe(listener: (signal: StoreSignal) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(signal: StoreSignal): void {
+    for (const listener of [...this.listeners]) listener(signal);
+  }
+}

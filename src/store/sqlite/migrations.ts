@@ -1,0 +1,91 @@
+import type { Database } from 'better-sqlite3';
+
+import { importKeyvTables } from './import-keyv-tables.js';
+
+/**
+ * The schema, one step per version; `PRAGMA user_version` records the steps applied. A step runs once, in a
+ * transaction with the version bump, so a crash mid-migration leaves the previous version whole.
+ */
+const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE hook (
+        hook_id    TEXT PRIMARY KEY,
+        guild_id   TEXT NOT NULL,
+        webhook_id TEXT,
+        secret     TEXT NOT NULL,
+        events     TEXT NOT NULL,  -- JSON array of event names
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX hook_by_guild ON hook (guild_id, created_at);
+
+      CREATE TABLE guild_settings (
+        guild_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL     -- JSON, GuildSettingsSchema
+      );
+
+      -- Every delivery from acceptance until 24 h after it was posted. seq is the order (commit order: one
+      -- writer); (hook_id, delivery_id) is unique for as long as the row lives, which is what dedupes.
+      CREATE TABLE delivery (
+        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        hook_id      TEXT NOT NULL,
+        delivery_id  TEXT NOT NULL,
+        guild_id     TEXT NOT NULL,
+        event        TEXT NOT NULL,
+        received_at  INTEGER NOT NULL,
+        raw_body     TEXT,          -- dropped once posted
+        state        TEXT NOT NULL CHECK (state IN ('waiting', 'parked', 'posted')),
+        channel_id   TEXT,          -- the lane it waits in; NULL while unrouted
+        claim_nonce  TEXT,          -- the message it was written down for, until Discord confirmed it
+        park_kind    TEXT CHECK (park_kind IN ('unrouted', 'broken', 'refused')),
+        park_detail  TEXT,
+        parked_at    INTEGER,
+        posted_at    INTEGER,
+        UNIQUE (hook_id, delivery_id)
+      );
+      CREATE INDEX delivery_lane ON delivery (channel_id, state, seq);
+      CREATE INDEX delivery_by_guild ON delivery (guild_id, state, event);
+      CREATE INDEX delivery_posted ON delivery (state, posted_at);
+
+      CREATE TABLE channel_state (
+        channel_id    TEXT PRIMARY KEY,
+        guild_id      TEXT NOT NULL,
+        failures      INTEGER NOT NULL DEFAULT 0,
+        retry_at      INTEGER,
+        broken_status INTEGER,
+        broken_reason TEXT,
+        broken_since  INTEGER
+      );
+      CREATE INDEX channel_state_by_guild ON channel_state (guild_id);
+
+      CREATE TABLE hook_activity (
+        hook_id          TEXT PRIMARY KEY,
+        last_delivery_at INTEGER,
+        last_event       TEXT,
+        refused          INTEGER NOT NULL DEFAULT 0,
+        refused_in_a_row INTEGER NOT NULL DEFAULT 0,
+        last_refusal     TEXT,
+        enabled          INTEGER,
+        enabled_at       INTEGER
+      );
+    `);
+    // A file written by a version before this schema keeps its hooks, settings and waiting deliveries.
+    importKeyvTables(db);
+  },
+];
+
+/** Brings the file's schema to the newest version; refuses a file written by a newer version of the bot. */
+export function migrate(db: Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `the store file was written by a newer version of the bot (schema ${current}, this version knows ${MIGRATIONS.length}): upgrade the bot`,
+    );
+  }
+  MIGRATIONS.slice(current).forEach((step, i) => {
+    db.transaction(() => {
+      step(db);
+      db.pragma(`user_version = ${current + i + 1}`);
+    }).immediate();
+  });
+}

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+
+import { LocalSignals } from '../signals.js';
+import type { Store } from '../store.js';
+import { migrate } from './migrations.js';
+import { lockStoreFile } from './process-lock.js';
+import { SqliteDeliveries } from './sqlite-deliveries.js';
+import { SqliteGuildSettings } from './sqlite-guild-settings.js';
+import { SqliteHookActivity } from './sqlite-hook-activity.js';
+import { SqliteHooks } from './sqlite-hooks.js';
+import { WriteBatcher } from './write-batcher.js';
+
+/**
+ * Why these settings: WAL lets readers see the last commit while a batch writes, and commits append to the log
+ * instead of rewriting pages. `synchronous=FULL` fsyncs the log at every commit, so a delivery we answered 2xx
+ * for survives a crash of the process and of the machine. Group commit (WriteBatcher) shares one fsync among
+ * the writes that arrive together, which makes FULL affordable.
+ */
+export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'busy_timeout = 5000', 'foreign_keys = ON'];
+
+/**
+ * Opens the SQLite store at `path` (`:memory:` for a store that lives as long as the process), creating the file
+ * and its folder, taking the single-process lock, and bringing the schema up to date.
+ */
+export function openSqliteStore(path: string, clock: () => number): Store {
+  const memory = path === ':memory:';
+  const file = memory ? path : resolve(path);
+  if (!memory) mkdirSync(dirname(file), { recursive: true });
+  const lock = memory ? undefined : lockStoreFile(file);
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+    for (const pragma of SQLITE_PRAGMAS) db.pragma(pragma);
+    migrate(db);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const signals = new LocalSignals();
+  const writes = new WriteBatcher(db, signals);
+  const deliveries = new SqliteDeliveries(db, writes, clock);
+  return {
+    kind: memory ? 'memory' : 'sqlite',
+    hooks: new SqliteHooks(db, writes),
+    guilds: new SqliteGuildSettings(db, writes, deliveries),
+    deliveries,
+    activity: new SqliteHookActivity(db, writes),
+    signals,
+    close() {
+      writes.flush();
+      db.close();
+      lock?.release();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,385 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+import { resolveRoute } from '../../feed/route.js';
+import type {
+  AcceptOutcome,
+  BrokenChannel,
+  DeliveryQueue,
+  DeliveryState,
+  GuildFeedStatus,
+  NewDelivery,
+  ParkedEntry,
+  ParkKind,
+  QueuedEntry,
+} from '../deliveries.js';
+import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
+import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
+import type { WriteBatcher, WriteContext } from './write-batcher.js';
+
+interface DeliveryRow {
+  seq: number;
+  hook_id: string;
+  delivery_id: string;
+  guild_id: string;
+  event: string;
+  received_at: number;
+  raw_body: string | null;
+  state: DeliveryState;
+  channel_id: string | null;
+  claim_nonce: string | null;
+  park_kind: ParkKind | null;
+  park_detail: string | null;
+  parked_at: number | null;
+}
+
+interface ChannelRow {
+  channel_id: string;
+  guild_id: string;
+  failures: number;
+  retry_at: number | null;
+  broken_status: number | null;
+  broken_reason: string | null;
+  broken_since: number | null;
+}
+
+/** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */
+const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
+
+/** Deletes of expired posted deliveries go in slices, so a big sweep never holds the writer for long. */
+const SWEEP_SLICE = 5_000;
+
+/**
+ * The delivery queue in the `delivery` and `channel_state` tables. Writes go through the {@link WriteBatcher}
+ * (group commit); reads run directly, and see only committed data (a batch runs within one synchronous call).
+ */
+export class SqliteDeliveries implements DeliveryQueue {
+  private readonly settingsOf: Statement<[string], { settings: string }>;
+  private readonly brokenOf: Statement<[string], { broken_reason: string | null }>;
+  private readonly insert: Statement<unknown[]>;
+  private readonly recordAccepted: Statement<[string, number, string]>;
+  private readonly firstWaiting: Statement<[string], DeliveryRow>;
+  private readonly claimed: Statement<[string, string], DeliveryRow>;
+  private readonly unclaimed: Statement<[string, number], DeliveryRow>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly writes: WriteBatcher,
+    private readonly clock: () => number,
+  ) {
+    this.settingsOf = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
+    this.brokenOf = db.prepare(
+      'SELECT broken_reason FROM channel_state WHERE channel_id = ? AND broken_status IS NOT NULL',
+    );
+    this.insert = db.prepare(`
+      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id,
+                            park_kind, park_detail, parked_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
+    this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
+    this.firstWaiting = db.prepare(
+      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT 1`,
+    );
+    this.claimed = db.prepare(
+      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce = ? ORDER BY seq`,
+    );
+    this.unclaimed = db.prepare(
+      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
+    );
+  }
+
+  accept(delivery: NewDelivery): Promise<AcceptOutcome> {
+    return this.writes.run((tx) => {
+      // Routed in the same transaction as it is stored: a settings change commits before or after, never between.
+      const route = resolveRoute(this.readSettings(delivery.guildId), delivery.event);
+      const broken = route ? this.brokenOf.get(route.channelId) : undefined;
+      const { hookId, deliveryId, guildId, event, rawBody, receivedAt } = delivery;
+      const common = [hookId, deliveryId, guildId, event, receivedAt, rawBody];
+      const { changes } = !route
+        ? this.insert.run(...common, 'parked', null, 'unrouted', '', receivedAt)
+        : broken
+          ? this.insert.run(...common, 'parked', route.channelId, 'broken', broken.broken_reason ?? '', receivedAt)
+          : this.insert.run(...common, 'waiting', route.channelId, null, null, null);
+      this.recordAccepted.run(hookId, receivedAt, event);
+      tx.afterCommit({ kind: 'hook-outcome', hookId, outcome: { ok: true, event, at: receivedAt } });
+      if (changes === 0) return 'duplicate';
+      if (route && !broken) tx.afterCommit({ kind: 'work', channelId: route.channelId, guildId, at: receivedAt });
+      return 'accepted';
+    });
+  }
+
+  channelsWithWork(): Promise<Array<{ channelId: string; guildId: string }>> {
+    const rows = this.db
+      .prepare(
+        `SELECT channel_id, MIN(guild_id) AS guild_id FROM delivery WHERE state = 'waiting' AND channel_id IS NOT NULL
+         GROUP BY channel_id`,
+      )
+      .all() as Array<{ channel_id: string; guild_id: string }>;
+    return Promise.resolve(rows.map((row) => ({ channelId: row.channel_id, guildId: row.guild_id })));
+  }
+
+  nextFor(channelId: string, max: number): Promise<QueuedEntry[]> {
+    const first = this.firstWaiting.get(channelId);
+    if (!first) return Promise.resolve([]);
+    const rows = first.claim_nonce
+      ? this.claimed.all(channelId, first.claim_nonce)
+      : this.unclaimed.all(channelId, max);
+    return Promise.resolve(rows.map(toQueued));
+  }
+
+  writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean> {
+    return this.writes.run(() => {
+      const marks = seqs.map(() => '?').join(', ');
+      const { changes } = this.db
+        .prepare(
+          `UPDATE delivery SET claim_nonce = ?
+           WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL AND seq IN (${marks})`,
+        )
+        .run(nonce, channelId, ...seqs);
+      if (changes === seqs.length) return true;
+      // One of them moved (a settings change re-routed it): undo, the lane reads again.
+      this.db
+        .prepare(`UPDATE delivery SET claim_nonce = NULL WHERE channel_id = ? AND claim_nonce = ?`)
+        .run(channelId, nonce);
+      return false;
+    });
+  }
+
+  ack(channelId: string, nonce: string, postedAt: number): Promise<void> {
+    return this.writes.run(() => {
+      this.db
+        .prepare(
+          `UPDATE delivery SET state = 'posted', raw_body = NULL, posted_at = ?, claim_nonce = NULL
+           WHERE channel_id = ? AND state = 'waiting' AND claim_nonce = ?`,
+        )
+        .run(postedAt, channelId, nonce);
+      this.db.prepare('UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = ?').run(channelId);
+    });
+  }
+
+  release(channelId: string, nonce: string): Promise<void> {
+    return this.writes.run(() => {
+      this.db
+        .prepare(
+          `UPDATE delivery SET claim_nonce = NULL WHERE channel_id = ? AND state = 'waiting' AND claim_nonce = ?`,
+        )
+        .run(channelId, nonce);
+    });
+  }
+
+  recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
+    return this.writes.run(() => {
+      const row = this.db
+        .prepare(
+          `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES (?, ?, 1, ?)
+           ON CONFLICT (channel_id) DO UPDATE SET failures = failures + 1, retry_at = excluded.retry_at
+           RETURNING failures`,
+        )
+        .get(channelId, guildId, retryAt) as { failures: number };
+      return row.failures;
+    });
+  }
+
+  parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
+    return this.writes.run(() => {
+      const marks = seqs.map(() => '?').join(', ');
+      this.db
+        .prepare(
+          `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
+           WHERE state = 'waiting' AND seq IN (${marks})`,
+        )
+        .run(detail, at, ...seqs);
+    });
+  }
+
+  parkBrokenChannel(channel: BrokenChannel): Promise<void> {
+    return this.writes.run(() => {
+      this.db
+        .prepare(
+          `INSERT INTO channel_state (channel_id, guild_id, broken_status, broken_reason, broken_since) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (channel_id) DO UPDATE SET broken_status = excluded.broken_status,
+             broken_reason = excluded.broken_reason, broken_since = excluded.broken_since, failures = 0, retry_at = NULL`,
+        )
+        .run(channel.channelId, channel.guildId, channel.status, channel.reason, channel.since);
+      this.db
+        .prepare(
+          `UPDATE delivery SET state = 'parked', park_kind = 'broken', park_detail = ?, parked_at = ?, claim_nonce = NULL
+           WHERE channel_id = ? AND state = 'waiting'`,
+        )
+        .run(channel.reason, channel.since, channel.channelId);
+    });
+  }
+
+  retryAtOf(channelId: string): Promise<number | undefined> {
+    const row = this.db.prepare('SELECT retry_at FROM channel_state WHERE channel_id = ?').get(channelId) as
+      { retry_at: number | null } | undefined;
+    return Promise.resolve(row?.retry_at ?? undefined);
+  }
+
+  statusOf(guildId: string): Promise<GuildFeedStatus> {
+    const { waiting } = this.db
+      .prepare(`SELECT COUNT(*) AS waiting FROM delivery WHERE guild_id = ? AND state = 'waiting'`)
+      .get(guildId) as { waiting: number };
+    const parked = this.db
+      .prepare(
+        `SELECT park_kind, event, COUNT(*) AS n FROM delivery WHERE guild_id = ? AND state = 'parked'
+         GROUP BY park_kind, event`,
+      )
+      .all(guildId) as Array<{ park_kind: ParkKind; event: string; n: number }>;
+    const channels = this.db
+      .prepare('SELECT * FROM channel_state WHERE guild_id = ? ORDER BY channel_id')
+      .all(guildId) as ChannelRow[];
+    const status: GuildFeedStatus = {
+      waiting,
+      unrouted: {},
+      parkedBroken: 0,
+      parkedRefused: 0,
+      broken: [],
+      retrying: [],
+    };
+    for (const row of parked) {
+      if (row.park_kind === 'unrouted') status.unrouted[row.event] = row.n;
+      else if (row.park_kind === 'broken') status.parkedBroken += row.n;
+      else status.parkedRefused += row.n;
+    }
+    for (const row of channels) {
+      if (row.broken_status !== null) {
+        status.broken.push({
+          channelId: row.channel_id,
+          guildId: row.guild_id,
+          status: row.broken_status,
+          reason: row.broken_reason ?? '',
+          since: row.broken_since ?? 0,
+        });
+      } else if (row.failures > 0 && row.retry_at !== null) {
+        status.retrying.push({
+          channelId: row.channel_id,
+          guildId: row.guild_id,
+          failures: row.failures,
+          nextTryAt: row.retry_at,
+        });
+      }
+    }
+    return Promise.resolve(status);
+  }
+
+  listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {
+    const rows = this.db
+      .prepare(`SELECT * FROM delivery WHERE guild_id = ? AND state = 'parked' ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(guildId, page.limit, page.offset) as DeliveryRow[];
+    return Promise.resolve(rows.map(toParked));
+  }
+
+  async sweepPosted(before: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const removed = await this.writes.run(
+        () =>
+          this.db
+            .prepare(
+              `DELETE FROM delivery WHERE seq IN
+                 (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? LIMIT ${SWEEP_SLICE})`,
+            )
+            .run(before).changes,
+      );
+      total += removed;
+      if (removed < SWEEP_SLICE) return total;
+    }
+  }
+
+  stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {
+    const row = this.db
+      .prepare('SELECT state FROM delivery WHERE hook_id = ? AND delivery_id = ?')
+      .get(hookId, deliveryId) as { state: DeliveryState } | undefined;
+    return Promise.resolve(row?.state);
+  }
+
+  listOpen(): Promise<Array<QueuedEntry | ParkedEntry>> {
+    const rows = this.db
+      .prepare(`SELECT * FROM delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`)
+      .all() as DeliveryRow[];
+    return Promise.resolve(rows.map((row) => (row.state === 'waiting' ? toQueued(row) : toParked(row))));
+  }
+
+  countOpen(): Promise<number> {
+    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM delivery WHERE state IN ('waiting', 'parked')`).get() as {
+      n: number;
+    };
+    return Promise.resolve(row.n);
+  }
+
+  /**
+   * Routes the guild's movable entries again by `settings` (inside a settings change's transaction): per event,
+   * one statement, whatever the backlog. The guild's broken channels are tried again. Announces the lanes that
+   * have work afterwards.
+   */
+  reroute(tx: WriteContext, guildId: string, settings: GuildSettings): void {
+    const now = this.clock();
+    this.db
+      .prepare(
+        `UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL, failures = 0,
+           retry_at = NULL WHERE guild_id = ? AND broken_status IS NOT NULL`,
+      )
+      .run(guildId);
+    const events = this.db
+      .prepare(`SELECT DISTINCT event FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`)
+      .all(guildId) as Array<{ event: string }>;
+    for (const { event } of events) {
+      const route = resolveRoute(settings, event);
+      if (route) {
+        this.db
+          .prepare(
+            `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL, parked_at = NULL
+             WHERE guild_id = ? AND event = ? AND ${MOVABLE}`,
+          )
+          .run(route.channelId, guildId, event);
+      } else {
+        this.db
+          .prepare(
+            `UPDATE delivery SET state = 'parked', channel_id = NULL, park_kind = 'unrouted', park_detail = '',
+               parked_at = ? WHERE guild_id = ? AND event = ? AND ${MOVABLE}`,
+          )
+          .run(now, guildId, event);
+      }
+    }
+    const lanes = this.db
+      .prepare(`SELECT DISTINCT channel_id FROM delivery WHERE guild_id = ? AND state = 'waiting'`)
+      .all(guildId) as Array<{ channel_id: string }>;
+    tx.afterCommit({ kind: 'settings-changed', guildId });
+    for (const lane of lanes) tx.afterCommit({ kind: 'work', channelId: lane.channel_id, guildId, at: now });
+  }
+
+  private readSettings(guildId: string): GuildSettings {
+    const row = this.settingsOf.get(guildId);
+    return row ? GuildSettingsSchema.parse(JSON.parse(row.settings)) : emptyGuildSettings(guildId);
+  }
+}
+
+function toQueued(row: DeliveryRow): QueuedEntry {
+  return {
+    seq: row.seq,
+    hookId: row.hook_id,
+    guildId: row.guild_id,
+    deliveryId: row.delivery_id,
+    event: row.event,
+    rawBody: row.raw_body ?? '',
+    receivedAt: row.received_at,
+    channelId: row.channel_id ?? '',
+    claimNonce: row.claim_nonce,
+  };
+}
+
+function toParked(row: DeliveryRow): ParkedEntry {
+  return {
+    seq: row.seq,
+    hookId: row.hook_id,
+    guildId: row.guild_id,
+    deliveryId: row.delivery_id,
+    event: row.event,
+    rawBody: row.raw_body ?? '',
+    receivedAt: row.received_at,
+    channelId: row.channel_id,
+    kind: row.park_kind ?? 'unrouted',
+    detail: row.park_detail ?? '',
+    parkedAt: row.parked_at ?? row.received_at,
+  };
+}

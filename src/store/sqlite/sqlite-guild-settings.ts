@@ -1,0 +1,47 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+import {
+  emptyGuildSettings,
+  GuildSettingsSchema,
+  type GuildSettings,
+  type GuildSettingsStore,
+} from '../guild-settings.js';
+import type { SqliteDeliveries } from './sqlite-deliveries.js';
+import type { WriteBatcher } from './write-batcher.js';
+
+/** Guild settings in the `guild_settings` table, one JSON document per guild. */
+export class SqliteGuildSettings implements GuildSettingsStore {
+  private readonly byId: Statement<[string], { settings: string }>;
+  private readonly upsert: Statement<[string, string]>;
+
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatcher,
+    private readonly deliveries: SqliteDeliveries,
+  ) {
+    this.byId = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
+    this.upsert = db.prepare(
+      `INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings`,
+    );
+  }
+
+  get(guildId: string): Promise<GuildSettings> {
+    return Promise.resolve(this.read(guildId));
+  }
+
+  update(guildId: string, change: (settings: GuildSettings) => GuildSettings): Promise<GuildSettings> {
+    // Read, change and write inside one transaction of the single writer: two changes at once both land.
+    return this.writes.run((tx) => {
+      const next = GuildSettingsSchema.parse(change(structuredClone(this.read(guildId))));
+      this.upsert.run(guildId, JSON.stringify(next));
+      this.deliveries.reroute(tx, guildId, next);
+      return next;
+    });
+  }
+
+  private read(guildId: string): GuildSettings {
+    const row = this.byId.get(guildId);
+    return row ? GuildSettingsSchema.parse(JSON.parse(row.settings)) : emptyGuildSettings(guildId);
+  }
+}

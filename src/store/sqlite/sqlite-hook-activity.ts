@@ -1,0 +1,87 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+import type { SignatureFailure } from '../../upstream/signature.js';
+import { emptyHookActivity, type HookActivityRecord, type HookActivityStore } from '../hook-activity.js';
+import type { WriteBatcher } from './write-batcher.js';
+
+interface ActivityRow {
+  last_delivery_at: number | null;
+  last_event: string | null;
+  refused: number;
+  refused_in_a_row: number;
+  last_refusal: string | null;
+  enabled: number | null;
+  enabled_at: number | null;
+}
+
+/** SQL that records an accepted delivery of a hook; the delivery queue runs it in the accept's transaction. */
+export const RECORD_ACCEPTED_SQL = `
+  INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row) VALUES (?, ?, ?, 0)
+  ON CONFLICT (hook_id) DO UPDATE SET last_delivery_at = excluded.last_delivery_at,
+    last_event = excluded.last_event, refused_in_a_row = 0`;
+
+/** Hook activity in the `hook_activity` table. */
+export class SqliteHookActivity implements HookActivityStore {
+  private readonly byId: Statement<[string], ActivityRow>;
+  private readonly accepted: Statement<[string, number, string]>;
+  private readonly refused: Statement<[string, string]>;
+  private readonly state: Statement<[string, number, number]>;
+  private readonly remove: Statement<[string]>;
+
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatcher,
+  ) {
+    this.byId = db.prepare('SELECT * FROM hook_activity WHERE hook_id = ?');
+    this.accepted = db.prepare(RECORD_ACCEPTED_SQL);
+    this.refused = db.prepare(
+      `INSERT INTO hook_activity (hook_id, refused, refused_in_a_row, last_refusal) VALUES (?, 1, 1, ?)
+       ON CONFLICT (hook_id) DO UPDATE SET refused = refused + 1, refused_in_a_row = refused_in_a_row + 1,
+         last_refusal = excluded.last_refusal`,
+    );
+    this.state = db.prepare(
+      `INSERT INTO hook_activity (hook_id, enabled, enabled_at) VALUES (?, ?, ?)
+       ON CONFLICT (hook_id) DO UPDATE SET enabled = excluded.enabled, enabled_at = excluded.enabled_at`,
+    );
+    this.remove = db.prepare('DELETE FROM hook_activity WHERE hook_id = ?');
+  }
+
+  get(hookId: string): Promise<HookActivityRecord> {
+    const row = this.byId.get(hookId);
+    if (!row) return Promise.resolve(emptyHookActivity());
+    return Promise.resolve({
+      lastDeliveryAt: row.last_delivery_at ?? undefined,
+      lastEvent: row.last_event ?? undefined,
+      refused: row.refused,
+      refusedInARow: row.refused_in_a_row,
+      lastRefusal: (row.last_refusal ?? undefined) as SignatureFailure | undefined,
+      state: row.enabled === null ? undefined : { enabled: row.enabled === 1, at: row.enabled_at ?? 0 },
+    });
+  }
+
+  recordAccepted(hookId: string, event: string, at: number): Promise<void> {
+    return this.writes.run((tx) => {
+      this.accepted.run(hookId, at, event);
+      tx.afterCommit({ kind: 'hook-outcome', hookId, outcome: { ok: true, event, at } });
+    });
+  }
+
+  recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void> {
+    return this.writes.run((tx) => {
+      this.refused.run(hookId, reason);
+      tx.afterCommit({ kind: 'hook-outcome', hookId, outcome: { ok: false, reason, at } });
+    });
+  }
+
+  recordState(hookId: string, enabled: boolean, at: number): Promise<void> {
+    return this.writes.run(() => {
+      this.state.run(hookId, enabled ? 1 : 0, at);
+    });
+  }
+
+  forget(hookId: string): Promise<void> {
+    return this.writes.run(() => {
+      this.remove.run(hookId);
+    });
+  }
+}

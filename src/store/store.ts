@@ -1,0 +1,23 @@
+import type { DeliveryQueue } from './deliveries.js';
+import type { GuildSettingsStore } from './guild-settings.js';
+import type { HookActivityStore } from './hook-activity.js';
+import type { HookStore } from './hooks.js';
+import type { StoreSignals } from './signals.js';
+
+/** Which engine holds the store (for /healthz and logs: never the URL, which may hold a password). */
+export type StoreKind = 'memory' | 'sqlite' | 'postgres';
+
+/**
+ * The store port: every fact that must survive a restart or be shared between processes. The store assigns
+ * order and enforces uniqueness; memory holds only bounded, invalidated caches and timers (DESIGN.md, State).
+ * Each engine implements it and passes the same contract tests (test/contract/).
+ */
+export interface Store {
+  readonly kind: StoreKind;
+  readonly hooks: HookStore;
+  readonly guilds: GuildSettingsStore;
+  readonly deliveries: DeliveryQueue;
+  readonly activity: HookActivityStore;
+  readonly signals: StoreSignals;
+  close(): Promise<void>;
+}
