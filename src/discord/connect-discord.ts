@@ -1,4 +1,4 @@
-import { DiscordAPIError, DiscordjsErrorCodes, type Client } from 'discord.js';
+import { DiscordAPIError, DiscordjsErrorCodes, Routes, type Client } from 'discord.js';
 
 import { backoffDelay, type BackoffPolicy } from '../feed/backoff.js';
 import type { Logger } from '../logger.js';
@@ -36,7 +36,16 @@ export async function connectDiscord(
 
   const attempt = async (): Promise<boolean> => {
     try {
-      await client.login(token);
+      // Asked first with the REST client alone: a failed client.login() marks discord.js's gateway manager
+      // destroyed for good (no later login would connect), so login runs only once Discord answers.
+      client.rest.setToken(token);
+      await client.rest.get(Routes.gatewayBot());
+      await client.login(token).catch((error: unknown) => {
+        // Discord failed between the two requests: undo the mark (typed private, but it is the flag discord.js
+        // reads to refuse reconnecting), so the next attempt can connect.
+        (client.ws as unknown as { destroyed: boolean }).destroyed = false;
+        throw error;
+      });
       if (failures > 0) options.logger.info({ failures }, 'Discord login succeeded');
       return true;
     } catch (error) {

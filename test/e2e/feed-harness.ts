@@ -35,9 +35,16 @@ export interface FeedHarness {
   stop(): Promise<void>;
 }
 
-export async function startFeedHarness(
-  options: { discord?: FakeDiscordOptions; restTimeoutMs?: number } = {},
-): Promise<FeedHarness> {
+export interface FeedHarnessOptions {
+  discord?: FakeDiscordOptions;
+  restTimeoutMs?: number;
+  /** Runs on the fake before the bot starts (e.g. to make Discord fail from the first request). */
+  beforeStart?: (discord: FakeDiscord) => void;
+  /** false: do not wait for the bot to be ready (Discord may be down); the intake is up either way. */
+  waitForReady?: boolean;
+}
+
+export async function startFeedHarness(options: FeedHarnessOptions = {}): Promise<FeedHarness> {
   const dir = makeTempDir();
   const logs = captureLogs('debug');
   const discord = await startFakeDiscord(options.discord);
@@ -64,14 +71,19 @@ export async function startFeedHarness(
       }),
       logger: logs.logger,
       host: '127.0.0.1',
-      feed: { backoff: { baseMs: 50, capMs: 1_000 }, rest: { timeout: options.restTimeoutMs ?? 15_000 } },
+      feed: {
+        backoff: { baseMs: 50, capMs: 1_000 },
+        loginBackoff: { baseMs: 200, capMs: 2_000 },
+        rest: { timeout: options.restTimeoutMs ?? 15_000 },
+      },
     });
     const client = bot.discord;
     if (!client) throw new Error('the bot started without Discord');
-    await discord.waitFor(() => client.isReady(), 10_000, 'the bot ready');
+    if (options.waitForReady !== false) await discord.waitFor(() => client.isReady(), 10_000, 'the bot ready');
     return bot;
   };
 
+  options.beforeStart?.(discord);
   let bot = await start();
   const hookId = randomBytes(16).toString('hex');
   await bot.store.hooks.save({

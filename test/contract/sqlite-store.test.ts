@@ -1,0 +1,25 @@
+import Database from 'better-sqlite3';
+
+import { openStore } from '../../src/store/open-store.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
+import { describeStoreContract } from './store-contract.js';
+
+describeStoreContract('SQLite', () => {
+  const dir = makeTempDir();
+  const file = `${dir.path}/store.sqlite`;
+  /** Another connection to the file, as an operator's tool would be: it changes the schema under the bot. */
+  const onFile = (sql: string) => {
+    const db = new Database(file);
+    db.exec(sql);
+    db.close();
+  };
+  return Promise.resolve({
+    open: (clock) => openStore(`sqlite://${file}`, clock),
+    breakDeliveryWrites: () =>
+      Promise.resolve(
+        onFile(`CREATE TRIGGER refuse BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`),
+      ),
+    healDeliveryWrites: () => Promise.resolve(onFile('DROP TRIGGER refuse')),
+    dispose: () => Promise.resolve(dir.remove()),
+  });
+});

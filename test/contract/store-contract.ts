@@ -1,0 +1,271 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { NewDelivery } from '../../src/store/deliveries.js';
+import type { Store } from '../../src/store/store.js';
+
+/** What the contract needs of an engine: a store on one database, opened again, and a way to make writes fail. */
+export interface StoreUnderTest {
+  /** Opens a store on the engine's database (the same one each time within a test). */
+  open(clock: () => number): Promise<Store>;
+  /** Makes every new delivery fail to store, as a full disk would; `heal` undoes it. */
+  breakDeliveryWrites(): Promise<void>;
+  healDeliveryWrites(): Promise<void>;
+  /** Drops the database. */
+  dispose(): Promise<void>;
+}
+
+const GUILD = '222222222222222222';
+const CHANNEL_A = '300000000000000001';
+const CHANNEL_B = '300000000000000002';
+const HOUR = 60 * 60 * 1000;
+
+function delivery(id: string, event = 'modcall', hookId = 'hook-1'): NewDelivery {
+  return { hookId, guildId: GUILD, deliveryId: id, event, receivedAt: 1_000, rawBody: `{"id":"${id}"}` };
+}
+
+/**
+ * The store port's contract: what every engine guarantees, proven the same way on each (DESIGN.md, State).
+ * `engine` names the engine in the test titles.
+ */
+export function describeStoreContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
+  describe(`the store contract on ${engine}`, () => {
+    let underTest: StoreUnderTest;
+    const open: Store[] = [];
+    const now = { ms: Date.UTC(2026, 10, 23, 12) };
+    const start = async () => {
+      const store = await underTest.open(() => now.ms);
+      open.push(store);
+      return store;
+    };
+    const restart = async (store: Store) => {
+      await store.close();
+      open.splice(open.indexOf(store), 1);
+      return start();
+    };
+    const routeTo = (store: Store, channelId: string) =>
+      store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: channelId }));
+    /** Writes down and confirms the lane's next message, as the feed does. */
+    const post = async (store: Store, channelId: string, nonce: string) => {
+      const entries = await store.deliveries.nextFor(channelId, 10);
+      expect(
+        await store.deliveries.writeDown(
+          channelId,
+          nonce,
+          entries.map((entry) => entry.seq),
+        ),
+      ).toBe(true);
+      await store.deliveries.ack(channelId, nonce, now.ms);
+      return entries.map((entry) => entry.deliveryId);
+    };
+
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+      await underTest.dispose();
+    });
+
+    it('accepts 50 concurrent copies of one delivery once', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      const outcomes = await Promise.all(Array.from({ length: 50 }, () => store.deliveries.accept(delivery('d1'))));
+      expect(outcomes.filter((outcome) => outcome === 'accepted')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(49);
+      expect(await store.deliveries.countOpen()).toBe(1);
+      // The same id from another hook is another delivery.
+      expect(await store.deliveries.accept(delivery('d1', 'modcall', 'hook-2'))).toBe('accepted');
+    });
+
+    it('accepts the copy after a write that failed', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await underTest.breakDeliveryWrites();
+      await expect(store.deliveries.accept(delivery('lost'))).rejects.toThrow();
+      await underTest.healDeliveryWrites();
+      expect(await store.deliveries.stateOf('hook-1', 'lost')).toBeUndefined();
+      expect(await store.deliveries.accept(delivery('lost'))).toBe('accepted');
+    });
+
+    it('orders concurrent accepts: one lane, each once, in the order the store assigned', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      const ids = Array.from({ length: 40 }, (_, i) => `c${String(i).padStart(2, '0')}`);
+      await Promise.all(ids.map((id) => store.deliveries.accept(delivery(id))));
+      const sequential = ['s1', 's2', 's3'];
+      for (const id of sequential) await store.deliveries.accept(delivery(id));
+      const posted: string[] = [];
+      for (let message = 0; posted.length < ids.length + sequential.length; message += 1) {
+        const batch = await post(store, CHANNEL_A, `n${message}`);
+        if (batch.length === 0) break;
+        posted.push(...batch);
+      }
+      expect([...posted].sort()).toEqual([...ids, ...sequential].sort());
+      // What was accepted one after the other comes out in that order, after everything before it.
+      expect(posted.slice(-3)).toEqual(sequential);
+      const open = await store.deliveries.listOpen();
+      expect(open).toEqual([]);
+    });
+
+    it('keeps a delivery id at least 24 h after it was posted, then forgets it', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.deliveries.accept(delivery('e1'));
+      await post(store, CHANNEL_A, 'n1');
+      expect(await store.deliveries.stateOf('hook-1', 'e1')).toBe('posted');
+      now.ms += 24 * HOUR;
+      expect(await store.deliveries.sweepPosted(now.ms - 25 * HOUR)).toBe(0);
+      expect(await store.deliveries.accept(delivery('e1'))).toBe('duplicate');
+      now.ms += 2 * HOUR;
+      expect(await store.deliveries.sweepPosted(now.ms - 25 * HOUR)).toBe(1);
+      expect(await store.deliveries.accept(delivery('e1'))).toBe('accepted');
+    });
+
+    it('loses no update when two settings changes race', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await Promise.all([
+        store.guilds.update(GUILD, (s) => ({ ...s, routes: { ...s.routes, modcall: CHANNEL_A } })),
+        store.guilds.update(GUILD, (s) => ({ ...s, mentions: { ...s.mentions, modcall: '400000000000000001' } })),
+        store.guilds.update(GUILD, (s) => ({ ...s, defaultChannelId: CHANNEL_B })),
+      ]);
+      expect(await store.guilds.get(GUILD)).toMatchObject({
+        routes: { modcall: CHANNEL_A },
+        mentions: { modcall: '400000000000000001' },
+        defaultChannelId: CHANNEL_B,
+      });
+    });
+
+    it('keeps parked entries with their reason across a restart, lists them, and routes them when a route comes', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      await store.deliveries.accept(delivery('p1', 'case.created'));
+      await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A } }));
+      await store.deliveries.accept(delivery('p2'));
+      const [p2] = await store.deliveries.nextFor(CHANNEL_A, 1);
+      await store.deliveries.parkRefused([p2?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+
+      store = await restart(store);
+      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+        { deliveryId: 'p1', kind: 'unrouted', channelId: null },
+        { deliveryId: 'p2', kind: 'refused', detail: 'Discord 400: Invalid Form Body', channelId: CHANNEL_A },
+      ]);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+        waiting: 0,
+        unrouted: { 'case.created': 1 },
+        parkedRefused: 1,
+      });
+      await store.guilds.update(GUILD, (s) => ({ ...s, defaultChannelId: CHANNEL_B }));
+      // The unrouted one now has a channel; the refused one stays aside (Discord would refuse it again).
+      expect((await store.deliveries.nextFor(CHANNEL_B, 10)).map((entry) => entry.deliveryId)).toEqual(['p1']);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, unrouted: {}, parkedRefused: 1 });
+    });
+
+    it('parks a broken channel with its entries, keeps new ones aside, and tries it again after a routes change', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.deliveries.accept(delivery('b1'));
+      await store.deliveries.parkBrokenChannel({
+        channelId: CHANNEL_A,
+        guildId: GUILD,
+        status: 403,
+        reason: 'Discord 403: Missing Access',
+        since: now.ms,
+      });
+      await store.deliveries.accept(delivery('b2'));
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+        waiting: 0,
+        parkedBroken: 2,
+        broken: [{ channelId: CHANNEL_A, status: 403, reason: 'Discord 403: Missing Access' }],
+      });
+      expect(await store.deliveries.channelsWithWork()).toEqual([]);
+      await routeTo(store, CHANNEL_A);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, parkedBroken: 0, broken: [] });
+      expect(await store.deliveries.channelsWithWork()).toEqual([{ channelId: CHANNEL_A, guildId: GUILD }]);
+    });
+
+    it('sends a message written down before a restart again, with the same entries and nonce', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      await routeTo(store, CHANNEL_A);
+      for (const id of ['w1', 'w2', 'w3']) await store.deliveries.accept(delivery(id));
+      const entries = await store.deliveries.nextFor(CHANNEL_A, 2);
+      expect(
+        await store.deliveries.writeDown(
+          CHANNEL_A,
+          'nonce-1',
+          entries.map((entry) => entry.seq),
+        ),
+      ).toBe(true);
+      // Written down once: a second claim of the same entries is refused.
+      expect(
+        await store.deliveries.writeDown(
+          CHANNEL_A,
+          'nonce-2',
+          entries.map((entry) => entry.seq),
+        ),
+      ).toBe(false);
+
+      store = await restart(store);
+      const again = await store.deliveries.nextFor(CHANNEL_A, 10);
+      expect(again.map((entry) => [entry.deliveryId, entry.claimNonce])).toEqual([
+        ['w1', 'nonce-1'],
+        ['w2', 'nonce-1'],
+      ]);
+      await store.deliveries.ack(CHANNEL_A, 'nonce-1', now.ms);
+      expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual(['w3']);
+    });
+
+    it('remembers failures and when to retry a channel, and forgets them once a message goes through', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.deliveries.accept(delivery('r1'));
+      expect(await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + 1_000)).toBe(1);
+      expect(await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + 2_000)).toBe(2);
+      expect(await store.deliveries.retryAtOf(CHANNEL_A)).toBe(now.ms + 2_000);
+      expect((await store.deliveries.statusOf(GUILD)).retrying).toEqual([
+        { channelId: CHANNEL_A, guildId: GUILD, failures: 2, nextTryAt: now.ms + 2_000 },
+      ]);
+      await post(store, CHANNEL_A, 'n1');
+      expect(await store.deliveries.retryAtOf(CHANNEL_A)).toBeUndefined();
+      expect((await store.deliveries.statusOf(GUILD)).retrying).toEqual([]);
+    });
+
+    it('stores hooks and their activity', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const hook = {
+        hookId: 'hook-1',
+        guildId: GUILD,
+        webhookId: 'wh_1',
+        secret: 'sealed',
+        events: ['modcall'],
+        createdAt: 5,
+      };
+      await store.hooks.save(hook);
+      await store.hooks.save({ ...hook, hookId: 'hook-0', createdAt: 1 });
+      expect(await store.hooks.get('hook-1')).toEqual(hook);
+      expect((await store.hooks.listForGuild(GUILD)).map((h) => h.hookId)).toEqual(['hook-0', 'hook-1']);
+      await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
+      await store.activity.recordRefused('hook-1', 'stale_timestamp', 11);
+      await store.activity.recordState('hook-1', false, 12);
+      expect(await store.activity.get('hook-1')).toMatchObject({
+        refused: 2,
+        refusedInARow: 2,
+        lastRefusal: 'stale_timestamp',
+        state: { enabled: false, at: 12 },
+      });
+      await store.deliveries.accept(delivery('a1'));
+      expect(await store.activity.get('hook-1')).toMatchObject({
+        lastDeliveryAt: 1_000,
+        lastEvent: 'modcall',
+        refused: 2,
+        refusedInARow: 0,
+      });
+      await store.hooks.remove('hook-1');
+      expect(await store.hooks.get('hook-1')).toBeUndefined();
+    });
+  });
+}
