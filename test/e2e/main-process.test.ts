@@ -115,4 +115,90 @@ describe('npm start (src/main.ts) as a process', () => {
     await after.close();
     expect(discord.messages(channelId)).toHaveLength(1);
   }, 60_000);
+
+  it('refuses a second process on the same SQLite file with one line and exit 1; the first keeps every delivery', async () => {
+    const dir = makeTempDir();
+    cleanups.push(() => dir.remove());
+    const discord: FakeDiscord = await startFakeDiscord();
+    cleanups.push(() => discord.close());
+    const guild = discord.addGuild({ channels: [{ name: 'feed' }] });
+    const channelId = guild.channels.feed ?? '';
+    const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
+    const hookId = randomBytes(16).toString('hex');
+    const setup = await openStore(storeUrl);
+    await setup.hooks.save({
+      hookId,
+      guildId: guild.id,
+      webhookId: 'wh_1',
+      secret: SECRET,
+      events: ['all'],
+      createdAt: 1,
+    });
+    await setup.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
+    await setup.close();
+
+    const first = startMain(discord, storeUrl);
+    const logs = watchLogs(first.stdout);
+    const listening = await logs.waitFor('intake listening');
+    await logs.waitFor('Discord ready: feed starting');
+
+    const second = startMain(discord, storeUrl);
+    let stderr = '';
+    second.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(second, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      `Cannot start: another process is already using ${dir.path}/bot.sqlite: stop it first (two bot processes on one SQLite file would post events twice); to run several processes, use PostgreSQL (STORE_URL=postgres://…)`,
+    ]);
+
+    const body = JSON.stringify(SAMPLE_DELIVERIES.modcall);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const answer = await fetch(`http://127.0.0.1:${String(listening.port)}/webhooks/${hookId}`, {
+      method: 'POST',
+      headers: { 'x-service-timestamp': timestamp, 'x-service-signature': signDelivery(SECRET, timestamp, body) },
+      body,
+    });
+    expect(answer.status).toBe(204);
+    await discord.waitForMessages(channelId, 1, 10_000);
+    first.kill('SIGTERM');
+    expect(((await once(first, 'exit')) as [number | null])[0]).toBe(0);
+  }, 60_000);
+
+  it('stops with one line and exit 1 when Discord refuses the token at start', async () => {
+    const dir = makeTempDir();
+    cleanups.push(() => dir.remove());
+    const discord: FakeDiscord = await startFakeDiscord();
+    cleanups.push(() => discord.close());
+    discord.failRequests({ status: 401 });
+    const child = startMain(discord, `sqlite://${dir.path}/bot.sqlite`);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      'Cannot start: Discord refused DISCORD_TOKEN (401): reset the token in the Discord developer portal (your app → Bot → Reset Token) and put the new one in .env',
+    ]);
+    expect(stderr).not.toContain(discord.botToken);
+  }, 30_000);
 });
+
+/** `npm start`'s entry as a child process, against the fake Discord and the given store. */
+function startMain(discord: FakeDiscord, storeUrl: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DISCORD_TOKEN: discord.botToken,
+      DISCORD_API_URL: discord.apiUrl,
+      PUBLIC_URL: 'https://bot.example.test',
+      SERVICE_URL: 'https://service.example.test',
+      STORE_URL: storeUrl,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  cleanups.push(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  return child;
+}
