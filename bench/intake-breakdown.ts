@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { DeliveryAcceptor } from '../src/intake/accept-delivery.js';
 import { openStore } from '../src/store/open-store.js';
 import { classifyDelivery, EnvelopeSchema } from '../src/upstream/schemas.js';
 import { verifyDelivery } from '../src/upstream/signature.js';
@@ -79,7 +78,6 @@ export async function measureIntakeBreakdown(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-breakdown-'));
   const store = await openStore(`sqlite://${dir}/breakdown.sqlite`);
   try {
-    const acceptor = new DeliveryAcceptor(store.outbox, store.seen);
     const tag = makeRunTag();
     let n = 0;
     const nextDelivery = () => {
@@ -93,30 +91,22 @@ export async function measureIntakeBreakdown(): Promise<void> {
         receivedAt: Date.now(),
       };
     };
-    const accept = () => acceptor.accept(nextDelivery());
-    line(
-      'seen.has (in-memory index, a miss)',
-      await rounds(ROUNDS, () => timeSync(() => store.seen.has('hook_bench', `x${n++}`), CPU_ITERATIONS)),
-    );
-    // Each append timed on its own too: the tail of the fsync is what the answer-time percentiles inherit.
+    const accept = () => store.deliveries.accept(nextDelivery());
+    // Each accept timed on its own too: the tail of the fsync is what the answer-time percentiles inherit.
     const appendMs: number[] = [];
     const append = async () => {
       const delivery = nextDelivery();
       const start = performance.now();
-      await store.outbox.append(delivery);
+      await store.deliveries.accept(delivery);
       appendMs.push(performance.now() - start);
     };
     line(
-      'outbox.append (SQLite INSERT + fsync, one at a time)',
+      'deliveries.accept (route, unique INSERT, activity, commit + fsync; one at a time)',
       await rounds(ROUNDS, () => timeAwaited(append, STORE_SEQUENTIAL)),
     );
     log(
       `    per append over all ${appendMs.length}: p50 ${formatNumber(percentile(appendMs, 50))} ms, ` +
         `p99 ${formatNumber(percentile(appendMs, 99))} ms, max ${formatNumber(Math.max(...appendMs))} ms`,
-    );
-    line(
-      'acceptor.accept (dedupe + append, one at a time)',
-      await rounds(ROUNDS, () => timeAwaited(accept, STORE_SEQUENTIAL)),
     );
     // Wall time, event-loop busy time and main-thread CPU of the same loop: busy but not on a CPU is blocked.
     const wall: number[] = [];
@@ -132,7 +122,7 @@ export async function measureIntakeBreakdown(): Promise<void> {
       if (cpuBefore !== undefined && cpuAfter !== undefined)
         onCpu.push(((cpuAfter - cpuBefore) * 1000) / STORE_CONCURRENT);
     }
-    line(`acceptor.accept, ${CONCURRENCY} in flight (wall per delivery)`, { values: wall, median: median(wall) });
+    line(`deliveries.accept, ${CONCURRENCY} in flight (wall per delivery)`, { values: wall, median: median(wall) });
     line('  main thread busy (event-loop utilization)', { values: busy, median: median(busy) });
     if (onCpu.length > 0) {
       const blocked = busy.map((value, i) => value - (onCpu[i] ?? Number.NaN));

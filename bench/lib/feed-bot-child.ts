@@ -45,7 +45,7 @@ async function measure(bot: FeedBot): Promise<FeedBotReply> {
     arrayBuffers: usage.arrayBuffers,
     rssAnon: procStatus('RssAnon'),
     rssFile: procStatus('RssFile'),
-    outbox: bot.bot.store.outbox.size,
+    outbox: await bot.bot.store.deliveries.countOpen(),
     warnings: warnings.count,
     firstWarning: warnings.first[0],
   };

@@ -91,9 +91,8 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
 /** Resolves once the outbox is empty: every entry's message confirmed by Discord and removed. */
 export async function waitForEmptyOutbox(bot: RunningBot, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (bot.store.outbox.size > 0) {
-    if (Date.now() > deadline)
-      throw new Error(`the outbox still holds ${bot.store.outbox.size} entries after ${timeoutMs} ms`);
+  for (let open = await bot.store.deliveries.countOpen(); open > 0; open = await bot.store.deliveries.countOpen()) {
+    if (Date.now() > deadline) throw new Error(`the store still holds ${open} open entries after ${timeoutMs} ms`);
     await sleep(10);
   }
 }

@@ -19,7 +19,7 @@ import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.j
 interface Running {
   url: string;
   path: string;
-  handled(): number;
+  handled(): number | Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -47,7 +47,7 @@ async function startRealBot(): Promise<Running> {
   return {
     url: bot.http.url,
     path: `/webhooks/${hookId}`,
-    handled: () => bot.store.outbox.size,
+    handled: () => bot.store.deliveries.countOpen(),
     async stop() {
       await bot.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -80,7 +80,10 @@ const server = kind === 'express' ? await startBareExpress() : await startRealBo
 process.on('message', (message: ServerRequest) => {
   if (message.type === 'usage') {
     const cpu = process.cpuUsage();
-    reply({ type: 'usage', cpuMicros: cpu.user + cpu.system, atMs: performance.now(), handled: server.handled() });
+    const atMs = performance.now();
+    void Promise.resolve(server.handled()).then((handled) =>
+      reply({ type: 'usage', cpuMicros: cpu.user + cpu.system, atMs, handled }),
+    );
     return;
   }
   void server.stop().then(() => reply({ type: 'stopped' }, () => process.exit(0)));

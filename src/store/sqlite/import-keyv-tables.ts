@@ -42,7 +42,7 @@ export function importKeyvTables(db: Database): void {
       const stored = JSON.parse(row.value) as { value?: unknown };
       const parsed = schema.safeParse(stored.value);
       if (!parsed.success) throw new Error(`stored ${table} record ${row.key} does not match its schema`);
-      return [row.key.slice(row.key.indexOf(':') + 1), parsed.data as z.infer<S>];
+      return [row.key.slice(row.key.indexOf(':') + 1), parsed.data];
     });
   };
 

@@ -20,11 +20,16 @@ import { WriteBatcher } from './write-batcher.js';
  */
 export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'busy_timeout = 5000', 'foreign_keys = ON'];
 
+/** For the store benchmark only: what FULL costs is measured against NORMAL on the same code. */
+export interface SqliteTuning {
+  synchronous?: 'NORMAL';
+}
+
 /**
  * Opens the SQLite store at `path` (`:memory:` for a store that lives as long as the process), creating the file
  * and its folder, taking the single-process lock, and bringing the schema up to date.
  */
-export function openSqliteStore(path: string, clock: () => number): Store {
+export function openSqliteStore(path: string, clock: () => number, tuning: SqliteTuning = {}): Store {
   const memory = path === ':memory:';
   const file = memory ? path : resolve(path);
   if (!memory) mkdirSync(dirname(file), { recursive: true });
@@ -33,6 +38,7 @@ export function openSqliteStore(path: string, clock: () => number): Store {
   try {
     db = new Database(file);
     for (const pragma of SQLITE_PRAGMAS) db.pragma(pragma);
+    if (tuning.synchronous) db.pragma(`synchronous = ${tuning.synchronous}`);
     migrate(db);
   } catch (error) {
     lock?.release();
