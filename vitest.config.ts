@@ -18,8 +18,8 @@ export default defineConfig({
         'src/intake/read-raw-body.ts': { lines: 100, branches: 100 },
         'src/intake/signing-keys.ts': { lines: 100, branches: 100 },
         // A floor for the rest of src/: what it measured when the gate was set; raise it, never lower it.
-        lines: 93,
-        branches: 84,
+        lines: 94,
+        branches: 85,
       },
     },
   },

@@ -119,4 +119,14 @@ describe('a store that cannot write', () => {
     // The retry is not mistaken for a duplicate of the delivery that failed.
     expect((await h.postSigned(payload)).status).toBe(500);
   });
+
+  it('still answers 401 to a bad signature when the refusal cannot be counted, and says so in the log', async () => {
+    const db = new Database(h.dbFile);
+    db.exec(`CREATE TRIGGER refuse_counts BEFORE INSERT ON hook_activity BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    db.close();
+    const payload = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'badly-signed' });
+    const response = await h.postSigned(payload, { secret: 'not-the-secret' });
+    expect(response.status).toBe(401);
+    expect(h.logs.text()).toContain('recording a refusal failed');
+  });
 });
