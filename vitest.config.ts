@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // One throwaway PostgreSQL cluster for the run (test/setup/postgres.ts).
+    globalSetup: ['test/setup/postgres.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores: end-to-end suites start real servers and a real discord.js client each.

@@ -9,7 +9,9 @@ export type StoreSignal =
   | { kind: 'work'; channelId: string; guildId: string; at: number }
   | { kind: 'hook-outcome'; hookId: string; outcome: HookOutcome }
   | { kind: 'settings-changed'; guildId: string }
-  | { kind: 'hook-changed'; hookId: string };
+  | { kind: 'hook-changed'; hookId: string }
+  /** Signals may have been missed (the listening connection was lost): anything that matters is read again. */
+  | { kind: 'resync' };
 
 export interface StoreSignals {
   /** Calls `listener` with every signal from now on; returns the function that stops it. */

@@ -9,38 +9,20 @@ import type {
   GuildFeedStatus,
   NewDelivery,
   ParkedEntry,
-  ParkKind,
   QueuedEntry,
 } from '../deliveries.js';
+import {
+  toFeedStatus,
+  toOpenEntry,
+  toParked,
+  toQueued,
+  type ChannelRow,
+  type DeliveryRow,
+  type ParkedCount,
+} from '../delivery-rows.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
 import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
 import type { WriteBatcher, WriteContext } from './write-batcher.js';
-
-interface DeliveryRow {
-  seq: number;
-  hook_id: string;
-  delivery_id: string;
-  guild_id: string;
-  event: string;
-  received_at: number;
-  raw_body: string | null;
-  state: DeliveryState;
-  channel_id: string | null;
-  claim_nonce: string | null;
-  park_kind: ParkKind | null;
-  park_detail: string | null;
-  parked_at: number | null;
-}
-
-interface ChannelRow {
-  channel_id: string;
-  guild_id: string;
-  failures: number;
-  retry_at: number | null;
-  broken_status: number | null;
-  broken_reason: string | null;
-  broken_since: number | null;
-}
 
 /** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */
 const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
@@ -224,42 +206,11 @@ export class SqliteDeliveries implements DeliveryQueue {
         `SELECT park_kind, event, COUNT(*) AS n FROM delivery WHERE guild_id = ? AND state = 'parked'
          GROUP BY park_kind, event`,
       )
-      .all(guildId) as Array<{ park_kind: ParkKind; event: string; n: number }>;
+      .all(guildId) as ParkedCount[];
     const channels = this.db
       .prepare('SELECT * FROM channel_state WHERE guild_id = ? ORDER BY channel_id')
       .all(guildId) as ChannelRow[];
-    const status: GuildFeedStatus = {
-      waiting,
-      unrouted: {},
-      parkedBroken: 0,
-      parkedRefused: 0,
-      broken: [],
-      retrying: [],
-    };
-    for (const row of parked) {
-      if (row.park_kind === 'unrouted') status.unrouted[row.event] = row.n;
-      else if (row.park_kind === 'broken') status.parkedBroken += row.n;
-      else status.parkedRefused += row.n;
-    }
-    for (const row of channels) {
-      if (row.broken_status !== null) {
-        status.broken.push({
-          channelId: row.channel_id,
-          guildId: row.guild_id,
-          status: row.broken_status,
-          reason: row.broken_reason ?? '',
-          since: row.broken_since ?? 0,
-        });
-      } else if (row.failures > 0 && row.retry_at !== null) {
-        status.retrying.push({
-          channelId: row.channel_id,
-          guildId: row.guild_id,
-          failures: row.failures,
-          nextTryAt: row.retry_at,
-        });
-      }
-    }
-    return Promise.resolve(status);
+    return Promise.resolve(toFeedStatus(waiting, parked, channels));
   }
 
   listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {
@@ -297,7 +248,7 @@ export class SqliteDeliveries implements DeliveryQueue {
     const rows = this.db
       .prepare(`SELECT * FROM delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`)
       .all() as DeliveryRow[];
-    return Promise.resolve(rows.map((row) => (row.state === 'waiting' ? toQueued(row) : toParked(row))));
+    return Promise.resolve(rows.map(toOpenEntry));
   }
 
   countOpen(): Promise<number> {
@@ -352,34 +303,4 @@ export class SqliteDeliveries implements DeliveryQueue {
     const row = this.settingsOf.get(guildId);
     return row ? GuildSettingsSchema.parse(JSON.parse(row.settings)) : emptyGuildSettings(guildId);
   }
-}
-
-function toQueued(row: DeliveryRow): QueuedEntry {
-  return {
-    seq: row.seq,
-    hookId: row.hook_id,
-    guildId: row.guild_id,
-    deliveryId: row.delivery_id,
-    event: row.event,
-    rawBody: row.raw_body ?? '',
-    receivedAt: row.received_at,
-    channelId: row.channel_id ?? '',
-    claimNonce: row.claim_nonce,
-  };
-}
-
-function toParked(row: DeliveryRow): ParkedEntry {
-  return {
-    seq: row.seq,
-    hookId: row.hook_id,
-    guildId: row.guild_id,
-    deliveryId: row.delivery_id,
-    event: row.event,
-    rawBody: row.raw_body ?? '',
-    receivedAt: row.received_at,
-    channelId: row.channel_id,
-    kind: row.park_kind ?? 'unrouted',
-    detail: row.park_detail ?? '',
-    parkedAt: row.parked_at ?? row.received_at,
-  };
 }

@@ -1,0 +1,111 @@
+import type { DeliveryState, GuildFeedStatus, ParkedEntry, ParkKind, QueuedEntry } from './deliveries.js';
+
+/** A `delivery` row as both engines store it (same columns, same meaning). */
+export interface DeliveryRow {
+  seq: number;
+  hook_id: string;
+  delivery_id: string;
+  guild_id: string;
+  event: string;
+  received_at: number;
+  raw_body: string | null;
+  state: DeliveryState;
+  channel_id: string | null;
+  claim_nonce: string | null;
+  park_kind: ParkKind | null;
+  park_detail: string | null;
+  parked_at: number | null;
+}
+
+/** A `channel_state` row. */
+export interface ChannelRow {
+  channel_id: string;
+  guild_id: string;
+  failures: number;
+  retry_at: number | null;
+  broken_status: number | null;
+  broken_reason: string | null;
+  broken_since: number | null;
+}
+
+export function toQueued(row: DeliveryRow): QueuedEntry {
+  return {
+    seq: row.seq,
+    hookId: row.hook_id,
+    guildId: row.guild_id,
+    deliveryId: row.delivery_id,
+    event: row.event,
+    rawBody: row.raw_body ?? '',
+    receivedAt: row.received_at,
+    channelId: row.channel_id ?? '',
+    claimNonce: row.claim_nonce,
+  };
+}
+
+export function toParked(row: DeliveryRow): ParkedEntry {
+  return {
+    seq: row.seq,
+    hookId: row.hook_id,
+    guildId: row.guild_id,
+    deliveryId: row.delivery_id,
+    event: row.event,
+    rawBody: row.raw_body ?? '',
+    receivedAt: row.received_at,
+    channelId: row.channel_id,
+    kind: row.park_kind ?? 'unrouted',
+    detail: row.park_detail ?? '',
+    parkedAt: row.parked_at ?? row.received_at,
+  };
+}
+
+/** A waiting row as a lane entry, a parked one with its reason. */
+export function toOpenEntry(row: DeliveryRow): QueuedEntry | ParkedEntry {
+  return row.state === 'waiting' ? toQueued(row) : toParked(row);
+}
+
+/** Parked entries counted per kind and event. */
+export interface ParkedCount {
+  park_kind: ParkKind;
+  event: string;
+  n: number;
+}
+
+/** /status's view of a guild, from its waiting count, its parked counts and its channels' states. */
+export function toFeedStatus(
+  waiting: number,
+  parked: readonly ParkedCount[],
+  channels: readonly ChannelRow[],
+): GuildFeedStatus {
+  const status: GuildFeedStatus = {
+    waiting,
+    unrouted: {},
+    parkedBroken: 0,
+    parkedRefused: 0,
+    broken: [],
+    retrying: [],
+  };
+  for (const row of parked) {
+    if (row.park_kind === 'unrouted') status.unrouted[row.event] = row.n;
+    else if (row.park_kind === 'broken') status.parkedBroken += row.n;
+    else status.parkedRefused += row.n;
+  }
+  for (const row of channels) {
+    if (row.broken_status !== null) {
+      status.broken.push({
+        channelId: row.channel_id,
+        guildId: row.guild_id,
+        status: row.broken_status,
+        reason: row.broken_reason ?? '',
+        since: row.broken_since ?? 0,
+      });
+    } else if (row.failures > 0 && row.retry_at !== null) {
+      status.retrying.push({
+        channelId: row.channel_id,
+        guildId: row.guild_id,
+        failures: row.failures,
+        nextTryAt: row.retry_at,
+      });
+    }
+  }
+  return status;
+}

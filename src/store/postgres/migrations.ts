@@ -1,0 +1,154 @@
+import type pg from 'pg';
+
+/** Serializes migrations between processes starting at once (a session advisory lock, released after). */
+const MIGRATION_LOCK = 'bridge.migrations';
+
+/**
+ * The schema, one step per version, recorded in `bridge_migration`. Each step runs in a transaction with its
+ * record, under an advisory lock, so processes starting together apply it once.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE hook (
+    hook_id    TEXT PRIMARY KEY,
+    guild_id   TEXT NOT NULL,
+    webhook_id TEXT,
+    secret     TEXT NOT NULL,
+    events     JSONB NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX hook_by_guild ON hook (guild_id, created_at);
+
+  CREATE TABLE guild_settings (
+    guild_id TEXT PRIMARY KEY,
+    settings JSONB NOT NULL,
+    -- Bumped by every change: an accept routed with an older version is refused ('stale') and routed again.
+    version  BIGINT NOT NULL
+  );
+
+  CREATE SEQUENCE delivery_seq;
+  -- Every delivery from acceptance until 24 h after it was posted; (hook_id, delivery_id) is unique for as long
+  -- as the row lives, which is what dedupes. seq comes from delivery_seq under the guild's advisory lock, so
+  -- within a guild it is commit order.
+  CREATE TABLE delivery (
+    seq          BIGINT PRIMARY KEY,
+    hook_id      TEXT NOT NULL,
+    delivery_id  TEXT NOT NULL,
+    guild_id     TEXT NOT NULL,
+    event        TEXT NOT NULL,
+    received_at  BIGINT NOT NULL,
+    raw_body     TEXT,
+    state        TEXT NOT NULL CHECK (state IN ('waiting', 'parked', 'posted')),
+    channel_id   TEXT,
+    claim_nonce  TEXT,
+    park_kind    TEXT CHECK (park_kind IN ('unrouted', 'broken', 'refused')),
+    park_detail  TEXT,
+    parked_at    BIGINT,
+    posted_at    BIGINT,
+    UNIQUE (hook_id, delivery_id)
+  );
+  CREATE INDEX delivery_lane ON delivery (channel_id, seq) WHERE state = 'waiting';
+  CREATE INDEX delivery_by_guild ON delivery (guild_id, state, event);
+  CREATE INDEX delivery_posted ON delivery (posted_at) WHERE state = 'posted';
+
+  CREATE TABLE channel_state (
+    channel_id    TEXT PRIMARY KEY,
+    guild_id      TEXT NOT NULL,
+    failures      INTEGER NOT NULL DEFAULT 0,
+    retry_at      BIGINT,
+    broken_status INTEGER,
+    broken_reason TEXT,
+    broken_since  BIGINT
+  );
+  CREATE INDEX channel_state_by_guild ON channel_state (guild_id);
+
+  CREATE TABLE hook_activity (
+    hook_id          TEXT PRIMARY KEY,
+    last_delivery_at BIGINT,
+    last_event       TEXT,
+    refused          INTEGER NOT NULL DEFAULT 0,
+    refused_in_a_row INTEGER NOT NULL DEFAULT 0,
+    last_refusal     TEXT,
+    enabled          BOOLEAN,
+    enabled_at       BIGINT
+  );
+
+  -- The intake's one round trip: checks the settings version it routed with, stores the delivery (or finds it
+  -- there), counts the hook's activity, and announces the work, all in one transaction. NOTIFY is delivered
+  -- at commit, so no process hears of work that is not there.
+  CREATE FUNCTION bridge_accept(p_hook TEXT, p_delivery TEXT, p_guild TEXT, p_event TEXT, p_body TEXT,
+                                p_received BIGINT, p_channel TEXT, p_version BIGINT) RETURNS TEXT
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    v_version BIGINT;
+    v_broken  TEXT;
+    v_seq     BIGINT;
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('bridge.guild:' || p_guild, 0));
+    SELECT version INTO v_version FROM guild_settings WHERE guild_id = p_guild;
+    IF COALESCE(v_version, 0) <> p_version THEN
+      RETURN 'stale';
+    END IF;
+    IF p_channel IS NOT NULL THEN
+      SELECT broken_reason INTO v_broken FROM channel_state
+        WHERE channel_id = p_channel AND broken_status IS NOT NULL;
+    END IF;
+    INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id,
+                          park_kind, park_detail, parked_at)
+      VALUES (nextval('delivery_seq'), p_hook, p_delivery, p_guild, p_event, p_received, p_body,
+              CASE WHEN p_channel IS NULL OR v_broken IS NOT NULL THEN 'parked' ELSE 'waiting' END,
+              p_channel,
+              CASE WHEN p_channel IS NULL THEN 'unrouted' WHEN v_broken IS NOT NULL THEN 'broken' END,
+              CASE WHEN p_channel IS NULL THEN '' WHEN v_broken IS NOT NULL THEN v_broken END,
+              CASE WHEN p_channel IS NULL OR v_broken IS NOT NULL THEN p_received END)
+      ON CONFLICT (hook_id, delivery_id) DO NOTHING
+      RETURNING seq INTO v_seq;
+    INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row)
+      VALUES (p_hook, p_received, p_event, 0)
+      ON CONFLICT (hook_id) DO UPDATE SET last_delivery_at = EXCLUDED.last_delivery_at,
+        last_event = EXCLUDED.last_event, refused_in_a_row = 0;
+    PERFORM pg_notify('bridge', json_build_object('kind', 'hook-outcome', 'hookId', p_hook,
+      'outcome', json_build_object('ok', true, 'event', p_event, 'at', p_received))::text);
+    IF v_seq IS NULL THEN
+      RETURN 'duplicate';
+    END IF;
+    IF p_channel IS NOT NULL AND v_broken IS NULL THEN
+      PERFORM pg_notify('bridge', json_build_object('kind', 'work', 'channelId', p_channel, 'guildId', p_guild,
+        'at', p_received)::text);
+    END IF;
+    RETURN 'accepted';
+  END $$;
+  `,
+];
+
+/** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */
+export async function migrate(client: pg.ClientBase): Promise<void> {
+  await client.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [MIGRATION_LOCK]);
+  try {
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS bridge_migration (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM bridge_migration',
+    );
+    const current = rows[0]?.version ?? 0;
+    if (current > MIGRATIONS.length) {
+      throw new Error(
+        `the database was migrated by a newer version of the bot (schema ${current}, this version knows ${MIGRATIONS.length}): upgrade the bot`,
+      );
+    }
+    for (let version = current + 1; version <= MIGRATIONS.length; version += 1) {
+      await client.query('BEGIN');
+      try {
+        await client.query(MIGRATIONS[version - 1] ?? '');
+        await client.query('INSERT INTO bridge_migration (version) VALUES ($1)', [version]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [MIGRATION_LOCK]);
+  }
+}

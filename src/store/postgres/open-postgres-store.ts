@@ -1,0 +1,59 @@
+import pg from 'pg';
+
+import type { Logger } from '../../logger.js';
+import type { Store } from '../store.js';
+import { migrate } from './migrations.js';
+import { PostgresDeliveries } from './pg-deliveries.js';
+import { PostgresGuildSettings } from './pg-guild-settings.js';
+import { PostgresHookActivity } from './pg-hook-activity.js';
+import { PostgresHooks } from './pg-hooks.js';
+import { PostgresSignals } from './pg-signals.js';
+
+/** BIGINT (int8) as a JS number: every bigint here (seq, ms timestamps) stays far below 2^53. */
+const INT8_OID = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** Connections one process keeps: the intake's accepts and the feed's lanes share them. */
+const POOL_SIZE = 10;
+
+/**
+ * Opens the PostgreSQL store at `url`: applies migrations (once, whichever process starts first), connects the
+ * pool and the LISTEN connection that carries the store's signals between processes. Durability is the
+ * server's: with `synchronous_commit=on` (the default) a commit, and so a 204, survives a crash of the server.
+ */
+export async function openPostgresStore(url: string, clock: () => number, logger?: Logger): Promise<Store> {
+  const config: pg.ClientConfig = { connectionString: url, types, application_name: 'service-discord-bridge' };
+  const pool = new pg.Pool({ ...config, max: POOL_SIZE });
+  // A connection that fails while idle in the pool is replaced by the pool; the error must not crash the process.
+  pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'a store connection failed'));
+  const signals = new PostgresSignals(config, logger);
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client);
+    } finally {
+      client.release();
+    }
+    await signals.start();
+  } catch (error) {
+    await signals.close();
+    await pool.end();
+    throw error;
+  }
+  const guilds = new PostgresGuildSettings(pool, signals, clock);
+  return {
+    kind: 'postgres',
+    hooks: new PostgresHooks(pool, signals),
+    guilds,
+    deliveries: new PostgresDeliveries(pool, guilds),
+    activity: new PostgresHookActivity(pool),
+    signals,
+    async close() {
+      await signals.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,229 @@
+import type pg from 'pg';
+
+import { resolveRoute } from '../../feed/route.js';
+import type {
+  AcceptOutcome,
+  BrokenChannel,
+  DeliveryQueue,
+  DeliveryState,
+  GuildFeedStatus,
+  NewDelivery,
+  ParkedEntry,
+  QueuedEntry,
+} from '../deliveries.js';
+import {
+  toFeedStatus,
+  toOpenEntry,
+  toParked,
+  toQueued,
+  type ChannelRow,
+  type DeliveryRow,
+  type ParkedCount,
+} from '../delivery-rows.js';
+import type { PostgresGuildSettings } from './pg-guild-settings.js';
+import { inTransaction } from './transaction.js';
+
+/** Deletes of expired posted deliveries go in slices, so a big sweep never holds locks for long. */
+const SWEEP_SLICE = 5_000;
+
+/** How many times an accept routed with settings that changed meanwhile is routed again before giving up. */
+const STALE_RETRIES = 5;
+
+/**
+ * The delivery queue in PostgreSQL. Every guarantee comes from the engine: the unique key dedupes concurrent
+ * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept), the guild's
+ * advisory transaction lock makes a guild's order its commit order, and NOTIFY announces work at commit.
+ */
+export class PostgresDeliveries implements DeliveryQueue {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly guilds: PostgresGuildSettings,
+  ) {}
+
+  async accept(delivery: NewDelivery): Promise<AcceptOutcome> {
+    for (let attempt = 0; attempt <= STALE_RETRIES; attempt += 1) {
+      // Routed with the cached settings; bridge_accept refuses ('stale') if they changed since.
+      const { settings, version } = await this.guilds.versioned(delivery.guildId, attempt > 0);
+      const route = resolveRoute(settings, delivery.event);
+      const { rows } = await this.pool.query<{ outcome: AcceptOutcome | 'stale' }>(
+        'SELECT bridge_accept($1, $2, $3, $4, $5, $6, $7, $8) AS outcome',
+        [
+          delivery.hookId,
+          delivery.deliveryId,
+          delivery.guildId,
+          delivery.event,
+          delivery.rawBody,
+          delivery.receivedAt,
+          route?.channelId ?? null,
+          version,
+        ],
+      );
+      const outcome = rows[0]?.outcome;
+      if (outcome === 'accepted' || outcome === 'duplicate') return outcome;
+    }
+    throw new Error('the guild settings kept changing while a delivery was routed');
+  }
+
+  async channelsWithWork(): Promise<Array<{ channelId: string; guildId: string }>> {
+    const { rows } = await this.pool.query<{ channel_id: string; guild_id: string }>(
+      `SELECT channel_id, min(guild_id) AS guild_id FROM delivery WHERE state = 'waiting' GROUP BY channel_id`,
+    );
+    return rows.map((row) => ({ channelId: row.channel_id, guildId: row.guild_id }));
+  }
+
+  async nextFor(channelId: string, max: number): Promise<QueuedEntry[]> {
+    const { rows: first } = await this.pool.query<DeliveryRow>(
+      `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' ORDER BY seq LIMIT 1`,
+      [channelId],
+    );
+    const head = first[0];
+    if (!head) return [];
+    const { rows } = head.claim_nonce
+      ? await this.pool.query<DeliveryRow>(
+          `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2 ORDER BY seq`,
+          [channelId, head.claim_nonce],
+        )
+      : await this.pool.query<DeliveryRow>(
+          `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce IS NULL
+           ORDER BY seq LIMIT $2`,
+          [channelId, max],
+        );
+    return rows.map(toQueued);
+  }
+
+  async writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      const { rowCount } = await client.query(
+        `UPDATE delivery SET claim_nonce = $1
+         WHERE channel_id = $2 AND state = 'waiting' AND claim_nonce IS NULL AND seq = ANY($3::bigint[])`,
+        [nonce, channelId, seqs],
+      );
+      if (rowCount === seqs.length) return true;
+      // One of them moved meanwhile (re-routed, or written down by another owner): nothing is claimed.
+      await client.query('ROLLBACK');
+      await client.query('BEGIN');
+      return false;
+    });
+  }
+
+  async ack(channelId: string, nonce: string, postedAt: number): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `UPDATE delivery SET state = 'posted', raw_body = NULL, posted_at = $1, claim_nonce = NULL
+         WHERE channel_id = $2 AND state = 'waiting' AND claim_nonce = $3`,
+        [postedAt, channelId, nonce],
+      );
+      await client.query('UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = $1', [channelId]);
+    });
+  }
+
+  async release(channelId: string, nonce: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE delivery SET claim_nonce = NULL WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2`,
+      [channelId, nonce],
+    );
+  }
+
+  async recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
+    const { rows } = await this.pool.query<{ failures: number }>(
+      `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES ($1, $2, 1, $3)
+       ON CONFLICT (channel_id) DO UPDATE SET failures = channel_state.failures + 1, retry_at = EXCLUDED.retry_at
+       RETURNING failures`,
+      [channelId, guildId, retryAt],
+    );
+    return rows[0]?.failures ?? 1;
+  }
+
+  async parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
+    await this.pool.query(
+      `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = $1, parked_at = $2, claim_nonce = NULL
+       WHERE state = 'waiting' AND seq = ANY($3::bigint[])`,
+      [detail, at, seqs],
+    );
+  }
+
+  async parkBrokenChannel(channel: BrokenChannel): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO channel_state (channel_id, guild_id, broken_status, broken_reason, broken_since)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (channel_id) DO UPDATE SET broken_status = EXCLUDED.broken_status,
+           broken_reason = EXCLUDED.broken_reason, broken_since = EXCLUDED.broken_since, failures = 0, retry_at = NULL`,
+        [channel.channelId, channel.guildId, channel.status, channel.reason, channel.since],
+      );
+      await client.query(
+        `UPDATE delivery SET state = 'parked', park_kind = 'broken', park_detail = $1, parked_at = $2, claim_nonce = NULL
+         WHERE channel_id = $3 AND state = 'waiting'`,
+        [channel.reason, channel.since, channel.channelId],
+      );
+    });
+  }
+
+  async retryAtOf(channelId: string): Promise<number | undefined> {
+    const { rows } = await this.pool.query<{ retry_at: number | null }>(
+      'SELECT retry_at FROM channel_state WHERE channel_id = $1',
+      [channelId],
+    );
+    return rows[0]?.retry_at ?? undefined;
+  }
+
+  async statusOf(guildId: string): Promise<GuildFeedStatus> {
+    const { rows: waitingRows } = await this.pool.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM delivery WHERE guild_id = $1 AND state = 'waiting'`,
+      [guildId],
+    );
+    const { rows: parked } = await this.pool.query<ParkedCount>(
+      `SELECT park_kind, event, count(*)::int AS n FROM delivery WHERE guild_id = $1 AND state = 'parked'
+       GROUP BY park_kind, event`,
+      [guildId],
+    );
+    const { rows: channels } = await this.pool.query<ChannelRow>(
+      'SELECT * FROM channel_state WHERE guild_id = $1 ORDER BY channel_id',
+      [guildId],
+    );
+    return toFeedStatus(waitingRows[0]?.waiting ?? 0, parked, channels);
+  }
+
+  async listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {
+    const { rows } = await this.pool.query<DeliveryRow>(
+      `SELECT * FROM delivery WHERE guild_id = $1 AND state = 'parked' ORDER BY seq LIMIT $2 OFFSET $3`,
+      [guildId, page.limit, page.offset],
+    );
+    return rows.map(toParked);
+  }
+
+  async sweepPosted(before: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { rowCount } = await this.pool.query(
+        `DELETE FROM delivery WHERE seq IN
+           (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < $1 LIMIT ${SWEEP_SLICE})`,
+        [before],
+      );
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < SWEEP_SLICE) return total;
+    }
+  }
+
+  async stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {
+    const { rows } = await this.pool.query<{ state: DeliveryState }>(
+      'SELECT state FROM delivery WHERE hook_id = $1 AND delivery_id = $2',
+      [hookId, deliveryId],
+    );
+    return rows[0]?.state;
+  }
+
+  async listOpen(): Promise<Array<QueuedEntry | ParkedEntry>> {
+    const { rows } = await this.pool.query<DeliveryRow>(
+      `SELECT * FROM delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`,
+    );
+    return rows.map(toOpenEntry);
+  }
+
+  async countOpen(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM delivery WHERE state IN ('waiting', 'parked')`,
+    );
+    return rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,81 @@
+import type pg from 'pg';
+
+import { BoundedCache } from '../bounded-cache.js';
+import { HookRecordSchema, type HookRecord, type HookStore } from '../hooks.js';
+import type { StoreSignals } from '../signals.js';
+import { notify } from './pg-signals.js';
+
+interface HookRow {
+  hook_id: string;
+  guild_id: string;
+  webhook_id: string | null;
+  secret: string;
+  events: unknown;
+  created_at: number;
+}
+
+/** Hooks the intake looks up on every delivery, kept this many at most; any process's change drops its copy. */
+const CACHED_HOOKS = 10_000;
+
+/** Hooks in the `hook` table, with a bounded cache invalidated by the `hook-changed` signal of any process. */
+export class PostgresHooks implements HookStore {
+  private readonly cache = new BoundedCache<HookRecord>(CACHED_HOOKS);
+
+  constructor(
+    private readonly pool: pg.Pool,
+    signals: StoreSignals,
+  ) {
+    signals.subscribe((signal) => {
+      if (signal.kind === 'hook-changed') this.cache.delete(signal.hookId);
+      else if (signal.kind === 'resync') this.cache.clear();
+    });
+  }
+
+  async get(hookId: string): Promise<HookRecord | undefined> {
+    const cached = this.cache.get(hookId);
+    if (cached) return cached;
+    const { rows } = await this.pool.query<HookRow>('SELECT * FROM hook WHERE hook_id = $1', [hookId]);
+    const row = rows[0];
+    if (!row) return undefined;
+    // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
+    const record = toRecord(row);
+    this.cache.set(hookId, record);
+    return record;
+  }
+
+  async save(record: HookRecord): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO hook (hook_id, guild_id, webhook_id, secret, events, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (hook_id) DO UPDATE SET guild_id = EXCLUDED.guild_id, webhook_id = EXCLUDED.webhook_id,
+         secret = EXCLUDED.secret, events = EXCLUDED.events, created_at = EXCLUDED.created_at`,
+      [record.hookId, record.guildId, record.webhookId, record.secret, JSON.stringify(record.events), record.createdAt],
+    );
+    this.cache.delete(record.hookId);
+    await notify(this.pool, { kind: 'hook-changed', hookId: record.hookId });
+  }
+
+  async remove(hookId: string): Promise<void> {
+    await this.pool.query('DELETE FROM hook WHERE hook_id = $1', [hookId]);
+    this.cache.delete(hookId);
+    await notify(this.pool, { kind: 'hook-changed', hookId });
+  }
+
+  async listForGuild(guildId: string): Promise<HookRecord[]> {
+    const { rows } = await this.pool.query<HookRow>(
+      'SELECT * FROM hook WHERE guild_id = $1 ORDER BY created_at, hook_id',
+      [guildId],
+    );
+    return rows.map(toRecord);
+  }
+}
+
+function toRecord(row: HookRow): HookRecord {
+  return HookRecordSchema.parse({
+    hookId: row.hook_id,
+    guildId: row.guild_id,
+    webhookId: row.webhook_id,
+    secret: row.secret,
+    events: row.events,
+    createdAt: row.created_at,
+  });
+}

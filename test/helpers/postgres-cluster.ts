@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A throwaway PostgreSQL cluster on 127.0.0.1, for tests and benchmarks. */
+export interface PostgresCluster {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  adminUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Where Debian (and most Linux packages) put the server's binaries; PG_BINDIR overrides. */
+export function findPostgresBinDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const chosen = env['PG_BINDIR'];
+  if (chosen) return existsSync(join(chosen, 'initdb')) ? chosen : undefined;
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+/**
+ * initdb + pg_ctl in a temporary directory, trust authentication on 127.0.0.1 only, fsync off (a test cluster
+ * keeps nothing; `synchronous_commit` stays on so a commit's semantics are the real ones). As root, the
+ * commands run as the `postgres` user: initdb refuses root. About a second here.
+ */
+export async function startPostgresCluster(binDir: string): Promise<PostgresCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'bridge-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const as = (command: string, args: string[]) =>
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(binDir, command), ...args])
+      : run(join(binDir, command), args);
+  const port = await freePort();
+  try {
+    await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+    const options = [
+      `-p ${port}`,
+      "-c listen_addresses='127.0.0.1'",
+      `-c unix_socket_directories='${dir}'`,
+      '-c fsync=off',
+      '-c full_page_writes=off',
+      '-c max_connections=200',
+    ].join(' ');
+    await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async stop() {
+      await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
