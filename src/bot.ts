@@ -5,16 +5,19 @@ import { COMMANDS } from '../commands/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createChannelSender } from './discord/channel-sender.js';
-import { connectDiscord, type DiscordConnection } from './discord/connect-discord.js';
+import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import type { BackoffPolicy } from './feed/backoff.js';
 import { FeedWorker } from './feed/feed-worker.js';
+import { ownEverything, type FeedOwnership } from './feed/ownership.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
 import type { Logger } from './logger.js';
+import { StartupError } from './startup-error.js';
 import { openStore, type Store } from './store/open-store.js';
+import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
 import { createServiceClient } from './upstream/client.js';
 
@@ -23,7 +26,7 @@ export interface RunningBot {
   store: Store;
   http: RunningServer;
   secrets: SecretBox;
-  /** The discord.js client and the feed, absent when started with `feed: false`. */
+  /** The discord.js client and the feed, absent in an intake-only process or one started with `feed: false`. */
   discord: Client | undefined;
   feed: FeedWorker | undefined;
   discordHealth: DiscordHealth;
@@ -45,6 +48,8 @@ export interface StartOptions {
         backoff?: BackoffPolicy;
         /** Between failed logins (default: 2 s doubling to 2 min). */
         loginBackoff?: BackoffPolicy;
+        /** PostgreSQL only: how feed processes share the partitions (tests shorten the timings). */
+        leases?: Pick<LeaseOptions, 'rebalanceMs' | 'idleTimeoutMs'>;
       };
   /**
    * The base of the address the service is told to post to, given the intake's own URL; default PUBLIC_URL.
@@ -57,27 +62,30 @@ export interface StartOptions {
 export const POSTED_ID_TTL_MS = 25 * 60 * 60 * 1000;
 /** How often posted deliveries past that are swept out of the store. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Discord's global limit for one bot: split between the feed processes that share it. */
+const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
 
 /**
  * The composition root shared by main.ts, the tests and the demo: store -> intake (HTTP) -> Discord -> feed.
- * The intake answers the service from the first moment, whatever Discord does; the feed starts once Discord is
- * ready. Stopping reverses it: stop accepting, finish requests and sends in flight, log out, close the store.
+ * ROLE picks the parts: `intake` (webhooks and /healthz), `feed` (Discord and /healthz), `all` (both; the
+ * default). The intake answers the service from the first moment, whatever Discord does; the feed starts once
+ * Discord answers. Stopping reverses it: stop accepting, finish requests and sends in flight, close the store.
  */
 export async function startBot(options: StartOptions): Promise<RunningBot> {
   const { config, logger } = options;
   const clock = options.clock ?? Date.now;
-  const store = await openStore(config.STORE_URL, clock);
+  const runsIntake = config.ROLE !== 'feed';
+  const runsFeed = config.ROLE !== 'intake' && options.feed !== false;
+  const store = await openStore(config.STORE_URL, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
-  const discord =
-    options.feed === false
-      ? undefined
-      : createDiscordClient({
-          apiUrl: config.DISCORD_API_URL,
-          ...(options.feed?.rest ? { rest: options.feed.rest } : {}),
-        });
+  const feedOptions = options.feed === false ? {} : (options.feed ?? {});
+  const discord = runsFeed
+    ? createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) })
+    : undefined;
   const discordHealth = new DiscordHealth(discord, clock);
 
   const app = createApp({
+    webhooks: runsIntake,
     hooks: store.hooks,
     deliveries: store.deliveries,
     activity: store.activity,
@@ -86,6 +94,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     logger,
     health: async () => ({
       store: store.kind,
+      role: config.ROLE,
       outbox: await store.deliveries.countOpen(),
       discord: discordHealth.state,
     }),
@@ -97,7 +106,10 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     await store.close();
     throw error;
   }
-  logger.info({ port: http.port, https: http.url.startsWith('https:'), store: store.kind }, 'intake listening');
+  logger.info(
+    { port: http.port, https: http.url.startsWith('https:'), store: store.kind, role: config.ROLE },
+    runsIntake ? 'intake listening' : 'health endpoint listening',
+  );
 
   const sweep = setInterval(() => {
     store.deliveries
@@ -107,62 +119,147 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   sweep.unref();
 
   let feed: FeedWorker | undefined;
-  let connection: DiscordConnection | undefined;
+  let stopGateway: (() => Promise<void>) | undefined;
   const stop = async () => {
     clearInterval(sweep);
-    connection?.stop();
     await http.close();
     await feed?.stop();
+    await stopGateway?.();
     await discord?.destroy();
     await store.close();
     logger.info('stopped');
   };
 
   if (discord) {
-    const feedOptions = options.feed === false ? {} : (options.feed ?? {});
-    const worker = new FeedWorker({
-      queue: store.deliveries,
-      guilds: store.guilds,
-      signals: store.signals,
-      send: createChannelSender(discord, config.DISCORD_TOKEN),
-      logger,
-      clock,
-      onSendOutcome: (failure) => discordHealth.noteSend(failure),
-      ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
-    });
-    feed = worker;
-    const commandContext: CommandContext = {
-      hooks: store.hooks,
-      guilds: store.guilds,
-      deliveries: store.deliveries,
-      activity: store.activity,
-      signals: store.signals,
-      secrets,
-      service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
-      publicUrl: config.PUBLIC_URL,
-      webhookBaseUrl: options.webhookBaseUrl?.(http.url) ?? config.PUBLIC_URL,
-      discordHealth,
-      logger,
-      clock,
-      client: discord,
-      pingTimeoutMs: DEFAULT_PING_TIMEOUT_MS,
-    };
-    // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
-    attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
-    discord.once(Events.ClientReady, (client) => {
-      logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
-      worker.start().catch((error: unknown) => logger.error({ err: error }, 'the feed could not start'));
-    });
     try {
-      connection = await connectDiscord(discord, config.DISCORD_TOKEN, {
-        logger,
-        ...(feedOptions.loginBackoff ? { backoff: feedOptions.loginBackoff } : {}),
-      });
+      const started = await startFeed({ ...options, store, secrets, discord, discordHealth, http, clock, feedOptions });
+      feed = started.feed;
+      stopGateway = started.stopGateway;
     } catch (error) {
       await stop();
       throw error;
     }
   }
-
   return { store, http, secrets, discord, feed, discordHealth, stop };
+}
+
+interface FeedParts extends StartOptions {
+  store: Store;
+  secrets: SecretBox;
+  discord: Client;
+  discordHealth: DiscordHealth;
+  http: RunningServer;
+  clock: Clock;
+  feedOptions: Exclude<StartOptions['feed'], false | undefined>;
+}
+
+/**
+ * The feed and the slash commands. With SQLite this process owns every guild and the gateway. With PostgreSQL
+ * it takes a share of the guilds' partitions and, when it wins the gateway lease, the one gateway connection
+ * that receives slash commands (so each runs once); it posts through REST either way.
+ */
+async function startFeed(parts: FeedParts): Promise<{ feed: FeedWorker; stopGateway: () => Promise<void> }> {
+  const { config, logger, store, discord, discordHealth, clock, feedOptions } = parts;
+  const connect = (refusalIsFatal: boolean) =>
+    connectDiscord(discord, config.DISCORD_TOKEN, {
+      logger,
+      refusalIsFatal,
+      ...(feedOptions.loginBackoff ? { backoff: feedOptions.loginBackoff } : {}),
+    });
+
+  let ownership: FeedOwnership = ownEverything();
+  let connection: { stop(): void } | undefined;
+  if (store.kind === 'postgres') {
+    await refuseARefusedToken(discord, config.DISCORD_TOKEN, logger);
+    discordHealth.gatewayHere = false;
+    ownership = new PostgresLeases(
+      { connectionString: config.STORE_URL, application_name: 'service-discord-bridge-leases' },
+      {
+        logger,
+        ...feedOptions.leases,
+        wantsGateway: true,
+        onGateway: (held) => {
+          discordHealth.gatewayHere = held;
+          if (held) {
+            logger.info('this process holds the gateway: slash commands are answered here');
+            void connect(false).then((handle) => (connection = handle));
+          } else {
+            logger.warn('this process lost the gateway lease: disconnecting from the gateway');
+            connection?.stop();
+            void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
+          }
+        },
+        onMembers: (members) => {
+          // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second.
+          discord.rest.options.globalRequestsPerSecond = Math.max(
+            1,
+            Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND / members),
+          );
+        },
+      },
+    );
+  }
+
+  const worker = new FeedWorker({
+    queue: store.deliveries,
+    guilds: store.guilds,
+    signals: store.signals,
+    send: createChannelSender(discord, config.DISCORD_TOKEN),
+    logger,
+    clock,
+    ownership,
+    onSendOutcome: (failure) => discordHealth.noteSend(failure),
+    ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
+  });
+  const commandContext: CommandContext = {
+    hooks: store.hooks,
+    guilds: store.guilds,
+    deliveries: store.deliveries,
+    activity: store.activity,
+    signals: store.signals,
+    secrets: parts.secrets,
+    service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
+    publicUrl: config.PUBLIC_URL,
+    webhookBaseUrl: parts.webhookBaseUrl?.(parts.http.url) ?? config.PUBLIC_URL,
+    discordHealth,
+    logger,
+    clock,
+    client: discord,
+    pingTimeoutMs: DEFAULT_PING_TIMEOUT_MS,
+  };
+  // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
+  attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
+
+  if (store.kind === 'postgres') {
+    discord.on(Events.ClientReady, (client) => logger.info({ user: client.user.tag }, 'Discord gateway ready'));
+    // Posting needs only REST (the token was checked above); the gateway follows the lease.
+    await worker.start();
+  } else {
+    discord.once(Events.ClientReady, (client) => {
+      logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
+      worker.start().catch((error: unknown) => logger.error({ err: error }, 'the feed could not start'));
+    });
+    connection = await connect(true);
+  }
+  return {
+    feed: worker,
+    stopGateway: () => {
+      connection?.stop();
+      return Promise.resolve();
+    },
+  };
+}
+
+/** A token Discord refuses is the host's to fix: one line, exit 1. Discord being down is not (it is retried). */
+async function refuseARefusedToken(discord: Client, token: string, logger: Logger): Promise<void> {
+  try {
+    await checkToken(discord, token);
+  } catch (error) {
+    if (isTokenRefused(error)) throw new StartupError(TOKEN_REFUSED);
+    logger.warn(
+      { err: { message: error instanceof Error ? error.message : String(error) } },
+      'Discord did not answer at start; posting is retried',
+    );
+    discord.rest.setToken(token);
+  }
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
  * stops the process with one readable line per problem.
  */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** What a process runs: the webhook intake, the feed (Discord), or both (one process, the default). */
+const ROLES = ['all', 'intake', 'feed'] as const;
 
 /** A path to a PEM file this process can read (TLS_CERT, TLS_KEY); the message names the path's role, not its content. */
 const pemFile = (what: string) =>
@@ -43,7 +45,9 @@ export const ConfigSchema = z.object({
     .default(3000),
   STORE_URL: z
     .string()
-    .regex(/^(sqlite:\/\/.+|memory:\/\/)$/, { error: 'must be sqlite://<path> (e.g. sqlite://data/bot.sqlite)' })
+    .regex(/^(sqlite:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, {
+      error: 'must be sqlite://<path> (e.g. sqlite://data/bot.sqlite) or postgres://user:password@host/database',
+    })
     .default('sqlite://data/bot.sqlite'),
   SERVICE_URL: httpUrl("the service's base_url, e.g. https://service.example.com"),
   DISCORD_API_URL: httpUrl('a Discord REST base override, e.g. http://127.0.0.1:9999/api').optional(),
@@ -51,13 +55,26 @@ export const ConfigSchema = z.object({
     .string()
     .min(16, { error: 'must be at least 16 characters (it encrypts stored keys and secrets)' })
     .optional(),
+  ROLE: z
+    .enum(ROLES, { error: `must be one of ${ROLES.join(', ')} (all: intake and feed in one process, the default)` })
+    .default('all'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TLS_CERT: pemFile('the certificate chain, e.g. /etc/letsencrypt/live/bot.example.com/fullchain.pem').optional(),
   TLS_KEY: pemFile('its private key, e.g. /etc/letsencrypt/live/bot.example.com/privkey.pem').optional(),
 });
 
-/** TLS_CERT and TLS_KEY go together: one without the other is a mistake, not plain HTTP. */
+/**
+ * TLS_CERT and TLS_KEY go together: one without the other is a mistake, not plain HTTP. A process with one role
+ * only shares its work with others, which needs the shared store.
+ */
 const CheckedConfigSchema = ConfigSchema.superRefine((config, ctx) => {
+  if (config.ROLE !== 'all' && !/^postgres(ql)?:/.test(config.STORE_URL)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ROLE'],
+      message: `${config.ROLE} shares the work with other processes: it needs STORE_URL=postgres://… (SQLite is for one process, ROLE=all)`,
+    });
+  }
   if ((config.TLS_CERT === undefined) === (config.TLS_KEY === undefined)) return;
   const [missing, given] = config.TLS_CERT === undefined ? ['TLS_CERT', 'TLS_KEY'] : ['TLS_KEY', 'TLS_CERT'];
   ctx.addIssue({

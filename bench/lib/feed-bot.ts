@@ -56,6 +56,7 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
     SERVICE_URL: 'https://service.example',
     DISCORD_API_URL: options.apiUrl,
     LOG_LEVEL: 'warn',
+    ROLE: 'all',
   };
   // The REST options the real bot runs with (main.ts passes none): discord.js defaults, offset 50 ms included.
   const bot = await startBot({ config, logger: warnings.logger, host: '127.0.0.1' });

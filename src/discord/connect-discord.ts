@@ -12,6 +12,8 @@ export interface ConnectOptions {
   backoff?: BackoffPolicy;
   /** Told when Discord refuses the token on a retry (the first refusal ends the start instead). */
   onTokenRefused?: () => void;
+  /** false: a refusal at the first try is logged and retried too (a process that checked the token at start). */
+  refusalIsFatal?: boolean;
 }
 
 /** A login loop running in the background; stop() ends it. */
@@ -38,20 +40,17 @@ export async function connectDiscord(
     try {
       // Asked first with the REST client alone: a failed client.login() marks discord.js's gateway manager
       // destroyed for good (no later login would connect), so login runs only once Discord answers.
-      client.rest.setToken(token);
-      await client.rest.get(Routes.gatewayBot());
-      await client.login(token).catch((error: unknown) => {
-        // Discord failed between the two requests: undo the mark (typed private, but it is the flag discord.js
-        // reads to refuse reconnecting), so the next attempt can connect.
-        (client.ws as unknown as { destroyed: boolean }).destroyed = false;
-        throw error;
-      });
+      await checkToken(client, token);
+      // A client destroyed before (a failed login, or a gateway handed to another process) stays marked
+      // destroyed and would never reconnect: the mark (typed private, but the flag discord.js reads) is undone.
+      (client.ws as unknown as { destroyed: boolean }).destroyed = false;
+      await client.login(token);
       if (failures > 0) options.logger.info({ failures }, 'Discord login succeeded');
       return true;
     } catch (error) {
       failures += 1;
       if (isTokenRefused(error)) {
-        if (failures === 1) throw new StartupError(TOKEN_REFUSED);
+        if (failures === 1 && options.refusalIsFatal !== false) throw new StartupError(TOKEN_REFUSED);
         options.onTokenRefused?.();
         options.logger.error({ failures }, `Discord login failed: ${TOKEN_REFUSED}`);
       } else {
@@ -85,11 +84,22 @@ export async function connectDiscord(
   };
 }
 
-const TOKEN_REFUSED =
+/**
+ * Asks Discord for the gateway with the REST client alone: cheap, and it tells a refused token (401) from
+ * Discord being down. Leaves the token set on the REST client, so sends work without a gateway.
+ */
+export async function checkToken(client: Client, token: string): Promise<void> {
+  client.rest.setToken(token);
+  await client.rest.get(Routes.gatewayBot());
+}
+
+/** What the host reads when Discord refuses the token: what to do about it, never the token. */
+export const TOKEN_REFUSED =
   'Discord refused DISCORD_TOKEN (401): reset the token in the Discord developer portal (your app → Bot → Reset ' +
   'Token) and put the new one in .env';
 
-function isTokenRefused(error: unknown): boolean {
+/** Whether an error from {@link checkToken} or a login means Discord refuses the token. */
+export function isTokenRefused(error: unknown): boolean {
   if (error instanceof DiscordAPIError) return error.status === 401;
   return (error as { code?: unknown }).code === DiscordjsErrorCodes.TokenInvalid;
 }

@@ -3,7 +3,7 @@ import type { Client } from 'discord.js';
 import type { SendFailure } from '../feed/send-failure.js';
 
 /** What /healthz and /status say of Discord. */
-export type DiscordState = 'off' | 'connecting' | 'ready' | 'token refused';
+export type DiscordState = 'off' | 'connecting' | 'ready' | 'token refused' | 'rest';
 
 /**
  * This process's view of its connection to Discord: connecting (login retried with backoff), ready, or refused
@@ -11,6 +11,8 @@ export type DiscordState = 'off' | 'connecting' | 'ready' | 'token refused';
  */
 export class DiscordHealth {
   private refusedSince: number | undefined;
+  /** False in a feed process whose gateway (slash commands) another process holds: it posts through REST. */
+  gatewayHere = true;
 
   constructor(
     private readonly client: Client | undefined,
@@ -20,6 +22,7 @@ export class DiscordHealth {
   get state(): DiscordState {
     if (!this.client) return 'off';
     if (this.refusedSince !== undefined) return 'token refused';
+    if (!this.gatewayHere) return 'rest';
     return this.client.isReady() ? 'ready' : 'connecting';
   }
 

@@ -5,6 +5,7 @@ import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { StoreSignals } from '../store/signals.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow } from './lane.js';
+import { ownEverything, partitionOf, type FeedOwnership } from './ownership.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 import { RUNTIME_TIMERS, type Timers } from './timers.js';
 
@@ -23,7 +24,14 @@ export interface FeedWorkerDeps {
   random?: () => number;
   /** Told of every send's outcome: a 401 means Discord refuses the token (see DiscordHealth). */
   onSendOutcome?: (failure: SendFailure | undefined) => void;
+  /** Which guilds this process posts (default: all of them, one process). */
+  ownership?: FeedOwnership;
+  /** How often the store is read again for work whose signal may have been missed (default 30 s). */
+  rescanMs?: number;
 }
+
+/** Work is announced by signals; this re-read of the store is the safety net for one that got lost. */
+const DEFAULT_RESCAN_MS = 30_000;
 
 /**
  * Posts the store's waiting deliveries to their channels, one {@link Lane} per channel with work: each in store
@@ -34,32 +42,62 @@ export interface FeedWorkerDeps {
 export class FeedWorker {
   private readonly lanes = new Map<string, Lane>();
   private unsubscribe: (() => void) | undefined;
+  private rescanTimer: NodeJS.Timeout | undefined;
   private running = false;
+  private readonly ownership: FeedOwnership;
 
-  constructor(private readonly deps: FeedWorkerDeps) {}
+  constructor(private readonly deps: FeedWorkerDeps) {
+    this.ownership = deps.ownership ?? ownEverything();
+  }
 
-  /** Starts posting: every channel with waiting entries (a message written down before a stop goes first). */
+  /** Starts posting the owned guilds: every channel with waiting entries (a message written down goes first). */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.deps.signals.subscribe((signal) => {
       if (signal.kind === 'work') this.wake(signal.channelId, signal.guildId, signal.at);
+      else if (signal.kind === 'resync') this.rescan(() => true);
     });
-    for (const { channelId, guildId } of await this.deps.queue.channelsWithWork()) {
-      if (!this.running) return;
-      const retryAt = await this.deps.queue.retryAtOf(channelId);
-      const lane = this.laneFor(channelId, guildId);
-      if (retryAt === undefined) lane.poke();
-      else lane.resumeAt(retryAt);
-    }
+    await this.ownership.start({
+      gained: (partitions) => {
+        const gained = new Set(partitions);
+        this.rescan((guildId) => gained.has(partitionOf(guildId)));
+      },
+      losing: (partitions) => this.stopLanesOf(new Set(partitions)),
+    });
+    this.rescanTimer = setInterval(() => this.rescan(() => true), this.deps.rescanMs ?? DEFAULT_RESCAN_MS);
+    this.rescanTimer.unref();
   }
 
   /** Stops starting sends and waits for the ones in flight, so their entries are confirmed cleanly. */
   async stop(): Promise<void> {
     this.running = false;
     this.unsubscribe?.();
+    clearInterval(this.rescanTimer);
     await Promise.all([...this.lanes.values()].map((lane) => lane.stop()));
     this.lanes.clear();
+    await this.ownership.stop();
+  }
+
+  /** Starts the lanes of owned channels with work whose guild `include` takes (after a restart, a lease, a gap). */
+  private rescan(include: (guildId: string) => boolean): void {
+    if (!this.running) return;
+    void (async () => {
+      for (const { channelId, guildId } of await this.deps.queue.channelsWithWork()) {
+        if (!this.running || !include(guildId) || !this.ownership.owns(guildId) || this.lanes.has(channelId)) continue;
+        const retryAt = await this.deps.queue.retryAtOf(channelId);
+        const lane = this.laneFor(channelId, guildId);
+        if (retryAt === undefined) lane.poke();
+        else lane.resumeAt(retryAt);
+      }
+    })().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'reading the channels with work failed'));
+  }
+
+  /** Stops the lanes of these partitions' guilds and waits for their sends: another process takes them next. */
+  private async stopLanesOf(partitions: ReadonlySet<number>): Promise<void> {
+    const leaving = [...this.lanes.values()].filter((lane) => partitions.has(partitionOf(lane.guildId)));
+    for (const lane of leaving) this.lanes.delete(lane.channelId);
+    await Promise.all(leaving.map((lane) => lane.stop()));
   }
 
   /** Lanes alive now (tests and benchmarks: it stays at the channels with work, whatever the backlog). */
@@ -68,7 +106,7 @@ export class FeedWorker {
   }
 
   private wake(channelId: string, guildId: string, at: number): void {
-    if (this.running) this.laneFor(channelId, guildId).poke(at);
+    if (this.running && this.ownership.owns(guildId)) this.laneFor(channelId, guildId).poke(at);
   }
 
   private laneFor(channelId: string, guildId: string): Lane {

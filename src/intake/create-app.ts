@@ -5,6 +5,8 @@ import { sendError } from './error-response.js';
 import { createWebhookHandler, type WebhookRouteDeps } from './webhook-route.js';
 
 export interface AppDeps extends WebhookRouteDeps {
+  /** Whether this process takes webhooks (ROLE intake or all); a feed-only process serves /healthz alone. */
+  webhooks?: boolean;
   /** What GET /healthz reports besides `status`. */
   health: () => Promise<Record<string, unknown>>;
   logger: Logger;
@@ -20,7 +22,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/healthz', async (_req, res) => {
     res.json({ status: 'ok', ...(await deps.health()) });
   });
-  app.post('/webhooks/:hookId', createWebhookHandler(deps));
+  if (deps.webhooks !== false) app.post('/webhooks/:hookId', createWebhookHandler(deps));
 
   app.use((_req: Request, res: Response) => sendError(res, 404, 'not_found', 'no such route'));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -9,6 +9,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     STORE_URL: 'memory://',
     SERVICE_URL: 'https://service.example.test',
     LOG_LEVEL: 'silent',
+    ROLE: 'all',
     ...overrides,
   };
 }

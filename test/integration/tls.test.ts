@@ -113,7 +113,13 @@ describe('TLS_CERT and TLS_KEY', () => {
       expect(bot.http.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const answer = await httpsGet(`${bot.http.url}/healthz`, readFileSync(certFile));
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body)).toEqual({ status: 'ok', store: 'memory', outbox: 0, discord: 'off' });
+      expect(JSON.parse(answer.body)).toEqual({
+        status: 'ok',
+        store: 'memory',
+        role: 'all',
+        outbox: 0,
+        discord: 'off',
+      });
       expect(logs.lines.some((line) => line.includes('"https":true'))).toBe(true);
     });
 

@@ -14,7 +14,7 @@ describe('configuration', () => {
     const result = parseConfig(valid);
     expect(result).toEqual({
       ok: true,
-      config: { ...valid, PORT: 3000, STORE_URL: 'sqlite://data/bot.sqlite', LOG_LEVEL: 'info' },
+      config: { ...valid, PORT: 3000, STORE_URL: 'sqlite://data/bot.sqlite', LOG_LEVEL: 'info', ROLE: 'all' },
     });
   });
 
@@ -58,5 +58,19 @@ describe('configuration', () => {
     expect(run.stderr).toContain('DISCORD_TOKEN is required');
     expect(run.stderr).toContain('PUBLIC_URL must be the https:// address');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('takes postgres:// and a role, and refuses a one-role process on SQLite', () => {
+    const shared = { ...valid, STORE_URL: 'postgres://bridge:pw@db.example/bridge', ROLE: 'intake' };
+    expect(parseConfig(shared)).toMatchObject({ ok: true, config: { ROLE: 'intake' } });
+    expect(parseConfig({ ...valid, ROLE: 'feed' })).toEqual({
+      ok: false,
+      problems: [
+        'ROLE feed shares the work with other processes: it needs STORE_URL=postgres://… (SQLite is for one process, ROLE=all)',
+      ],
+    });
+    const wrong = parseConfig({ ...valid, ROLE: 'worker' });
+    expect(wrong.ok).toBe(false);
+    expect(JSON.stringify(wrong)).toContain('ROLE must be one of all, intake, feed');
   });
 });

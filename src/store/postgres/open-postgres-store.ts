@@ -11,9 +11,11 @@ import { PostgresSignals } from './pg-signals.js';
 
 /** BIGINT (int8) as a JS number: every bigint here (seq, ms timestamps) stays far below 2^53. */
 const INT8_OID = 20;
-const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number) =>
+    oid === INT8_OID
+      ? Number
+      : (pg.types.getTypeParser(oid, 'text') as (text: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /** Connections one process keeps: the intake's accepts and the feed's lanes share them. */

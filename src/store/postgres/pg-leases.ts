@@ -1,0 +1,192 @@
+import pg from 'pg';
+
+import { partitionOf, PARTITIONS, type FeedOwnership, type OwnershipListener } from '../../feed/ownership.js';
+import type { Logger } from '../../logger.js';
+
+/**
+ * Advisory lock classes (the two-int form: class, object): what a feed process holds. Session-level locks: the
+ * server releases them the moment the session ends, however the process died; `idle_session_timeout` ends the
+ * session of a process that hangs (it stops running its rebalance query) so its locks go too.
+ */
+const PARTITION_CLASS = 0x42524450; // 'BRDP'
+const MEMBER_CLASS = 0x4252444d; // 'BRDM'
+const GATEWAY_CLASS = 0x42524447; // 'BRDG'
+/** Member slots: more than any deployment runs feed processes. */
+const MEMBER_SLOTS = 256;
+
+export interface LeaseOptions {
+  logger: Logger;
+  /** How often shares are rebalanced (and the session shows it is alive). Default 1 s. */
+  rebalanceMs?: number;
+  /** How long a silent session lives: a hung process loses its partitions after this. Default 10 s. */
+  idleTimeoutMs?: number;
+  /** Whether this process may hold the gateway (the one Discord connection that receives slash commands). */
+  wantsGateway: boolean;
+  /** Told when this process gains or loses the gateway. */
+  onGateway?(held: boolean): void;
+  /** Told how many feed processes share the partitions (Discord's global rate limit is split by it). */
+  onMembers?(members: number): void;
+}
+
+/**
+ * The feed processes' shares of the partitions, through session advisory locks on a connection of its own.
+ * Every `rebalanceMs` a process counts the members (their member locks, in pg_locks), aims at an even share,
+ * takes free partitions with pg_try_advisory_lock and gives back extra ones with pg_advisory_unlock, after its
+ * lanes for them stopped. A killed process's partitions are free at once; a hung one's after idleTimeoutMs.
+ */
+export class PostgresLeases implements FeedOwnership {
+  private client: pg.Client | undefined;
+  private readonly held = new Set<number>();
+  private gatewayHeld = false;
+  private listener: OwnershipListener | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private rebalancing: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly options: LeaseOptions,
+  ) {}
+
+  owns(guildId: string): boolean {
+    return this.held.has(partitionOf(guildId));
+  }
+
+  /** The partitions held now (tests, /status). */
+  get partitions(): number[] {
+    return [...this.held].sort((a, b) => a - b);
+  }
+
+  async start(listener: OwnershipListener): Promise<void> {
+    this.listener = listener;
+    await this.rebalance();
+    this.timer = setInterval(() => void this.rebalance(), this.options.rebalanceMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.rebalancing;
+    await this.loseAll();
+    await this.client?.end().catch(() => undefined);
+    this.client = undefined;
+  }
+
+  private rebalance(): Promise<void> {
+    this.rebalancing ??= this.rebalanceOnce()
+      .catch(async (error: unknown) => {
+        this.options.logger.warn(
+          { err: { message: error instanceof Error ? error.message : String(error) } },
+          'the feed lease session failed; giving up its partitions and reconnecting',
+        );
+        await this.loseAll();
+        await this.client?.end().catch(() => undefined);
+        this.client = undefined;
+      })
+      .finally(() => {
+        this.rebalancing = undefined;
+      });
+    return this.rebalancing;
+  }
+
+  private async rebalanceOnce(): Promise<void> {
+    if (this.stopped) return;
+    const client = await this.session();
+    const members = await this.countMembers(client);
+    this.options.onMembers?.(members);
+    const target = Math.ceil(PARTITIONS / Math.max(1, members));
+
+    if (this.held.size > target) {
+      const extra = [...this.held].slice(target);
+      // The lanes stop and their sends finish before another process may take these partitions.
+      await this.listener?.losing(extra);
+      for (const partition of extra) {
+        await client.query('SELECT pg_advisory_unlock($1, $2)', [PARTITION_CLASS, partition]);
+        this.held.delete(partition);
+      }
+    } else if (this.held.size < target) {
+      const gained: number[] = [];
+      for (const partition of shuffled(PARTITIONS)) {
+        if (this.held.size >= target) break;
+        if (this.held.has(partition)) continue;
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+          PARTITION_CLASS,
+          partition,
+        ]);
+        if (rows[0]?.locked) {
+          this.held.add(partition);
+          gained.push(partition);
+        }
+      }
+      if (gained.length > 0) this.listener?.gained(gained);
+    }
+
+    if (this.options.wantsGateway && !this.gatewayHeld) {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS locked', [
+        GATEWAY_CLASS,
+      ]);
+      if (rows[0]?.locked) {
+        this.gatewayHeld = true;
+        this.options.onGateway?.(true);
+      }
+    }
+  }
+
+  /** The lease session, made (with its member lock) when there is none. */
+  private async session(): Promise<pg.Client> {
+    if (this.client) return this.client;
+    const client = new pg.Client(this.config);
+    client.on('error', (error) => {
+      // Handled by the next rebalance, which finds the session gone; the process must not crash here.
+      this.options.logger.warn({ err: { message: error.message } }, 'the feed lease session broke');
+    });
+    await client.connect();
+    await client.query(`SET idle_session_timeout = ${Math.round(this.options.idleTimeoutMs ?? 10_000)}`);
+    for (let slot = 0; slot < MEMBER_SLOTS; slot += 1) {
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+        MEMBER_CLASS,
+        slot,
+      ]);
+      if (rows[0]?.locked) {
+        this.client = client;
+        return client;
+      }
+    }
+    await client.end();
+    throw new Error(`more than ${MEMBER_SLOTS} feed processes share this database`);
+  }
+
+  private async countMembers(client: pg.Client): Promise<number> {
+    const { rows } = await client.query<{ members: number }>(
+      `SELECT count(*)::int AS members FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND classid = $1 AND objsubid = 2
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [MEMBER_CLASS],
+    );
+    return rows[0]?.members ?? 1;
+  }
+
+  /** The session is gone (or stopping): every lease with it. The lanes stop first. */
+  private async loseAll(): Promise<void> {
+    if (this.held.size > 0) {
+      const lost = [...this.held];
+      this.held.clear();
+      await this.listener?.losing(lost).catch(() => undefined);
+    }
+    if (this.gatewayHeld) {
+      this.gatewayHeld = false;
+      this.options.onGateway?.(false);
+    }
+  }
+}
+
+/** 0..n-1 in random order: processes starting together reach for different partitions first. */
+function shuffled(n: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}
