@@ -1,0 +1,102 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { PARTITIONS } from '../../src/feed/ownership.js';
+import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return Date.now() - started;
+}
+
+/** A feed process's leases, without a feed: it only records what it holds. */
+function leasesOn(url: string, name: string, timing: { rebalanceMs: number; idleTimeoutMs: number }) {
+  const leases = new PostgresLeases(
+    { connectionString: url, application_name: name },
+    { logger: captureLogs().logger, wantsGateway: true, ...timing },
+  );
+  cleanups.push(() => leases.stop());
+  return leases;
+}
+
+const noFeed = { gained: () => undefined, losing: () => Promise.resolve() };
+
+/** Which sessions hold each partition lock, from the server itself. */
+async function holders(url: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ objid: number; n: number }>(
+      `SELECT objid::int AS objid, count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND classid = $1 AND objsubid = 2
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       GROUP BY objid`,
+      [0x42524450],
+    );
+    return new Map(rows.map((row) => [row.objid, row.n]));
+  } finally {
+    await client.end();
+  }
+}
+
+async function terminate(url: string, applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!POSTGRES_URL)('feed partitions held through PostgreSQL advisory locks', () => {
+  it('splits the partitions between two processes, never both on one, and hands a killed one’s over within seconds', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const timing = { rebalanceMs: 200, idleTimeoutMs: 5_000 };
+    const a = leasesOn(database.url, 'lease-a', timing);
+    const b = leasesOn(database.url, 'lease-b', timing);
+    await a.start(noFeed);
+    await b.start(noFeed);
+    await until(
+      () => a.partitions.length === PARTITIONS / 2 && b.partitions.length === PARTITIONS / 2,
+      10_000,
+      'an even split',
+    );
+    expect(a.partitions.filter((partition) => b.partitions.includes(partition))).toEqual([]);
+    const held = await holders(database.url);
+    expect(held.size).toBe(PARTITIONS);
+    expect([...held.values()].every((n) => n === 1)).toBe(true);
+
+    // As a SIGKILL would: the session ends without a goodbye; the server frees its locks at once.
+    await terminate(database.url, 'lease-a');
+    const tookMs = await until(() => b.partitions.length === PARTITIONS, 5_000, 'the killed one’s partitions taken');
+    expect(tookMs).toBeLessThan(5_000);
+  });
+
+  it('takes the partitions of a silent process after the idle-session timeout', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    // It takes its share, then never queries again (a hung process); the server ends its session after 1 s.
+    const silent = leasesOn(database.url, 'lease-silent', { rebalanceMs: 600_000, idleTimeoutMs: 1_000 });
+    await silent.start(noFeed);
+    expect(silent.partitions).toHaveLength(PARTITIONS);
+    const healthy = leasesOn(database.url, 'lease-healthy', { rebalanceMs: 200, idleTimeoutMs: 5_000 });
+    await healthy.start(noFeed);
+    expect(healthy.partitions).toHaveLength(0);
+    await until(() => healthy.partitions.length === PARTITIONS, 8_000, 'the silent one’s partitions taken');
+  });
+});
