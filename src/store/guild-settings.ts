@@ -29,4 +29,6 @@ export interface GuildSettingsStore {
    * transaction, and the guild's broken channels are tried again.
    */
   update(guildId: string, change: (settings: GuildSettings) => GuildSettings): Promise<GuildSettings>;
+  /** Every guild's stored settings (moving a store to another engine). */
+  listAll(): Promise<GuildSettings[]>;
 }

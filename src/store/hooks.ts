@@ -27,4 +27,6 @@ export interface HookStore {
   remove(hookId: string): Promise<void>;
   /** Every hook of one guild, oldest first. */
   listForGuild(guildId: string): Promise<HookRecord[]>;
+  /** Every hook (moving a store to another engine). */
+  listAll(): Promise<HookRecord[]>;
 }

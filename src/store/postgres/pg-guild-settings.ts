@@ -58,6 +58,11 @@ export class PostgresGuildSettings implements GuildSettingsStore {
     return versioned;
   }
 
+  async listAll(): Promise<GuildSettings[]> {
+    const { rows } = await this.pool.query<{ settings: unknown }>('SELECT settings FROM guild_settings ORDER BY guild_id');
+    return rows.map((row) => GuildSettingsSchema.parse(row.settings));
+  }
+
   async update(guildId: string, change: (settings: GuildSettings) => GuildSettings): Promise<GuildSettings> {
     const next = await inTransaction(this.pool, async (client) => {
       // The guild's lock: no accept of this guild commits between the read and the re-route below.

@@ -60,6 +60,11 @@ export class PostgresHooks implements HookStore {
     await notify(this.pool, { kind: 'hook-changed', hookId });
   }
 
+  async listAll(): Promise<HookRecord[]> {
+    const { rows } = await this.pool.query<HookRow>('SELECT * FROM hook ORDER BY created_at, hook_id');
+    return rows.map(toRecord);
+  }
+
   async listForGuild(guildId: string): Promise<HookRecord[]> {
     const { rows } = await this.pool.query<HookRow>(
       'SELECT * FROM hook WHERE guild_id = $1 ORDER BY created_at, hook_id',

@@ -13,6 +13,7 @@ import type { WriteBatcher } from './write-batcher.js';
 export class SqliteGuildSettings implements GuildSettingsStore {
   private readonly byId: Statement<[string], { settings: string }>;
   private readonly upsert: Statement<[string, string]>;
+  private readonly all: Statement<[]>;
 
   constructor(
     db: Database,
@@ -20,6 +21,7 @@ export class SqliteGuildSettings implements GuildSettingsStore {
     private readonly deliveries: SqliteDeliveries,
   ) {
     this.byId = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
+    this.all = db.prepare('SELECT settings FROM guild_settings ORDER BY guild_id');
     this.upsert = db.prepare(
       `INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings`,
@@ -38,6 +40,11 @@ export class SqliteGuildSettings implements GuildSettingsStore {
       this.deliveries.reroute(tx, guildId, next);
       return next;
     });
+  }
+
+  listAll(): Promise<GuildSettings[]> {
+    const rows = this.all.all() as Array<{ settings: string }>;
+    return Promise.resolve(rows.map((row) => GuildSettingsSchema.parse(JSON.parse(row.settings))));
   }
 
   private read(guildId: string): GuildSettings {

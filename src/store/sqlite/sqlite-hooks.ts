@@ -18,6 +18,7 @@ export class SqliteHooks implements HookStore {
   private readonly byGuild: Statement<[string], HookRow>;
   private readonly upsert: Statement<[string, string, string | null, string, string, number]>;
   private readonly delete: Statement<[string]>;
+  private readonly all: Statement<[]>;
 
   constructor(
     db: Database,
@@ -31,6 +32,7 @@ export class SqliteHooks implements HookStore {
          secret = excluded.secret, events = excluded.events, created_at = excluded.created_at`,
     );
     this.delete = db.prepare('DELETE FROM hook WHERE hook_id = ?');
+    this.all = db.prepare('SELECT * FROM hook ORDER BY created_at, hook_id');
   }
 
   get(hookId: string): Promise<HookRecord | undefined> {
@@ -57,6 +59,10 @@ export class SqliteHooks implements HookStore {
       this.delete.run(hookId);
       tx.afterCommit({ kind: 'hook-changed', hookId });
     });
+  }
+
+  listAll(): Promise<HookRecord[]> {
+    return Promise.resolve((this.all.all() as HookRow[]).map(toRecord));
   }
 
   listForGuild(guildId: string): Promise<HookRecord[]> {
