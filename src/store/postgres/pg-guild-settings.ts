@@ -59,7 +59,9 @@ export class PostgresGuildSettings implements GuildSettingsStore {
   }
 
   async listAll(): Promise<GuildSettings[]> {
-    const { rows } = await this.pool.query<{ settings: unknown }>('SELECT settings FROM guild_settings ORDER BY guild_id');
+    const { rows } = await this.pool.query<{ settings: unknown }>(
+      'SELECT settings FROM guild_settings ORDER BY guild_id',
+    );
     return rows.map((row) => GuildSettingsSchema.parse(row.settings));
   }
 
