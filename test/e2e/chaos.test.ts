@@ -10,7 +10,7 @@ const PER_GUILD = 50;
 /** Between a guild's deliveries: the 10,000 arrive over about 40 s, so every fault meets traffic. */
 const GAP_MS = 800;
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
