@@ -1,10 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+const CHAOS = 'test/e2e/chaos.test.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // One throwaway PostgreSQL cluster for the run (test/setup/postgres.ts).
     globalSetup: ['test/setup/postgres.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [CHAOS], sequence: { groupOrder: 0 } },
+      },
+      // The chaos tests run real bot fleets that take both cores: alone, after the rest, so no timing-sensitive
+      // test shares the machine with them.
+      { extends: true, test: { name: 'chaos', include: [CHAOS], sequence: { groupOrder: 1 } } },
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores: end-to-end suites start real servers and a real discord.js client each.

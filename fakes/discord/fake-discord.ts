@@ -298,6 +298,11 @@ export class FakeDiscord {
     );
   }
 
+  /** Gateway sessions with a socket open now (a bot process connected to the gateway). */
+  get gatewaySessions(): number {
+    return this.#gateway.connectedSessions;
+  }
+
   /** Sends any dispatch event to every session; returns how many sessions it went to. */
   dispatch(event: string, data: unknown): number {
     return this.#gateway.dispatch(event, data);
