@@ -31,7 +31,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   const pool = new pg.Pool({ ...config, max: POOL_SIZE });
   // A connection that fails while idle in the pool is replaced by the pool; the error must not crash the process.
   pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'a store connection failed'));
-  const signals = new PostgresSignals(config, logger);
+  const signals = new PostgresSignals({ ...config, application_name: 'service-discord-bridge-signals' }, logger);
   try {
     const client = await pool.connect();
     try {

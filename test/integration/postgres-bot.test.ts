@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import type { Config } from '../../src/config.js';
+import { signDelivery } from '../../src/upstream/signature.js';
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+import { testConfig } from '../helpers/test-config.js';
+
+const SECRET = 'whsec_pg_in_process_0123456789';
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function deliver(bot: RunningBot, hookId: string, id: string): Promise<number> {
+  const body = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
+    method: 'POST',
+    headers: { 'x-service-timestamp': timestamp, 'x-service-signature': signDelivery(SECRET, timestamp, body) },
+    body,
+  });
+  return response.status;
+}
+
+const postedIds = (discord: FakeDiscord, channelId: string) =>
+  discord.messages(channelId).flatMap((m) => m.embeds.map((e) => /Delivery (\S+)$/.exec(e.footer?.text ?? '')?.[1]));
+
+async function world(roles: Array<Config['ROLE']>) {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const discord = await startFakeDiscord();
+  cleanups.push(() => discord.close());
+  const guild = discord.addGuild({ channels: [{ name: 'feed' }] });
+  const channelId = guild.channels.feed ?? '';
+  const bots: RunningBot[] = [];
+  for (const role of roles) {
+    const bot = await startBot({
+      config: testConfig({
+        STORE_URL: database.url,
+        ROLE: role,
+        DISCORD_API_URL: discord.apiUrl,
+        DISCORD_TOKEN: discord.botToken,
+      }),
+      logger: captureLogs().logger,
+      host: '127.0.0.1',
+      feed: { backoff: { baseMs: 20, capMs: 200 }, leases: { rebalanceMs: 200, idleTimeoutMs: 5_000 } },
+    });
+    cleanups.push(() => bot.stop());
+    bots.push(bot);
+  }
+  const hookId = randomBytes(16).toString('hex');
+  const [first] = bots;
+  if (!first) throw new Error('no bot');
+  await first.store.hooks.save({
+    hookId,
+    guildId: guild.id,
+    webhookId: 'wh_1',
+    secret: SECRET,
+    events: ['all'],
+    createdAt: 1,
+  });
+  await first.store.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
+  return { database, discord, channelId, hookId, bots };
+}
+
+describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
+  it('in one process: posts, holds the gateway, and hears its signals again after the LISTEN connection is lost', async () => {
+    const { database, discord, channelId, hookId, bots } = await world(['all']);
+    const [bot] = bots;
+    if (!bot) throw new Error('no bot');
+    expect(await deliver(bot, hookId, 'pg-1')).toBe(204);
+    await discord.waitFor(() => postedIds(discord, channelId).length === 1, 10_000, 'the first post');
+    await discord.waitFor(() => bot.discordHealth.state === 'ready', 10_000, 'the gateway held and ready');
+    const health = (await (await fetch(`${bot.http.url}/healthz`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ store: 'postgres', role: 'all', discord: 'ready' });
+
+    // The LISTEN connection dies (a failover, a restart of PostgreSQL): it is made again and work still flows.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'service-discord-bridge-signals'`,
+    );
+    await admin.end();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await deliver(bot, hookId, 'pg-2')).toBe(204);
+    await discord.waitFor(() => postedIds(discord, channelId).length === 2, 15_000, 'the post after the reconnect');
+    expect(postedIds(discord, channelId)).toEqual(['pg-1', 'pg-2']);
+  });
+
+  it('split by role: the intake process takes the delivery, the feed process posts it', async () => {
+    const { discord, channelId, hookId, bots } = await world(['intake', 'feed']);
+    const [intake, feed] = bots;
+    if (!intake || !feed) throw new Error('no bots');
+    expect(intake.discord).toBeUndefined();
+    expect((await fetch(`${feed.http.url}/webhooks/${hookId}`, { method: 'POST', body: '{}' })).status).toBe(404);
+    expect(await deliver(intake, hookId, 'split-1')).toBe(204);
+    expect(await deliver(intake, hookId, 'split-1')).toBe(200);
+    await discord.waitFor(() => postedIds(discord, channelId).length === 1, 10_000, 'the post');
+    const health = (await (await fetch(`${intake.http.url}/healthz`)).json()) as Record<string, unknown>;
+    expect(health).toMatchObject({ role: 'intake', discord: 'off' });
+  });
+});
