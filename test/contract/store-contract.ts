@@ -264,8 +264,23 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
         refused: 2,
         refusedInARow: 0,
       });
+      // The service's ping counts as a delivery seen, and is heard by whoever waits for it.
+      const heard = new Promise((resolve) => {
+        const stop = store.signals.subscribe((signal) => {
+          if (signal.kind === 'hook-outcome' && signal.outcome.ok && signal.outcome.event === 'ping') {
+            stop();
+            resolve(signal.outcome);
+          }
+        });
+      });
+      await store.activity.recordAccepted('hook-1', 'ping', 2_000);
+      expect(await heard).toEqual({ ok: true, event: 'ping', at: 2_000 });
+      expect(await store.activity.get('hook-1')).toMatchObject({ lastDeliveryAt: 2_000, lastEvent: 'ping' });
       await store.hooks.remove('hook-1');
+      await store.activity.forget('hook-1');
       expect(await store.hooks.get('hook-1')).toBeUndefined();
+      expect(await store.activity.get('hook-1')).toMatchObject({ refused: 0, lastDeliveryAt: undefined });
+      expect((await store.hooks.listAll()).map((h) => h.hookId)).toEqual(['hook-0']);
     });
   });
 }

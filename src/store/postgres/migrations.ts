@@ -50,6 +50,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX delivery_lane ON delivery (channel_id, seq) WHERE state = 'waiting';
   CREATE INDEX delivery_by_guild ON delivery (guild_id, state, event);
   CREATE INDEX delivery_posted ON delivery (posted_at) WHERE state = 'posted';
+  -- A written-down message is found by its nonce without reading the rest of its lane (ack, resend).
+  CREATE INDEX delivery_claimed ON delivery (claim_nonce) WHERE claim_nonce IS NOT NULL;
 
   CREATE TABLE channel_state (
     channel_id    TEXT PRIMARY KEY,

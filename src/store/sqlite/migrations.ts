@@ -46,6 +46,8 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       CREATE INDEX delivery_lane ON delivery (channel_id, state, seq);
       CREATE INDEX delivery_by_guild ON delivery (guild_id, state, event);
       CREATE INDEX delivery_posted ON delivery (state, posted_at);
+      -- A written-down message is found by its nonce without reading the rest of its lane (ack, resend).
+      CREATE INDEX delivery_claimed ON delivery (claim_nonce) WHERE claim_nonce IS NOT NULL;
 
       CREATE TABLE channel_state (
         channel_id    TEXT PRIMARY KEY,

@@ -42,6 +42,12 @@ export class SqliteDeliveries implements DeliveryQueue {
   private readonly firstWaiting: Statement<[string], DeliveryRow>;
   private readonly claimed: Statement<[string, string], DeliveryRow>;
   private readonly unclaimed: Statement<[string, number], DeliveryRow>;
+  private readonly claim: Statement<[string, string, string]>;
+  private readonly unclaim: Statement<[string, string]>;
+  private readonly posted: Statement<[number, string, string]>;
+  private readonly clearFailures: Statement<[string]>;
+  private readonly failure: Statement<[string, string, number], { failures: number }>;
+  private readonly refused: Statement<[string, number, string]>;
 
   constructor(
     private readonly db: Database,
@@ -61,8 +67,32 @@ export class SqliteDeliveries implements DeliveryQueue {
     this.firstWaiting = db.prepare(
       `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT 1`,
     );
+    // INDEXED BY: a written-down message is found through its nonce, never by reading the rest of its lane.
     this.claimed = db.prepare(
-      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce = ? ORDER BY seq`,
+      `SELECT * FROM delivery INDEXED BY delivery_claimed
+       WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting' ORDER BY seq`,
+    );
+    this.claim = db.prepare(
+      `UPDATE delivery SET claim_nonce = ?
+       WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL AND seq IN (SELECT value FROM json_each(?))`,
+    );
+    this.unclaim = db.prepare(
+      `UPDATE delivery INDEXED BY delivery_claimed SET claim_nonce = NULL
+       WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
+    );
+    this.posted = db.prepare(
+      `UPDATE delivery INDEXED BY delivery_claimed SET state = 'posted', raw_body = NULL, posted_at = ?, claim_nonce = NULL
+       WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
+    );
+    this.clearFailures = db.prepare('UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = ?');
+    this.failure = db.prepare(
+      `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (channel_id) DO UPDATE SET failures = failures + 1, retry_at = excluded.retry_at
+       RETURNING failures`,
+    );
+    this.refused = db.prepare(
+      `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
+       WHERE state = 'waiting' AND seq IN (SELECT value FROM json_each(?))`,
     );
     this.unclaimed = db.prepare(
       `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
@@ -103,73 +133,40 @@ export class SqliteDeliveries implements DeliveryQueue {
     const first = this.firstWaiting.get(channelId);
     if (!first) return Promise.resolve([]);
     const rows = first.claim_nonce
-      ? this.claimed.all(channelId, first.claim_nonce)
+      ? this.claimed.all(first.claim_nonce, channelId)
       : this.unclaimed.all(channelId, max);
     return Promise.resolve(rows.map(toQueued));
   }
 
   writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean> {
     return this.writes.run(() => {
-      const marks = seqs.map(() => '?').join(', ');
-      const { changes } = this.db
-        .prepare(
-          `UPDATE delivery SET claim_nonce = ?
-           WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL AND seq IN (${marks})`,
-        )
-        .run(nonce, channelId, ...seqs);
-      if (changes === seqs.length) return true;
+      if (this.claim.run(nonce, channelId, JSON.stringify(seqs)).changes === seqs.length) return true;
       // One of them moved (a settings change re-routed it): undo, the lane reads again.
-      this.db
-        .prepare(`UPDATE delivery SET claim_nonce = NULL WHERE channel_id = ? AND claim_nonce = ?`)
-        .run(channelId, nonce);
+      this.unclaim.run(nonce, channelId);
       return false;
     });
   }
 
   ack(channelId: string, nonce: string, postedAt: number): Promise<void> {
     return this.writes.run(() => {
-      this.db
-        .prepare(
-          `UPDATE delivery SET state = 'posted', raw_body = NULL, posted_at = ?, claim_nonce = NULL
-           WHERE channel_id = ? AND state = 'waiting' AND claim_nonce = ?`,
-        )
-        .run(postedAt, channelId, nonce);
-      this.db.prepare('UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = ?').run(channelId);
+      this.posted.run(postedAt, nonce, channelId);
+      this.clearFailures.run(channelId);
     });
   }
 
   release(channelId: string, nonce: string): Promise<void> {
     return this.writes.run(() => {
-      this.db
-        .prepare(
-          `UPDATE delivery SET claim_nonce = NULL WHERE channel_id = ? AND state = 'waiting' AND claim_nonce = ?`,
-        )
-        .run(channelId, nonce);
+      this.unclaim.run(nonce, channelId);
     });
   }
 
   recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
-    return this.writes.run(() => {
-      const row = this.db
-        .prepare(
-          `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES (?, ?, 1, ?)
-           ON CONFLICT (channel_id) DO UPDATE SET failures = failures + 1, retry_at = excluded.retry_at
-           RETURNING failures`,
-        )
-        .get(channelId, guildId, retryAt) as { failures: number };
-      return row.failures;
-    });
+    return this.writes.run(() => this.failure.get(channelId, guildId, retryAt)?.failures ?? 1);
   }
 
   parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
     return this.writes.run(() => {
-      const marks = seqs.map(() => '?').join(', ');
-      this.db
-        .prepare(
-          `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
-           WHERE state = 'waiting' AND seq IN (${marks})`,
-        )
-        .run(detail, at, ...seqs);
+      this.refused.run(detail, at, JSON.stringify(seqs));
     });
   }
 
