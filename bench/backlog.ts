@@ -36,7 +36,10 @@ const mb = (bytes: number) => bytes / MB;
 
 function describeMemory(memory: FeedBotMemory): string {
   const anon = memory.rssAnon === undefined ? '' : `, anon ${formatNumber(mb(memory.rssAnon))}`;
-  return `rss ${formatNumber(mb(memory.rss))} MB${anon} (heap used ${formatNumber(mb(memory.heapUsed))}, external ${formatNumber(mb(memory.external))}) with ${memory.outbox} open`;
+  return (
+    `rss ${formatNumber(mb(memory.rss))} MB${anon} (heap used ${formatNumber(mb(memory.heapUsed))} of ` +
+    `${formatNumber(mb(memory.heapTotal))}, external ${formatNumber(mb(memory.external))}) with ${memory.outbox} open`
+  );
 }
 
 function logAppendRound(round: number, run: AppendRound): void {
