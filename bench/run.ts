@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
+import { backlogGroup } from './backlog.js';
 import { feedDrainGroup } from './feed-drain.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
@@ -22,6 +23,7 @@ const GROUPS: readonly BenchGroup[] = [
   intakeAck,
   feedDrainGroup,
   feedMemoryGroup,
+  backlogGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

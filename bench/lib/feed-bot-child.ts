@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-import type { FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
-import { startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
+import { fillBacklog } from './backlog-fill.js';
+import { seedBacklogStore } from './backlog-seed.js';
+import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
+import { resumeFeedBot, startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
+import { mainThreadCpuMs, wallClockMs } from './timing.js';
 
 /**
- * The bot process of feed.rss_mb: the real bot alone (intake, SQLite outbox, feed, discord.js), so its memory
- * is measured without the fake Discord's stored messages or the load generator. Forked by
- * lib/feed-bot-process.ts with `--import tsx --expose-gc`; driven over IPC (lib/feed-bot-protocol.ts).
+ * The bot process of the feed benchmarks: the real bot alone (intake, SQLite outbox, feed, discord.js), so its
+ * memory and CPU are measured without the fake Discord's stored messages or the load generator. Forked by
+ * lib/feed-bot-process.ts with `--expose-gc`; driven over IPC (lib/feed-bot-protocol.ts).
  */
 
 let feed: FeedBot | undefined;
@@ -26,10 +29,9 @@ function procStatus(field: string): number | undefined {
   }
 }
 
-async function measure(bot: FeedBot): Promise<FeedBotReply> {
+async function snapshot(bot: FeedBot): Promise<FeedBotMemory> {
   const collect = globalThis.gc;
   if (!collect) throw new Error('start the bot process with --expose-gc');
-  await waitForEmptyOutbox(bot.bot, 120_000);
   // Twice, a turn apart: what the first collection finalises (sockets, timers) the second one frees.
   collect();
   await nextTurn();
@@ -51,16 +53,60 @@ async function measure(bot: FeedBot): Promise<FeedBotReply> {
   };
 }
 
+function running(): FeedBot {
+  if (!feed) throw new Error('the bot is not started');
+  return feed;
+}
+
 async function handle(request: FeedBotRequest): Promise<void> {
   switch (request.type) {
     case 'start':
       feed = await startFeedBot(request.options);
       reply({ type: 'ready', webhookUrl: feed.webhookUrl });
       return;
-    case 'measure':
-      if (!feed) throw new Error('measure before start');
-      reply(await measure(feed));
+    case 'resume': {
+      const requestAt = wallClockMs();
+      const resumed = await resumeFeedBot(request.options);
+      feed = resumed.feed;
+      reply({
+        type: 'resumed',
+        webhookUrl: feed.webhookUrl,
+        processStartAt: performance.timeOrigin,
+        requestAt,
+        startBotAt: resumed.startBotAt,
+        readyAt: resumed.readyAt,
+      });
       return;
+    }
+    case 'seed':
+      reply({ type: 'seeded', ...(await seedBacklogStore(request.seed)) });
+      return;
+    case 'fill': {
+      const bot = running();
+      const started = performance.now();
+      await fillBacklog(bot.bot.store.deliveries, bot, request.fill);
+      const ms = performance.now() - started;
+      reply({ type: 'filled', open: await bot.bot.store.deliveries.countOpen(), ms });
+      return;
+    }
+    case 'cpu': {
+      const usage = process.cpuUsage();
+      reply({ type: 'cpu', mainThreadMs: mainThreadCpuMs(), processMs: (usage.user + usage.system) / 1000 });
+      return;
+    }
+    case 'snapshot':
+      reply(await snapshot(running()));
+      return;
+    case 'measure':
+      await waitForEmptyOutbox(running().bot, 120_000);
+      reply(await snapshot(running()));
+      return;
+    case 'lanes': {
+      const bot = running();
+      const status = await bot.bot.store.deliveries.statusOf(bot.guildId);
+      reply({ type: 'lanes', retrying: status.retrying.length, waiting: status.waiting });
+      return;
+    }
     case 'stop':
       await feed?.stop();
       feed = undefined;

@@ -19,6 +19,16 @@ export interface FeedBotProcess {
   stop(): Promise<void>;
 }
 
+/** The reply of type `T`. */
+export type ReplyOf<T extends FeedBotReply['type']> = Extract<FeedBotReply, { type: T }>;
+
+/** A forked bot process before (or without) a bot: any request of the protocol, and a stop that always ends it. */
+export interface FeedBotChild {
+  /** Sends `request` and resolves with its reply, which must be of type `expected`, within `timeoutMs`. */
+  ask<T extends FeedBotReply['type']>(request: FeedBotRequest, expected: T, timeoutMs: number): Promise<ReplyOf<T>>;
+  stop(): Promise<void>;
+}
+
 /** What the process runs: the compiled child module (a path from compileFeedBotChild), or the source via tsx. */
 export type FeedBotRuntime = { compiled: string } | 'tsx';
 
@@ -34,7 +44,8 @@ function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] 
   return { module: runtime.compiled, execArgv: ['--expose-gc', ...SERVER_FLAGS] };
 }
 
-export async function startFeedBotProcess(options: FeedBotOptions, runtime: FeedBotRuntime): Promise<FeedBotProcess> {
+/** Forks the bot process; nothing runs in it until the first request. */
+export function forkFeedBot(runtime: FeedBotRuntime): FeedBotChild {
   const { module, execArgv } = command(runtime);
   const child = fork(module, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting: Array<{ resolve: (reply: FeedBotReply) => void; reject: (error: Error) => void }> = [];
@@ -51,7 +62,7 @@ export async function startFeedBotProcess(options: FeedBotOptions, runtime: Feed
   // A send to a process that just died emits 'error'; the 'exit' above already fails whoever waits.
   child.on('error', () => {});
 
-  const ask = (request: FeedBotRequest, timeoutMs: number): Promise<FeedBotReply> =>
+  const send = (request: FeedBotRequest, timeoutMs: number): Promise<FeedBotReply> =>
     new Promise<FeedBotReply>((resolve, reject) => {
       if (exitCode !== undefined || !child.connected) {
         reject(new Error(`the bot process is gone; cannot send ${request.type}`));
@@ -77,12 +88,22 @@ export async function startFeedBotProcess(options: FeedBotOptions, runtime: Feed
       child.send(request);
     });
 
+  const ask = async <T extends FeedBotReply['type']>(
+    request: FeedBotRequest,
+    expected: T,
+    timeoutMs: number,
+  ): Promise<ReplyOf<T>> => {
+    const reply = await send(request, timeoutMs);
+    if (reply.type !== expected) throw new Error(`the bot process answered ${reply.type} to ${request.type}`);
+    return reply as ReplyOf<T>;
+  };
+
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       if (exitCode === undefined) {
         try {
-          await ask({ type: 'stop' }, 15_000);
+          await send({ type: 'stop' }, 15_000);
         } catch {
           // Stuck or already dying: the kill below ends it.
         }
@@ -93,21 +114,21 @@ export async function startFeedBotProcess(options: FeedBotOptions, runtime: Feed
     })();
     return stopping;
   };
+  return { ask, stop };
+}
 
+/** Forks the bot process and starts the bot in it (hook and routes saved, Discord ready). */
+export async function startFeedBotProcess(options: FeedBotOptions, runtime: FeedBotRuntime): Promise<FeedBotProcess> {
+  const child = forkFeedBot(runtime);
   try {
-    const ready = await ask({ type: 'start', options }, 30_000);
-    if (ready.type !== 'ready') throw new Error(`the bot process answered ${ready.type} to start`);
+    const { webhookUrl } = await child.ask({ type: 'start', options }, 'ready', 30_000);
     return {
-      webhookUrl: ready.webhookUrl,
-      async measure() {
-        const reply = await ask({ type: 'measure' }, 150_000);
-        if (reply.type !== 'memory') throw new Error(`the bot process answered ${reply.type} to measure`);
-        return reply;
-      },
-      stop,
+      webhookUrl,
+      measure: () => child.ask({ type: 'measure' }, 'memory', 150_000),
+      stop: () => child.stop(),
     };
   } catch (error) {
-    await stop();
+    await child.stop();
     throw error;
   }
 }

@@ -1,16 +1,44 @@
-import type { FeedBotOptions } from './feed-bot.js';
+import type { BacklogFill } from './backlog-fill.js';
+import type { BacklogSeed } from './backlog-seed.js';
+import type { FeedBotOptions, ResumeOptions } from './feed-bot.js';
 
-/** Messages between bench/feed-memory.ts and the bot process (bench/lib/feed-bot-child.ts). */
+/** Messages between the feed benchmarks and the bot process (bench/lib/feed-bot-child.ts). */
 
 export type FeedBotRequest =
   | { type: 'start'; options: FeedBotOptions }
+  /** Start the bot on a store file an earlier process left, as a restart does: no hook or route is set. */
+  | { type: 'resume'; options: ResumeOptions }
+  /** Without a bot: create the store file with a hook, routes, posted rows and waiting entries (then exit). */
+  | { type: 'seed'; seed: BacklogSeed }
+  /** Accept deliveries straight through the running bot's store, as the intake would after verifying them. */
+  | { type: 'fill'; fill: BacklogFill }
+  /** The main thread's CPU time so far: nothing else is done, so nothing else is counted. */
+  | { type: 'cpu' }
+  /** Collect garbage and report memory now, whatever the outbox holds. */
+  | { type: 'snapshot' }
   /** Wait until the outbox is empty, collect garbage, report memory. */
   | { type: 'measure' }
+  /** How many of the guild's channels wait out a retry (the lanes Discord's outage reached). */
+  | { type: 'lanes' }
   | { type: 'stop' };
 
 export interface FeedBotReady {
   type: 'ready';
   webhookUrl: string;
+}
+
+/** Wall-clock times (ms since the Unix epoch, sub-millisecond) of a restart's steps, read in the bot process. */
+export interface FeedBotResumed {
+  type: 'resumed';
+  webhookUrl: string;
+  /** The process's own start (performance.timeOrigin). */
+  processStartAt: number;
+  /** The resume request began to run (after the modules loaded). */
+  requestAt: number;
+  /** startBot resolved: the store open, the intake listening, the Discord login done. */
+  startBotAt: number;
+  /** The discord.js client was ready (the feed starts then). */
+  readyAt: number;
 }
 
 /** process.memoryUsage() after a full garbage collection, bytes. */
@@ -31,6 +59,36 @@ export interface FeedBotMemory {
   firstWarning: string | undefined;
 }
 
+export interface FeedBotCpu {
+  type: 'cpu';
+  /** The main thread's utime + stime (Linux, 10 ms ticks); undefined elsewhere. */
+  mainThreadMs: number | undefined;
+  /** Every thread of the process (process.cpuUsage()): GC helpers and libuv's pool too. */
+  processMs: number;
+}
+
+export interface FeedBotFilled {
+  type: 'filled';
+  /** Open entries (waiting and parked) after the fill. */
+  open: number;
+  ms: number;
+}
+
+export interface FeedBotSeeded {
+  type: 'seeded';
+  /** Creating the posted rows (raw SQL), and accepting the waiting entries (the store's accept), ms. */
+  seenMs: number;
+  waitingMs: number;
+  /** The store file and its write-ahead log afterwards, bytes. */
+  fileBytes: number;
+}
+
+export interface FeedBotLanes {
+  type: 'lanes';
+  retrying: number;
+  waiting: number;
+}
+
 export interface FeedBotStopped {
   type: 'stopped';
 }
@@ -40,4 +98,13 @@ export interface FeedBotFailed {
   message: string;
 }
 
-export type FeedBotReply = FeedBotReady | FeedBotMemory | FeedBotStopped | FeedBotFailed;
+export type FeedBotReply =
+  | FeedBotReady
+  | FeedBotResumed
+  | FeedBotMemory
+  | FeedBotCpu
+  | FeedBotFilled
+  | FeedBotSeeded
+  | FeedBotLanes
+  | FeedBotStopped
+  | FeedBotFailed;

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 import { startBot, type RunningBot } from '../../src/bot.js';
 import type { Config } from '../../src/config.js';
+import type { BackoffPolicy } from '../../src/feed/backoff.js';
 import { createLogger } from '../../src/logger.js';
 import { sleep } from './stats.js';
+import { wallClockMs } from './timing.js';
 
 /**
  * The real bot (intake, SQLite outbox, feed, discord.js) as the feed benchmarks run it: started with startBot
@@ -21,15 +23,33 @@ export interface FeedBotOptions {
   routes: Record<string, string>;
   /** The webhook secret of the hook. */
   secret: string;
+  /** The feed's backoff after failed sends; the bot's default when absent. */
+  backoff?: BackoffPolicy;
+}
+
+/** A bot started again on the store file of an earlier one: its hook and routes are in the file already. */
+export interface ResumeOptions {
+  apiUrl: string;
+  token: string;
+  storeDir: string;
+  guildId: string;
+  hookId: string;
 }
 
 export interface FeedBot {
   bot: RunningBot;
+  hookId: string;
+  guildId: string;
   /** Where deliveries go: `<intake>/webhooks/<hookId>`. */
   webhookUrl: string;
   /** Warnings and errors the bot logged (retries, refusals): a clean run logs none. */
   warnings(): { count: number; first: string[] };
   stop(): Promise<void>;
+}
+
+/** The SQLite file of a bot whose store lives in `storeDir`. */
+export function storeFileOf(storeDir: string): string {
+  return `${storeDir}/feed.sqlite`;
 }
 
 /** The bot logs at `warn` into a counter: a healthy run logs nothing there, and retries or refusals show. */
@@ -45,21 +65,29 @@ function warningCounter() {
   return { logger: createLogger('warn', destination), read: () => ({ count, first: [...first] }) };
 }
 
-/** Starts the bot, waits until its discord.js client is ready (the feed starts then), saves the hook and routes. */
-export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
+/** startBot as main.ts runs it, against the fake; resolves once the discord.js client is ready (the feed starts). */
+async function launch(
+  options: Pick<FeedBotOptions, 'apiUrl' | 'token' | 'storeDir' | 'backoff'>,
+): Promise<{ bot: RunningBot; warnings: () => { count: number; first: string[] }; startBotAt: number }> {
   const warnings = warningCounter();
   const config: Config = {
     DISCORD_TOKEN: options.token,
     PUBLIC_URL: 'https://bench.example',
     PORT: 0,
-    STORE_URL: `sqlite://${options.storeDir}/feed.sqlite`,
+    STORE_URL: `sqlite://${storeFileOf(options.storeDir)}`,
     SERVICE_URL: 'https://service.example',
     DISCORD_API_URL: options.apiUrl,
     LOG_LEVEL: 'warn',
     ROLE: 'all',
   };
   // The REST options the real bot runs with (main.ts passes none): discord.js defaults, offset 50 ms included.
-  const bot = await startBot({ config, logger: warnings.logger, host: '127.0.0.1' });
+  const bot = await startBot({
+    config,
+    logger: warnings.logger,
+    host: '127.0.0.1',
+    ...(options.backoff ? { feed: { backoff: options.backoff } } : {}),
+  });
+  const startBotAt = wallClockMs();
   try {
     const client = bot.discord;
     if (!client) throw new Error('the bot started without Discord');
@@ -68,6 +96,17 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
       if (Date.now() > deadline) throw new Error('the bot was not ready within 15 s');
       await sleep(10);
     }
+    return { bot, warnings: warnings.read, startBotAt };
+  } catch (error) {
+    await bot.stop();
+    throw error;
+  }
+}
+
+/** Starts the bot, waits until its discord.js client is ready (the feed starts then), saves the hook and routes. */
+export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
+  const { bot, warnings } = await launch(options);
+  try {
     const hookId = randomBytes(16).toString('hex');
     await bot.store.hooks.save({
       hookId,
@@ -82,11 +121,38 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
       routes: { ...options.routes },
       mentions: {},
     }));
-    return { bot, webhookUrl: `${bot.http.url}/webhooks/${hookId}`, warnings: warnings.read, stop: () => bot.stop() };
+    return {
+      bot,
+      hookId,
+      guildId: options.guildId,
+      webhookUrl: `${bot.http.url}/webhooks/${hookId}`,
+      warnings,
+      stop: () => bot.stop(),
+    };
   } catch (error) {
     await bot.stop();
     throw error;
   }
+}
+
+/** Starts the bot on an existing store file (a restart) and says when startBot resolved and the client was ready. */
+export async function resumeFeedBot(
+  options: ResumeOptions,
+): Promise<{ feed: FeedBot; startBotAt: number; readyAt: number }> {
+  const { bot, warnings, startBotAt } = await launch(options);
+  const readyAt = wallClockMs();
+  return {
+    feed: {
+      bot,
+      hookId: options.hookId,
+      guildId: options.guildId,
+      webhookUrl: `${bot.http.url}/webhooks/${options.hookId}`,
+      warnings,
+      stop: () => bot.stop(),
+    },
+    startBotAt,
+    readyAt,
+  };
 }
 
 /** Resolves once the outbox is empty: every entry's message confirmed by Discord and removed. */

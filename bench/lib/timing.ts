@@ -61,3 +61,11 @@ export function mainThreadCpuMs(): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Now, in ms since the Unix epoch with performance.now()'s resolution: comparable between processes on one
+ * machine (each process's performance.now() counts from its own start).
+ */
+export function wallClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
