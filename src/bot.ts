@@ -2,6 +2,13 @@ import { Events, type Client } from 'discord.js';
 
 import { DEFAULT_PING_TIMEOUT_MS, type CommandContext } from '../commands/context.js';
 import { COMMANDS } from '../commands/index.js';
+import { createCardPoster } from './apps/card-poster.js';
+import { DeveloperCache } from './apps/developer-cache.js';
+import { createAttachmentDownloader } from './apps/download-attachment.js';
+import { DraftStore } from './apps/drafts.js';
+import { openKeyvAppRecords, type ClosableAppRecords } from './apps/keyv-app-records.js';
+import { ReleasePoller, type PollIntervals } from './apps/release-poller.js';
+import { SYSTEM_TIMERS, type Timers } from './apps/timers.js';
 import type { Config } from './config.js';
 import { createChannelSender } from './discord/channel-sender.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
@@ -16,6 +23,7 @@ import { HookActivity } from './store/hook-activity.js';
 import { openStore, type Store } from './store/open-store.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
 import { createServiceClient } from './upstream/client.js';
+import { createDeveloperClient } from './upstream/developer-client.js';
 
 /** A running bot: what tests, the demo and main.ts hold on to. */
 export interface RunningBot {
@@ -26,6 +34,8 @@ export interface RunningBot {
   discord: Client | undefined;
   feed: FeedWorker | undefined;
   activity: HookActivity;
+  /** The developer API's records, and the release poller (absent when started with `feed: false`). */
+  apps: { records: ClosableAppRecords; poller: ReleasePoller | undefined };
   stop(): Promise<void>;
 }
 
@@ -43,6 +53,10 @@ export interface StartOptions {
    * Tests return the intake's http://127.0.0.1 address, which PUBLIC_URL (https only) cannot be.
    */
   webhookBaseUrl?: (intakeUrl: string) => string;
+  /** The release poller's timers; tests pass ones driven by their fake clock. */
+  timers?: Timers;
+  /** The release poller's intervals; the demo shortens them. */
+  releasePolling?: Partial<PollIntervals>;
 }
 
 /** How often expired seen ids are swept out of stores without a TTL of their own (SQLite). */
@@ -57,12 +71,20 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const { config, logger } = options;
   const clock = options.clock ?? Date.now;
   const store = await openStore(config.STORE_URL, clock);
+  let appRecords: ClosableAppRecords;
+  try {
+    appRecords = await openKeyvAppRecords(config.STORE_URL);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const secrets = createSecretBox(config.SECRET_KEY);
   const acceptor = new DeliveryAcceptor(store.outbox, store.seen);
   const activity = new HookActivity();
 
   let discord: Client | undefined;
   let feed: FeedWorker | undefined;
+  let poller: ReleasePoller | undefined;
   const app = createApp({
     hooks: store.hooks,
     acceptor,
@@ -80,6 +102,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   try {
     http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY));
   } catch (error) {
+    await appRecords.close();
     await store.close();
     throw error;
   }
@@ -96,8 +119,10 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const stop = async () => {
     clearInterval(sweep);
     await http.close();
+    await poller?.stop();
     await feed?.stop();
     await discord?.destroy();
+    await appRecords.close();
     await store.close();
     logger.info('stopped');
   };
@@ -119,6 +144,20 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
     });
     feed = worker;
+    const developer = createDeveloperClient({ serviceUrl: config.SERVICE_URL, clock });
+    const developerCache = new DeveloperCache(clock);
+    const releases = new ReleasePoller({
+      records: appRecords,
+      developer,
+      secrets,
+      poster: createCardPoster(discord),
+      cache: developerCache,
+      clock,
+      timers: options.timers ?? SYSTEM_TIMERS,
+      logger,
+      ...(options.releasePolling ? { intervals: options.releasePolling } : {}),
+    });
+    poller = releases;
     const commandContext: CommandContext = {
       hooks: store.hooks,
       guilds: store.guilds,
@@ -132,12 +171,19 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       clock,
       client: discord,
       pingTimeoutMs: DEFAULT_PING_TIMEOUT_MS,
+      appRecords,
+      developer,
+      developerCache,
+      releases,
+      appDrafts: new DraftStore(clock),
+      downloadAttachment: createAttachmentDownloader(),
     };
     // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
     attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
     discord.once(Events.ClientReady, (client) => {
       logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
       worker.start();
+      releases.start();
     });
     try {
       await discord.login(config.DISCORD_TOKEN);
@@ -147,5 +193,5 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     }
   }
 
-  return { store, http, secrets, discord, feed, activity, stop };
+  return { store, http, secrets, discord, feed, activity, apps: { records: appRecords, poller }, stop };
 }

@@ -39,8 +39,10 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
 export function createFakeServiceApp(parts: FakeAppParts): express.Express {
   const app = express();
   app.use((req, res, next) => {
+    // Read now: inside a mounted router (the developer API) `req.path` is relative to the mount point.
+    const { method, path } = req;
     const at = parts.clock();
-    res.on('finish', () => parts.requests.push({ method: req.method, path: req.path, status: res.statusCode, at }));
+    res.on('finish', () => parts.requests.push({ method, path, status: res.statusCode, at }));
     next();
   });
   app.use(express.json({ limit: '100kb' }));

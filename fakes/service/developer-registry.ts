@@ -141,6 +141,13 @@ export class DeveloperRegistry {
     return app.id;
   }
 
+  /** Adds a version to an app as if sent from the developer portal (no submission is counted). */
+  seedVersion(appId: number, input: { version: string; status: string; submission?: object }): void {
+    const app = this.requireApp(appId);
+    const latest = app.versions.at(-1)?.submission ?? { name: app.name };
+    app.versions.push(this.makeVersion(input.version, input.status, { ...latest, ...input.submission }));
+  }
+
   /** Moves a version to another review state (any string: the real states are not documented). */
   setVersionState(appId: number, version: string, status: string): void {
     const found = this.requireApp(appId).versions.find((candidate) => candidate.version === version);

@@ -81,6 +81,8 @@ export interface FakeService {
   revokeDeveloperAccess(key: string): void;
   /** Adds an app of the key's account with versions in the given review states; returns the app id. */
   addApp(key: string, input: { name: string; versions: readonly VersionInput[] }): number;
+  /** Adds a version to an app as the developer portal would (its fields from the latest version unless given). */
+  addVersion(appId: number, input: VersionInput): void;
   /** Moves a version to another review state, as the service's reviewers would. */
   setVersionState(appId: number, version: string, status: string): void;
   /** A version's current review state. */
@@ -165,6 +167,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     replaceDeveloperKey: (oldKey) => developers.replaceKey(oldKey),
     revokeDeveloperAccess: (key) => developers.revoke(key),
     addApp: (key, input) => developers.addApp(key, input),
+    addVersion: (appId, input) => developers.seedVersion(appId, input),
     setVersionState: (appId, version, status) => developers.setVersionState(appId, version, status),
     versionState: (appId, version) =>
       developers.app(appId)?.versions.find((candidate) => candidate.version === version)?.status,

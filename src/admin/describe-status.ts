@@ -19,8 +19,16 @@ export interface StatusDeps {
   feed: { statusOf(guildId: string): GuildFeedStatus } | undefined;
 }
 
-/** The lines of /status for one guild: key, webhooks, waiting events, broken channels, unrouted events. */
-export function describeStatus(guildId: string, hooks: readonly HookRecord[], ctx: StatusDeps): string[] {
+/**
+ * The lines of /status for one guild: key, webhooks, waiting events, broken channels, unrouted events, then
+ * `releaseLines` (the developer key and the release poller's health, see describeReleaseStatus).
+ */
+export function describeStatus(
+  guildId: string,
+  hooks: readonly HookRecord[],
+  ctx: StatusDeps,
+  releaseLines: readonly string[] = [],
+): string[] {
   const settings = ctx.guilds.get(guildId);
   const lines = ['**Feed status of this server**'];
   lines.push(
@@ -36,9 +44,9 @@ export function describeStatus(guildId: string, hooks: readonly HookRecord[], ct
   }
   if (!ctx.feed) {
     lines.push('Feed: not running in this process (it was started without Discord).');
-    return lines;
+    return [...lines, ...releaseLines];
   }
-  return [...lines, ...describeFeed(ctx.feed.statusOf(guildId))];
+  return [...lines, ...describeFeed(ctx.feed.statusOf(guildId)), ...releaseLines];
 }
 
 function describeFeed(status: GuildFeedStatus): string[] {

@@ -66,8 +66,13 @@ export class RequestBudget {
     if (this.service) this.service.remaining -= 1;
   }
 
-  /** Learns from an answer: the service's remaining count, and on 429 the wait it asks for. */
-  learn(headers: Headers, status: number): void {
+  /**
+   * Learns from an answer: the service's remaining count, and on 429 the wait it asks for. A 429 to a
+   * submission may be the limit of 10 submissions an hour instead (§7.4 gives both the same status): when the
+   * headers still show requests left, or the wait is longer than any per-minute window needs, it is that one,
+   * and other requests go on.
+   */
+  learn(headers: Headers, status: number, submission = false): void {
     const now = this.clock();
     const window = readRateLimitHeaders(headers, now);
     if (window.remaining !== undefined) {
@@ -75,6 +80,8 @@ export class RequestBudget {
     }
     if (status !== 429) return;
     const seconds = parseRetryAfter(headers.get('retry-after'), now);
+    const submissionLimit = submission && ((window.remaining ?? 0) > 0 || (seconds ?? 0) * 1000 > WINDOW_MS);
+    if (submissionLimit) return;
     // Without retry-after, the window's reset is the service's next best word; a whole window else.
     const until = seconds === undefined ? (window.resetAt ?? now + WINDOW_MS) : now + seconds * 1000;
     this.blockedUntil = Math.max(this.blockedUntil, until);

@@ -21,6 +21,9 @@ import {
 } from './developer-schemas.js';
 import { ServiceApiError, type DeveloperOperation } from './service-api-error.js';
 
+/** The calls that count against the 10 submissions an hour (§8). */
+const SUBMISSIONS: ReadonlySet<DeveloperOperation> = new Set(['createApp', 'submitVersion']);
+
 /** The path of the developer API below SERVICE_URL (upstream-api.md §9). */
 const DEVELOPER_API_PATH = '/api/v1';
 
@@ -107,7 +110,7 @@ export function createDeveloperClient(options: DeveloperClientOptions): Develope
       ...(request.bytes === undefined
         ? {}
         : { bytes: { data: request.bytes, contentType: 'application/octet-stream' } }),
-      onAnswer: (headers, status) => budget.learn(headers, status),
+      onAnswer: (headers, status) => budget.learn(headers, status, SUBMISSIONS.has(operation)),
     });
   };
   const appPath = (appId: string) => `/apps/${encodeURIComponent(appId)}`;

@@ -19,6 +19,12 @@ export const UploadedFileSchema = z.looseObject({
 });
 export type UploadedFile = z.infer<typeof UploadedFileSchema>['file'];
 
+/** The service deletes an upload no version uses after 24 hours (§2.1, §8). */
+export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** Uploads may be up to 25 MB (§4.1, §8), unless GET /options says otherwise. */
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
 /** The description must have at least this many characters (§2.2, §8). */
 export const MIN_DESCRIPTION_LENGTH = 50;
 
@@ -132,6 +138,8 @@ export interface AppSummary {
   name: string;
   /** The waiting version as the list tells it, when it does. */
   pending: { label: string; state: string | undefined; since: number | undefined } | undefined;
+  /** The latest version as the list tells it, when it does. */
+  latest: { label: string; state: string | undefined } | undefined;
   /** The record as JSON: a change in it means something about the app changed. */
   fingerprint: string;
 }
@@ -276,15 +284,17 @@ function readAppSummary(item: unknown): AppSummary | undefined {
   const name = pickString(record, ['name', 'title']) ?? `App ${id.data}`;
   const withoutVersions = { ...record };
   delete withoutVersions['versions'];
+  const latest = readPendingMarker(record['latestVersion'] ?? record['latest']);
   return {
     id: id.data,
     name,
     pending: readPendingMarker(record['pending']),
+    latest: latest && { label: latest.label, state: latest.state },
     fingerprint: JSON.stringify(withoutVersions),
   };
 }
 
-/** An app's `pending` field: a version object, a label, or nothing we can read. */
+/** An app's `pending` (or `latestVersion`) field: a version object, a label, or nothing we can read. */
 function readPendingMarker(value: unknown): AppSummary['pending'] {
   if (typeof value === 'string' && value !== '') return { label: value, state: undefined, since: undefined };
   const record = asRecord(value);

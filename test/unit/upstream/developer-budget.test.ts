@@ -104,3 +104,16 @@ describe('RequestBudgets', () => {
     expect(budgets.of('upk_a')).not.toBe(budgets.of('upk_b'));
   });
 });
+
+describe('RequestBudget and the submission limit', () => {
+  it('does not stop every request for a 429 that is the limit of 10 submissions an hour', () => {
+    const clock = manualClock();
+    const budget = new RequestBudget(clock.now);
+    budget.learn(new Headers({ 'retry-after': '3000' }), 429, true);
+    expect(budget.check('poll')).toEqual({ ok: true });
+    budget.learn(new Headers({ 'retry-after': '20', 'x-ratelimit-remaining': '40' }), 429, true);
+    expect(budget.check('command')).toEqual({ ok: true });
+    budget.learn(new Headers({ 'retry-after': '20', 'x-ratelimit-remaining': '0' }), 429, true);
+    expect(budget.check('command')).toMatchObject({ ok: false, reason: 'retry_after', waitMs: 20_000 });
+  });
+});
