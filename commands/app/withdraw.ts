@@ -44,7 +44,7 @@ export async function confirmWithdrawal(
   });
   await showPreview(
     interaction,
-    `Withdraw **${formatVersionName(detail.name, waiting.label)}** (${formatState(waiting.state)}) from review? It counts against nothing, but its place in the review queue is lost.`,
+    `Withdraw **${formatVersionName(detail.name, waiting.label)}** (${formatState(waiting.state)}) from review? Its place in the review queue is lost, and sending it again counts as a new submission.`,
     [],
     confirmButtons(
       draftId,
