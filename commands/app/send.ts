@@ -66,10 +66,9 @@ export async function sendSubmission(
   const guild = await ctx.appRecords.readGuild(guildId);
   let answer: unknown;
   try {
-    const uploaded = draft.file
-      ? await askService(ctx, guild, `upload ${draft.file.name}`, (caller) =>
-          ctx.developer.upload(caller, { name: draft.file?.name ?? '', bytes: draft.file?.bytes ?? new Uint8Array() }),
-        )
+    const { file } = draft;
+    const uploaded = file
+      ? await askService(ctx, guild, `upload ${file.name}`, (caller) => ctx.developer.upload(caller, file))
       : undefined;
     const submission: Submission = { ...draft.submission };
     delete submission.files;

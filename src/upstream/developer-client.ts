@@ -24,6 +24,9 @@ import { ServiceApiError, type DeveloperOperation } from './service-api-error.js
 /** The calls that count against the 10 submissions an hour (§8). */
 const SUBMISSIONS: ReadonlySet<DeveloperOperation> = new Set(['createApp', 'submitVersion']);
 
+/** An upload of up to 25 MB may take longer than other calls' deadline; it gets at least this long. */
+const UPLOAD_TIMEOUT_MS = 120_000;
+
 /** The path of the developer API below SERVICE_URL (upstream-api.md §9). */
 const DEVELOPER_API_PATH = '/api/v1';
 
@@ -82,6 +85,7 @@ export interface DeveloperClientOptions extends ServiceClientOptions {
 export function createDeveloperClient(options: DeveloperClientOptions): DeveloperClient {
   const clock = options.clock ?? Date.now;
   const transport = buildServiceTransport({ ...options, clock }, DEVELOPER_API_PATH);
+  const uploadTransport = { ...transport, timeoutMs: Math.max(transport.timeoutMs, UPLOAD_TIMEOUT_MS) };
   const budgets = new RequestBudgets(clock, options.limits);
 
   const send = async (
@@ -101,7 +105,7 @@ export function createDeveloperClient(options: DeveloperClientOptions): Develope
       });
     }
     budget.take(caller.purpose);
-    return callService(transport, {
+    return callService(request.bytes === undefined ? transport : uploadTransport, {
       operation,
       key: caller.key,
       path: request.path,
