@@ -28,7 +28,8 @@ const MAX_WHATS_NEW = 1000;
  * - a version seen for the first time later gets a card;
  * - a card whose version changed state is edited in place, once, whatever happened in between (so after the
  *   bot was down, one catch-up edit per version, not one message per step);
- * - a version that left review gets one short outcome message pinging the watch's role.
+ * - a version that left review gets one short outcome message pinging the watch's role (retried at the next
+ *   poll when Discord refused it).
  * Every step is written down before and after its Discord message, with a nonce, so a crash or restart at any
  * point neither loses nor doubles a card or an outcome.
  */
@@ -48,9 +49,12 @@ export async function followApp(
     const existing = known[version.label];
     if (!existing && baseline.has(version.label)) continue;
     let card = existing ?? newCard(deps.clock(), version, watch.channelId, [guildId, watch.appId, version.label]);
+    // A version first seen already out of review after the watch began went through review between two polls.
+    if (!existing && !firstSight && !version.pending) {
+      card = { ...card, pendingSince: version.submittedAt ?? card.stateSince };
+    }
     const changed =
       existing !== undefined && (existing.state !== (version.state ?? null) || existing.pending !== version.pending);
-    const wasPending = existing ? existing.pending : false;
     if (changed) card = moveCard(card, version, deps.clock());
 
     if (card.messageId === null || card.channelId !== watch.channelId) {
@@ -69,9 +73,9 @@ export async function followApp(
       }
     }
 
-    // A version seen leaving review, or first seen already out of review after the watch began.
-    const leftReview = !card.pending && (wasPending || (!existing && !firstSight));
-    if (leftReview && card.outcomeAnnounced === null) {
+    // Out of review after having been in it, and not announced yet: also true on the next poll when posting the
+    // outcome failed, so an outcome is never lost, and never posted twice (the nonce covers a lost answer).
+    if (!card.pending && card.pendingSince !== null && card.outcomeAnnounced === null) {
       await announceOutcome(deps, where, app, card);
       result.outcomes += 1;
     }
@@ -123,6 +127,8 @@ function moveCard(card: Card, version: AppVersion, now: number): Card {
     pending: version.pending,
     stateSince: version.stateSince ?? now,
     pendingSince: card.pendingSince ?? (version.pending ? now : null),
+    // Back in review (sent again under the same label): its next outcome is announced too.
+    outcomeAnnounced: version.pending ? null : card.outcomeAnnounced,
   };
 }
 

@@ -169,8 +169,8 @@ export class ReleasePoller {
         if (!this.isDue(guild.guildId, summary)) continue;
         await this.waitForBudget(key);
         const detail = await developer.getApp(caller, watch.appId);
-        await this.follow(guild.guildId, watch, detail, problems);
-        this.schedule(guild.guildId, summary, detail);
+        const followed = await this.follow(guild.guildId, watch, detail, problems);
+        this.schedule(guild.guildId, summary, detail, followed);
       }
     } catch (error) {
       if (error instanceof Stopped) throw error;
@@ -190,17 +190,25 @@ export class ReleasePoller {
     else await this.recordSuccess(guild.guildId);
   }
 
-  private async follow(guildId: string, watch: AppGuild['watches'][string], detail: AppDetail, problems: string[]) {
+  /** Brings the app's cards up to date; false when Discord refused something (tried again at the next poll). */
+  private async follow(
+    guildId: string,
+    watch: AppGuild['watches'][string],
+    detail: AppDetail,
+    problems: string[],
+  ): Promise<boolean> {
     try {
       const result = await followApp(this.options, guildId, watch, detail);
       if (result.posted + result.edited + result.outcomes > 0) {
         this.options.logger.info({ guildId, appId: watch.appId, ...result }, 'release cards updated');
       }
+      return true;
     } catch (error) {
       if (error instanceof ServiceApiError) throw error;
       // Discord refused: the other apps still get their cards; /status says what went wrong where.
       problems.push(`could not post or edit release cards in <#${watch.channelId}>: ${describeDiscordError(error)}`);
       this.options.logger.warn({ guildId, appId: watch.appId, err: toLoggableError(error) }, 'release card failed');
+      return false;
     }
   }
 
@@ -211,10 +219,11 @@ export class ReleasePoller {
     return state.fingerprint !== summary.fingerprint || this.options.clock() >= state.nextDetailAt;
   }
 
-  private schedule(guildId: string, summary: AppSummary, detail: AppDetail): void {
+  /** When the app's versions are read next: soon while a version waits for review or a card still owes a change. */
+  private schedule(guildId: string, summary: AppSummary, detail: AppDetail, followed: boolean): void {
     const key = stateKey(guildId, summary.id);
     const waiting = detail.versions.some((version) => version.pending) || summary.pending !== undefined;
-    const every = waiting ? this.intervals.pendingEveryMs : this.intervals.idleEveryMs;
+    const every = waiting || !followed ? this.intervals.pendingEveryMs : this.intervals.idleEveryMs;
     this.apps.set(key, { nextDetailAt: this.options.clock() + every, fingerprint: summary.fingerprint });
     this.forced.delete(key);
   }

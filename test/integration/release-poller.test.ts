@@ -146,6 +146,24 @@ describe('the release poller', () => {
     expect(discord.messages(channel('elsewhere'))).toHaveLength(1);
   });
 
+  it('posts an outcome Discord refused once at the next poll, exactly once', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(appId, 'releases');
+    poller.start();
+    await advance(0);
+    service.setVersionState(appId, '1.0', 'approved');
+    discord.failRequests({ status: 403, count: 1, match: new RegExp(`/channels/${channel('releases')}/messages$`) });
+    await advance(MINUTE);
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+    expect((await records.readGuild(guild.id)).poll.lastProblem).toMatch(/could not post or edit release cards/);
+    await advance(MINUTE);
+    await advance(MINUTE);
+    const [card, outcome, ...rest] = discord.messages(channel('releases'));
+    expect(rest).toEqual([]);
+    expect(JSON.stringify(card?.embeds[0]?.fields)).toContain('`` approved ``');
+    expect(outcome?.content).toMatch(/^\*\*Pricewise 1\.0\*\* left review: `` approved ``/);
+  });
+
   it('keeps going when Discord refuses one channel or an app is gone, and says so in /status', async () => {
     const locked = service.addApp(key, { name: 'Locked', versions: [{ version: '1.0', status: 'in_review' }] });
     const open = service.addApp(key, { name: 'Open', versions: [{ version: '2.0', status: 'in_review' }] });
