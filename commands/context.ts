@@ -1,5 +1,10 @@
 import type { Client } from 'discord.js';
 
+import type { AppDraft } from '../src/apps/app-draft.js';
+import type { AppRecords } from '../src/apps/app-records.js';
+import type { DeveloperCache } from '../src/apps/developer-cache.js';
+import type { AttachmentDownloader } from '../src/apps/download-attachment.js';
+import type { DraftStore } from '../src/apps/drafts.js';
 import type { Command } from '../src/discord/command.js';
 import type { DiscordHealth } from '../src/discord/discord-health.js';
 import type { Logger } from '../src/logger.js';
@@ -10,6 +15,7 @@ import type { HookStore } from '../src/store/hooks.js';
 import type { SecretBox } from '../src/store/secret-box.js';
 import type { StoreSignals } from '../src/store/signals.js';
 import type { ServiceClient } from '../src/upstream/client.js';
+import type { DeveloperClient } from '../src/upstream/developer-client.js';
 
 /** How long /webhook test waits for the service's ping to reach the intake. */
 export const DEFAULT_PING_TIMEOUT_MS = 10_000;
@@ -44,6 +50,18 @@ export interface CommandContext {
   clock: () => number;
   client: Client;
   pingTimeoutMs: number;
+  /** The developer API's records: key, managers role, watches, release cards, submission counts. */
+  appRecords: AppRecords;
+  /** The developer API v1, with one request budget per key shared with the poller. */
+  developer: DeveloperClient;
+  /** App lists, options and the store, so autocomplete and paging cost no request per keystroke or click. */
+  developerCache: DeveloperCache;
+  /** The release poller: told to look at an app at once after a submission or a withdrawal. */
+  releases: { pollSoon(guildId: string, appId: string): void };
+  /** Previews and confirmations waiting for their buttons (memory only). */
+  appDrafts: DraftStore<AppDraft>;
+  /** Fetches a command's attachment from Discord. */
+  downloadAttachment: AttachmentDownloader;
 }
 
 /** A slash command of this bot. */

@@ -2,6 +2,7 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from
 
 import { describeStatus } from '../src/admin/describe-status.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
+import { describeReleaseStatus } from '../src/apps/describe-releases.js';
 import { replyEphemeral } from '../src/discord/reply.js';
 import type { BotCommand } from './context.js';
 
@@ -9,13 +10,14 @@ import type { BotCommand } from './context.js';
 export const status: BotCommand = {
   data: new SlashCommandBuilder()
     .setName('status')
-    .setDescription("This server's feed: webhooks, last delivery, waiting events, broken routes")
+    .setDescription("This server's feed and release cards: webhooks, deliveries, broken routes, last poll")
     .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
     .setContexts(InteractionContextType.Guild),
 
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
     const hooks = await ctx.hooks.listForGuild(guildId);
-    await replyEphemeral(interaction, (await describeStatus(guildId, hooks, ctx)).join('\n'));
+    const releases = describeReleaseStatus(await ctx.appRecords.readGuild(guildId), ctx.secrets.encrypts);
+    await replyEphemeral(interaction, (await describeStatus(guildId, hooks, ctx, releases)).join('\n'));
   },
 };

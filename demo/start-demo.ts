@@ -12,11 +12,20 @@ import { parseConfig } from '../src/config.js';
 import { registerCommands } from '../src/discord/register-commands.js';
 import { createLogger } from '../src/logger.js';
 import { DemoDirectory } from './demo-directory.js';
-import { DEMO_DEFAULT_CHANNEL, DEMO_FEED_CHANNELS, DEMO_GUILD, DEMO_ROUTES } from './demo-guild.js';
+import {
+  DEMO_APP,
+  DEMO_DEFAULT_CHANNEL,
+  DEMO_FEED_CHANNELS,
+  DEMO_GUILD,
+  DEMO_RELEASE_CHANNEL,
+  DEMO_ROUTES,
+} from './demo-guild.js';
+import { playReleases } from './play-releases.js';
 import { playStories } from './play-stories.js';
 import { startPreviewServer, type PreviewSource } from './preview/preview-server.js';
 import type { PreviewMessage } from './preview/render-message.js';
 import { setUpDemoGuild } from './set-up-guild.js';
+import { setUpReleaseCards } from './set-up-releases.js';
 
 export interface DemoOptions {
   /** Pause between two events of the stream. */
@@ -40,6 +49,10 @@ export interface RunningDemo {
   stop(): Promise<void>;
 }
 
+/** How often the demo's release poller looks, and the shortest pause between two moves of a review. */
+const RELEASE_POLL_MS = 2_000;
+const RELEASE_STEP_MS = 2_500;
+
 /** Files of the store; removed at the start, since the previous run's fake Discord (and its ids) is gone. */
 const STORE_FILE = 'demo.sqlite';
 
@@ -49,6 +62,7 @@ function toPreviewMessage(discord: FakeDiscord) {
     content: message.content,
     embeds: message.embeds,
     timestamp: message.api.timestamp,
+    edited: message.api.edited_timestamp,
     author: {
       name: message.api.author.global_name ?? message.api.author.username,
       bot: message.api.author.id === discord.botUserId,
@@ -95,7 +109,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const guild = discord.addGuild({
       name: DEMO_GUILD.name,
       channels: DEMO_GUILD.channels.map((name) => ({ name })),
-      roles: [{ name: DEMO_GUILD.moderatorRole.name, mentionable: true, color: DEMO_GUILD.moderatorRole.colour }],
+      roles: [
+        { name: DEMO_GUILD.moderatorRole.name, mentionable: true, color: DEMO_GUILD.moderatorRole.colour },
+        { name: DEMO_GUILD.developerRole.name, mentionable: true, color: DEMO_GUILD.developerRole.colour },
+      ],
     });
     say(
       `fake Discord (REST and gateway) on ${discord.apiUrl}, guild "${guild.name}": ${DEMO_GUILD.channels.map((name) => `#${name}`).join(' ')}`,
@@ -130,6 +147,9 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       logger,
       host: '127.0.0.1',
       webhookBaseUrl: (intakeUrl) => intakeUrl,
+      // Release cards follow the review within seconds here, not a minute: a change in GET /apps brings the
+      // app's versions at once, and the key's budget still holds polling to 30 requests a minute.
+      releasePolling: { cycleMs: RELEASE_POLL_MS, pendingEveryMs: 60_000, idleEveryMs: 60_000 },
     });
     cleanups.push(() => bot.stop());
     const client = bot.discord;
@@ -146,6 +166,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
 
     const directory = new DemoDirectory(discord, guild, {
       [DEMO_GUILD.moderatorRole.name]: DEMO_GUILD.moderatorRole.colour,
+      [DEMO_GUILD.developerRole.name]: DEMO_GUILD.developerRole.colour,
     });
     const feedChannelIds = new Set(DEMO_FEED_CHANNELS.map((name) => guild.channels[name]));
     const toMessage = toPreviewMessage(discord);
@@ -190,6 +211,31 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         `webhook secret written to ${join(dir, 'webhook-secret')} (npm run simulate -- --url <address> --secret-file <that file>)`,
       );
     }
+
+    const appId = await setUpReleaseCards({
+      discord,
+      service,
+      guild,
+      say: (line) => say(`  ${line}`),
+      plain: (text) => directory.plain(text),
+    });
+    const releases = new AbortController();
+    const releasing = playReleases({
+      service,
+      appId,
+      stepMs: Math.max(options.intervalMs * 3, RELEASE_STEP_MS),
+      signal: releases.signal,
+      say,
+    }).catch((error: unknown) =>
+      say(`the release story stopped: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    cleanups.push(async () => {
+      releases.abort();
+      await releasing;
+    });
+    say(
+      `release cards: #${DEMO_RELEASE_CHANNEL} follows ${DEMO_APP.name} through review (a card per version, edited in place)`,
+    );
 
     say('Ctrl-C stops the demo.');
     const player = new AbortController();

@@ -23,6 +23,7 @@ interface RouteSpec {
 // The spec names the first webhook segment `webhook_id`; for interaction webhooks it holds the application id.
 const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/channels/{channel_id}/messages' },
+  { method: 'PATCH', path: '/channels/{channel_id}/messages/{message_id}' },
   { method: 'POST', path: '/interactions/{interaction_id}/{interaction_token}/callback' },
   { method: 'PATCH', path: '/webhooks/{webhook_id}/{webhook_token}/messages/@original' },
   { method: 'POST', path: '/webhooks/{webhook_id}/{webhook_token}' },

@@ -2,6 +2,13 @@ import { Events, type Client } from 'discord.js';
 
 import { DEFAULT_PING_TIMEOUT_MS, type CommandContext } from '../commands/context.js';
 import { COMMANDS } from '../commands/index.js';
+import type { AppRecords } from './apps/app-records.js';
+import { createCardPoster } from './apps/card-poster.js';
+import { DeveloperCache } from './apps/developer-cache.js';
+import { createAttachmentDownloader } from './apps/download-attachment.js';
+import { DraftStore } from './apps/drafts.js';
+import { ReleasePoller, type PollIntervals } from './apps/release-poller.js';
+import { appRecordsOn } from './apps/store-app-records.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createChannelSender } from './discord/channel-sender.js';
@@ -19,7 +26,9 @@ import { StartupError } from './startup-error.js';
 import { openStore, type Store } from './store/open-store.js';
 import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
+import { RUNTIME_TIMERS, type Timers } from './timers.js';
 import { createServiceClient } from './upstream/client.js';
+import { createDeveloperClient } from './upstream/developer-client.js';
 
 /** A running bot: what tests, the demo and main.ts hold on to. */
 export interface RunningBot {
@@ -30,6 +39,8 @@ export interface RunningBot {
   discord: Client | undefined;
   feed: FeedWorker | undefined;
   discordHealth: DiscordHealth;
+  /** The developer API's records, and the release poller (absent where this process runs no feed). */
+  apps: { records: AppRecords; poller: ReleasePoller | undefined };
   stop(): Promise<void>;
 }
 
@@ -56,6 +67,10 @@ export interface StartOptions {
    * Tests return the intake's http://127.0.0.1 address, which PUBLIC_URL (https only) cannot be.
    */
   webhookBaseUrl?: (intakeUrl: string) => string;
+  /** The release poller's timers; tests pass ones driven by their fake clock. */
+  timers?: Timers;
+  /** The release poller's intervals; the demo shortens them. */
+  releasePolling?: Partial<PollIntervals>;
 }
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */
@@ -78,6 +93,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const runsFeed = config.ROLE !== 'intake' && options.feed !== false;
   const store = await openStore(config.STORE_URL, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
+  const appRecords = appRecordsOn(store.records);
   const feedOptions = options.feed === false ? {} : (options.feed ?? {});
   const discord = runsFeed
     ? createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) })
@@ -119,10 +135,12 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   sweep.unref();
 
   let feed: FeedWorker | undefined;
+  let poller: ReleasePoller | undefined;
   let stopGateway: (() => Promise<void>) | undefined;
   const stop = async () => {
     clearInterval(sweep);
     await http.close();
+    await poller?.stop();
     await feed?.stop();
     await stopGateway?.();
     await discord?.destroy();
@@ -132,15 +150,26 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
 
   if (discord) {
     try {
-      const started = await startFeed({ ...options, store, secrets, discord, discordHealth, http, clock, feedOptions });
+      const started = await startFeed({
+        ...options,
+        store,
+        secrets,
+        discord,
+        discordHealth,
+        http,
+        clock,
+        feedOptions,
+        appRecords,
+      });
       feed = started.feed;
+      poller = started.poller;
       stopGateway = started.stopGateway;
     } catch (error) {
       await stop();
       throw error;
     }
   }
-  return { store, http, secrets, discord, feed, discordHealth, stop };
+  return { store, http, secrets, discord, feed, discordHealth, apps: { records: appRecords, poller }, stop };
 }
 
 interface FeedParts extends StartOptions {
@@ -151,6 +180,7 @@ interface FeedParts extends StartOptions {
   http: RunningServer;
   clock: Clock;
   feedOptions: Exclude<StartOptions['feed'], false | undefined>;
+  appRecords: AppRecords;
 }
 
 /**
@@ -158,8 +188,24 @@ interface FeedParts extends StartOptions {
  * it takes a share of the guilds' partitions and, when it wins the gateway lease, the one gateway connection
  * that receives slash commands (so each runs once); it posts through REST either way.
  */
-async function startFeed(parts: FeedParts): Promise<{ feed: FeedWorker; stopGateway: () => Promise<void> }> {
+async function startFeed(
+  parts: FeedParts,
+): Promise<{ feed: FeedWorker; poller: ReleasePoller; stopGateway: () => Promise<void> }> {
   const { config, logger, store, discord, discordHealth, clock, feedOptions } = parts;
+  const developer = createDeveloperClient({ serviceUrl: config.SERVICE_URL, clock });
+  const developerCache = new DeveloperCache(clock);
+  // Cards and polling belong to the process that holds the gateway (one per deployment), like the commands.
+  const poller = new ReleasePoller({
+    records: parts.appRecords,
+    developer,
+    secrets: parts.secrets,
+    poster: createCardPoster(discord),
+    cache: developerCache,
+    clock,
+    timers: parts.timers ?? RUNTIME_TIMERS,
+    logger,
+    ...(parts.releasePolling ? { intervals: parts.releasePolling } : {}),
+  });
   const connect = (refusalIsFatal: boolean) =>
     connectDiscord(discord, config.DISCORD_TOKEN, {
       logger,
@@ -183,9 +229,11 @@ async function startFeed(parts: FeedParts): Promise<{ feed: FeedWorker; stopGate
           if (held) {
             logger.info('this process holds the gateway: slash commands are answered here');
             void connect(false).then((handle) => (connection = handle));
+            poller.start();
           } else {
             logger.warn('this process lost the gateway lease: disconnecting from the gateway');
             connection?.stop();
+            void poller.stop();
             void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
           }
         },
@@ -226,6 +274,12 @@ async function startFeed(parts: FeedParts): Promise<{ feed: FeedWorker; stopGate
     clock,
     client: discord,
     pingTimeoutMs: DEFAULT_PING_TIMEOUT_MS,
+    appRecords: parts.appRecords,
+    developer,
+    developerCache,
+    releases: poller,
+    appDrafts: new DraftStore(clock),
+    downloadAttachment: createAttachmentDownloader(),
   };
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
   attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
@@ -238,11 +292,13 @@ async function startFeed(parts: FeedParts): Promise<{ feed: FeedWorker; stopGate
     discord.once(Events.ClientReady, (client) => {
       logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
       worker.start().catch((error: unknown) => logger.error({ err: error }, 'the feed could not start'));
+      poller.start();
     });
     connection = await connect(true);
   }
   return {
     feed: worker,
+    poller,
     stopGateway: () => {
       connection?.stop();
       return Promise.resolve();

@@ -122,7 +122,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const signature = (channelId: string) => {
     const messages = source.messages(channelId);
     const last = messages.at(-1);
-    return `${messages.length}:${last?.id ?? ''}:${last?.embeds.length ?? 0}`;
+    // Edits count too: a release card changes in place as its review moves.
+    const edits = messages
+      .slice(-MAX_MESSAGES_PER_CHANNEL)
+      .map((message) => message.edited ?? '')
+      .join(',');
+    return `${messages.length}:${last?.id ?? ''}:${last?.embeds.length ?? 0}:${edits}`;
   };
 
   const poll = setInterval(() => {

@@ -11,6 +11,8 @@ export interface PreviewMessage {
   embeds: readonly APIEmbed[];
   /** ISO 8601, when the message was created. */
   timestamp: string;
+  /** ISO 8601, when it was last edited (a release card follows its review this way); absent: never. */
+  edited?: string | null;
   author: { name: string; bot: boolean };
 }
 
@@ -130,6 +132,7 @@ export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, con
     header +
     content +
     message.embeds.map((embed) => renderEmbed(embed, ctx)).join('') +
+    (message.edited ? '<span class="message-edited">(edited)</span>' : '') +
     '</div></div>'
   );
 }

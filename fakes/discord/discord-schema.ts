@@ -12,7 +12,7 @@ export interface CompiledRoute {
   readonly path: string;
   readonly operationId: string;
   readonly pattern: RegExp;
-  /** The route's validator, compiled on first call (the six routes together take over a second to compile). */
+  /** The route's validator, compiled on first call (the routes together take over a second to compile). */
   readonly validator: () => ValidateFunction;
 }
 

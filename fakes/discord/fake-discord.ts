@@ -8,10 +8,12 @@ import {
   GatewayDispatchEvents,
   InteractionResponseType,
   type APIApplicationCommand,
+  type APIAttachment,
   type APIInteraction,
   type APIUser,
 } from 'discord.js';
 
+import type { AttachmentSpec, AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { FailChannelOptions, FailRequestsOptions, FaultInjector, HangRequestsOptions } from './faults.js';
 import type { GatewayServer, IdentifyRecord } from './gateway.js';
@@ -81,6 +83,7 @@ export class FakeDiscord {
   readonly #messages: MessageStore;
   readonly #interactions: InteractionStore;
   readonly #commands: CommandStore;
+  readonly #attachments: AttachmentStore;
   readonly #gateway: GatewayServer;
   readonly #rest: RestHandler;
   readonly #faults: FaultInjector;
@@ -96,6 +99,7 @@ export class FakeDiscord {
     messages: MessageStore;
     interactions: InteractionStore;
     commands: CommandStore;
+    attachments: AttachmentStore;
     gateway: GatewayServer;
     rest: RestHandler;
     faults: FaultInjector;
@@ -109,6 +113,7 @@ export class FakeDiscord {
     this.#messages = parts.messages;
     this.#interactions = parts.interactions;
     this.#commands = parts.commands;
+    this.#attachments = parts.attachments;
     this.#gateway = parts.gateway;
     this.#rest = parts.rest;
     this.#faults = parts.faults;
@@ -139,6 +144,19 @@ export class FakeDiscord {
     this.#gateway.announceGuild(added.id);
     this.#notifier.notify();
     return added;
+  }
+
+  /** Gives a guild member one more role (e.g. a role the bot checks), as a server admin would. */
+  grantRole(guildId: string, userId: string, roleId: string): void {
+    this.#guilds.grantRole(guildId, userId, roleId);
+  }
+
+  /**
+   * A file a user attaches to a command option: pass the returned `id` to `commandOption.attachment`. Its
+   * `url` serves the bytes, as Discord's CDN does.
+   */
+  addAttachment(spec: AttachmentSpec): APIAttachment {
+    return this.#attachments.add(spec);
   }
 
   /** A user's computed permissions in a channel (roles, overwrites, implicit rules). */
@@ -276,6 +294,7 @@ export class FakeDiscord {
       {
         guilds: this.#guilds,
         commands: this.#commands,
+        attachments: this.#attachments,
         users: this.users,
         bot: this.bot,
         applicationId: this.applicationId,

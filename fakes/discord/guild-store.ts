@@ -255,6 +255,15 @@ export class GuildStore {
     return member;
   }
 
+  /** Adds a role to a member (nothing when they hold it already). */
+  grantRole(guildId: string, userId: string, roleId: string): void {
+    const guild = this.#require(guildId);
+    const member = guild.members.get(userId);
+    if (!member) throw new Error(`${userId} is not a member of guild ${guildId}`);
+    if (!guild.roles.some((role) => role.id === roleId)) throw new Error(`Unknown role ${roleId}`);
+    if (!member.roles.includes(roleId)) guild.members.set(userId, { ...member, roles: [...member.roles, roleId] });
+  }
+
   /** A user's permissions in a channel, after roles, overwrites and Discord's implicit rules. */
   channelPermissions(channelId: string, userId: string): bigint {
     const guildId = this.#channelToGuild.get(channelId);

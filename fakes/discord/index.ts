@@ -33,8 +33,10 @@ export type { InteractionResponseKind, RecordedInteractionResponse } from './int
 export type { IdentifyRecord } from './gateway.js';
 export type { FailChannelOptions, FailRequestsOptions, HangRequestsOptions } from './faults.js';
 export type { RateLimit } from './rate-limiter.js';
-export { autocomplete, chatInputCommand, commandOption, modalSubmit } from './interaction-builders.js';
+export { autocomplete, buttonClick, chatInputCommand, commandOption, modalSubmit } from './interaction-builders.js';
+export type { AttachmentSpec } from './attachment-store.js';
 export type {
+  ButtonClick,
   CommandInvocation,
   CommandOptionValue,
   InteractionContext,

@@ -1,5 +1,6 @@
 /**
- * Builders for the interactions a test sends to the bot: slash commands, autocomplete, modal submits. They
+ * Builders for the interactions a test sends to the bot: slash commands, autocomplete, modal submits, button
+ * clicks. They
  * produce drafts; `FakeDiscord.dispatchInteraction` fills in ids, token, guild, channel, member, permissions
  * and resolved objects from the fake's state.
  */
@@ -47,6 +48,12 @@ export const commandOption = {
   channel: (name: string, channelId: string): CommandOptionValue => ({ name, type: O.Channel, value: channelId }),
   role: (name: string, roleId: string): CommandOptionValue => ({ name, type: O.Role, value: roleId }),
   user: (name: string, userId: string): CommandOptionValue => ({ name, type: O.User, value: userId }),
+  /** An attachment option; `attachmentId` from `FakeDiscord.addAttachment`. */
+  attachment: (name: string, attachmentId: string): CommandOptionValue => ({
+    name,
+    type: O.Attachment,
+    value: attachmentId,
+  }),
 } as const;
 
 /** Which command, and with what. */
@@ -134,5 +141,22 @@ export function modalSubmit(submission: ModalSubmission): InteractionDraft {
     ...context(submission),
     type: InteractionType.ModalSubmit,
     data: { custom_id: submission.customId, components },
+  };
+}
+
+/** A click on a button of a message the bot sent. */
+export interface ButtonClick extends InteractionContext {
+  readonly customId: string;
+  /** The message that holds the button, as the fake stored it (e.g. `outcome.reply`). */
+  readonly message: { readonly api: unknown };
+}
+
+/** The click of a button: Discord sends the message that holds it along. */
+export function buttonClick(click: ButtonClick): InteractionDraft {
+  return {
+    ...context(click),
+    type: InteractionType.MessageComponent,
+    data: { custom_id: click.customId, component_type: ComponentType.Button },
+    overrides: { message: click.message.api, ...click.overrides },
   };
 }

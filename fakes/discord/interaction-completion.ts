@@ -13,6 +13,7 @@ import {
   type APIUser,
 } from 'discord.js';
 
+import type { AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { GuildStore, TestUsers } from './guild-store.js';
 import type { InteractionDraft } from './interaction-builders.js';
@@ -21,6 +22,7 @@ import type { InteractionDraft } from './interaction-builders.js';
 export interface CompletionContext {
   readonly guilds: GuildStore;
   readonly commands: CommandStore;
+  readonly attachments: AttachmentStore;
   readonly users: TestUsers;
   readonly bot: APIUser;
   readonly applicationId: string;
@@ -32,6 +34,7 @@ interface Resolved {
   roles?: Record<string, unknown>;
   users?: Record<string, unknown>;
   members?: Record<string, unknown>;
+  attachments?: Record<string, unknown>;
 }
 
 /** Discord's upload limit for a guild without boosts, which interactions report. */
@@ -95,6 +98,13 @@ function resolveOptions(
         resolved.members ??= {};
         resolved.users[id] = user;
         resolved.members[id] = { ...rest, permissions: ctx.guilds.guildPermissions(guildId, id).toString() };
+        break;
+      }
+      case ApplicationCommandOptionType.Attachment: {
+        const attachment = ctx.attachments.get(id);
+        if (!attachment) throw new Error(`Attachment option refers to unknown attachment ${id}`);
+        resolved.attachments ??= {};
+        resolved.attachments[id] = attachment.api;
         break;
       }
       default:

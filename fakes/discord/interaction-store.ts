@@ -106,6 +106,11 @@ export class InteractionStore {
       message = this.#createOriginal(record, (body.data ?? {}) as MessageBody & Record<string, unknown>, false);
     } else if (body.type === InteractionResponseType.DeferredChannelMessageWithSource) {
       message = this.#createOriginal(record, (body.data ?? {}) as MessageBody & Record<string, unknown>, true);
+    } else if (
+      body.type === InteractionResponseType.UpdateMessage ||
+      body.type === InteractionResponseType.DeferredMessageUpdate
+    ) {
+      message = this.#updateComponentMessage(record, body.type, body.data ?? {});
     }
     record.responses.push({
       interactionId,
@@ -200,6 +205,25 @@ export class InteractionStore {
       time: this.now(),
     });
     return message.api;
+  }
+
+  /**
+   * A component interaction's 6 (deferred update) or 7 (update): the message that holds the component becomes
+   * the "original" that later edits change; 7 edits it at once. Ephemeral stays ephemeral.
+   */
+  #updateComponentMessage(
+    record: InteractionRecord,
+    type: InteractionResponseType,
+    data: unknown,
+  ): FakeMessage | undefined {
+    const messageId = (record.payload as { message?: { id?: string } }).message?.id;
+    const current = messageId === undefined ? undefined : this.messages.get(messageId);
+    if (!current) throw ApiErrors.unknownMessage();
+    record.originalMessageId = current.id;
+    if (type === InteractionResponseType.DeferredMessageUpdate) return current;
+    const body = data as MessageBody;
+    const flags = (body.flags ?? current.flags) | (current.flags & MessageFlags.Ephemeral);
+    return this.messages.edit(current.id, { ...body, flags });
   }
 
   #createOriginal(

@@ -55,6 +55,7 @@ function messageRules(route: CompiledRoute, body: unknown): string[] {
     case 'create_message':
     case 'execute_webhook':
       return checkMessageLimits(body, { requireContent: true });
+    case 'update_message':
     case 'update_original_webhook_message':
       return checkMessageLimits(body, { requireContent: false });
     case 'create_interaction_response': {

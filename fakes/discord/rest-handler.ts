@@ -94,6 +94,11 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
     response.writeHead(status, headers).end();
     return;
   }
+  // Attachment downloads (the CDN side) answer raw bytes.
+  if (Buffer.isBuffer(body)) {
+    response.writeHead(status, { 'Content-Type': 'application/octet-stream', ...headers }).end(body);
+    return;
+  }
   response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { makeUser } from './api-objects.js';
+import { AttachmentStore } from './attachment-store.js';
 import { CommandStore } from './command-store.js';
 import { FakeDiscord } from './fake-discord.js';
 import { FaultInjector } from './faults.js';
@@ -65,6 +66,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   const interactions = new InteractionStore(messages, bot, bot.id, options.interactionCallbackDeadlineMs ?? 3_000);
   const commands = new CommandStore(nextId, bot.id);
   const faults = new FaultInjector();
+  let restBaseUrl = '';
+  const attachments = new AttachmentStore(nextId, () => restBaseUrl);
 
   let gatewayUrl = '';
   const gateway = new GatewayServer({
@@ -82,6 +85,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       messages,
       interactions,
       commands,
+      attachments,
       gateway,
       bot,
       applicationId: bot.id,
@@ -103,6 +107,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   });
   const { port } = server.address() as AddressInfo;
   gatewayUrl = `ws://127.0.0.1:${port}`;
+  restBaseUrl = `http://127.0.0.1:${port}`;
 
   return new FakeDiscord({
     server,
@@ -111,6 +116,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     messages,
     interactions,
     commands,
+    attachments,
     gateway,
     rest,
     faults,

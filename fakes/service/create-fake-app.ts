@@ -3,6 +3,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Clock } from '../../src/clock.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { makeDeliveryId, type DeliveryEngine } from './delivery-engine.js';
+import { createDeveloperRouter } from './developer-api.js';
+import type { DeveloperRegistry } from './developer-registry.js';
 import { sendServiceError } from './error-body.js';
 import type { KeyRegistry } from './key-registry.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -13,12 +15,16 @@ export interface RequestRecord {
   method: string;
   path: string;
   status: number;
+  /** When it arrived, by the fake's clock (ms since the Unix epoch): what per-minute counts are taken over. */
+  at: number;
 }
 
 export interface FakeAppParts {
   keys: KeyRegistry;
   limiter: RateLimiter;
   webhooks: WebhookRegistry;
+  /** Developer accounts, apps and uploads of the developer API v1. */
+  developers: DeveloperRegistry;
   engine: DeliveryEngine;
   clock: Clock;
   /** Accept http:// webhook addresses, because test receivers listen on http://127.0.0.1. */
@@ -29,11 +35,14 @@ export interface FakeAppParts {
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
 
-/** The fake's Express app: the three webhook endpoints of the server API v2 (§4.2), nothing else. */
+/** The fake's Express app: the three webhook endpoints of the server API v2 (§4.2) and the developer API v1 (§4.1). */
 export function createFakeServiceApp(parts: FakeAppParts): express.Express {
   const app = express();
   app.use((req, res, next) => {
-    res.on('finish', () => parts.requests.push({ method: req.method, path: req.path, status: res.statusCode }));
+    // Read now: inside a mounted router (the developer API) `req.path` is relative to the mount point.
+    const { method, path } = req;
+    const at = parts.clock();
+    res.on('finish', () => parts.requests.push({ method, path, status: res.statusCode, at }));
     next();
   });
   app.use(express.json({ limit: '100kb' }));
@@ -74,9 +83,15 @@ export function createFakeServiceApp(parts: FakeAppParts): express.Express {
     res.status(200).json({ ok: true, id: webhook.id, enabled: true });
   });
 
+  app.use(
+    '/api/v1',
+    createDeveloperRouter({ developers: parts.developers, limiter: parts.limiter, clock: parts.clock }),
+  );
+
   app.use((_req, res) => sendServiceError(res, 404, 'not_found', 'No such endpoint.'));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     if (isBodyParseError(error)) return sendServiceError(res, 400, 'invalid_json', 'The body is not valid JSON.');
+    if (isTooLarge(error)) return sendServiceError(res, 413, 'too_large', 'The body is over the size limit.');
     sendServiceError(res, 500, 'internal_error', 'The fake service failed.');
   });
   return app;
@@ -142,4 +157,8 @@ function refuseInput(code: string, message: string): WebhookInput {
 
 function isBodyParseError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'type' in error && error.type === 'entity.parse.failed';
+}
+
+function isTooLarge(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'type' in error && error.type === 'entity.too.large';
 }

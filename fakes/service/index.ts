@@ -10,6 +10,7 @@ import {
   type DeliveryEnvelope,
   type DeliveryRecord,
 } from './delivery-engine.js';
+import { DeveloperRegistry, type FakeSubmission, type FakeUpload } from './developer-registry.js';
 import { KeyRegistry } from './key-registry.js';
 import { RateLimiter } from './rate-limiter.js';
 import { WebhookRegistry, type WebhookView } from './webhook-registry.js';
@@ -17,6 +18,9 @@ import { WebhookRegistry, type WebhookView } from './webhook-registry.js';
 export type { DeliveryEnvelope, DeliveryFailure, DeliveryRecord } from './delivery-engine.js';
 export type { RequestRecord } from './create-fake-app.js';
 export type { WebhookView } from './webhook-registry.js';
+export type { FakeApp, FakeSubmission, FakeUpload, FakeVersion } from './developer-registry.js';
+export { FAKE_OPTIONS, UPLOAD_LIFETIME_MS } from './developer-registry.js';
+export { SUBMISSIONS_PER_HOUR } from './developer-api.js';
 export { MAX_CONSECUTIVE_FAILURES, MAX_WEBHOOKS_PER_KEY } from './webhook-registry.js';
 export { generateEventStream, type EventStreamOptions } from './event-stream.js';
 
@@ -42,7 +46,17 @@ export interface EventInput {
   at?: number;
 }
 
-/** A running fake of the service's server API v2 webhooks and delivery engine (upstream-api.md §3–§8). */
+/** A version to seed an app with: its label, its review state, and submission fields (name, description…). */
+export interface VersionInput {
+  version: string;
+  status: string;
+  submission?: object;
+}
+
+/**
+ * A running fake of the service's server API v2 webhooks and delivery engine, and of its developer API v1 with
+ * apps whose review state a test moves (upstream-api.md §3–§8).
+ */
 export interface FakeService {
   /** The service's base_url, i.e. what SERVICE_URL would be; no trailing slash. */
   readonly baseUrl: string;
@@ -56,8 +70,27 @@ export interface FakeService {
   revokeAccess(key: string): void;
   /** The game server id (digits) a live key belongs to; it is the `server` of its deliveries. */
   serverIdOf(key: string): string;
-  /** The key's next request answers 429 with `retry-after: <retryAfterSeconds>`. */
+  /** The key's next request (server or developer key) answers 429 with `retry-after: <retryAfterSeconds>`. */
   rateLimitNext(key: string, retryAfterSeconds: number): void;
+
+  /** A fresh developer key (`upk_…`) for a new developer account named `accountName`. */
+  issueDeveloperKey(accountName?: string): string;
+  /** A new developer key for the same account: the old key answers 401 from now on (§5.4). */
+  replaceDeveloperKey(oldKey: string): string;
+  /** Revokes the account's developer access: its keys answer 403 (§5.7). */
+  revokeDeveloperAccess(key: string): void;
+  /** Adds an app of the key's account with versions in the given review states; returns the app id. */
+  addApp(key: string, input: { name: string; versions: readonly VersionInput[] }): number;
+  /** Adds a version to an app as the developer portal would (its fields from the latest version unless given). */
+  addVersion(appId: number, input: VersionInput): void;
+  /** Moves a version to another review state, as the service's reviewers would. */
+  setVersionState(appId: number, version: string, status: string): void;
+  /** A version's current review state. */
+  versionState(appId: number, version: string): string | undefined;
+  /** Every upload received, bytes included. */
+  uploads(): FakeUpload[];
+  /** Every submission accepted (POST /apps and POST /apps/:id/submissions), oldest first. */
+  submissions(): FakeSubmission[];
 
   /** Every webhook, without secrets. */
   webhooks(): WebhookView[];
@@ -91,6 +124,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
   const clock = options.clock ?? Date.now;
   const keys = new KeyRegistry();
   const webhooks = new WebhookRegistry();
+  const developers = new DeveloperRegistry(clock);
   const limiter = new RateLimiter(options.rateLimitPerMinute ?? 60, clock);
   const engine = new DeliveryEngine({
     webhooks,
@@ -103,6 +137,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     keys,
     limiter,
     webhooks,
+    developers,
     engine,
     clock,
     allowHttp: options.allowHttp ?? false,
@@ -128,6 +163,16 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     revokeAccess: (key) => keys.revoke(key),
     serverIdOf: (key) => keys.requireServer(key),
     rateLimitNext: (key, retryAfterSeconds) => limiter.forceNext(key, retryAfterSeconds),
+    issueDeveloperKey: (accountName) => developers.issueKey(accountName),
+    replaceDeveloperKey: (oldKey) => developers.replaceKey(oldKey),
+    revokeDeveloperAccess: (key) => developers.revoke(key),
+    addApp: (key, input) => developers.addApp(key, input),
+    addVersion: (appId, input) => developers.seedVersion(appId, input),
+    setVersionState: (appId, version, status) => developers.setVersionState(appId, version, status),
+    versionState: (appId, version) =>
+      developers.app(appId)?.versions.find((candidate) => candidate.version === version)?.status,
+    uploads: () => developers.allUploads(),
+    submissions: () => [...developers.submissions],
     webhooks: () => webhooks.list(),
     secretOf: (webhookId) => webhooks.require(webhookId).secret,
     isEnabled: (webhookId) => webhooks.require(webhookId).enabled,

@@ -22,6 +22,19 @@ export class RateLimiter {
     this.forced.set(key, retryAfterSeconds);
   }
 
+  /** The key's current window as the `x-ratelimit-*` headers tell it: limit, requests left, seconds to reset. */
+  status(key: string): { limit: number; remaining: number; resetAfterSeconds: number } {
+    const now = this.clock();
+    const start = now - (now % WINDOW_MS);
+    const window = this.windows.get(key);
+    const used = window && window.start === start ? window.count : 0;
+    return {
+      limit: this.perMinute,
+      remaining: Math.max(0, this.perMinute - used),
+      resetAfterSeconds: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)),
+    };
+  }
+
   /** Counts one request of `key` and says whether it may go on. */
   take(key: string): RateDecision {
     const forced = this.forced.get(key);

@@ -23,11 +23,15 @@ export interface StatusDeps {
   discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
 }
 
-/** The lines of /status for one guild: key, webhooks, the feed's queue, broken channels, entries kept aside. */
+/**
+ * The lines of /status for one guild: key, webhooks, the feed's queue, broken channels, entries kept aside,
+ * then `releaseLines` (the developer key and the release poller's health, see describeReleaseStatus).
+ */
 export async function describeStatus(
   guildId: string,
   hooks: readonly HookRecord[],
   ctx: StatusDeps,
+  releaseLines: readonly string[] = [],
 ): Promise<string[]> {
   const settings = await ctx.guilds.get(guildId);
   const lines = ['**Feed status of this server**'];
@@ -53,7 +57,7 @@ export async function describeStatus(
   }
   const status = await ctx.deliveries.statusOf(guildId);
   const parked = await ctx.deliveries.listParked(guildId, { offset: 0, limit: PARKED_SHOWN });
-  return [...lines, ...describeFeed(status, parked)];
+  return [...lines, ...describeFeed(status, parked), ...releaseLines];
 }
 
 function describeFeed(status: GuildFeedStatus, parked: ParkedEntry[]): string[] {

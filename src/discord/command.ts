@@ -1,5 +1,6 @@
 import type {
   AutocompleteInteraction,
+  ButtonInteraction,
   ChatInputCommandInteraction,
   ModalSubmitInteraction,
   RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -7,7 +8,8 @@ import type {
 
 /**
  * One slash command: its definition (what deploy-commands registers) and its handlers. A command that opens a
- * modal gives it a custom id starting with `<command name>:`, and the dispatcher routes the submit back here.
+ * modal or sends buttons gives them custom ids starting with `<command name>:`, and the dispatcher routes the
+ * submit or the click back here. A button handler checks permission again: anyone who sees a button can click it.
  * `Context` is what the composition root hands every handler (commands/context.ts); this folder never needs it.
  */
 export interface Command<Context> {
@@ -15,9 +17,10 @@ export interface Command<Context> {
   execute(interaction: ChatInputCommandInteraction, ctx: Context): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction, ctx: Context): Promise<void>;
   submitModal?(interaction: ModalSubmitInteraction, ctx: Context): Promise<void>;
+  button?(interaction: ButtonInteraction, ctx: Context): Promise<void>;
 }
 
-/** The custom id of a command's modal: routed back to the command by the part before the colon. */
+/** The custom id of a command's modal or button: routed back to the command by the part before the colon. */
 export function modalCustomId(commandName: string, modal: string): string {
   return `${commandName}:${modal}`;
 }

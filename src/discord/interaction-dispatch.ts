@@ -26,11 +26,12 @@ interface InteractionPlace {
   command: string;
   subcommand?: string;
   guildId: string | null;
-  kind: 'command' | 'autocomplete' | 'modal';
+  kind: 'command' | 'autocomplete' | 'modal' | 'button';
 }
 
 /**
- * The one interactionCreate handler: routes slash commands, autocomplete and modal submits to their command.
+ * The one interactionCreate handler: routes slash commands, autocomplete, modal submits and button clicks to
+ * their command (modals and buttons by the `<command>:` prefix of their custom id).
  * A {@link UserFacingError} is shown to the user as it is; anything else is logged with where it happened
  * and answered with {@link GENERIC_FAILURE}. Every answer is ephemeral. The returned function never rejects.
  */
@@ -81,6 +82,16 @@ export function createInteractionDispatcher<Context>(
         },
         typedValues(interaction),
       );
+    } else if (interaction.isButton()) {
+      const place: InteractionPlace = {
+        command: commandOfCustomId(interaction.customId),
+        guildId: interaction.guildId,
+        kind: 'button',
+      };
+      await run(interaction, place, async (command) => {
+        if (!command.button) throw new UserFacingError(UNKNOWN_COMMAND);
+        await command.button(interaction, ctx);
+      });
     } else if (interaction.isAutocomplete()) {
       await suggest(interaction, byName.get(interaction.commandName), ctx, logger);
     }

@@ -3,11 +3,11 @@ import type { Logger } from '../logger.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { StoreSignals } from '../store/signals.js';
+import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow } from './lane.js';
 import { ownEverything, partitionOf, type FeedOwnership } from './ownership.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
-import { RUNTIME_TIMERS, type Timers } from './timers.js';
 
 export interface FeedWorkerDeps {
   queue: DeliveryQueue;

@@ -3,13 +3,13 @@ import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryQueue, QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { Timers } from '../timers.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
 import { resolveRoute } from './route.js';
 import { toSendFailure, type FeedMessageBody, type MessageSender, type SendFailure } from './send-failure.js';
-import type { Timers } from './timers.js';
 
 /**
  * A message with room left waits for more events of its channel while they keep coming: until `quietMs`

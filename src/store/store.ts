@@ -2,6 +2,7 @@ import type { DeliveryQueue } from './deliveries.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
 import type { HookStore } from './hooks.js';
+import type { RecordStore } from './records.js';
 import type { StoreSignals } from './signals.js';
 
 /** Which engine holds the store (for /healthz and logs: never the URL, which may hold a password). */
@@ -18,6 +19,8 @@ export interface Store {
   readonly guilds: GuildSettingsStore;
   readonly deliveries: DeliveryQueue;
   readonly activity: HookActivityStore;
+  /** Documents of other features (the developer API's records). */
+  readonly records: RecordStore;
   readonly signals: StoreSignals;
   close(): Promise<void>;
 }

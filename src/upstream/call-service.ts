@@ -3,9 +3,9 @@ import { parseRetryAfter } from './retry-after.js';
 import { ServiceErrorBodySchema } from './schemas.js';
 import { ServiceApiError, type ServiceFailureDetails, type ServiceOperation } from './service-api-error.js';
 
-/** Where and how the server API is called; built once by the client. */
+/** Where and how one of the service's APIs is called; built once by its client. */
 export interface ServiceTransport {
-  /** `${SERVICE_URL}/api/server/v2`, without a trailing slash. */
+  /** `${SERVICE_URL}/api/server/v2` or `${SERVICE_URL}/api/v1`, without a trailing slash. */
   apiBase: string;
   /** Host (and port) of SERVICE_URL, for messages; never holds credentials. */
   host: string;
@@ -15,15 +15,20 @@ export interface ServiceTransport {
   clock: () => number;
 }
 
-/** One POST to the server API. */
+/** One request to the service; POST unless `method` says otherwise. */
 export interface ServiceCall {
   operation: ServiceOperation;
-  /** The guild's server key, sent as the Bearer token and kept out of every error. */
+  /** The guild's key, sent as the Bearer token and kept out of every error. */
   key: string;
-  /** Path below the API base, starting with `/`. */
+  /** Path below the API base, starting with `/` (a query included, its values encoded by the caller). */
   path: string;
+  method?: 'GET' | 'POST' | 'DELETE';
   /** A JSON body; omitted, the request has none. */
   body?: unknown;
+  /** Raw bytes sent as they are (POST /uploads), instead of a JSON body. */
+  bytes?: { data: Uint8Array; contentType: string };
+  /** Sees the headers and status of every answer, 2xx or not (the developer API's rate-limit headers). */
+  onAnswer?: (headers: Headers, status: number) => void;
 }
 
 /** A 2xx answer. `json` is `undefined` when the body was empty or not JSON (`text` then says which). */
@@ -43,7 +48,7 @@ const SENDABLE_KEY = /^[\x21-\x7e]{1,1024}$/;
 const MAX_SERVICE_TEXT = 300;
 
 /**
- * POSTs to the server API and returns the 2xx answer, or throws a {@link ServiceApiError}.
+ * Sends one request to the service and returns the 2xx answer, or throws a {@link ServiceApiError}.
  * Never retries: a retry is the admin's decision, made with the message in front of them.
  */
 export async function callService(transport: ServiceTransport, call: ServiceCall): Promise<ServiceAnswer> {
@@ -63,6 +68,7 @@ export async function callService(transport: ServiceTransport, call: ServiceCall
     throw new ServiceApiError({ ...known, failure: 'unreachable', ...readNetworkCode(error, call.key) });
   }
 
+  call.onAnswer?.(response.headers, response.status);
   const answer = readAnswer(response.status, text);
   if (response.ok) return answer;
   throw new ServiceApiError({
@@ -75,10 +81,15 @@ export async function callService(transport: ServiceTransport, call: ServiceCall
 }
 
 function buildRequest(call: ServiceCall, signal: AbortSignal): RequestInit {
+  const method = call.method ?? 'POST';
   const headers: Record<string, string> = { authorization: `Bearer ${call.key}`, accept: 'application/json' };
-  if (call.body === undefined) return { method: 'POST', headers, signal };
+  if (call.bytes !== undefined) {
+    headers['content-type'] = call.bytes.contentType;
+    return { method, headers, body: call.bytes.data, signal };
+  }
+  if (call.body === undefined) return { method, headers, signal };
   headers['content-type'] = 'application/json';
-  return { method: 'POST', headers, body: JSON.stringify(call.body), signal };
+  return { method, headers, body: JSON.stringify(call.body), signal };
 }
 
 function readAnswer(status: number, text: string): ServiceAnswer {

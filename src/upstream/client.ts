@@ -53,7 +53,7 @@ export interface ServiceClient {
  * @throws Error when `serviceUrl` is not an http(s) URL: a configuration mistake, reported at startup
  */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
-  const transport = buildTransport(options);
+  const transport = buildServiceTransport(options, SERVER_API_PATH);
   const webhookPath = (webhookId: string, action: string) => `/webhooks/${encodeURIComponent(webhookId)}/${action}`;
   return {
     async createWebhook(key, input) {
@@ -80,7 +80,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
-function buildTransport(options: ServiceClientOptions): ServiceTransport {
+/**
+ * Where one of the service's APIs lives: SERVICE_URL's origin and path, then `apiPath` (`/api/server/v2`,
+ * `/api/v1`), with the client's fetch, deadline and clock.
+ * @throws Error when `serviceUrl` is not an http(s) URL
+ */
+export function buildServiceTransport(options: ServiceClientOptions, apiPath: string): ServiceTransport {
   let url: URL;
   try {
     url = new URL(options.serviceUrl);
@@ -89,7 +94,7 @@ function buildTransport(options: ServiceClientOptions): ServiceTransport {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('SERVICE_URL must be an http(s) URL');
   // `origin` leaves out user:password@ (fetch refuses URLs with credentials) along with query and fragment.
-  const apiBase = url.origin + url.pathname.replace(/\/+$/, '') + SERVER_API_PATH;
+  const apiBase = url.origin + url.pathname.replace(/\/+$/, '') + apiPath;
   return {
     apiBase,
     host: url.host,

@@ -1,7 +1,32 @@
 import { UserFacingError } from '../errors.js';
 
 /** The server API calls the client makes; named in errors so a log line says what was attempted. */
-export type ServiceOperation = 'createWebhook' | 'testWebhook' | 'enableWebhook';
+export type ServerOperation = 'createWebhook' | 'testWebhook' | 'enableWebhook';
+
+/** The developer API v1 calls (upstream-api.md §4.1), one per endpoint. */
+export const DEVELOPER_OPERATIONS = [
+  'getMe',
+  'getOptions',
+  'upload',
+  'listUploads',
+  'getStore',
+  'listApps',
+  'getApp',
+  'createApp',
+  'submitVersion',
+  'withdrawPending',
+] as const;
+export type DeveloperOperation = (typeof DEVELOPER_OPERATIONS)[number];
+
+/** Every call either client makes. */
+export type ServiceOperation = ServerOperation | DeveloperOperation;
+
+const DEVELOPER_OPERATION_SET: ReadonlySet<string> = new Set(DEVELOPER_OPERATIONS);
+
+/** True for the developer API's calls, whose key is the developer key (`/app key`), not the server key. */
+export function isDeveloperOperation(operation: ServiceOperation): operation is DeveloperOperation {
+  return DEVELOPER_OPERATION_SET.has(operation);
+}
 
 /**
  * How a call failed:
@@ -9,9 +34,11 @@ export type ServiceOperation = 'createWebhook' | 'testWebhook' | 'enableWebhook'
  * - `timeout`: no complete answer within the client's deadline;
  * - `unreachable`: no answer at all (DNS, refused connection, TLS, reset);
  * - `bad_answer`: a 2xx answer we cannot use (not JSON, or missing what we need);
- * - `bad_key`: the key cannot be sent in a header at all, so the call was not made.
+ * - `bad_key`: the key cannot be sent in a header at all, so the call was not made;
+ * - `throttled`: not sent, to stay within the developer API's limits (a `retry-after` still running, or the
+ *   key's 60 requests a minute used up); `retryAfterSeconds` says when it can go.
  */
-export type ServiceFailure = 'rejected' | 'timeout' | 'unreachable' | 'bad_answer' | 'bad_key';
+export type ServiceFailure = 'rejected' | 'timeout' | 'unreachable' | 'bad_answer' | 'bad_key' | 'throttled';
 
 /** What is known about a failed call. Nothing here may hold the server key: the client redacts before. */
 export interface ServiceFailureDetails {
@@ -28,6 +55,8 @@ export interface ServiceFailureDetails {
   networkCode?: string;
   /** For `bad_answer`: what was wrong with the answer. */
   problem?: string;
+  /** For `throttled`: the service's own `retry-after` still running, or our count of the key's requests. */
+  throttle?: 'retry_after' | 'budget';
 }
 
 /**
@@ -60,11 +89,20 @@ export class ServiceApiError extends UserFacingError {
   }
 }
 
+/** What a 401 of the developer API means for the admin (upstream-api.md §5.4, §5.7). */
+export const DEVELOPER_KEY_REFUSED =
+  'the service no longer accepts the developer key (401: it was replaced or revoked): someone with Manage Server must run /app key with the current upk_… key';
+/** What a 403 of the developer API means for the admin (§5.7). */
+export const DEVELOPER_ACCESS_REVOKED =
+  "the service says this account's developer access was revoked (403): the account owner must have it restored, then run /app key";
+
 /** Turns what is known about a failure into the sentence the admin reads. */
 function describeFailure(details: ServiceFailureDetails): string {
   switch (details.failure) {
     case 'bad_key':
-      return 'the stored server key cannot be sent to the service: run /setup and paste the usk_… key exactly';
+      return isDeveloperOperation(details.operation)
+        ? 'the stored developer key cannot be sent to the service: run /app key and paste the upk_… key exactly'
+        : 'the stored server key cannot be sent to the service: run /setup and paste the usk_… key exactly';
     case 'timeout':
       return `the service did not answer within ${formatSeconds(details.timeoutMs ?? 0)} s`;
     case 'unreachable':
@@ -73,11 +111,17 @@ function describeFailure(details: ServiceFailureDetails): string {
       return `the service sent an answer we could not read (HTTP ${details.status ?? '?'}: ${details.problem ?? 'unexpected shape'})`;
     case 'rejected':
       return describeRejection(details);
+    case 'throttled':
+      return describeThrottle(details);
   }
 }
 
 function describeRejection(details: ServiceFailureDetails): string {
   const status = details.status ?? 0;
+  if (isDeveloperOperation(details.operation)) {
+    if (status === 401) return DEVELOPER_KEY_REFUSED;
+    if (status === 403) return DEVELOPER_ACCESS_REVOKED;
+  }
   if (status === 401) return 'the server key was replaced or revoked: run /setup with the new key';
   if (status === 403) return 'developer access was revoked: the service refuses this server key until it is restored';
   if (status === 429) {
@@ -90,6 +134,13 @@ function describeRejection(details: ServiceFailureDetails): string {
   const said = describeServiceWords(details);
   if (status >= 500) return `the service failed with an internal error (HTTP ${status}${said}): try again later`;
   return `the service refused the request (HTTP ${status}${said})`;
+}
+
+function describeThrottle(details: ServiceFailureDetails): string {
+  const wait = `try again in ${Math.max(1, details.retryAfterSeconds ?? 1)} s`;
+  return details.throttle === 'retry_after'
+    ? `the service asked us to wait (429 with retry-after), so nothing was sent: ${wait}`
+    : `this developer key has used its 60 requests of the last minute (commands and release cards share them), so nothing was sent: ${wait}`;
 }
 
 /** `, code: message` from the error body, or an explanation that there was none. */

@@ -286,6 +286,26 @@ describe('npm run demo', () => {
     }
   }, 40_000);
 
+  it('shows a release card that follows its version through review, and the outcome that pings @Developers', async () => {
+    const releases = async () =>
+      (await getJson<ChannelMessages[]>('/api/messages')).find((channel) => channel.name === 'releases')?.messages ??
+      [];
+    // The demo submits 1.2, moves it into review and approves it, one step every 2.5 s; the card follows.
+    const outcome = await until(
+      async () => (await releases()).find((message) => message.content.includes('Patrol Planner 1.2** left review')),
+      30_000,
+      'the outcome of Patrol Planner 1.2 in #releases',
+    );
+    expect(outcome.content).toMatch(/^<@&\d+> \*\*Patrol Planner 1\.2\*\* left review: `` approved ``/);
+    const cards = (await releases()).filter((message) => message.embeds[0]?.title === 'Patrol Planner 1.2');
+    // One card for the version, edited in place from "submitted" to "approved": never a card per step.
+    expect(cards).toHaveLength(1);
+    expect(JSON.stringify(cards[0]?.embeds[0]?.fields)).toContain('`` approved ``');
+    expect(demo.lines.join('\n')).toMatch(
+      /\/app watch app:Patrol Planner channel:#releases role:@Developers → Release cards of/,
+    );
+  }, 40_000);
+
   it('stops cleanly on SIGINT: exit code 0, no process left', async () => {
     const code = await demo.stop('SIGINT', 10_000);
     expect(code, demo.stderr()).toBe(0);

@@ -8,7 +8,7 @@ import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes
 import { registerCommands } from '../../src/discord/register-commands.js';
 
 const run = promisify(execFile);
-const NAMES = ['setup', 'webhook', 'feed', 'status'];
+const NAMES = ['setup', 'webhook', 'feed', 'status', 'app', 'store'];
 
 let discord: FakeDiscord;
 let guild: AddedGuild;
@@ -44,7 +44,9 @@ describe('deploy-commands', () => {
       ['--import', 'tsx', 'scripts/deploy-commands.ts', '--guild', guild.id],
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
-    expect(stdout).toBe(`Registered 4 commands in server ${guild.id}: /setup, /webhook, /feed, /status\n`);
+    expect(stdout).toBe(
+      `Registered 6 commands in server ${guild.id}: /setup, /webhook, /feed, /status, /app, /store\n`,
+    );
     expect(commandPuts()).toHaveLength(1);
     expect(commandPuts()[0]?.path).toBe(`/applications/${discord.applicationId}/guilds/${guild.id}/commands`);
     expect(discord.violations).toEqual([]);

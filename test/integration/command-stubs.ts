@@ -1,9 +1,13 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
 
 import type { CommandContext } from '../../commands/context.js';
+import { DeveloperCache } from '../../src/apps/developer-cache.js';
+import { createAttachmentDownloader } from '../../src/apps/download-attachment.js';
+import { DraftStore } from '../../src/apps/drafts.js';
 import type { RunningBot } from '../../src/bot.js';
 import type { Logger } from '../../src/logger.js';
 import { createServiceClient } from '../../src/upstream/client.js';
+import { createDeveloperClient } from '../../src/upstream/developer-client.js';
 
 /** What a stub interaction was answered with, in order. */
 export interface StubAnswers {
@@ -78,5 +82,12 @@ export function contextFor(
     clock: Date.now,
     client: new Client({ intents: [] }),
     pingTimeoutMs: options.pingTimeoutMs ?? 2_000,
+    appRecords: bot.apps.records,
+    developer: createDeveloperClient({ serviceUrl: options.serviceUrl }),
+    developerCache: new DeveloperCache(Date.now),
+    // Started with `feed: false`, the bot has no poller: nothing follows an app here.
+    releases: bot.apps.poller ?? { pollSoon: () => undefined },
+    appDrafts: new DraftStore(Date.now),
+    downloadAttachment: createAttachmentDownloader(),
   };
 }

@@ -4,6 +4,8 @@
  */
 import {
   ActionRowBuilder,
+  ButtonBuilder,
+  ButtonStyle,
   ChannelType,
   Client,
   DiscordAPIError,
@@ -25,6 +27,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import {
   autocomplete,
+  buttonClick,
   chatInputCommand,
   commandOption,
   modalSubmit,
@@ -280,6 +283,92 @@ describe('fake Discord with the real discord.js client', () => {
     // The held first attempt is processed when the hang ends, and finds the retry's message by its nonce.
     await fake.waitFor(() => fake.nonceDuplicates === 1, 2_000, 'the held attempt to be processed');
     expect(fake.messages(feed.id).map((m) => m.id)).toEqual([sent.id]);
+  });
+
+  it("edits the bot's own channel messages, and refuses unknown ones and bodies Discord would refuse", async () => {
+    const { fake, client, channel } = await start();
+    const sent = await channel('feed').send({ content: 'v1' });
+    const edited = await channel('feed').messages.edit(sent.id, { content: 'v2', embeds: [{ title: 'Card' }] });
+    expect(edited.content).toBe('v2');
+    const [stored] = fake.messages(channel('feed').id);
+    expect(stored).toMatchObject({ id: sent.id, content: 'v2' });
+    expect(stored?.api.edited_timestamp).not.toBeNull();
+
+    const unknown = await rejectionOf(client.rest.patch(Routes.channelMessage(channel('feed').id, '1'), { body: {} }));
+    expect(unknown).toBeInstanceOf(DiscordAPIError);
+    expect((unknown as DiscordAPIError).code).toBe(10008);
+    const invalid = await rejectionOf(
+      client.rest.patch(Routes.channelMessage(channel('feed').id, sent.id), {
+        body: { embeds: [{ title: 'x'.repeat(300) }] },
+      }),
+    );
+    expect((invalid as DiscordAPIError).code).toBe(50035);
+    expect(fake.violations.map((violation) => violation.method)).toEqual(['PATCH']);
+  });
+
+  it('dispatches a button click with its message; an update and a deferred update edit that message', async () => {
+    const { fake, client, channel } = await start();
+    const errors = onInteraction(client, async (interaction) => {
+      if (interaction.isChatInputCommand()) {
+        const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+          new ButtonBuilder().setCustomId('x:now').setLabel('Now').setStyle(ButtonStyle.Primary),
+          new ButtonBuilder().setCustomId('x:later').setLabel('Later').setStyle(ButtonStyle.Secondary),
+        );
+        await interaction.reply({ content: 'Pick', components: [row], flags: MessageFlags.Ephemeral });
+      } else if (interaction.isButton() && interaction.customId === 'x:now') {
+        await interaction.update({ content: `Now, from ${interaction.message.id}`, components: [] });
+      } else if (interaction.isButton()) {
+        await interaction.deferUpdate();
+        await interaction.editReply({ content: 'Later', components: [] });
+      }
+    });
+    const asked = await fake.dispatchInteraction(chatInputCommand({ name: 'pick' }));
+    const message = asked.reply;
+    if (!message) throw new Error('no reply');
+    const now = await fake.dispatchInteraction(buttonClick({ customId: 'x:now', message }));
+    expect(now.callback.type).toBe(7);
+    expect(now.reply).toMatchObject({
+      id: message.id,
+      content: `Now, from ${message.id}`,
+      ephemeral: true,
+      components: [],
+    });
+    const later = await fake.dispatchInteraction(buttonClick({ customId: 'x:later', message, as: 'member' }));
+    expect(later.callback.type).toBe(6);
+    expect(later.reply).toMatchObject({ id: message.id, content: 'Later' });
+    expect(fake.messages(channel('feed').id)).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('resolves attachment options and serves their bytes at their URL, announcing the size given', async () => {
+    const { fake, client } = await start();
+    const bytes = new Uint8Array([1, 2, 3, 250]);
+    const attachment = fake.addAttachment({ filename: 'build.zip', bytes, contentType: 'application/zip' });
+    const short = fake.addAttachment({ filename: 'short.zip', bytes, size: 10 });
+    const seen: Array<{ name: string; size: number; url: string }> = [];
+    const errors = onInteraction(client, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      for (const name of ['file', 'other']) {
+        const file = interaction.options.getAttachment(name, true);
+        seen.push({ name: file.name, size: file.size, url: file.url });
+      }
+      await interaction.reply({ content: 'ok', flags: MessageFlags.Ephemeral });
+    });
+    await fake.dispatchInteraction(
+      chatInputCommand({
+        name: 'app',
+        options: [commandOption.attachment('file', attachment.id), commandOption.attachment('other', short.id)],
+      }),
+    );
+    expect(seen.map(({ name, size }) => [name, size])).toEqual([
+      ['build.zip', 4],
+      ['short.zip', 10],
+    ]);
+    const served = await fetch(seen[0]?.url ?? '');
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(bytes);
+    expect((await fetch(`${seen[0]?.url ?? ''}.other`)).status).toBe(404);
+    expect(errors).toEqual([]);
   });
 
   it('records unknown routes as unhandled 404s', async () => {

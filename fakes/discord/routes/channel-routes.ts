@@ -20,7 +20,7 @@ const TEXT_CHANNEL_TYPES = new Set<ChannelType>([
   ChannelType.AnnouncementThread,
 ]);
 
-/** `POST /channels/:channelId/messages` and `GET /channels/:channelId`. */
+/** `POST /channels/:channelId/messages`, `PATCH /channels/:channelId/messages/:messageId` and `GET /channels/:channelId`. */
 export function channelRoutes(deps: RouteDeps): Route[] {
   return [
     {
@@ -62,6 +62,34 @@ export function channelRoutes(deps: RouteDeps): Route[] {
           deps.onChange();
         }
         return { status: 200, body: stored.api };
+      },
+    },
+    {
+      method: 'PATCH',
+      path: '/channels/:channelId/messages/:messageId',
+      auth: true,
+      channelParam: 'channelId',
+      handle: ({ params, body }) => {
+        const channelId = params['channelId'] ?? '';
+        const channel = deps.guilds.channel(channelId);
+        if (!channel) throw ApiErrors.unknownChannel();
+        const permissions = deps.guilds.channelPermissions(channelId, deps.bot.id);
+        if (!hasPermissions(permissions, PermissionFlagsBits.ViewChannel)) throw ApiErrors.missingAccess();
+        const current = deps.messages.get(params['messageId'] ?? '');
+        if (!current || current.channel_id !== channelId || current.ephemeral) throw ApiErrors.unknownMessage();
+        // Only the author edits a message's content (Discord answers 50005 "another user's message").
+        if (current.api.author.id !== deps.bot.id) {
+          throw new DiscordApiFault(403, 50005, 'Cannot edit a message authored by another user');
+        }
+        const edited = deps.messages.edit(current.id, body as MessageBody);
+        if (!edited) throw ApiErrors.unknownMessage();
+        deps.gateway.dispatch(
+          GatewayDispatchEvents.MessageUpdate,
+          { ...edited.api, guild_id: channel.guild_id },
+          GatewayIntentBits.GuildMessages,
+        );
+        deps.onChange();
+        return { status: 200, body: edited.api };
       },
     },
     {

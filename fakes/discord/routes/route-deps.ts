@@ -3,6 +3,7 @@
  */
 import type { APIUser } from 'discord.js';
 
+import type { AttachmentStore } from '../attachment-store.js';
 import type { CommandStore } from '../command-store.js';
 import type { GatewayServer } from '../gateway.js';
 import type { GuildStore } from '../guild-store.js';
@@ -15,6 +16,8 @@ export interface RouteDeps {
   readonly messages: MessageStore;
   readonly interactions: InteractionStore;
   readonly commands: CommandStore;
+  /** Files attached to command options, served at their CDN address. */
+  readonly attachments: AttachmentStore;
   readonly gateway: GatewayServer;
   readonly bot: APIUser;
   readonly applicationId: string;

@@ -121,6 +121,14 @@ const MIGRATIONS: readonly string[] = [
     RETURN 'accepted';
   END $$;
   `,
+  `
+  CREATE TABLE record (
+    kind  TEXT NOT NULL,
+    key   TEXT NOT NULL,
+    value JSONB NOT NULL,
+    PRIMARY KEY (kind, key)
+  );
+  `,
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -7,6 +7,7 @@ import { PostgresDeliveries } from './pg-deliveries.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
+import { PostgresRecords } from './pg-records.js';
 import { PostgresSignals } from './pg-signals.js';
 
 /** BIGINT (int8) as a JS number: every bigint here (seq, ms timestamps) stays far below 2^53. */
@@ -52,6 +53,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     guilds,
     deliveries: new PostgresDeliveries(pool, guilds),
     activity: new PostgresHookActivity(pool),
+    records: new PostgresRecords(pool),
     signals,
     async close() {
       await signals.close();

@@ -74,6 +74,16 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
     // A file written by a version before this schema keeps its hooks, settings and waiting deliveries.
     importKeyvTables(db);
   },
+  (db) => {
+    db.exec(`
+      CREATE TABLE record (
+        kind  TEXT NOT NULL,
+        key   TEXT NOT NULL,
+        value TEXT NOT NULL,  -- JSON
+        PRIMARY KEY (kind, key)
+      );
+    `);
+  },
 ];
 
 /** Brings the file's schema to the newest version; refuses a file written by a newer version of the bot. */

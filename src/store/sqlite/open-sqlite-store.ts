@@ -10,6 +10,7 @@ import { SqliteDeliveries } from './sqlite-deliveries.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
 import { SqliteHooks } from './sqlite-hooks.js';
+import { SqliteRecords } from './sqlite-records.js';
 import { WriteBatcher } from './write-batcher.js';
 
 /**
@@ -61,6 +62,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     guilds: new SqliteGuildSettings(db, writes, deliveries),
     deliveries,
     activity: new SqliteHookActivity(db, writes),
+    records: new SqliteRecords(db, writes),
     signals,
     close() {
       writes.flush();

@@ -193,11 +193,11 @@ describe('POST /webhooks/:id/test', () => {
 });
 
 describe('requests log', () => {
-  it('records method, path and status of every request, without headers', async () => {
-    const service = await start();
+  it('records method, path, status and arrival time (its own clock) of every request, without headers', async () => {
+    const service = await start({ allowHttp: true, clock: () => 1_234_000 });
     const key = service.issueKey();
     await post(service, '/webhooks', key, hookBody);
-    expect(service.requests).toEqual([{ method: 'POST', path: '/api/server/v2/webhooks', status: 201 }]);
+    expect(service.requests).toEqual([{ method: 'POST', path: '/api/server/v2/webhooks', status: 201, at: 1_234_000 }]);
     expect(JSON.stringify(service.requests)).not.toContain(key);
   });
 });

@@ -7,12 +7,24 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it('are the four commands of DESIGN.md, with the subcommands it names', () => {
-    expect(bodies.map((body) => body.name)).toEqual(['setup', 'webhook', 'feed', 'status']);
+  it('are the six commands of DESIGN.md, with the subcommands it names', () => {
+    expect(bodies.map((body) => body.name)).toEqual(['setup', 'webhook', 'feed', 'status', 'app', 'store']);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
     expect(subcommands('webhook')).toEqual(['register', 'test', 'enable', 'list', 'remove']);
     expect(subcommands('feed')).toEqual(['set', 'default', 'mention', 'show']);
+    expect(subcommands('app')).toEqual([
+      'key',
+      'list',
+      'show',
+      'watch',
+      'unwatch',
+      'submit',
+      'new',
+      'withdraw',
+      'uploads',
+      'managers',
+    ]);
   });
 
   it("are valid for one bulk PUT, globally and per guild, against Discord's published schema", () => {
@@ -26,21 +38,31 @@ describe('command definitions', () => {
     ).toEqual([]);
   });
 
-  it('are admin-only (Manage Server) and guild-only', () => {
-    for (const body of bodies) {
+  it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
+    for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
+    for (const body of bodies.filter((candidate) => ['setup', 'webhook', 'feed', 'status'].includes(candidate.name))) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
-      expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
+    }
+  });
+
+  it('leave /app and /store open to members, whose subcommands check permission when they run', () => {
+    // Members list apps, read the store and (with the release-manager role) submit: Discord's default
+    // permissions would hide the whole command from them; the admin subcommands check Manage Server themselves.
+    for (const name of ['app', 'store']) {
+      expect(bodies.find((body) => body.name === name)?.default_member_permissions, name).toBeUndefined();
     }
   });
 
   it('limit every channel option to text and announcement channels', () => {
-    const feed = bodies.find((body) => body.name === 'feed');
-    const channelOptions = (feed?.options ?? []).flatMap((sub) =>
-      'options' in sub
-        ? (sub.options ?? []).filter((option) => option.type === ApplicationCommandOptionType.Channel)
-        : [],
+    const channelOptions = bodies.flatMap((body) =>
+      (body.options ?? []).flatMap((sub) =>
+        'options' in sub
+          ? (sub.options ?? []).filter((option) => option.type === ApplicationCommandOptionType.Channel)
+          : [],
+      ),
     );
-    expect(channelOptions).toHaveLength(2);
+    // /feed set, /feed default, /app watch.
+    expect(channelOptions).toHaveLength(3);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,
@@ -49,7 +71,13 @@ describe('command definitions', () => {
     }
   });
 
-  it('never take the server key as an option (it would show in the channel)', () => {
-    expect(JSON.stringify(bodies)).not.toMatch(/"name":"(key|server_key|token)"/);
+  it('never take a key as an option (it would show in the channel): /setup and /app key ask in a dialog', () => {
+    const options = bodies.flatMap((body) =>
+      (body.options ?? []).flatMap((option) => ('options' in option ? (option.options ?? []) : [option])),
+    );
+    expect(options.length).toBeGreaterThan(10);
+    for (const option of options) expect(option.name).not.toMatch(/^(key|server_key|developer_key|token)$/);
+    const key = bodies.find((body) => body.name === 'app')?.options?.find((option) => option.name === 'key');
+    expect(key && 'options' in key ? (key.options ?? []) : []).toEqual([]);
   });
 });

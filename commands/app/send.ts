@@ -1,0 +1,125 @@
+import type { ButtonInteraction } from 'discord.js';
+
+import type { AppDraft } from '../../src/apps/app-draft.js';
+import type { Draft } from '../../src/apps/drafts.js';
+import { formatVersionName } from '../../src/apps/release-card.js';
+import { requireReleaseManager } from '../../src/apps/release-managers.js';
+import { returnSubmissionSlot, takeSubmissionSlot } from '../../src/apps/submission-quota.js';
+import { toLoggableError } from '../../src/discord/log-error.js';
+import { UserFacingError } from '../../src/errors.js';
+import { truncateText } from '../../src/truncate-text.js';
+import type { Submission } from '../../src/upstream/developer-schemas.js';
+import { ServiceApiError } from '../../src/upstream/service-api-error.js';
+import type { CommandContext } from '../context.js';
+import { askService } from './shared.js';
+import { withUploadedToken } from './submission-preview.js';
+
+/** What a click on a preview that no longer exists says (restart, 15 minutes, clicked already). */
+export const EXPIRED_PREVIEW = 'This preview has expired or was already answered: run the command again.';
+
+/**
+ * The draft a button acts on, after checking again who clicks: the one who made it, still allowed to.
+ * @throws UserFacingError for an expired draft, another member, or a member who lost the role
+ */
+export async function claimDraft<K extends AppDraft['kind']>(
+  interaction: ButtonInteraction,
+  ctx: CommandContext,
+  draftId: string,
+  kind: K,
+): Promise<Draft<Extract<AppDraft, { kind: K }>>> {
+  const draft = ctx.appDrafts.get(draftId);
+  if (!draft || draft.value.kind !== kind || draft.guildId !== interaction.guildId) {
+    throw new UserFacingError(EXPIRED_PREVIEW);
+  }
+  requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
+  if (draft.userId !== interaction.user.id)
+    throw new UserFacingError('Only the member who made this preview can answer it.');
+  ctx.appDrafts.take(draftId);
+  return draft as Draft<Extract<AppDraft, { kind: K }>>;
+}
+
+/** Cancel: nothing is sent; the preview says so and loses its buttons. */
+export async function cancelSubmission(
+  interaction: ButtonInteraction,
+  ctx: CommandContext,
+  draftId: string,
+): Promise<void> {
+  await claimDraft(interaction, ctx, draftId, 'submission');
+  await interaction.update({ content: 'Cancelled: nothing was sent to the service.', embeds: [], components: [] });
+}
+
+/**
+ * Submit: counts the submission against the 10 an hour (refused here, before any call, when they are used),
+ * uploads the file's bytes (POST /uploads), sends the submission as JSON with the file's token (POST
+ * /apps/:id/submissions, or POST /apps for a new app), tells how many submissions are left this hour, and has
+ * the poller look at the app at once, so a watched app's new release card follows.
+ */
+export async function sendSubmission(
+  interaction: ButtonInteraction,
+  ctx: CommandContext,
+  draftId: string,
+): Promise<void> {
+  const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'submission');
+  const at = ctx.clock();
+  const left = await takeSubmissionSlot(ctx.appRecords, guildId, at);
+  await interaction.deferUpdate();
+  const guild = await ctx.appRecords.readGuild(guildId);
+  let answer: unknown;
+  try {
+    const { file } = draft;
+    const uploaded = file
+      ? await askService(ctx, guild, `upload ${file.name}`, (caller) => ctx.developer.upload(caller, file))
+      : undefined;
+    const submission: Submission = { ...draft.submission };
+    delete submission.files;
+    const files = withUploadedToken(draft.submission.files, uploaded?.token) ?? [];
+    if (files.length > 0) submission.files = files;
+    answer =
+      draft.appId === null
+        ? await askService(ctx, guild, 'submit the new app', (caller) => ctx.developer.createApp(caller, submission))
+        : await askService(ctx, guild, 'submit the version', (caller) =>
+            ctx.developer.submitVersion(caller, draft.appId ?? '', submission),
+          );
+  } catch (error) {
+    // The service did not take it: the place in the hour's count goes back (a timeout may have counted: kept).
+    if (!(error instanceof ServiceApiError && (error.failure === 'timeout' || error.failure === 'unreachable'))) {
+      await returnSubmissionSlot(ctx.appRecords, guildId, at);
+    }
+    const text =
+      error instanceof UserFacingError ? error.message : 'Something went wrong on our side; it has been logged.';
+    if (!(error instanceof UserFacingError)) {
+      ctx.logger.error({ guildId, err: toLoggableError(error) }, 'submission failed');
+    }
+    await interaction.editReply({
+      content: truncateText(`${text} Nothing from this preview is waiting for review.`, 2000),
+      embeds: [],
+      components: [],
+    });
+    return;
+  }
+
+  const name = `**${formatVersionName(draft.appName, draft.submission.version)}**`;
+  const appId = draft.appId ?? readCreatedAppId(answer);
+  const watch = appId === undefined ? undefined : guild.watches[appId];
+  if (appId !== undefined) {
+    ctx.developerCache.apps.delete(guildId);
+    if (watch) ctx.releases.pollSoon(guildId, appId);
+  }
+  const follow = watch
+    ? `Its release card follows in <#${watch.channelId}>.`
+    : `To follow its review in a channel: /app watch app:${appId ?? draft.appName}.`;
+  await interaction.editReply({
+    content: `${name} was sent for review. ${left} submission${left === 1 ? '' : 's'} left this hour. ${follow}`,
+    embeds: [],
+    components: [],
+  });
+}
+
+/** The new app's id from the answer of POST /apps, whose shape is not documented: `app.id` or `id`. */
+function readCreatedAppId(answer: unknown): string | undefined {
+  if (typeof answer !== 'object' || answer === null) return undefined;
+  const record = answer as Record<string, unknown>;
+  const app = record['app'];
+  const id = typeof app === 'object' && app !== null ? (app as Record<string, unknown>)['id'] : record['id'];
+  return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : undefined;
+}

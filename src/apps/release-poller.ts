@@ -1,0 +1,324 @@
+import type { Clock } from '../clock.js';
+import { toLoggableError } from '../discord/log-error.js';
+import type { Logger } from '../logger.js';
+import type { SecretBox } from '../store/secret-box.js';
+import type { Timers } from '../timers.js';
+import type { DeveloperClient } from '../upstream/developer-client.js';
+import type { AppDetail, AppSummary } from '../upstream/developer-schemas.js';
+import { ServiceApiError } from '../upstream/service-api-error.js';
+import type { AppGuild, AppRecords } from './app-records.js';
+import { describeDiscordError, type CardPoster } from './card-poster.js';
+import type { DeveloperCache } from './developer-cache.js';
+import { followApp } from './follow-app.js';
+import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
+import { makeCardNonce, renderKeyRefusal } from './release-card.js';
+
+/** How often the poller looks, and how often it reads each app's versions. */
+export interface PollIntervals {
+  /** One GET /apps per guild per cycle. */
+  cycleMs: number;
+  /** GET /apps/:id for an app with a version waiting for review. */
+  pendingEveryMs: number;
+  /** GET /apps/:id for the other apps (a change in GET /apps makes it due at once). */
+  idleEveryMs: number;
+}
+
+export const DEFAULT_POLL_INTERVALS: PollIntervals = {
+  cycleMs: 60_000,
+  pendingEveryMs: 60_000,
+  idleEveryMs: 15 * 60_000,
+};
+
+/** Failed polls in a row that raise the alert (logged, and shown in /status). */
+export const ALERT_AFTER_FAILURES = 5;
+
+export interface ReleasePollerOptions {
+  records: AppRecords;
+  developer: DeveloperClient;
+  secrets: SecretBox;
+  poster: CardPoster;
+  cache: DeveloperCache;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  intervals?: Partial<PollIntervals>;
+}
+
+/** What the poller remembers about one watched app between cycles (memory only: a restart re-reads all). */
+interface AppPollState {
+  nextDetailAt: number;
+  fingerprint: string;
+}
+
+/** Thrown inside a cycle when the poller is stopped while it waits. */
+class Stopped extends Error {}
+
+/**
+ * Follows the review of every watched app and keeps its release cards current. Each cycle, for every guild
+ * with a developer key the service accepts and at least one watch: GET /apps, then GET /apps/:id for the
+ * watched apps that are due (every minute while a version waits for review, every 15 minutes otherwise, at
+ * once when the app's entry in GET /apps changed). Every request waits for the key's polling share of the
+ * budget (30 a minute, see RequestBudget), so with many apps a cycle stretches instead of going over it.
+ * A 401 or 403 stops polling for that guild until /app key sets a new key, with one admin message.
+ */
+export class ReleasePoller {
+  private readonly intervals: PollIntervals;
+  private readonly apps = new Map<string, AppPollState>();
+  private readonly forced = new Set<string>();
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private working = false;
+  private wakeCycle: (() => void) | undefined;
+  private readonly sleepers = new Set<{ handle: unknown; resolve: () => void }>();
+  private readonly idleWaiters = new Set<() => void>();
+
+  constructor(private readonly options: ReleasePollerOptions) {
+    this.intervals = { ...DEFAULT_POLL_INTERVALS, ...options.intervals };
+  }
+
+  /** Starts the loop (once); the first cycle runs at once and catches up on what changed while the bot was down. */
+  start(): void {
+    if (this.running || this.stopped) return;
+    this.running = this.loop();
+  }
+
+  /** Stops the loop and waits for the cycle in progress to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeCycle?.();
+    for (const sleeper of this.sleepers) {
+      this.options.timers.clearTimeout(sleeper.handle);
+      sleeper.resolve();
+    }
+    await this.running;
+  }
+
+  /**
+   * Makes an app's versions due now and starts a cycle soon: after a submission or a withdrawal, the card
+   * follows without waiting for the schedule.
+   */
+  pollSoon(guildId: string, appId: string): void {
+    this.forced.add(stateKey(guildId, appId));
+    this.wakeCycle?.();
+  }
+
+  /**
+   * Resolves once the poller is waiting for a timer (between cycles, or for budget) or stopped: what a test
+   * with a fake clock awaits after moving the clock, before looking at what the poller did.
+   */
+  settled(): Promise<void> {
+    if (!this.working) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.add(resolve));
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const startedAt = this.options.clock();
+      this.setWorking(true);
+      try {
+        await this.runCycle();
+      } catch (error) {
+        if (!(error instanceof Stopped)) {
+          this.options.logger.error({ err: toLoggableError(error) }, 'release poller cycle failed');
+        }
+      }
+      if (this.stopped) break;
+      // A cycle that took longer than its interval (budget waits) is followed by the next at once: it stretches.
+      const wait = Math.max(0, startedAt + this.intervals.cycleMs - this.options.clock());
+      await this.sleep(wait, true);
+    }
+    this.setWorking(false);
+  }
+
+  private async runCycle(): Promise<void> {
+    for (const guild of await this.options.records.listGuilds()) {
+      if (this.stopped) return;
+      if (Object.keys(guild.watches).length === 0) continue;
+      if (guild.keyRefusal !== null) {
+        if (!guild.keyRefusal.noticePosted) await this.postRefusalNotice(guild);
+        continue;
+      }
+      if (guild.developerKey !== null) await this.pollGuild(guild);
+    }
+  }
+
+  private async pollGuild(guild: AppGuild): Promise<void> {
+    const { developer, secrets } = this.options;
+    let key: string;
+    try {
+      key = secrets.open(guild.developerKey ?? '');
+    } catch {
+      await this.recordFailure(
+        guild.guildId,
+        "the stored developer key cannot be decrypted with this bot's SECRET_KEY: run /app key",
+      );
+      return;
+    }
+    const caller = { key, purpose: 'poll' as const };
+    const problems: string[] = [];
+    try {
+      await this.waitForBudget(key);
+      const apps = await developer.listApps(caller);
+      this.options.cache.apps.set(guild.guildId, apps);
+      for (const watch of Object.values(guild.watches)) {
+        const summary = apps.find((app) => app.id === watch.appId);
+        if (!summary) {
+          problems.push(`${watch.appName} (app ${watch.appId}) is no longer among the account's apps`);
+          continue;
+        }
+        if (!this.isDue(guild.guildId, summary)) continue;
+        await this.waitForBudget(key);
+        const detail = await developer.getApp(caller, watch.appId);
+        const followed = await this.follow(guild.guildId, watch, detail, problems);
+        this.schedule(guild.guildId, summary, detail, followed);
+      }
+    } catch (error) {
+      if (error instanceof Stopped) throw error;
+      if (isKeyRefusal(error)) {
+        await markKeyRefused(this.options.records, guild.guildId, error.status, this.options.clock());
+        await this.postRefusalNotice(await this.options.records.readGuild(guild.guildId));
+        this.options.logger.warn(
+          { guildId: guild.guildId, status: error.status },
+          'developer key refused: polling stops',
+        );
+        return;
+      }
+      await this.recordFailure(guild.guildId, this.describe(error, guild.guildId));
+      return;
+    }
+    if (problems.length > 0) await this.recordFailure(guild.guildId, problems.join('; '));
+    else await this.recordSuccess(guild.guildId);
+  }
+
+  /** Brings the app's cards up to date; false when Discord refused something (tried again at the next poll). */
+  private async follow(
+    guildId: string,
+    watch: AppGuild['watches'][string],
+    detail: AppDetail,
+    problems: string[],
+  ): Promise<boolean> {
+    try {
+      const result = await followApp(this.options, guildId, watch, detail);
+      if (result.posted + result.edited + result.outcomes > 0) {
+        this.options.logger.info({ guildId, appId: watch.appId, ...result }, 'release cards updated');
+      }
+      return true;
+    } catch (error) {
+      if (error instanceof ServiceApiError) throw error;
+      // Discord refused: the other apps still get their cards; /status says what went wrong where.
+      problems.push(`could not post or edit release cards in <#${watch.channelId}>: ${describeDiscordError(error)}`);
+      this.options.logger.warn({ guildId, appId: watch.appId, err: toLoggableError(error) }, 'release card failed');
+      return false;
+    }
+  }
+
+  private isDue(guildId: string, summary: AppSummary): boolean {
+    const key = stateKey(guildId, summary.id);
+    const state = this.apps.get(key);
+    if (!state || this.forced.has(key)) return true;
+    return state.fingerprint !== summary.fingerprint || this.options.clock() >= state.nextDetailAt;
+  }
+
+  /** When the app's versions are read next: soon while a version waits for review or a card still owes a change. */
+  private schedule(guildId: string, summary: AppSummary, detail: AppDetail, followed: boolean): void {
+    const key = stateKey(guildId, summary.id);
+    const waiting = detail.versions.some((version) => version.pending) || summary.pending !== undefined;
+    const every = waiting || !followed ? this.intervals.pendingEveryMs : this.intervals.idleEveryMs;
+    this.apps.set(key, { nextDetailAt: this.options.clock() + every, fingerprint: summary.fingerprint });
+    this.forced.delete(key);
+  }
+
+  private async waitForBudget(key: string): Promise<void> {
+    for (;;) {
+      if (this.stopped) throw new Stopped();
+      const wait = this.options.developer.waitBeforeNext(key, 'poll');
+      if (wait <= 0) return;
+      await this.sleep(wait, false);
+    }
+  }
+
+  /** The one admin message about a refused key, in the channel of the guild's first watch. */
+  private async postRefusalNotice(guild: AppGuild): Promise<void> {
+    const refusal = guild.keyRefusal;
+    const [first] = Object.values(guild.watches).sort((a, b) => a.createdAt - b.createdAt);
+    if (!refusal || refusal.noticePosted || !first) return;
+    try {
+      const nonce = makeCardNonce(['refusal', guild.guildId, String(refusal.at)]);
+      await this.options.poster.post(first.channelId, renderKeyRefusal(refusal.status), nonce);
+    } catch (error) {
+      this.options.logger.warn(
+        { guildId: guild.guildId, err: toLoggableError(error) },
+        'could not post the key notice',
+      );
+    }
+    await this.options.records.updateGuild(guild.guildId, (current) =>
+      current.keyRefusal ? { ...current, keyRefusal: { ...current.keyRefusal, noticePosted: true } } : current,
+    );
+  }
+
+  private async recordSuccess(guildId: string): Promise<void> {
+    const now = this.options.clock();
+    await this.options.records.updateGuild(guildId, (guild) => ({
+      ...guild,
+      poll: { lastGoodAt: now, failures: 0, lastProblem: null, alertedAt: null },
+    }));
+  }
+
+  private async recordFailure(guildId: string, problem: string): Promise<void> {
+    const now = this.options.clock();
+    const guild = await this.options.records.updateGuild(guildId, (current) => {
+      const failures = current.poll.failures + 1;
+      const alert = failures >= ALERT_AFTER_FAILURES && current.poll.alertedAt === null;
+      return {
+        ...current,
+        poll: { ...current.poll, failures, lastProblem: problem, alertedAt: alert ? now : current.poll.alertedAt },
+      };
+    });
+    if (guild.poll.alertedAt === now && guild.poll.failures === ALERT_AFTER_FAILURES) {
+      // The alert: feed-health alerts to a channel do not exist yet, so it is a log line and a line in /status.
+      this.options.logger.error(
+        { guildId, failures: guild.poll.failures, problem },
+        'release poller alert: polls keep failing',
+      );
+    } else {
+      this.options.logger.warn({ guildId, failures: guild.poll.failures, problem }, 'release poll failed');
+    }
+  }
+
+  private describe(error: unknown, guildId: string): string {
+    if (error instanceof ServiceApiError) return error.message;
+    this.options.logger.error({ guildId, err: toLoggableError(error) }, 'release poll failed unexpectedly');
+    return 'an unexpected error (logged)';
+  }
+
+  private sleep(ms: number, betweenCycles: boolean): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const sleeper = {
+        handle: undefined as unknown,
+        resolve: () => {
+          this.options.timers.clearTimeout(sleeper.handle);
+          this.sleepers.delete(sleeper);
+          if (betweenCycles) this.wakeCycle = undefined;
+          this.setWorking(true);
+          resolve();
+        },
+      };
+      sleeper.handle = this.options.timers.setTimeout(sleeper.resolve, ms);
+      this.sleepers.add(sleeper);
+      if (betweenCycles) this.wakeCycle = sleeper.resolve;
+      this.setWorking(false);
+    });
+  }
+
+  private setWorking(working: boolean): void {
+    this.working = working;
+    if (working) return;
+    for (const resolve of this.idleWaiters) resolve();
+    this.idleWaiters.clear();
+  }
+}
+
+function stateKey(guildId: string, appId: string): string {
+  return `${guildId}:${appId}`;
+}

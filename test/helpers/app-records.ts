@@ -1,0 +1,9 @@
+import type { AppRecords } from '../../src/apps/app-records.js';
+import { appRecordsOn } from '../../src/apps/store-app-records.js';
+import { openStore } from '../../src/store/open-store.js';
+
+/** The developer-API records on a store of their own (`memory://` or a file), closed with it. */
+export async function openAppRecords(storeUrl: string): Promise<AppRecords & { close(): Promise<void> }> {
+  const store = await openStore(storeUrl);
+  return { ...appRecordsOn(store.records), close: () => store.close() };
+}

@@ -1,0 +1,211 @@
+import { Client, PermissionFlagsBits } from 'discord.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes/discord/index.js';
+import { startFakeService, type FakeService } from '../../fakes/service/index.js';
+import type { Watch } from '../../src/apps/app-records.js';
+import { createCardPoster } from '../../src/apps/card-poster.js';
+import { describeReleaseStatus } from '../../src/apps/describe-releases.js';
+import { DeveloperCache } from '../../src/apps/developer-cache.js';
+import { ALERT_AFTER_FAILURES, ReleasePoller } from '../../src/apps/release-poller.js';
+import { createSecretBox } from '../../src/store/secret-box.js';
+import { createDeveloperClient } from '../../src/upstream/developer-client.js';
+import { openAppRecords } from '../helpers/app-records.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { ManualTime } from '../helpers/manual-time.js';
+
+const MINUTE = 60_000;
+const SECRET = 'poller-test-secret-0123456789';
+
+let time: ManualTime;
+let service: FakeService;
+let discord: FakeDiscord;
+let guild: AddedGuild;
+let client: Client;
+let records: Awaited<ReturnType<typeof openAppRecords>>;
+let poller: ReleasePoller;
+let logs: ReturnType<typeof captureLogs>;
+let key: string;
+let serviceUrl: string;
+
+beforeEach(async () => {
+  time = new ManualTime();
+  service = await startFakeService({ clock: time.now });
+  serviceUrl = service.baseUrl;
+  discord = await startFakeDiscord();
+  guild = discord.addGuild({
+    channels: [
+      { name: 'releases' },
+      { name: 'elsewhere' },
+      { name: 'locked', denyBot: PermissionFlagsBits.SendMessages },
+    ],
+  });
+  // Only the REST side of discord.js: the poller posts and edits, it needs no gateway.
+  client = new Client({ intents: [], rest: { api: discord.apiUrl } });
+  client.rest.setToken(discord.botToken);
+  records = await openAppRecords('memory://');
+  logs = captureLogs('debug');
+  key = service.issueDeveloperKey('Lantern Studio');
+  await records.updateGuild(guild.id, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
+  poller = makePoller(serviceUrl);
+});
+
+afterEach(async () => {
+  await poller.stop();
+  await client.destroy();
+  await records.close();
+  await discord.close();
+  await service.close();
+  expect(discord.violations).toEqual([]);
+  expect(logs.text()).not.toContain(key);
+});
+
+function makePoller(url: string): ReleasePoller {
+  return new ReleasePoller({
+    records,
+    developer: createDeveloperClient({ serviceUrl: url, clock: time.now }),
+    secrets: createSecretBox(SECRET),
+    poster: createCardPoster(client),
+    cache: new DeveloperCache(time.now),
+    clock: time.now,
+    timers: time,
+    logger: logs.logger,
+  });
+}
+
+const channel = (name: string) => guild.channels[name] ?? '';
+const advance = (ms: number) => time.advance(ms, () => poller.settled());
+
+async function watch(appId: number, channelName: string): Promise<void> {
+  const entry: Watch = {
+    appId: String(appId),
+    appName: `App ${appId}`,
+    channelId: channel(channelName),
+    roleId: null,
+    createdAt: time.now(),
+    createdBy: '1',
+    baseline: null,
+  };
+  await records.updateGuild(guild.id, (current) => ({
+    ...current,
+    watches: { ...current.watches, [entry.appId]: entry },
+  }));
+}
+
+describe('the release poller', () => {
+  it('raises one alert after repeated failures, shows it in /status, and clears it when polls succeed again', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(appId, 'releases');
+    await poller.stop();
+    // Nothing listens there: every poll fails to reach the service.
+    poller = makePoller('http://127.0.0.1:9');
+    poller.start();
+    await advance(ALERT_AFTER_FAILURES * MINUTE);
+    const failing = await records.readGuild(guild.id);
+    expect(failing.poll.failures).toBeGreaterThanOrEqual(ALERT_AFTER_FAILURES);
+    expect(failing.poll.alertedAt).not.toBeNull();
+    expect(logs.lines.filter((line) => line.includes('release poller alert'))).toHaveLength(1);
+    expect(describeReleaseStatus(failing, true).join('\n')).toMatch(
+      /Release poller: \d+ failed poll\(s\) in a row, last: could not reach the service at 127\.0\.0\.1:9\. ⚠️ Alert raised <t:\d+:R>\./,
+    );
+
+    await poller.stop();
+    poller = makePoller(serviceUrl);
+    poller.start();
+    await advance(MINUTE);
+    const healthy = await records.readGuild(guild.id);
+    expect(healthy.poll).toEqual({ lastGoodAt: time.now(), failures: 0, lastProblem: null, alertedAt: null });
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+  });
+
+  it('posts a new card when the old one was deleted, and moves cards to a new channel', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'submitted' }] });
+    await watch(appId, 'releases');
+    poller.start();
+    await advance(0);
+    const [first] = discord.messages(channel('releases'));
+    expect(first?.embeds[0]?.title).toBe('Pricewise 1.0');
+
+    // Someone deleted the card in Discord: the edit finds no message, a new card is posted.
+    await records.updateCards(guild.id, String(appId), (cards) => {
+      const card = cards.versions['1.0'];
+      return card ? { ...cards, versions: { '1.0': { ...card, messageId: '123456789012345678' } } } : cards;
+    });
+    service.setVersionState(appId, '1.0', 'in_review');
+    await advance(MINUTE);
+    expect(discord.messages(channel('releases'))).toHaveLength(2);
+    expect(discord.messages(channel('releases'))[1]?.embeds[0]?.title).toBe('Pricewise 1.0');
+
+    await watch(appId, 'elsewhere');
+    await records.updateGuild(guild.id, (current) => {
+      const moved = current.watches[String(appId)];
+      return moved ? { ...current, watches: { [String(appId)]: { ...moved, baseline: [] } } } : current;
+    });
+    poller.pollSoon(guild.id, String(appId));
+    await advance(0);
+    expect(discord.messages(channel('elsewhere'))).toHaveLength(1);
+  });
+
+  it('posts an outcome Discord refused once at the next poll, exactly once', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(appId, 'releases');
+    poller.start();
+    await advance(0);
+    service.setVersionState(appId, '1.0', 'approved');
+    discord.failRequests({ status: 403, count: 1, match: new RegExp(`/channels/${channel('releases')}/messages$`) });
+    await advance(MINUTE);
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+    expect((await records.readGuild(guild.id)).poll.lastProblem).toMatch(/could not post or edit release cards/);
+    await advance(MINUTE);
+    await advance(MINUTE);
+    const [card, outcome, ...rest] = discord.messages(channel('releases'));
+    expect(rest).toEqual([]);
+    expect(JSON.stringify(card?.embeds[0]?.fields)).toContain('`` approved ``');
+    expect(outcome?.content).toMatch(/^\*\*Pricewise 1\.0\*\* left review: `` approved ``/);
+  });
+
+  it('keeps going when Discord refuses one channel or an app is gone, and says so in /status', async () => {
+    const locked = service.addApp(key, { name: 'Locked', versions: [{ version: '1.0', status: 'in_review' }] });
+    const open = service.addApp(key, { name: 'Open', versions: [{ version: '2.0', status: 'in_review' }] });
+    await watch(locked, 'locked');
+    await watch(open, 'releases');
+    await watch(999, 'releases');
+    poller.start();
+    await advance(0);
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+    const status = describeReleaseStatus(await records.readGuild(guild.id), true).join('\n');
+    expect(status).toContain(
+      `could not post or edit release cards in <#${channel('locked')}>: Discord 403: Missing Permissions`,
+    );
+    expect(status).toContain('App 999 (app 999) is no longer among the account');
+  });
+
+  it('says when the stored key cannot be decrypted, and stops for a 403 with one notice', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(appId, 'releases');
+    await records.updateGuild(guild.id, (current) => ({
+      ...current,
+      developerKey: createSecretBox('another-secret-0123456789').seal(key),
+    }));
+    poller.start();
+    await advance(0);
+    expect((await records.readGuild(guild.id)).poll.lastProblem).toBe(
+      "the stored developer key cannot be decrypted with this bot's SECRET_KEY: run /app key",
+    );
+
+    await records.updateGuild(guild.id, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
+    service.revokeDeveloperAccess(key);
+    await advance(MINUTE);
+    const [notice] = discord.messages(channel('releases'));
+    expect(notice?.content).toMatch(
+      /^⚠️ Release cards are paused: the service says this account's developer access was revoked \(403\)/,
+    );
+    const requests = service.requests.length;
+    await advance(5 * MINUTE);
+    expect(service.requests).toHaveLength(requests);
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+    expect(describeReleaseStatus(await records.readGuild(guild.id), false)[0]).toMatch(
+      /^Developer key: refused by the service <t:\d+:R>, developer access revoked \(403\): run \/app key\.$/,
+    );
+  });
+});
