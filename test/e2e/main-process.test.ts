@@ -51,44 +51,9 @@ function watchLogs(stream: NodeJS.ReadableStream) {
 
 describe('npm start (src/main.ts) as a process', () => {
   it('serves, posts, and on SIGTERM finishes what it holds, closes the store and exits 0', async () => {
-    const dir = makeTempDir();
-    cleanups.push(() => dir.remove());
-    const discord: FakeDiscord = await startFakeDiscord();
-    cleanups.push(() => discord.close());
-    const guild = discord.addGuild({ channels: [{ name: 'feed' }] });
-    const channelId = guild.channels.feed ?? '';
+    const { discord, channelId, storeUrl, hookId } = await setUpGuild();
 
-    // An admin's earlier setup, as the store keeps it.
-    const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
-    const hookId = randomBytes(16).toString('hex');
-    const setup = await openStore(storeUrl);
-    await setup.hooks.save({
-      hookId,
-      guildId: guild.id,
-      webhookId: 'wh_1',
-      secret: SECRET,
-      events: ['all'],
-      createdAt: Date.now(),
-    });
-    await setup.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
-    await setup.close();
-
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        DISCORD_TOKEN: discord.botToken,
-        DISCORD_API_URL: discord.apiUrl,
-        PUBLIC_URL: 'https://bot.example.test',
-        SERVICE_URL: 'https://service.example.test',
-        STORE_URL: storeUrl,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    cleanups.push(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    });
+    const child = startMain(discord, storeUrl);
     const logs = watchLogs(child.stdout);
     const listening = await logs.waitFor('intake listening');
     await logs.waitFor('Discord ready: feed starting');
@@ -117,25 +82,7 @@ describe('npm start (src/main.ts) as a process', () => {
   }, 60_000);
 
   it('refuses a second process on the same SQLite file with one line and exit 1; the first keeps every delivery', async () => {
-    const dir = makeTempDir();
-    cleanups.push(() => dir.remove());
-    const discord: FakeDiscord = await startFakeDiscord();
-    cleanups.push(() => discord.close());
-    const guild = discord.addGuild({ channels: [{ name: 'feed' }] });
-    const channelId = guild.channels.feed ?? '';
-    const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
-    const hookId = randomBytes(16).toString('hex');
-    const setup = await openStore(storeUrl);
-    await setup.hooks.save({
-      hookId,
-      guildId: guild.id,
-      webhookId: 'wh_1',
-      secret: SECRET,
-      events: ['all'],
-      createdAt: 1,
-    });
-    await setup.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
-    await setup.close();
+    const { dir, discord, channelId, storeUrl, hookId } = await setUpGuild();
 
     const first = startMain(discord, storeUrl);
     const logs = watchLogs(first.stdout);
@@ -181,6 +128,30 @@ describe('npm start (src/main.ts) as a process', () => {
     expect(stderr).not.toContain(discord.botToken);
   }, 30_000);
 });
+
+/** A fake Discord with one guild, and a store file set up as an admin would have: a hook, a default channel. */
+async function setUpGuild() {
+  const dir = makeTempDir();
+  cleanups.push(() => dir.remove());
+  const discord: FakeDiscord = await startFakeDiscord();
+  cleanups.push(() => discord.close());
+  const guild = discord.addGuild({ channels: [{ name: 'feed' }] });
+  const channelId = guild.channels.feed ?? '';
+  const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
+  const hookId = randomBytes(16).toString('hex');
+  const setup = await openStore(storeUrl);
+  await setup.hooks.save({
+    hookId,
+    guildId: guild.id,
+    webhookId: 'wh_1',
+    secret: SECRET,
+    events: ['all'],
+    createdAt: 1,
+  });
+  await setup.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
+  await setup.close();
+  return { dir, discord, guild, channelId, storeUrl, hookId };
+}
 
 /** `npm start`'s entry as a child process, against the fake Discord and the given store. */
 function startMain(discord: FakeDiscord, storeUrl: string) {

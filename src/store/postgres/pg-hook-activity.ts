@@ -1,18 +1,9 @@
 import type pg from 'pg';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
-import { emptyHookActivity, type HookActivityRecord, type HookActivityStore } from '../hook-activity.js';
+import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
+import { toHookActivity, type ActivityRow } from '../hook-rows.js';
 import { notify } from './pg-signals.js';
-
-interface ActivityRow {
-  last_delivery_at: number | null;
-  last_event: string | null;
-  refused: number;
-  refused_in_a_row: number;
-  last_refusal: string | null;
-  enabled: boolean | null;
-  enabled_at: number | null;
-}
 
 /** Hook activity in the `hook_activity` table (an accepted delivery counts inside bridge_accept). */
 export class PostgresHookActivity implements HookActivityStore {
@@ -21,15 +12,7 @@ export class PostgresHookActivity implements HookActivityStore {
   async get(hookId: string): Promise<HookActivityRecord> {
     const { rows } = await this.pool.query<ActivityRow>('SELECT * FROM hook_activity WHERE hook_id = $1', [hookId]);
     const row = rows[0];
-    if (!row) return emptyHookActivity();
-    return {
-      lastDeliveryAt: row.last_delivery_at ?? undefined,
-      lastEvent: row.last_event ?? undefined,
-      refused: row.refused,
-      refusedInARow: row.refused_in_a_row,
-      lastRefusal: (row.last_refusal ?? undefined) as SignatureFailure | undefined,
-      state: row.enabled === null ? undefined : { enabled: row.enabled, at: row.enabled_at ?? 0 },
-    };
+    return toHookActivity(row);
   }
 
   async recordAccepted(hookId: string, event: string, at: number): Promise<void> {

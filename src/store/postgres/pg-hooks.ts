@@ -1,18 +1,10 @@
 import type pg from 'pg';
 
 import { BoundedCache } from '../bounded-cache.js';
-import { HookRecordSchema, type HookRecord, type HookStore } from '../hooks.js';
+import { toHookRecord, type HookRow } from '../hook-rows.js';
+import type { HookRecord, HookStore } from '../hooks.js';
 import type { StoreSignals } from '../signals.js';
 import { notify } from './pg-signals.js';
-
-interface HookRow {
-  hook_id: string;
-  guild_id: string;
-  webhook_id: string | null;
-  secret: string;
-  events: unknown;
-  created_at: number;
-}
 
 /** Hooks the intake looks up on every delivery, kept this many at most; any process's change drops its copy. */
 const CACHED_HOOKS = 10_000;
@@ -38,7 +30,7 @@ export class PostgresHooks implements HookStore {
     const row = rows[0];
     if (!row) return undefined;
     // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
-    const record = toRecord(row);
+    const record = toHookRecord(row);
     this.cache.set(hookId, record);
     return record;
   }
@@ -62,7 +54,7 @@ export class PostgresHooks implements HookStore {
 
   async listAll(): Promise<HookRecord[]> {
     const { rows } = await this.pool.query<HookRow>('SELECT * FROM hook ORDER BY created_at, hook_id');
-    return rows.map(toRecord);
+    return rows.map(toHookRecord);
   }
 
   async listForGuild(guildId: string): Promise<HookRecord[]> {
@@ -70,17 +62,6 @@ export class PostgresHooks implements HookStore {
       'SELECT * FROM hook WHERE guild_id = $1 ORDER BY created_at, hook_id',
       [guildId],
     );
-    return rows.map(toRecord);
+    return rows.map(toHookRecord);
   }
-}
-
-function toRecord(row: HookRow): HookRecord {
-  return HookRecordSchema.parse({
-    hookId: row.hook_id,
-    guildId: row.guild_id,
-    webhookId: row.webhook_id,
-    secret: row.secret,
-    events: row.events,
-    createdAt: row.created_at,
-  });
 }

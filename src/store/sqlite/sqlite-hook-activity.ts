@@ -1,18 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
-import { emptyHookActivity, type HookActivityRecord, type HookActivityStore } from '../hook-activity.js';
+import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
+import { toHookActivity, type ActivityRow } from '../hook-rows.js';
 import type { WriteBatcher } from './write-batcher.js';
-
-interface ActivityRow {
-  last_delivery_at: number | null;
-  last_event: string | null;
-  refused: number;
-  refused_in_a_row: number;
-  last_refusal: string | null;
-  enabled: number | null;
-  enabled_at: number | null;
-}
 
 /** SQL that records an accepted delivery of a hook; the delivery queue runs it in the accept's transaction. */
 export const RECORD_ACCEPTED_SQL = `
@@ -48,15 +39,7 @@ export class SqliteHookActivity implements HookActivityStore {
 
   get(hookId: string): Promise<HookActivityRecord> {
     const row = this.byId.get(hookId);
-    if (!row) return Promise.resolve(emptyHookActivity());
-    return Promise.resolve({
-      lastDeliveryAt: row.last_delivery_at ?? undefined,
-      lastEvent: row.last_event ?? undefined,
-      refused: row.refused,
-      refusedInARow: row.refused_in_a_row,
-      lastRefusal: (row.last_refusal ?? undefined) as SignatureFailure | undefined,
-      state: row.enabled === null ? undefined : { enabled: row.enabled === 1, at: row.enabled_at ?? 0 },
-    });
+    return Promise.resolve(toHookActivity(row));
   }
 
   recordAccepted(hookId: string, event: string, at: number): Promise<void> {

@@ -1,21 +1,20 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import { HookRecordSchema, type HookRecord, type HookStore } from '../hooks.js';
+import { toHookRecord, type HookRow } from '../hook-rows.js';
+import type { HookRecord, HookStore } from '../hooks.js';
 import type { WriteBatcher } from './write-batcher.js';
 
-interface HookRow {
-  hook_id: string;
-  guild_id: string;
-  webhook_id: string | null;
-  secret: string;
-  events: string;
-  created_at: number;
+/** A `hook` row as SQLite returns it: `events` is JSON text. */
+type SqliteHookRow = Omit<HookRow, 'events'> & { events: string };
+
+function toRecord(row: SqliteHookRow): HookRecord {
+  return toHookRecord({ ...row, events: JSON.parse(row.events) as unknown });
 }
 
 /** Hooks in the `hook` table. Reads go straight to SQLite (a primary-key lookup costs a few µs: no cache). */
 export class SqliteHooks implements HookStore {
-  private readonly byId: Statement<[string], HookRow>;
-  private readonly byGuild: Statement<[string], HookRow>;
+  private readonly byId: Statement<[string], SqliteHookRow>;
+  private readonly byGuild: Statement<[string], SqliteHookRow>;
   private readonly upsert: Statement<[string, string, string | null, string, string, number]>;
   private readonly delete: Statement<[string]>;
   private readonly all: Statement<[]>;
@@ -62,21 +61,10 @@ export class SqliteHooks implements HookStore {
   }
 
   listAll(): Promise<HookRecord[]> {
-    return Promise.resolve((this.all.all() as HookRow[]).map(toRecord));
+    return Promise.resolve((this.all.all() as SqliteHookRow[]).map(toRecord));
   }
 
   listForGuild(guildId: string): Promise<HookRecord[]> {
     return Promise.resolve(this.byGuild.all(guildId).map(toRecord));
   }
-}
-
-function toRecord(row: HookRow): HookRecord {
-  return HookRecordSchema.parse({
-    hookId: row.hook_id,
-    guildId: row.guild_id,
-    webhookId: row.webhook_id,
-    secret: row.secret,
-    events: JSON.parse(row.events) as unknown,
-    createdAt: row.created_at,
-  });
 }
