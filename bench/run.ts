@@ -7,6 +7,7 @@ import type { BenchGroup } from './group.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
+import { scaleGroup } from './scale.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
 
@@ -22,6 +23,7 @@ const GROUPS: readonly BenchGroup[] = [
   intakeAck,
   feedDrainGroup,
   feedMemoryGroup,
+  scaleGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {
