@@ -1,6 +1,12 @@
 import type { BenchGroup } from './group.js';
 import type { PacedResult } from './lib/load-protocol.js';
-import { forEachRotatingRound, withProcesses, type LoadProcess, type ServerProcess } from './lib/processes.js';
+import {
+  forEachRotatingRound,
+  withProcesses,
+  type LoadProcess,
+  type ServerOptions,
+  type ServerProcess,
+} from './lib/processes.js';
 import { log } from './lib/report.js';
 import type { ServerKind } from './lib/server-protocol.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
@@ -34,23 +40,28 @@ async function measure(server: ServerProcess, load: LoadProcess): Promise<PacedR
 export async function compareAck(
   kinds: readonly ServerKind[],
   rounds: number,
+  options: ServerOptions = {},
 ): Promise<Map<ServerKind, { p50: number; p99: number }>> {
   log(
     `  one process per server and one load process for all rounds; ${RATE} deliveries/s open loop, ${rounds} rounds, ` +
       `${WARMUP_SEC} s warm-up + ${BOT_SEC} s per bot, ${PEER_SEC} s per bare Express`,
   );
   const results = new Map<ServerKind, PacedResult[]>(kinds.map((kind) => [kind, []]));
-  await withProcesses(kinds, async (servers, load) => {
-    await forEachRotatingRound(kinds, rounds, servers, async (kind, server, round) => {
-      const result = await measure(server, load);
-      results.get(kind)?.push(result);
-      log(
-        `  round ${round + 1} ${kind.padEnd(28)} ${result.ok}/${result.sent} ok at ${formatNumber(result.achievedRate)}/s  ` +
-          `p50 ${formatNumber(result.p50Ms)} ms  p99 ${formatNumber(result.p99Ms)} ms  max ${formatNumber(result.maxMs)} ms  ` +
-          `(p99 from send ${formatNumber(result.p99FromSendMs)} ms, sender behind schedule by up to ${formatNumber(result.maxLagMs)} ms)`,
-      );
-    });
-  });
+  await withProcesses(
+    kinds,
+    async (servers, load) => {
+      await forEachRotatingRound(kinds, rounds, servers, async (kind, server, round) => {
+        const result = await measure(server, load);
+        results.get(kind)?.push(result);
+        log(
+          `  round ${round + 1} ${kind.padEnd(28)} ${result.ok}/${result.sent} ok at ${formatNumber(result.achievedRate)}/s  ` +
+            `p50 ${formatNumber(result.p50Ms)} ms  p99 ${formatNumber(result.p99Ms)} ms  max ${formatNumber(result.maxMs)} ms  ` +
+            `(p99 from send ${formatNumber(result.p99FromSendMs)} ms, sender behind schedule by up to ${formatNumber(result.maxLagMs)} ms)`,
+        );
+      });
+    },
+    options,
+  );
   const medians = new Map<ServerKind, { p50: number; p99: number }>();
   for (const [kind, list] of results) {
     const p50 = list.map((result) => result.p50Ms);

@@ -8,6 +8,7 @@ import type { BenchGroup } from './group.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
+import { scaleGroup } from './scale.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
 
@@ -24,6 +25,7 @@ const GROUPS: readonly BenchGroup[] = [
   feedDrainGroup,
   feedMemoryGroup,
   backlogGroup,
+  scaleGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

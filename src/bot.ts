@@ -219,7 +219,8 @@ async function startFeed(
     await refuseARefusedToken(discord, config.DISCORD_TOKEN, logger);
     discordHealth.gatewayHere = false;
     ownership = new PostgresLeases(
-      { connectionString: config.STORE_URL, application_name: 'service-discord-bridge-leases' },
+      // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
+      { connectionString: config.STORE_URL, application_name: `service-discord-bridge-leases-${process.pid}` },
       {
         logger,
         ...feedOptions.leases,

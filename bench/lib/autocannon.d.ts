@@ -9,7 +9,8 @@ declare module 'autocannon' {
   }
 
   interface AutocannonOptions {
-    url: string;
+    /** Several: the connections are spread over them in turn. */
+    url: string | string[];
     connections?: number;
     pipelining?: number;
     duration?: number;

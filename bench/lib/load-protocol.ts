@@ -8,9 +8,13 @@ interface Target {
   secret: string;
 }
 
-/** As many signed deliveries as `connections` keep-alive connections can push (autocannon, closed loop). */
-export interface SaturateRequest extends Target {
+/**
+ * As many signed deliveries as `connections` keep-alive connections can push (autocannon, closed loop). With
+ * several servers (`url` a list, all serving `path` from one shared store), the connections take turns among them.
+ */
+export interface SaturateRequest extends Omit<Target, 'url'> {
   type: 'saturate';
+  url: string | string[];
   connections: number;
   durationSec: number;
   warmupSec: number;

@@ -15,9 +15,16 @@ export interface ServerProcess extends ServerReady {
  */
 const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
+/** Where a `pg` server keeps its store: a database of the benchmark's cluster (bench/lib/postgres.ts). */
+export interface ServerOptions {
+  storeUrl?: string;
+}
+
 /** Forks bench/lib/target-server.ts serving `kind` and waits until it listens. */
-export async function startServer(kind: ServerKind): Promise<ServerProcess> {
-  const child = new Child<ServerRequest, ServerReply>('./target-server.ts', [kind], SERVER_FLAGS);
+export async function startServer(kind: ServerKind, options: ServerOptions = {}): Promise<ServerProcess> {
+  if (kind === 'pg' && options.storeUrl === undefined) throw new Error('a pg server needs a storeUrl');
+  const args = options.storeUrl === undefined ? [kind] : [kind, options.storeUrl];
+  const child = new Child<ServerRequest, ServerReply>('./target-server.ts', args, SERVER_FLAGS);
   const ready = await child.next();
   if (ready.type !== 'ready') throw new Error(`server process sent ${ready.type} before ready`);
   return {
@@ -39,8 +46,14 @@ type Target = 'type' | 'url' | 'path' | 'secret';
 
 /** A load process (bench/lib/load-worker.ts), kept for the runs of one group. */
 export interface LoadProcess {
-  /** autocannon, closed loop, against `server`. */
-  saturate(server: ServerReady, options: Omit<SaturateRequest, Target>): Promise<SaturateResult>;
+  /**
+   * autocannon, closed loop, against `server`; against several (processes sharing one PostgreSQL store, all
+   * serving the first one's path), the connections take turns among them.
+   */
+  saturate(
+    server: ServerReady | readonly ServerReady[],
+    options: Omit<SaturateRequest, Target>,
+  ): Promise<SaturateResult>;
   /** The paced open-loop sender against `server`. */
   pace(server: ServerReady, options: Omit<PacedRequest, Target>): Promise<PacedResult>;
   stop(): Promise<void>;
@@ -50,9 +63,15 @@ export interface LoadProcess {
 export function startLoad(): LoadProcess {
   const child = new Child<LoadRequest, unknown>('./load-worker.ts');
   const target = (server: ServerReady) => ({ url: server.url, path: server.path, secret: server.secret });
+  const targets = (server: ServerReady | readonly ServerReady[]) => {
+    const servers: readonly ServerReady[] = 'url' in server ? [server] : server;
+    const [first] = servers;
+    if (first === undefined) throw new Error('no server to load');
+    return { ...target(first), url: servers.map((each) => each.url) };
+  };
   return {
     saturate: async (server, options) =>
-      (await child.ask({ type: 'saturate', ...target(server), ...options })) as SaturateResult,
+      (await child.ask({ type: 'saturate', ...targets(server), ...options })) as SaturateResult,
     pace: async (server, options) => (await child.ask({ type: 'paced', ...target(server), ...options })) as PacedResult,
     async stop() {
       child.tell({ type: 'exit' });
@@ -68,11 +87,12 @@ export function startLoad(): LoadProcess {
 export async function withProcesses<T>(
   kinds: readonly ServerKind[],
   work: (servers: ReadonlyMap<ServerKind, ServerProcess>, load: LoadProcess) => Promise<T>,
+  options: ServerOptions = {},
 ): Promise<T> {
   const servers = new Map<ServerKind, ServerProcess>();
   const load = startLoad();
   try {
-    for (const kind of kinds) servers.set(kind, await startServer(kind));
+    for (const kind of kinds) servers.set(kind, await startServer(kind, options));
     return await work(servers, load);
   } finally {
     await Promise.all([load.stop(), ...[...servers.values()].map((server) => server.stop())]);

@@ -1,7 +1,10 @@
 /** Messages between a benchmark group and a server process (bench/lib/target-server.ts). */
 
-/** `bot`: the real intake (startBot, SQLite file in a temp dir); `express`: a bare Express 5 route answering 204. */
-export type ServerKind = 'bot' | 'express';
+/**
+ * `bot`: the real intake (startBot, SQLite file in a temp dir); `pg`: the real intake as an intake-only process
+ * (ROLE=intake) on a PostgreSQL database given to it; `express`: a bare Express 5 route answering 204.
+ */
+export type ServerKind = 'bot' | 'pg' | 'express';
 
 export type ServerRequest = { type: 'usage' } | { type: 'stop' };
 
@@ -20,7 +23,7 @@ export interface ServerUsage {
   cpuMicros: number;
   /** performance.now() of the server process, ms. */
   atMs: number;
-  /** Deliveries the bot has in its outbox, or requests the bare route answered. */
+  /** Deliveries the bot has in its outbox (a PostgreSQL one: every process's), or requests the bare route answered. */
   handled: number;
 }
 

@@ -12,7 +12,7 @@ import { BENCH_GUILD_ID, BENCH_SECRET } from './delivery.js';
 import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.js';
 
 /**
- * A server process of the benchmarks: the real bot or the bare Express peer, started the same way
+ * A server process of the benchmarks: the real bot (SQLite or PostgreSQL) or the bare Express peer, started the same way
  * (this module, forked with tsx), so the two differ only in what they serve.
  */
 
@@ -23,15 +23,20 @@ interface Running {
   stop(): Promise<void>;
 }
 
-async function startRealBot(): Promise<Running> {
+/**
+ * The real intake: on a SQLite file of its own (`storeUrl` undefined), or as an intake-only process on a
+ * PostgreSQL database that other server processes of the same measurement may share.
+ */
+async function startRealBot(storeUrl: string | undefined): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-'));
   const config = {
     DISCORD_TOKEN: 'x',
     PUBLIC_URL: 'https://bench.example',
     PORT: 0,
-    STORE_URL: `sqlite://${dir}/bench.sqlite`,
+    STORE_URL: storeUrl ?? `sqlite://${dir}/bench.sqlite`,
     SERVICE_URL: 'https://service.example',
     LOG_LEVEL: 'silent',
+    ROLE: storeUrl === undefined ? 'all' : 'intake',
   } as Config;
   // feed: false: the intake alone, no Discord login (what this benchmark is about).
   const bot = await startBot({ config, logger: createLogger('silent'), host: '127.0.0.1', feed: false });
@@ -76,7 +81,7 @@ function reply(message: ServerReply, then: () => void = () => {}): void {
 }
 
 const kind = process.argv[2] as ServerKind;
-const server = kind === 'express' ? await startBareExpress() : await startRealBot();
+const server = kind === 'express' ? await startBareExpress() : await startRealBot(process.argv[3]);
 process.on('message', (message: ServerRequest) => {
   if (message.type === 'usage') {
     const cpu = process.cpuUsage();

@@ -86,6 +86,8 @@ export class FeedWorker {
       for (const { channelId, guildId } of await this.deps.queue.channelsWithWork()) {
         if (!this.running || !include(guildId) || !this.ownership.owns(guildId) || this.lanes.has(channelId)) continue;
         const retryAt = await this.deps.queue.retryAtOf(channelId);
+        // Asked again after the await: the partition may have been given away meanwhile.
+        if (!this.running || !this.ownership.owns(guildId) || this.lanes.has(channelId)) continue;
         const lane = this.laneFor(channelId, guildId);
         if (retryAt === undefined) lane.poke();
         else lane.resumeAt(retryAt);

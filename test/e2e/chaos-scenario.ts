@@ -4,7 +4,13 @@ import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js
 import { openStore } from '../../src/store/open-store.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
-import type { Fleet } from './fleet.js';
+import { Fleet } from './fleet.js';
+
+/** The scenario's size: 10,000 deliveries over 200 guilds. */
+export const CHAOS_GUILDS = 200;
+export const CHAOS_PER_GUILD = 50;
+/** Between a guild's deliveries: the 10,000 arrive over about 40 s, so every fault meets traffic. */
+export const CHAOS_GAP_MS = 800;
 
 /** The three events each guild sends, each routed to a channel of its own. */
 const EVENTS = ['modcall', 'case.created', 'shift.started'] as const;
@@ -62,11 +68,15 @@ export async function buildChaosWorld(storeUrl: string, count: number): Promise<
   return { discord, guilds };
 }
 
-/** The body of the j-th delivery of a guild: its event takes turns, its id says which it is. */
-function bodyOf(guild: ChaosGuild, j: number): { id: string; body: string } {
+/** The j-th delivery of a guild: its event (and so its channel) takes turns, its id says which it is. */
+function deliveryOf(guild: ChaosGuild, j: number): { id: string; body: string; channelId: string } {
   const event = EVENTS[j % EVENTS.length] ?? 'modcall';
   const id = `g${guild.index}-d${String(j).padStart(4, '0')}`;
-  return { id, body: JSON.stringify({ ...SAMPLE_DELIVERIES[event], id }) };
+  return {
+    id,
+    body: JSON.stringify({ ...SAMPLE_DELIVERIES[event], id }),
+    channelId: guild.channels[j % EVENTS.length] ?? '',
+  };
 }
 
 /** Posts one signed delivery to an intake; the HTTP status, or undefined when the process did not answer. */
@@ -96,6 +106,8 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
 /** What the senders saw: per guild, delivery ids in the order their first 2xx came back. */
 export interface SendRecord {
   answered: Map<number, string[]>;
+  /** Per delivery id: when its first 2xx came back (Date.now()), and the channel it is routed to. */
+  answeredAt: Map<string, { at: number; channelId: string }>;
   resent: number;
   doubled: number;
 }
@@ -103,10 +115,17 @@ export interface SendRecord {
 /**
  * Each guild sends its deliveries one after another (the next once the last got a 2xx), each to a random intake
  * process, retrying elsewhere when one does not answer (as the service retries); 10 % are sent again later to
- * another process, 2 % to two processes at once.
+ * another process, 2 % to two processes at once. `until` ends every guild's sending early once it returns true
+ * (steady traffic for as long as a measurement needs it).
  */
-export async function sendAll(fleet: Fleet, world: ChaosWorld, perGuild: number, gapMs: number): Promise<SendRecord> {
-  const record: SendRecord = { answered: new Map(), resent: 0, doubled: 0 };
+export async function sendAll(
+  fleet: Fleet,
+  world: ChaosWorld,
+  perGuild: number,
+  gapMs: number,
+  until: () => boolean = () => false,
+): Promise<SendRecord> {
+  const record: SendRecord = { answered: new Map(), answeredAt: new Map(), resent: 0, doubled: 0 };
   const later: Array<{ guild: ChaosGuild; body: string }> = [];
   const sendUntilAnswered = async (guild: ChaosGuild, body: string): Promise<void> => {
     for (let tries = 0; ; tries += 1) {
@@ -122,14 +141,20 @@ export async function sendAll(fleet: Fleet, world: ChaosWorld, perGuild: number,
       const answered: string[] = [];
       record.answered.set(guild.index, answered);
       await sleep(Math.random() * gapMs);
-      for (let j = 0; j < perGuild; j += 1) {
-        const { id, body } = bodyOf(guild, j);
+      for (let j = 0; j < perGuild && !until(); j += 1) {
+        const { id, body, channelId } = deliveryOf(guild, j);
+        let at: number;
         if (Math.random() < 0.02) {
           record.doubled += 1;
-          await Promise.all([sendUntilAnswered(guild, body), sendUntilAnswered(guild, body)]);
+          const copies = [sendUntilAnswered(guild, body), sendUntilAnswered(guild, body)];
+          const first = Promise.race(copies).then(() => Date.now());
+          await Promise.all(copies);
+          at = await first;
         } else {
           await sendUntilAnswered(guild, body);
+          at = Date.now();
         }
+        record.answeredAt.set(id, { at, channelId });
         answered.push(id);
         if (Math.random() < 0.1) later.push({ guild, body });
         await sleep(gapMs * (0.5 + Math.random()));
@@ -188,4 +213,55 @@ export async function waitForEmptyStore(fleet: Fleet, timeoutMs: number): Promis
     if (Date.now() > deadline) throw new Error(`the store still holds ${String(answer?.outbox)} open entries`);
     await sleep(500);
   }
+}
+
+/** Bot processes (none started yet) on `storeUrl`, posting to the world's fake Discord. */
+export function chaosFleet(world: ChaosWorld, storeUrl: string): Fleet {
+  return new Fleet({
+    env: {
+      DISCORD_TOKEN: world.discord.botToken,
+      DISCORD_API_URL: world.discord.apiUrl,
+      PUBLIC_URL: 'https://bot.example.test',
+      SERVICE_URL: 'https://service.example.test',
+      STORE_URL: storeUrl,
+      LOG_LEVEL: 'info',
+    },
+  });
+}
+
+/** Discord failing in the two ways the issue names, while traffic flows. */
+export async function discordFaults(world: ChaosWorld): Promise<void> {
+  await sleep(3_000);
+  world.discord.failRequests({ status: 500, forMs: 10_000, match: /\/messages$/ });
+  await sleep(12_000);
+  world.discord.hangRequests({ forMs: 30_000, match: /\/messages$/ });
+}
+
+/**
+ * The PostgreSQL chaos: 3 intake and 2 feed processes, the 10,000 deliveries, an intake process killed for good,
+ * a feed process SIGKILLed and restarted every 3 s (ten times, in turn) and Discord's faults; resolves with what
+ * the senders saw once the store holds nothing open.
+ */
+export async function runPostgresChaos(fleet: Fleet, world: ChaosWorld): Promise<SendRecord> {
+  await Promise.all([
+    fleet.start('intake-1', 'intake'),
+    fleet.start('intake-2', 'intake'),
+    fleet.start('intake-3', 'intake'),
+    fleet.start('feed-1', 'feed'),
+    fleet.start('feed-2', 'feed'),
+  ]);
+  const sent = sendAll(fleet, world, CHAOS_PER_GUILD, CHAOS_GAP_MS);
+  const chaos = (async () => {
+    await sleep(5_000);
+    await fleet.kill('intake-2');
+    for (let round = 0; round < 10; round += 1) {
+      await sleep(3_000);
+      const victim = round % 2 === 0 ? 'feed-1' : 'feed-2';
+      await fleet.kill(victim);
+      await fleet.start(victim, 'feed');
+    }
+  })();
+  const [record] = await Promise.all([sent, chaos, discordFaults(world)]);
+  await waitForEmptyStore(fleet, 120_000);
+  return record;
 }

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 const run = promisify(execFile);
 
@@ -73,5 +75,30 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A database of its own in a cluster, for one test, suite or measurement; drop() removes it. */
+export interface PostgresDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** `CREATE DATABASE` with a random name in the cluster whose admin URL (…/postgres) is `adminUrl`. */
+export async function createDatabase(adminUrl: string): Promise<PostgresDatabase> {
+  const name = `bridge_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return {
+    url: adminUrl.replace(/\/postgres$/, `/${name}`),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

@@ -87,6 +87,26 @@ describe.skipIf(!POSTGRES_URL)('feed partitions held through PostgreSQL advisory
     expect(tookMs).toBeLessThan(5_000);
   });
 
+  it('keeps its session while the lanes of partitions it gives back take longer than the idle-session timeout', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const timing = { rebalanceMs: 200, idleTimeoutMs: 1_000 };
+    const logs = captureLogs();
+    // Its sends take 2.5 s to finish (a slow Discord, a long rate-limit queue): well past the idle timeout.
+    const slow = new PostgresLeases(
+      { connectionString: database.url, application_name: 'lease-slow' },
+      { logger: logs.logger, wantsGateway: true, ...timing },
+    );
+    cleanups.push(() => slow.stop());
+    await slow.start({ gained: () => undefined, losing: () => new Promise((resolve) => setTimeout(resolve, 2_500)) });
+    expect(slow.partitions).toHaveLength(PARTITIONS);
+    const other = leasesOn(database.url, 'lease-other', timing);
+    await other.start(noFeed);
+    await until(() => other.partitions.length === PARTITIONS / 2, 8_000, 'half of the partitions handed over');
+    expect(slow.partitions).toHaveLength(PARTITIONS / 2);
+    expect(logs.text()).not.toContain('lease session');
+  });
+
   it('takes the partitions of a silent process after the idle-session timeout', async () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());

@@ -99,11 +99,21 @@ export class PostgresLeases implements FeedOwnership {
 
     if (this.held.size > target) {
       const extra = [...this.held].slice(target);
-      // The lanes stop and their sends finish before another process may take these partitions.
-      await this.listener?.losing(extra);
+      // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
+      // ones finish; the locks go only after that, so no other process takes them meanwhile.
+      for (const partition of extra) this.held.delete(partition);
+      // The lanes stop and their sends finish before another process may take these partitions. Sends can take
+      // longer than idle_session_timeout (a slow Discord, a long rate-limit queue): meanwhile the session shows
+      // it is alive, or the server would end it and free every partition while those sends are in flight.
+      const heartbeatMs = Math.min(this.options.rebalanceMs ?? 1_000, (this.options.idleTimeoutMs ?? 10_000) / 2);
+      const heartbeat = setInterval(() => void client.query('SELECT 1').catch(() => undefined), heartbeatMs);
+      try {
+        await this.listener?.losing(extra);
+      } finally {
+        clearInterval(heartbeat);
+      }
       for (const partition of extra) {
         await client.query('SELECT pg_advisory_unlock($1, $2)', [PARTITION_CLASS, partition]);
-        this.held.delete(partition);
       }
     } else if (this.held.size < target) {
       const gained: number[] = [];

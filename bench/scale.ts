@@ -1,0 +1,43 @@
+import type { BenchGroup } from './group.js';
+import { withPostgresCluster } from './lib/postgres.js';
+import { log } from './lib/report.js';
+import { roundCount } from './lib/stats.js';
+import { measureChaos } from './scale-chaos.js';
+import { measureFailover } from './scale-failover.js';
+import { measureIntakeScaling, measurePgAck, measurePgThroughput } from './scale-intake.js';
+
+/**
+ * Several processes on PostgreSQL (README, "Several processes on PostgreSQL"): the intake on PostgreSQL against
+ * bare Express, its answer time at a steady rate, three intake processes against one, and then real bot
+ * processes (`node --import tsx src/main.ts`) through the chaos scenario and through feed process kills.
+ * One throwaway cluster for the group (stopped at the end, whatever happens), a fresh database per measurement.
+ * The intake measurements run first, while no fleet of bot processes loads the machine.
+ */
+const INTAKE_ROUNDS = roundCount(5);
+/** A chaos round takes about two minutes (the 10,000 deliveries, then the drain after Discord's faults). */
+const CHAOS_ROUNDS = roundCount(3);
+const FAILOVER_ROUNDS = roundCount(3);
+
+export const scaleGroup: BenchGroup = {
+  name: 'scale',
+  figures: [
+    'intake.pg_vs_express',
+    'intake.pg_ack_p99_ms',
+    'scale.intake_3_vs_1',
+    'scale.intake_per_process_efficiency',
+    'scale.lost',
+    'scale.doubled',
+    'scale.order_violations',
+    'scale.failover_p99_ms',
+  ],
+  async run(figures) {
+    await withPostgresCluster(async (cluster) => {
+      log(`  throwaway PostgreSQL cluster on 127.0.0.1:${cluster.port} (fsync off, synchronous_commit on)`);
+      await measurePgThroughput(cluster, INTAKE_ROUNDS, figures);
+      await measurePgAck(cluster, INTAKE_ROUNDS, figures);
+      await measureIntakeScaling(cluster, INTAKE_ROUNDS, figures);
+      await measureChaos(cluster, CHAOS_ROUNDS, figures);
+      await measureFailover(cluster, FAILOVER_ROUNDS, figures);
+    });
+  },
+};
