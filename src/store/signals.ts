@@ -7,6 +7,7 @@ import type { HookOutcome } from './hook-activity.js';
  */
 export type StoreSignal =
   | { kind: 'work'; channelId: string; guildId: string; at: number }
+  /** The service's ping arrived, or a delivery was refused (what /webhook test waits for). */
   | { kind: 'hook-outcome'; hookId: string; outcome: HookOutcome }
   | { kind: 'settings-changed'; guildId: string }
   | { kind: 'hook-changed'; hookId: string }

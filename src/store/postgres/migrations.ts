@@ -109,8 +109,8 @@ const MIGRATIONS: readonly string[] = [
       VALUES (p_hook, p_received, p_event, 0)
       ON CONFLICT (hook_id) DO UPDATE SET last_delivery_at = EXCLUDED.last_delivery_at,
         last_event = EXCLUDED.last_event, refused_in_a_row = 0;
-    PERFORM pg_notify('bridge', json_build_object('kind', 'hook-outcome', 'hookId', p_hook,
-      'outcome', json_build_object('ok', true, 'event', p_event, 'at', p_received))::text);
+    -- No hook-outcome signal for a delivery: only the service's ping and refusals are waited for, and a NOTIFY
+    -- per delivery would cost every process a message and every commit the notification queue's lock.
     IF v_seq IS NULL THEN
       RETURN 'duplicate';
     END IF;

@@ -111,8 +111,8 @@ export class SqliteDeliveries implements DeliveryQueue {
         : broken
           ? this.insert.run(...common, 'parked', route.channelId, 'broken', broken.broken_reason ?? '', receivedAt)
           : this.insert.run(...common, 'waiting', route.channelId, null, null, null);
+      // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
-      tx.afterCommit({ kind: 'hook-outcome', hookId, outcome: { ok: true, event, at: receivedAt } });
       if (changes === 0) return 'duplicate';
       if (route && !broken) tx.afterCommit({ kind: 'work', channelId: route.channelId, guildId, at: receivedAt });
       return 'accepted';
