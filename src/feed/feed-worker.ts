@@ -83,11 +83,10 @@ export class FeedWorker {
   private rescan(include: (guildId: string) => boolean): void {
     if (!this.running) return;
     void (async () => {
-      for (const { channelId, guildId } of await this.deps.queue.channelsWithWork()) {
+      // One query for all the lanes (and their stored backoff): no await between the ownership check and the
+      // lane's start, so a partition given away meanwhile never gets a second lane here.
+      for (const { channelId, guildId, retryAt } of await this.deps.queue.channelsWithWork()) {
         if (!this.running || !include(guildId) || !this.ownership.owns(guildId) || this.lanes.has(channelId)) continue;
-        const retryAt = await this.deps.queue.retryAtOf(channelId);
-        // Asked again after the await: the partition may have been given away meanwhile.
-        if (!this.running || !this.ownership.owns(guildId) || this.lanes.has(channelId)) continue;
         const lane = this.laneFor(channelId, guildId);
         if (retryAt === undefined) lane.poke();
         else lane.resumeAt(retryAt);

@@ -64,6 +64,13 @@ export interface RetryingChannel {
   nextTryAt: number;
 }
 
+/** A channel whose lane has work; `retryAt` is set while its last sends failed and it waits (a stored backoff). */
+export interface ChannelWithWork {
+  channelId: string;
+  guildId: string;
+  retryAt?: number;
+}
+
 /** What /status shows of one guild's feed, all read from the store. */
 export interface GuildFeedStatus {
   waiting: number;
@@ -86,8 +93,8 @@ export interface GuildFeedStatus {
 export interface DeliveryQueue {
   /** Stores the delivery, or answers `duplicate` for a (hook, delivery id) the store already has. */
   accept(delivery: NewDelivery): Promise<AcceptOutcome>;
-  /** Channels with waiting entries (what the feed starts with). */
-  channelsWithWork(): Promise<Array<{ channelId: string; guildId: string }>>;
+  /** Channels with waiting entries (what the feed starts with), and when each may be tried again if it failed. */
+  channelsWithWork(): Promise<ChannelWithWork[]>;
   /**
    * The channel's next message to send: the entries of a message written down and not confirmed (same nonce,
    * all of them), else up to `max` oldest waiting entries, oldest first.

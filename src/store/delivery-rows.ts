@@ -1,4 +1,11 @@
-import type { DeliveryState, GuildFeedStatus, ParkedEntry, ParkKind, QueuedEntry } from './deliveries.js';
+import type {
+  ChannelWithWork,
+  DeliveryState,
+  GuildFeedStatus,
+  ParkedEntry,
+  ParkKind,
+  QueuedEntry,
+} from './deliveries.js';
 
 /** A `delivery` row as both engines store it (same columns, same meaning). */
 export interface DeliveryRow {
@@ -108,4 +115,17 @@ export function toFeedStatus(
     }
   }
   return status;
+}
+
+/** A channel with waiting entries and its stored retry time, as channelsWithWork reads it. */
+export interface LaneRow {
+  channel_id: string;
+  guild_id: string;
+  retry_at: number | null;
+}
+
+export function toChannelWithWork(row: LaneRow): ChannelWithWork {
+  const lane: ChannelWithWork = { channelId: row.channel_id, guildId: row.guild_id };
+  if (row.retry_at !== null) lane.retryAt = row.retry_at;
+  return lane;
 }

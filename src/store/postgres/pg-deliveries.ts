@@ -4,6 +4,7 @@ import { resolveRoute } from '../../feed/route.js';
 import type {
   AcceptOutcome,
   BrokenChannel,
+  ChannelWithWork,
   DeliveryQueue,
   DeliveryState,
   GuildFeedStatus,
@@ -12,12 +13,14 @@ import type {
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  toChannelWithWork,
   toFeedStatus,
   toOpenEntry,
   toParked,
   toQueued,
   type ChannelRow,
   type DeliveryRow,
+  type LaneRow,
   type ParkedCount,
 } from '../delivery-rows.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
@@ -64,11 +67,13 @@ export class PostgresDeliveries implements DeliveryQueue {
     throw new Error('the guild settings kept changing while a delivery was routed');
   }
 
-  async channelsWithWork(): Promise<Array<{ channelId: string; guildId: string }>> {
-    const { rows } = await this.pool.query<{ channel_id: string; guild_id: string }>(
-      `SELECT channel_id, min(guild_id) AS guild_id FROM delivery WHERE state = 'waiting' GROUP BY channel_id`,
+  async channelsWithWork(): Promise<ChannelWithWork[]> {
+    const { rows } = await this.pool.query<LaneRow>(
+      `SELECT lane.channel_id, lane.guild_id, channel_state.retry_at FROM
+         (SELECT channel_id, min(guild_id) AS guild_id FROM delivery WHERE state = 'waiting' GROUP BY channel_id) AS lane
+       LEFT JOIN channel_state ON channel_state.channel_id = lane.channel_id`,
     );
-    return rows.map((row) => ({ channelId: row.channel_id, guildId: row.guild_id }));
+    return rows.map(toChannelWithWork);
   }
 
   async nextFor(channelId: string, max: number): Promise<QueuedEntry[]> {

@@ -11,12 +11,14 @@ import type { Logger } from '../../logger.js';
 const PARTITION_CLASS = 0x42524450; // 'BRDP'
 const MEMBER_CLASS = 0x4252444d; // 'BRDM'
 const GATEWAY_CLASS = 0x42524447; // 'BRDG'
+/** A dead process's partitions wait at most this long for a new owner (plus one lock query each). */
+const DEFAULT_REBALANCE_MS = 500;
 /** Member slots: more than any deployment runs feed processes. */
 const MEMBER_SLOTS = 256;
 
 export interface LeaseOptions {
   logger: Logger;
-  /** How often shares are rebalanced (and the session shows it is alive). Default 1 s. */
+  /** How often shares are rebalanced (and the session shows it is alive). Default 0.5 s. */
   rebalanceMs?: number;
   /** How long a silent session lives: a hung process loses its partitions after this. Default 10 s. */
   idleTimeoutMs?: number;
@@ -60,7 +62,7 @@ export class PostgresLeases implements FeedOwnership {
   async start(listener: OwnershipListener): Promise<void> {
     this.listener = listener;
     await this.rebalance();
-    this.timer = setInterval(() => void this.rebalance(), this.options.rebalanceMs ?? 1_000);
+    this.timer = setInterval(() => void this.rebalance(), this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS);
     this.timer.unref();
   }
 
@@ -105,7 +107,10 @@ export class PostgresLeases implements FeedOwnership {
       // The lanes stop and their sends finish before another process may take these partitions. Sends can take
       // longer than idle_session_timeout (a slow Discord, a long rate-limit queue): meanwhile the session shows
       // it is alive, or the server would end it and free every partition while those sends are in flight.
-      const heartbeatMs = Math.min(this.options.rebalanceMs ?? 1_000, (this.options.idleTimeoutMs ?? 10_000) / 2);
+      const heartbeatMs = Math.min(
+        this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS,
+        (this.options.idleTimeoutMs ?? 10_000) / 2,
+      );
       const heartbeat = setInterval(() => void client.query('SELECT 1').catch(() => undefined), heartbeatMs);
       try {
         await this.listener?.losing(extra);

@@ -4,6 +4,7 @@ import { resolveRoute } from '../../feed/route.js';
 import type {
   AcceptOutcome,
   BrokenChannel,
+  ChannelWithWork,
   DeliveryQueue,
   DeliveryState,
   GuildFeedStatus,
@@ -12,12 +13,14 @@ import type {
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  toChannelWithWork,
   toFeedStatus,
   toOpenEntry,
   toParked,
   toQueued,
   type ChannelRow,
   type DeliveryRow,
+  type LaneRow,
   type ParkedCount,
 } from '../delivery-rows.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
@@ -119,14 +122,16 @@ export class SqliteDeliveries implements DeliveryQueue {
     });
   }
 
-  channelsWithWork(): Promise<Array<{ channelId: string; guildId: string }>> {
+  channelsWithWork(): Promise<ChannelWithWork[]> {
     const rows = this.db
       .prepare(
-        `SELECT channel_id, MIN(guild_id) AS guild_id FROM delivery WHERE state = 'waiting' AND channel_id IS NOT NULL
-         GROUP BY channel_id`,
+        `SELECT lane.channel_id, lane.guild_id, channel_state.retry_at FROM
+           (SELECT channel_id, MIN(guild_id) AS guild_id FROM delivery
+            WHERE state = 'waiting' AND channel_id IS NOT NULL GROUP BY channel_id) AS lane
+         LEFT JOIN channel_state ON channel_state.channel_id = lane.channel_id`,
       )
-      .all() as Array<{ channel_id: string; guild_id: string }>;
-    return Promise.resolve(rows.map((row) => ({ channelId: row.channel_id, guildId: row.guild_id })));
+      .all() as LaneRow[];
+    return Promise.resolve(rows.map(toChannelWithWork));
   }
 
   nextFor(channelId: string, max: number): Promise<QueuedEntry[]> {
