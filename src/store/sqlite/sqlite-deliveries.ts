@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 import { resolveRoute } from '../../feed/route.js';
+import { BoundedCache } from '../bounded-cache.js';
 import type {
   AcceptOutcome,
   BrokenChannel,
@@ -30,6 +31,9 @@ import type { WriteBatcher, WriteContext } from './write-batcher.js';
 /** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */
 const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
 
+/** Guilds whose parsed settings are kept for the intake's routing. */
+const PARSED_SETTINGS = 1_000;
+
 /** Deletes of expired posted deliveries go in slices, so a big sweep never holds the writer for long. */
 const SWEEP_SLICE = 5_000;
 
@@ -39,6 +43,8 @@ const SWEEP_SLICE = 5_000;
  */
 export class SqliteDeliveries implements DeliveryQueue {
   private readonly settingsOf: Statement<[string], { settings: string }>;
+  /** Stored settings text -> parsed: always right (keyed by what is stored now), bounded. */
+  private readonly parsedSettings = new BoundedCache<GuildSettings>(PARSED_SETTINGS);
   private readonly brokenOf: Statement<[string], { broken_reason: string | null }>;
   private readonly insert: Statement<unknown[]>;
   private readonly recordAccepted: Statement<[string, number, string]>;
@@ -303,6 +309,13 @@ export class SqliteDeliveries implements DeliveryQueue {
 
   private readSettings(guildId: string): GuildSettings {
     const row = this.settingsOf.get(guildId);
-    return row ? GuildSettingsSchema.parse(JSON.parse(row.settings)) : emptyGuildSettings(guildId);
+    if (!row) return emptyGuildSettings(guildId);
+    // Parsed once per stored text: the row is read on every accept (a few µs), the parse would cost more.
+    let settings = this.parsedSettings.get(row.settings);
+    if (!settings) {
+      settings = GuildSettingsSchema.parse(JSON.parse(row.settings));
+      this.parsedSettings.set(row.settings, settings);
+    }
+    return settings;
   }
 }

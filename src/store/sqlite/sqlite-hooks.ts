@@ -1,8 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
 
+import { BoundedCache } from '../bounded-cache.js';
 import { toHookRecord, type HookRow } from '../hook-rows.js';
 import type { HookRecord, HookStore } from '../hooks.js';
 import type { WriteBatcher } from './write-batcher.js';
+
+/** Hooks the intake looks up on every delivery, kept this many at most. */
+const CACHED_HOOKS = 10_000;
 
 /** A `hook` row as SQLite returns it: `events` is JSON text. */
 type SqliteHookRow = Omit<HookRow, 'events'> & { events: string };
@@ -11,9 +15,14 @@ function toRecord(row: SqliteHookRow): HookRecord {
   return toHookRecord({ ...row, events: JSON.parse(row.events) as unknown });
 }
 
-/** Hooks in the `hook` table. Reads go straight to SQLite (a primary-key lookup costs a few µs: no cache). */
+/** Hooks in the `hook` table, with an exact bounded cache of the ones the intake looked up. */
 export class SqliteHooks implements HookStore {
   private readonly byId: Statement<[string], SqliteHookRow>;
+  /**
+   * The intake looks its hook up on every delivery. This process is the file's only writer and every write of a
+   * hook goes through here, which drops the copy: the cache is exact.
+   */
+  private readonly cache = new BoundedCache<HookRecord>(CACHED_HOOKS);
   private readonly byGuild: Statement<[string], SqliteHookRow>;
   private readonly upsert: Statement<[string, string, string | null, string, string, number]>;
   private readonly delete: Statement<[string]>;
@@ -35,8 +44,14 @@ export class SqliteHooks implements HookStore {
   }
 
   get(hookId: string): Promise<HookRecord | undefined> {
+    const cached = this.cache.get(hookId);
+    if (cached) return Promise.resolve(cached);
     const row = this.byId.get(hookId);
-    return Promise.resolve(row && toRecord(row));
+    if (!row) return Promise.resolve(undefined);
+    // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
+    const record = toRecord(row);
+    this.cache.set(hookId, record);
+    return Promise.resolve(record);
   }
 
   save(record: HookRecord): Promise<void> {
@@ -49,6 +64,7 @@ export class SqliteHooks implements HookStore {
         JSON.stringify(record.events),
         record.createdAt,
       );
+      this.cache.delete(record.hookId);
       tx.afterCommit({ kind: 'hook-changed', hookId: record.hookId });
     });
   }
@@ -56,6 +72,7 @@ export class SqliteHooks implements HookStore {
   remove(hookId: string): Promise<void> {
     return this.writes.run((tx) => {
       this.delete.run(hookId);
+      this.cache.delete(hookId);
       tx.afterCommit({ kind: 'hook-changed', hookId });
     });
   }
