@@ -7,6 +7,8 @@ import type { AttachmentDownloader } from '../src/apps/download-attachment.js';
 import type { DraftStore } from '../src/apps/drafts.js';
 import type { Command } from '../src/discord/command.js';
 import type { DiscordHealth } from '../src/discord/discord-health.js';
+import type { AlertSettingsStore } from '../src/health/alert-settings.js';
+import type { HealthMonitor } from '../src/health/health-monitor.js';
 import type { Logger } from '../src/logger.js';
 import type { DeliveryQueue } from '../src/store/deliveries.js';
 import type { GuildSettingsStore } from '../src/store/guild-settings.js';
@@ -62,6 +64,11 @@ export interface CommandContext {
   appDrafts: DraftStore<AppDraft>;
   /** Fetches a command's attachment from Discord. */
   downloadAttachment: AttachmentDownloader;
+  /** Feed health: where alerts go, and the monitor that keeps the incidents. */
+  health: {
+    settings: AlertSettingsStore;
+    monitor: Pick<HealthMonitor, 'checkGuild' | 'postOpen' | 'openIn' | 'noteAction'>;
+  };
 }
 
 /** A slash command of this bot. */

@@ -19,6 +19,11 @@ import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import type { BackoffPolicy } from './feed/backoff.js';
 import { FeedWorker } from './feed/feed-worker.js';
 import { ownEverything, type FeedOwnership } from './feed/ownership.js';
+import { AlertDesk } from './health/alert-desk.js';
+import { alertSettingsOn } from './health/alert-settings.js';
+import { HealthMonitor } from './health/health-monitor.js';
+import { incidentsOn } from './health/incidents.js';
+import { IntakeFailures } from './health/intake-failures.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
 import type { Logger } from './logger.js';
@@ -41,6 +46,8 @@ export interface RunningBot {
   discordHealth: DiscordHealth;
   /** The developer API's records, and the release poller (absent where this process runs no feed). */
   apps: { records: AppRecords; poller: ReleasePoller | undefined };
+  /** The feed's health monitor (absent where this process runs no feed). */
+  health: HealthMonitor | undefined;
   stop(): Promise<void>;
 }
 
@@ -71,6 +78,8 @@ export interface StartOptions {
   timers?: Timers;
   /** The release poller's intervals; the demo shortens them. */
   releasePolling?: Partial<PollIntervals>;
+  /** How often the health monitor looks at channels and held entries (default 30 s). */
+  healthCheckEveryMs?: number;
 }
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */
@@ -99,12 +108,14 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     ? createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) })
     : undefined;
   const discordHealth = new DiscordHealth(discord, clock);
+  const intakeFailures = new IntakeFailures();
 
   const app = createApp({
     webhooks: runsIntake,
     hooks: store.hooks,
     deliveries: store.deliveries,
     activity: store.activity,
+    intakeFailures,
     secrets,
     clock,
     logger,
@@ -136,11 +147,13 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
 
   let feed: FeedWorker | undefined;
   let poller: ReleasePoller | undefined;
+  let health: HealthMonitor | undefined;
   let stopGateway: (() => Promise<void>) | undefined;
   const stop = async () => {
     clearInterval(sweep);
     await http.close();
     await poller?.stop();
+    await health?.stop();
     await feed?.stop();
     await stopGateway?.();
     await discord?.destroy();
@@ -160,16 +173,18 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
         clock,
         feedOptions,
         appRecords,
+        intakeFailures,
       });
       feed = started.feed;
       poller = started.poller;
+      health = started.health;
       stopGateway = started.stopGateway;
     } catch (error) {
       await stop();
       throw error;
     }
   }
-  return { store, http, secrets, discord, feed, discordHealth, apps: { records: appRecords, poller }, stop };
+  return { store, http, secrets, discord, feed, discordHealth, apps: { records: appRecords, poller }, health, stop };
 }
 
 interface FeedParts extends StartOptions {
@@ -181,6 +196,7 @@ interface FeedParts extends StartOptions {
   clock: Clock;
   feedOptions: Exclude<StartOptions['feed'], false | undefined>;
   appRecords: AppRecords;
+  intakeFailures: IntakeFailures;
 }
 
 /**
@@ -190,7 +206,7 @@ interface FeedParts extends StartOptions {
  */
 async function startFeed(
   parts: FeedParts,
-): Promise<{ feed: FeedWorker; poller: ReleasePoller; stopGateway: () => Promise<void> }> {
+): Promise<{ feed: FeedWorker; poller: ReleasePoller; health: HealthMonitor; stopGateway: () => Promise<void> }> {
   const { config, logger, store, discord, discordHealth, clock, feedOptions } = parts;
   const developer = createDeveloperClient({ serviceUrl: config.SERVICE_URL, clock });
   const developerCache = new DeveloperCache(clock);
@@ -206,6 +222,25 @@ async function startFeed(
     logger,
     ...(parts.releasePolling ? { intervals: parts.releasePolling } : {}),
   });
+  const alertSettings = alertSettingsOn(store.records);
+  const incidents = incidentsOn(store.records);
+  // Health alerts, like the cards, belong to the process that holds the gateway: each incident is tracked once.
+  const health = new HealthMonitor({
+    hooks: store.hooks,
+    activity: store.activity,
+    deliveries: store.deliveries,
+    signals: store.signals,
+    intakeFailures: parts.intakeFailures,
+    incidents,
+    settings: alertSettings,
+    desk: new AlertDesk({ incidents, settings: alertSettings, poster: createCardPoster(discord), clock, logger }),
+    clock,
+    timers: parts.timers ?? RUNTIME_TIMERS,
+    logger,
+    ...(parts.healthCheckEveryMs ? { checkEveryMs: parts.healthCheckEveryMs } : {}),
+  });
+  const startHealth = () =>
+    health.start().catch((error: unknown) => logger.error({ err: error }, 'the health monitor could not start'));
   const connect = (refusalIsFatal: boolean) =>
     connectDiscord(discord, config.DISCORD_TOKEN, {
       logger,
@@ -231,10 +266,12 @@ async function startFeed(
             logger.info('this process holds the gateway: slash commands are answered here');
             void connect(false).then((handle) => (connection = handle));
             poller.start();
+            void startHealth();
           } else {
             logger.warn('this process lost the gateway lease: disconnecting from the gateway');
             connection?.stop();
             void poller.stop();
+            void health.stop();
             void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
           }
         },
@@ -281,6 +318,7 @@ async function startFeed(
     releases: poller,
     appDrafts: new DraftStore(clock),
     downloadAttachment: createAttachmentDownloader(),
+    health: { settings: alertSettings, monitor: health },
   };
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
   attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
@@ -294,12 +332,14 @@ async function startFeed(
       logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
       worker.start().catch((error: unknown) => logger.error({ err: error }, 'the feed could not start'));
       poller.start();
+      void startHealth();
     });
     connection = await connect(true);
   }
   return {
     feed: worker,
     poller,
+    health,
     stopGateway: () => {
       connection?.stop();
       return Promise.resolve();

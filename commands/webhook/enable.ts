@@ -1,9 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
+import { switchWebhookOn } from '../../src/admin/enable-webhook.js';
 import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js';
-import { readServiceReport } from '../../src/admin/ping-result.js';
 import { openServerKey } from '../../src/admin/server-key.js';
-import { callService } from '../../src/admin/service-failure.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import type { CommandContext } from '../context.js';
 
@@ -15,10 +14,7 @@ export async function enableWebhook(
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));
   const key = await openServerKey(ctx, guildId);
-  const answer = await callService('switch the webhook on', () => ctx.service.enableWebhook(key, hook.webhookId));
-  // A 2xx is the service's yes; only an answer saying otherwise in so many words overrides it.
-  const enabled = readServiceReport(answer).enabled ?? true;
-  await ctx.activity.recordState(hook.hookId, enabled, ctx.clock());
+  const enabled = await switchWebhookOn(ctx, hook, key);
   await replyEphemeral(
     interaction,
     enabled

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 
+import type { IntakeFailures } from '../health/intake-failures.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryQueue } from '../store/deliveries.js';
+import type { AcceptOutcome, DeliveryQueue } from '../store/deliveries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookStore } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -19,6 +20,8 @@ export interface WebhookRouteDeps {
   deliveries: Pick<DeliveryQueue, 'accept'>;
   activity: Pick<HookActivityStore, 'recordAccepted' | 'recordRefused'>;
   secrets: SecretBox;
+  /** Deliveries this process failed to store, per hook: the feed's health alerts count them. */
+  intakeFailures: Pick<IntakeFailures, 'failed' | 'stored'>;
   /** Milliseconds since the Unix epoch. */
   clock: () => number;
   logger: Logger;
@@ -90,14 +93,22 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
     // Only the envelope is checked here: the event's own schema is applied once, where the entry is rendered.
     // The store's unique key on (hook, delivery id) makes a repeat, or a concurrent copy, a duplicate.
-    const outcome = await deps.deliveries.accept({
-      hookId: hook.hookId,
-      guildId: hook.guildId,
-      deliveryId: envelope.data.id,
-      event: envelope.data.event,
-      rawBody: text,
-      receivedAt: now,
-    });
+    let outcome: AcceptOutcome;
+    try {
+      outcome = await deps.deliveries.accept({
+        hookId: hook.hookId,
+        guildId: hook.guildId,
+        deliveryId: envelope.data.id,
+        event: envelope.data.event,
+        rawBody: text,
+        receivedAt: now,
+      });
+    } catch (error) {
+      // Answered 500 by the error handler; the service counts it toward switching the webhook off, so do we.
+      deps.intakeFailures.failed(hook, error, now);
+      throw error;
+    }
+    deps.intakeFailures.stored(hook.hookId);
     if (outcome === 'duplicate') {
       res.status(200).json({ status: 'duplicate' });
       return;

@@ -1,11 +1,18 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
 
 import type { CommandContext } from '../../commands/context.js';
+import { createCardPoster } from '../../src/apps/card-poster.js';
 import { DeveloperCache } from '../../src/apps/developer-cache.js';
 import { createAttachmentDownloader } from '../../src/apps/download-attachment.js';
 import { DraftStore } from '../../src/apps/drafts.js';
 import type { RunningBot } from '../../src/bot.js';
+import { AlertDesk } from '../../src/health/alert-desk.js';
+import { alertSettingsOn } from '../../src/health/alert-settings.js';
+import { HealthMonitor } from '../../src/health/health-monitor.js';
+import { incidentsOn } from '../../src/health/incidents.js';
+import { IntakeFailures } from '../../src/health/intake-failures.js';
 import type { Logger } from '../../src/logger.js';
+import { RUNTIME_TIMERS } from '../../src/timers.js';
 import { createServiceClient } from '../../src/upstream/client.js';
 import { createDeveloperClient } from '../../src/upstream/developer-client.js';
 
@@ -67,6 +74,29 @@ export function contextFor(
   bot: RunningBot,
   options: { serviceUrl: string; logger: Logger; pingTimeoutMs?: number },
 ): CommandContext {
+  const client = new Client({ intents: [] });
+  const alertSettings = alertSettingsOn(bot.store.records);
+  const incidents = incidentsOn(bot.store.records);
+  // A monitor that is never started: these tests run commands other than /alerts, which only read it.
+  const monitor = new HealthMonitor({
+    hooks: bot.store.hooks,
+    activity: bot.store.activity,
+    deliveries: bot.store.deliveries,
+    signals: bot.store.signals,
+    intakeFailures: new IntakeFailures(),
+    incidents,
+    settings: alertSettings,
+    desk: new AlertDesk({
+      incidents,
+      settings: alertSettings,
+      poster: createCardPoster(client),
+      clock: Date.now,
+      logger: options.logger,
+    }),
+    clock: Date.now,
+    timers: RUNTIME_TIMERS,
+    logger: options.logger,
+  });
   return {
     hooks: bot.store.hooks,
     guilds: bot.store.guilds,
@@ -80,7 +110,7 @@ export function contextFor(
     discordHealth: bot.discordHealth,
     logger: options.logger,
     clock: Date.now,
-    client: new Client({ intents: [] }),
+    client,
     pingTimeoutMs: options.pingTimeoutMs ?? 2_000,
     appRecords: bot.apps.records,
     developer: createDeveloperClient({ serviceUrl: options.serviceUrl }),
@@ -89,5 +119,6 @@ export function contextFor(
     releases: bot.apps.poller ?? { pollSoon: () => undefined },
     appDrafts: new DraftStore(Date.now),
     downloadAttachment: createAttachmentDownloader(),
+    health: { settings: alertSettings, monitor },
   };
 }

@@ -1,0 +1,96 @@
+import { time, TimestampStyles, type ButtonInteraction } from 'discord.js';
+
+import { switchWebhookOn } from '../../src/admin/enable-webhook.js';
+import { requireServiceId, type ServiceHook } from '../../src/admin/find-webhook.js';
+import { describePing } from '../../src/admin/ping-result.js';
+import { pingWebhook, type PingRun } from '../../src/admin/ping-webhook.js';
+import { requireAdmin } from '../../src/admin/require-admin.js';
+import { openServerKey } from '../../src/admin/server-key.js';
+import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
+import { UserFacingError } from '../../src/errors.js';
+import type { CommandContext } from '../context.js';
+
+/** Entries listed by Show held; /feed held pages through all of them. */
+const HELD_SHOWN = 10;
+
+/**
+ * A click on an alert's button (`alerts:<action>:<hook id>`). Anyone who sees the alert can click, so Manage
+ * Server is checked first, before anything is sent to the service.
+ */
+export async function clickAlertButton(interaction: ButtonInteraction, ctx: CommandContext): Promise<void> {
+  const guildId = requireAdmin(interaction);
+  const [, action = '', subject = ''] = interaction.customId.split(':');
+  switch (action) {
+    case 'reenable':
+    case 'test':
+      return actOnWebhook(interaction, ctx, guildId, subject, action);
+    case 'held':
+      return showHeld(interaction, ctx, guildId);
+    default:
+      throw new Error(`unknown alert button ${interaction.customId}`);
+  }
+}
+
+async function actOnWebhook(
+  interaction: ButtonInteraction,
+  ctx: CommandContext,
+  guildId: string,
+  hookId: string,
+  action: 'reenable' | 'test',
+): Promise<void> {
+  const stored = await ctx.hooks.get(hookId);
+  // Only this server's webhooks: a custom id can be forged, the hook's guild cannot.
+  if (!stored || stored.guildId !== guildId) {
+    throw new UserFacingError('That webhook is no longer registered here: see /webhook list.');
+  }
+  const hook = requireServiceId(stored);
+  await deferEphemeral(interaction);
+  const key = await openServerKey(ctx, guildId);
+  const enabled = action === 'reenable' ? await switchWebhookOn(ctx, hook, key) : undefined;
+  const run = await pingWebhook(ctx, hook, key);
+  const at = time(Math.floor(ctx.clock() / 1000), TimestampStyles.ShortTime);
+  const did =
+    action === 'reenable' ? (enabled ? 're-enabled the webhook' : 'asked to re-enable (still off)') : 'sent a test';
+  await ctx.health.monitor.noteAction(guildId, hookId, `${at} <@${interaction.user.id}> ${did}: ${pingVerdict(run)}.`);
+  const ping = describePing({
+    ...run,
+    webhook: hook.webhookId,
+    publicUrl: ctx.publicUrl,
+    timeoutMs: ctx.pingTimeoutMs,
+  });
+  await replyEphemeral(interaction, action === 'reenable' ? `${switchedText(hook, enabled)} ${ping}` : ping);
+}
+
+function switchedText(hook: ServiceHook, enabled: boolean | undefined): string {
+  return enabled
+    ? `Webhook \`${hook.webhookId}\` is switched on again.`
+    : `The service accepted the request but says webhook \`${hook.webhookId}\` is still off.`;
+}
+
+/** The test ping's result in a few words, for the alert's history. */
+function pingVerdict(run: PingRun): string {
+  if (!run.outcome) return 'test ping did not arrive';
+  return run.outcome.ok
+    ? 'test ping arrived and verified'
+    : `test ping refused (${run.outcome.reason.replace(/_/g, ' ')})`;
+}
+
+async function showHeld(interaction: ButtonInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+  const entries = await ctx.deliveries.listParked(guildId, { offset: 0, limit: HELD_SHOWN + 1 });
+  if (entries.length === 0) {
+    await replyEphemeral(interaction, 'Nothing is held: every delivery has been posted or is waiting its turn.');
+    return;
+  }
+  const lines = entries.slice(0, HELD_SHOWN).map((entry) => {
+    const why =
+      entry.kind === 'unrouted'
+        ? `no channel set for ${entry.event}`
+        : entry.kind === 'broken'
+          ? `Discord refuses <#${entry.channelId ?? ''}>: ${entry.detail}`
+          : `Discord refused the message: ${entry.detail}`;
+    return `• ${entry.event} · received ${time(Math.floor(entry.receivedAt / 1000), TimestampStyles.ShortDateTime)} · ${why}`;
+  });
+  if (entries.length > HELD_SHOWN) lines.push('…and more.');
+  lines.push('Retry, route or discard them with /feed held.');
+  await replyEphemeral(interaction, lines.join('\n'));
+}
