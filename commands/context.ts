@@ -14,6 +14,7 @@ import type { DeliveryQueue } from '../src/store/deliveries.js';
 import type { GuildSettingsStore } from '../src/store/guild-settings.js';
 import type { HookActivityStore } from '../src/store/hook-activity.js';
 import type { HookStore } from '../src/store/hooks.js';
+import type { RecordStore } from '../src/store/records.js';
 import type { SecretBox } from '../src/store/secret-box.js';
 import type { StoreSignals } from '../src/store/signals.js';
 import type { ServiceClient } from '../src/upstream/client.js';
@@ -67,6 +68,8 @@ export interface CommandContext {
   /** Feed health: where alerts go, and the monitor that keeps the incidents. */
   health: {
     settings: AlertSettingsStore;
+    /** Where the recovery reports are kept. */
+    records: RecordStore;
     monitor: Pick<HealthMonitor, 'checkGuild' | 'postOpen' | 'openIn' | 'noteAction'>;
   };
 }

@@ -4,6 +4,8 @@ import { describeStatus } from '../src/admin/describe-status.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { describeReleaseStatus } from '../src/apps/describe-releases.js';
 import { replyEphemeral } from '../src/discord/reply.js';
+import { describeHealth } from '../src/health/describe-health.js';
+import { readRecoveryReport } from '../src/health/downtime-recovery.js';
 import type { BotCommand } from './context.js';
 
 /** /status: what an admin needs to see whether the feed flows, and if not, why. */
@@ -18,6 +20,11 @@ export const status: BotCommand = {
     const guildId = requireAdmin(interaction);
     const hooks = await ctx.hooks.listForGuild(guildId);
     const releases = describeReleaseStatus(await ctx.appRecords.readGuild(guildId), ctx.secrets.encrypts);
-    await replyEphemeral(interaction, (await describeStatus(guildId, hooks, ctx, releases)).join('\n'));
+    const health = describeHealth(
+      await ctx.health.settings.get(guildId),
+      ctx.health.monitor.openIn(guildId),
+      await readRecoveryReport(ctx.health.records, guildId),
+    );
+    await replyEphemeral(interaction, [...(await describeStatus(guildId, hooks, ctx, releases)), ...health].join('\n'));
   },
 };

@@ -78,14 +78,19 @@ export interface StartOptions {
   timers?: Timers;
   /** The release poller's intervals; the demo shortens them. */
   releasePolling?: Partial<PollIntervals>;
-  /** How often the health monitor looks at channels and held entries (default 30 s). */
-  healthCheckEveryMs?: number;
+  /**
+   * The health monitor's timings: how often it checks (default 30 s), the hour of /alerts set silence:<hours>,
+   * how long it waits for a test ping (default 30 s). Tests shorten them.
+   */
+  healthTimings?: { checkEveryMs?: number; hourMs?: number; pingTimeoutMs?: number };
 }
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */
 export const POSTED_ID_TTL_MS = 25 * 60 * 60 * 1000;
 /** How often posted deliveries past that are swept out of the store. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** How long the health monitor waits for a test ping at the intake (the issue's "no ping within 30 s"). */
+const SILENCE_PING_TIMEOUT_MS = 30_000;
 /** Discord's global limit for one bot: split between the feed processes that share it. */
 const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
 
@@ -222,6 +227,7 @@ async function startFeed(
     logger,
     ...(parts.releasePolling ? { intervals: parts.releasePolling } : {}),
   });
+  const service = createServiceClient({ serviceUrl: config.SERVICE_URL });
   const alertSettings = alertSettingsOn(store.records);
   const incidents = incidentsOn(store.records);
   // Health alerts, like the cards, belong to the process that holds the gateway: each incident is tracked once.
@@ -234,10 +240,23 @@ async function startFeed(
     incidents,
     settings: alertSettings,
     desk: new AlertDesk({ incidents, settings: alertSettings, poster: createCardPoster(discord), clock, logger }),
+    records: store.records,
+    probe: {
+      signals: store.signals,
+      service,
+      activity: store.activity,
+      guilds: store.guilds,
+      secrets: parts.secrets,
+      logger,
+      clock,
+      publicUrl: config.PUBLIC_URL,
+      pingTimeoutMs: parts.healthTimings?.pingTimeoutMs ?? SILENCE_PING_TIMEOUT_MS,
+    },
     clock,
     timers: parts.timers ?? RUNTIME_TIMERS,
     logger,
-    ...(parts.healthCheckEveryMs ? { checkEveryMs: parts.healthCheckEveryMs } : {}),
+    ...(parts.healthTimings?.checkEveryMs ? { checkEveryMs: parts.healthTimings.checkEveryMs } : {}),
+    ...(parts.healthTimings?.hourMs ? { hourMs: parts.healthTimings.hourMs } : {}),
   });
   const startHealth = () =>
     health.start().catch((error: unknown) => logger.error({ err: error }, 'the health monitor could not start'));
@@ -304,7 +323,7 @@ async function startFeed(
     activity: store.activity,
     signals: store.signals,
     secrets: parts.secrets,
-    service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
+    service,
     publicUrl: config.PUBLIC_URL,
     webhookBaseUrl: parts.webhookBaseUrl?.(parts.http.url) ?? config.PUBLIC_URL,
     discordHealth,
@@ -318,7 +337,7 @@ async function startFeed(
     releases: poller,
     appDrafts: new DraftStore(clock),
     downloadAttachment: createAttachmentDownloader(),
-    health: { settings: alertSettings, monitor: health },
+    health: { settings: alertSettings, records: store.records, monitor: health },
   };
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
   attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);

@@ -1,11 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { findMissingPermissions, readFeedChannel } from '../../src/admin/feed-channel.js';
-import { relativeTime } from '../../src/admin/format.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import { DEFAULT_SILENCE_HOURS } from '../../src/health/alert-settings.js';
-import type { Incident } from '../../src/health/incidents.js';
+import { describeIncident } from '../../src/health/describe-health.js';
 import type { CommandContext } from '../context.js';
 
 /** /alerts set channel [role] [silence]: where health alerts go, whom they ping, when silence is checked. */
@@ -61,21 +60,4 @@ export async function showAlerts(
   lines.push(open.length === 0 ? 'No open incidents.' : `Open incidents (${open.length}):`);
   for (const incident of open) lines.push(`• ${describeIncident(incident)}`);
   await replyEphemeral(interaction, lines.join('\n'));
-}
-
-/** One line about an open incident, for /alerts show and /status. */
-export function describeIncident(incident: Incident): string {
-  const since = relativeTime(incident.openedAt);
-  switch (incident.type) {
-    case 'refusals':
-      return `webhook ${incident.label}: ${incident.count} deliveries refused in a row (${incident.detail}), since ${since}`;
-    case 'intake-errors':
-      return `webhook ${incident.label}: ${incident.count} deliveries this bot failed to store, since ${since}`;
-    case 'silence':
-      return `webhook ${incident.label}: no deliveries and no test ping, since ${since}`;
-    case 'channel':
-      return `${incident.label}: ${incident.detail}, since ${since}`;
-    case 'held':
-      return `${incident.count} held: ${incident.detail}, since ${since}`;
-  }
 }

@@ -68,6 +68,11 @@ export function createFakeServiceApp(parts: FakeAppParts): express.Express {
   app.post('/api/server/v2/webhooks/:id/test', async (req, res) => {
     const webhook = findOwnWebhook(parts, req, res);
     if (!webhook) return;
+    // Undocumented (§6 gaps): the fake takes a switched-off webhook to get no deliveries at all, pings included,
+    // and to say so; the bot's health checks then see "no ping" for a webhook the service switched off.
+    if (!webhook.enabled) {
+      return sendServiceError(res, 409, 'webhook_disabled', 'This webhook is disabled: enable it first.');
+    }
     // The ping's payload is undocumented (§6 gaps): the envelope of §2.5 with empty data is the guess.
     const envelope = { id: makeDeliveryId(), event: 'ping', server: webhook.serverId, at: parts.clock(), data: {} };
     const record = await parts.engine.ping(webhook, envelope);

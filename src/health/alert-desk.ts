@@ -2,6 +2,7 @@ import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { truncateText } from '../truncate-text.js';
 import type { AlertSettingsStore } from './alert-settings.js';
 import type { Incident, IncidentStore } from './incidents.js';
 import { renderAlert } from './render-alert.js';
@@ -45,6 +46,24 @@ export class AlertDesk {
     })().finally(() => this.running.delete(key));
     this.running.set(key, run);
     return run;
+  }
+
+  /**
+   * Posts a one-off message (not an incident) in an alert channel; the nonce parts name the occasion, so a
+   * retry of the same occasion lands on the same message. A failure is logged.
+   */
+  async announce(channelId: string, text: { title: string; description: string }, occasion: string[]): Promise<void> {
+    const payload = {
+      embeds: [
+        { title: truncateText(text.title, 256), description: truncateText(text.description, 4096), color: 0x5865f2 },
+      ],
+      allowed_mentions: { parse: [] },
+    };
+    try {
+      await this.deps.poster.post(channelId, payload, makeCardNonce(occasion));
+    } catch (error) {
+      this.deps.logger.warn({ channelId, err: { message: describeDiscordError(error) } }, 'announcement not posted');
+    }
   }
 
   /** Resolves when every sync under way has finished (tests, shutdown). */

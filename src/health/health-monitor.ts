@@ -1,23 +1,36 @@
-import { webhookName } from '../admin/find-webhook.js';
+import { requireServiceId, webhookName } from '../admin/find-webhook.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
-import type { HookStore } from '../store/hooks.js';
+import type { HookRecord, HookStore } from '../store/hooks.js';
+import type { RecordStore } from '../store/records.js';
 import type { StoreSignal, StoreSignals } from '../store/signals.js';
 import type { Timers } from '../timers.js';
 import type { AlertDesk } from './alert-desk.js';
-import type { AlertSettingsStore } from './alert-settings.js';
+import type { AlertSettings, AlertSettingsStore } from './alert-settings.js';
 import { describeHeld } from './describe-held.js';
+import {
+  describeRecovery,
+  DOWNTIME_WORTH_CHECKING_MS,
+  Heartbeat,
+  HEARTBEAT_EVERY_MS,
+  proveWebhooks,
+  saveRecoveryReport,
+} from './downtime-recovery.js';
 import { incidentKey, keyOf, type Incident, type IncidentStore, type IncidentType } from './incidents.js';
 import type { IntakeFailures } from './intake-failures.js';
+import { probeWebhook, type ProbeDeps } from './probe-webhook.js';
 import { STREAK_ESCALATION, STREAK_WARNING } from './render-alert.js';
+import { describeSilence, lastHeardAt, silenceTestDue } from './silence.js';
 
-/** How often the feed's channels and held entries are checked in servers with alerts set. */
+/** How often the feed's channels, held entries and silent webhooks are checked in servers with alerts set. */
 export const DEFAULT_CHECK_EVERY_MS = 30_000;
+/** The unit of /alerts set silence:<hours>; tests shorten it. */
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface HealthMonitorDeps {
-  hooks: Pick<HookStore, 'get'>;
+  hooks: Pick<HookStore, 'get' | 'listForGuild' | 'listAll'>;
   activity: Pick<HookActivityStore, 'get'>;
   deliveries: Pick<DeliveryQueue, 'statusOf'>;
   signals: StoreSignals;
@@ -25,10 +38,15 @@ export interface HealthMonitorDeps {
   incidents: IncidentStore;
   settings: AlertSettingsStore;
   desk: AlertDesk;
+  /** The heartbeat and the recovery reports. */
+  records: RecordStore;
+  /** What a test ping and an enable need (the service, the server key, the intake's signals). */
+  probe: ProbeDeps;
   clock: Clock;
   timers: Timers;
   logger: Logger;
   checkEveryMs?: number;
+  hourMs?: number;
 }
 
 /** What a check found about one subject: an incident to open or update, with these facts. */
@@ -50,14 +68,28 @@ export class HealthMonitor {
   private readonly open = new Map<string, Map<string, Incident>>();
   private readonly stops: Array<() => void> = [];
   private timer: unknown;
+  private beatTimer: unknown;
   private running = false;
+  private readonly heartbeat: Heartbeat;
+  private starting: Promise<void> | undefined;
   private readonly checks = new Set<Promise<void>>();
 
-  constructor(private readonly deps: HealthMonitorDeps) {}
+  constructor(private readonly deps: HealthMonitorDeps) {
+    this.heartbeat = new Heartbeat(deps.records);
+  }
 
-  async start(): Promise<void> {
-    if (this.running) return;
+  start(): Promise<void> {
+    this.starting ??= this.begin();
+    return this.starting;
+  }
+
+  private async begin(): Promise<void> {
     this.running = true;
+    this.open.clear();
+    const lastBeat = await this.heartbeat.last();
+    const now = this.deps.clock();
+    await this.heartbeat.beat(now);
+    this.scheduleBeat();
     this.stops.push(this.deps.signals.subscribe((signal) => this.onSignal(signal)));
     this.stops.push(this.deps.intakeFailures.subscribe((hookId) => void this.track(this.checkIntakeFailures(hookId))));
     // After a restart: incidents whose message was not posted or edited yet are finished now.
@@ -65,18 +97,27 @@ export class HealthMonitor {
       if (incident.resolvedAt === null) this.index(incident);
       void this.deps.desk.sync(keyOf(incident));
     }
-    this.schedule(0);
+    if (lastBeat !== undefined && now - lastBeat > DOWNTIME_WORTH_CHECKING_MS) {
+      // The first checks wait for the recovery: both would send test pings.
+      void this.track(this.recover(lastBeat, now)).finally(() => this.schedule(0));
+    } else {
+      this.schedule(0);
+    }
   }
 
   async stop(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    this.starting = undefined;
     this.running = false;
     for (const stop of this.stops.splice(0)) stop();
     this.deps.timers.clearTimeout(this.timer);
+    this.deps.timers.clearTimeout(this.beatTimer);
     await this.settled();
   }
 
   /** Resolves when every check under way and every alert edit it caused has finished (tests). */
   async settled(): Promise<void> {
+    await this.starting?.catch(() => undefined);
     while (this.checks.size > 0) await Promise.all([...this.checks]);
     await this.deps.desk.settled();
   }
@@ -113,8 +154,8 @@ export class HealthMonitor {
   private onSignal(signal: StoreSignal): void {
     switch (signal.kind) {
       case 'hook-outcome':
-        // A refusal lengthens a streak; the ping arriving ends one.
-        void this.track(this.checkRefusals(signal.hookId));
+        // A refusal lengthens a streak; the ping arriving ends one, and ends a silence.
+        void this.track(this.checkRefusals(signal.hookId).then(() => this.checkHeard(signal.hookId)));
         break;
       case 'work': {
         // An accepted delivery ends its hook's refusal streak: only guilds with an open incident pay for a look.
@@ -139,11 +180,88 @@ export class HealthMonitor {
         return this.checkRefusals(incident.subject);
       case 'intake-errors':
         return this.checkIntakeFailures(incident.subject);
+      case 'silence':
+        return this.checkHeard(incident.subject);
       case 'channel':
       case 'held':
-      case 'silence':
         return undefined;
     }
+  }
+
+  /** A silence incident ends when anything arrives from its webhook after it opened. */
+  private async checkHeard(hookId: string): Promise<void> {
+    const hook = await this.deps.hooks.get(hookId);
+    if (!hook) return;
+    const key = incidentKey(hook.guildId, 'silence', hookId);
+    const open = this.open.get(hook.guildId)?.get(key);
+    if (!open) return;
+    if (lastHeardAt(hook, await this.deps.activity.get(hookId)) > open.openedAt) await this.resolve(key);
+  }
+
+  /**
+   * Webhooks silent for the server's silence time get the service's test ping (at most every 30 min while
+   * silent). The ping arriving means quiet, not broken: no alert. Not arriving means the service does not
+   * reach the bot: an alert saying what to check.
+   */
+  private async checkSilence(settings: AlertSettings): Promise<void> {
+    const { guildId } = settings;
+    const silenceMs = settings.silenceHours * (this.deps.hourMs ?? HOUR_MS);
+    for (const hook of await this.deps.hooks.listForGuild(guildId)) {
+      if (hook.webhookId === null) continue;
+      const key = incidentKey(guildId, 'silence', hook.hookId);
+      const open = this.open.get(guildId)?.get(key);
+      const heardAt = lastHeardAt(hook, await this.deps.activity.get(hook.hookId));
+      if (open && heardAt > open.openedAt) {
+        await this.resolve(key);
+        continue;
+      }
+      if (!silenceTestDue(heardAt, this.deps.clock(), silenceMs, open)) continue;
+      const probe = await probeWebhook(this.deps.probe, requireServiceId(hook));
+      if (probe.arrived) {
+        await this.resolve(key);
+        continue;
+      }
+      await this.raise(guildId, 'silence', hook.hookId, {
+        label: `\`${webhookName(hook)}\``,
+        // The tests sent: each one bumps the incident, which is what spaces the next test 30 min later.
+        count: (open?.count ?? 0) + 1,
+        escalated: false,
+        detail: describeSilence(hook, heardAt, probe),
+      });
+    }
+  }
+
+  /** After the bot's own downtime: every webhook proved, and what was done reported per server. */
+  private async recover(downSince: number, backAt: number): Promise<void> {
+    const byGuild = new Map<string, HookRecord[]>();
+    for (const hook of await this.deps.hooks.listAll()) {
+      byGuild.set(hook.guildId, [...(byGuild.get(hook.guildId) ?? []), hook]);
+    }
+    for (const [guildId, hooks] of byGuild) {
+      const lines = await proveWebhooks(this.deps.probe, hooks);
+      if (lines.length === 0) continue;
+      const report = { guildId, downSince, backAt, lines };
+      await saveRecoveryReport(this.deps.records, report);
+      this.deps.logger.info({ guildId, downSince, backAt, lines }, 'webhooks proved after downtime');
+      const settings = await this.deps.settings.get(guildId);
+      if (settings) {
+        const { title, description } = describeRecovery(report);
+        await this.deps.desk.announce(settings.channelId, { title, description }, [
+          'recovery',
+          guildId,
+          String(downSince),
+        ]);
+      }
+    }
+  }
+
+  private scheduleBeat(): void {
+    this.beatTimer = this.deps.timers.setTimeout(() => {
+      if (!this.running) return;
+      void this.track(this.heartbeat.beat(this.deps.clock())).finally(() => {
+        if (this.running) this.scheduleBeat();
+      });
+    }, HEARTBEAT_EVERY_MS);
   }
 
   private async checkRefusals(hookId: string): Promise<void> {
@@ -280,7 +398,10 @@ export class HealthMonitor {
   }
 
   private async checkAll(): Promise<void> {
-    for (const settings of await this.deps.settings.list()) await this.checkFeed(settings.guildId);
+    for (const settings of await this.deps.settings.list()) {
+      await this.checkFeed(settings.guildId);
+      await this.checkSilence(settings);
+    }
     for (const byKey of [...this.open.values()]) {
       for (const incident of [...byKey.values()]) await this.recheck(incident);
     }

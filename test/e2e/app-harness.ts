@@ -16,7 +16,7 @@ import {
 } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService, type VersionInput } from '../../fakes/service/index.js';
 import type { ReleasePoller } from '../../src/apps/release-poller.js';
-import { startBot, type RunningBot } from '../../src/bot.js';
+import { startBot, type RunningBot, type StartOptions } from '../../src/bot.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { ManualTime } from '../helpers/manual-time.js';
@@ -90,6 +90,10 @@ export interface AppHarness {
   settle(): Promise<void>;
   /** Visible messages of a channel. */
   messages(name: 'releases' | 'general' | 'other'): FakeMessage[];
+  /** The bot's SQLite file. */
+  storeFile: string;
+  /** Cuts (false) or restores (true) the network between the service and the bot. */
+  setReachable(reachable: boolean): void;
   /** PATCHes Discord received for one message. */
   editsOf(message: { id: string }): number;
   /** Stops the bot (the store, Discord and the service stay). */
@@ -103,11 +107,18 @@ export interface AppHarness {
  * @param options.messagesPerFiveSeconds the fake Discord's per-channel limit (Discord's is 5): a test of the
  *   service's budget that posts 20 cards at once raises it, so it does not wait on Discord in real time.
  */
-export async function startAppHarness(options: { messagesPerFiveSeconds?: number } = {}): Promise<AppHarness> {
+export async function startAppHarness(
+  options: { messagesPerFiveSeconds?: number; healthTimings?: StartOptions['healthTimings'] } = {},
+): Promise<AppHarness> {
   const dir = makeTempDir();
   const logs = captureLogs('debug');
   const time = new ManualTime();
-  const service = await startFakeService({ allowHttp: true, clock: time.now });
+  let reachable = true;
+  const service = await startFakeService({
+    allowHttp: true,
+    clock: time.now,
+    fetch: (input, init) => (reachable ? fetch(input, init) : Promise.reject(new TypeError('fetch failed'))),
+  });
   const discord = await startFakeDiscord({
     messageRateLimit: { limit: options.messagesPerFiveSeconds ?? 5, windowMs: 5_000 },
   });
@@ -120,9 +131,12 @@ export async function startAppHarness(options: { messagesPerFiveSeconds?: number
     ],
   });
 
+  // A restart listens on the same port: the webhooks registered with the fake service keep reaching it.
+  let port = 0;
   const boot = async (): Promise<{ bot: RunningBot; poller: ReleasePoller }> => {
     const started = await startBot({
       config: testConfig({
+        PORT: port,
         DISCORD_API_URL: discord.apiUrl,
         DISCORD_TOKEN: discord.botToken,
         SERVICE_URL: service.baseUrl,
@@ -135,12 +149,14 @@ export async function startAppHarness(options: { messagesPerFiveSeconds?: number
       clock: time.now,
       timers: time,
       webhookBaseUrl: (intakeUrl) => intakeUrl,
+      ...(options.healthTimings ? { healthTimings: options.healthTimings } : {}),
     });
     const client = started.discord;
     const poller = started.apps.poller;
     if (!client || !poller) throw new Error('the bot started without Discord');
     await discord.waitFor(() => client.isReady() && client.guilds.cache.has(guild.id), 10_000, 'the bot ready');
     await poller.settled();
+    port = started.http.port;
     return { bot: started, poller };
   };
 
@@ -220,9 +236,17 @@ export async function startAppHarness(options: { messagesPerFiveSeconds?: number
       });
       return { key: developerKey, appId };
     },
-    advance: (ms) => time.advance(ms, () => poller.settled()),
+    advance: (ms) =>
+      time.advance(ms, async () => {
+        await poller.settled();
+        await bot.health?.settled();
+      }),
     settle: () => poller.settled(),
     messages: (name) => discord.messages(harness.channel(name)),
+    storeFile: `${dir.path}/bot.sqlite`,
+    setReachable(next) {
+      reachable = next;
+    },
     editsOf: (message) =>
       discord.requests.filter(
         (request) => request.method === 'PATCH' && request.path.endsWith(`/messages/${message.id}`),

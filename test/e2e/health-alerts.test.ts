@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, modalSubmit, type FakeMessage } from '../../fakes/discord/index.js';
@@ -144,6 +145,30 @@ describe('feed health alerts', () => {
     expect(textOf(edited)).toContain('Resolved after');
   });
 
+  it('the bot failing to store deliveries: one alert at 5 in a row naming the error, resolved when one is stored', async () => {
+    await setAlerts();
+    // Another connection makes every new delivery fail to store, as a full disk would.
+    const db = new Database(h.storeFile);
+    db.exec(`CREATE TRIGGER refuse_deliveries BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    for (let i = 0; i < 5; i += 1) {
+      const sent = await h.service.deliver(webhookId, { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data });
+      expect(sent?.status).toBe(500);
+    }
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    const [alert] = alertsPosted();
+    expect(textOf(alert)).toContain(`The bot failed to take deliveries: webhook \`${webhookId}\``);
+    expect(textOf(alert)).toContain('5 in a row');
+    expect(textOf(alert)).toContain('disk full');
+
+    db.exec('DROP TRIGGER refuse_deliveries');
+    db.close();
+    await h.service.deliver(webhookId, { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data });
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('Resolved after');
+  });
+
   it('never puts the server key or the webhook secret in an alert, a reply or a log line', async () => {
     await setAlerts();
     await sendWronglySigned(16);
@@ -151,5 +176,137 @@ describe('feed health alerts', () => {
     const everything = [...alertsPosted().map((message) => JSON.stringify(message)), h.logs.text()].join('\n');
     expect(everything).not.toContain(serverKey);
     expect(everything).not.toContain(secret);
+  });
+});
+
+describe('feed health: silence, downtime and the feed channel', () => {
+  let h: AppHarness;
+  let webhookId: string;
+
+  beforeEach(async () => {
+    // An "hour" of /alerts set silence:<hours> lasts a minute here.
+    h = await startAppHarness({ healthTimings: { hourMs: 60_000, pingTimeoutMs: 2_000 } });
+    const serverKey = h.service.issueKey();
+    const opened = await h.discord.dispatchInteraction(
+      chatInputCommand({ name: 'setup', as: 'admin', guildId: h.guild.id }),
+    );
+    const customId = (opened.callback.data as { custom_id?: string } | undefined)?.custom_id ?? 'setup:server-key';
+    await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields: { key: serverKey }, layout: 'label', as: 'admin', guildId: h.guild.id }),
+    );
+    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+    await h.run('feed', 'default', [commandOption.channel('channel', h.channel('general'))]);
+    await h.run('alerts', 'set', [
+      commandOption.channel('channel', h.channel('other')),
+      commandOption.integer('silence', 1),
+    ]);
+  });
+
+  afterEach(async () => {
+    await h.stop();
+  });
+
+  const testPings = () =>
+    h.service.requests.filter((request) => request.method === 'POST' && request.path.endsWith(`${webhookId}/test`));
+  const alertsPosted = () => h.messages('other');
+  const textOf = (message: FakeMessage | undefined) => JSON.stringify(message?.embeds ?? []);
+
+  it('quiet but healthy: a silent webhook gets a test ping that arrives, and no alert', async () => {
+    await h.advance(90_000);
+    expect(testPings().length).toBeGreaterThanOrEqual(1);
+    expect(alertsPosted()).toHaveLength(0);
+  });
+
+  it('silent and unreachable: one alert with Re-enable; the click switches it on and the alert shows the new test result', async () => {
+    // The service cannot reach the bot (PUBLIC_URL, certificate, network), and meanwhile switched the webhook off.
+    h.setReachable(false);
+    h.service.disableWebhook(webhookId);
+    await h.advance(90_000);
+    expect(alertsPosted()).toHaveLength(1);
+    const [alert] = alertsPosted();
+    expect(textOf(alert)).toContain(`No deliveries: webhook \`${webhookId}\``);
+    expect(textOf(alert)).toContain('switched off');
+    // A minute later it is still one alert, and no new test (tested again at most every 30 min).
+    const pingsSoFar = testPings().length;
+    await h.advance(60_000);
+    expect(alertsPosted()).toHaveLength(1);
+    expect(testPings()).toHaveLength(pingsSoFar);
+
+    const onAlert = { outcome: undefined as never, text: '', ephemeral: false, message: alert };
+    const enables = () => h.service.requests.filter((request) => request.path.endsWith(`${webhookId}/enable`)).length;
+    const refused = await h.click(onAlert, 'Re-enable', 'member');
+    expect(refused.text).toBe('You need the Manage Server permission to use this command.');
+    expect(enables()).toBe(0);
+
+    const done = await h.click(onAlert, 'Re-enable', 'admin');
+    expect(done.text).toContain(`Webhook \`${webhookId}\` is switched on again.`);
+    expect(done.text).toContain('No ping reached this bot');
+    expect(enables()).toBe(1);
+    expect(h.service.isEnabled(webhookId)).toBe(true);
+    await h.bot.health?.settled();
+    const [edited] = alertsPosted();
+    expect(edited?.id).toBe(alert?.id);
+    expect(textOf(edited)).toContain('re-enabled the webhook: test ping did not arrive');
+
+    // The network is back: the next test ping arrives, and the alert is resolved in place.
+    h.setReachable(true);
+    const tested = await h.click(onAlert, 'Send test', 'admin');
+    expect(tested.text).toContain('Ping received and verified');
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('Resolved after');
+  });
+
+  it('after 10 min of downtime with the webhook switched off, the bot re-enables it and reports it', async () => {
+    await h.stopBot();
+    await h.time.advance(10 * 60_000, () => Promise.resolve());
+    h.service.disableWebhook(webhookId);
+    await h.restart();
+    await h.bot.health?.settled();
+    expect(h.service.isEnabled(webhookId)).toBe(true);
+    const report = alertsPosted().find((message) => textOf(message).includes('Back after 10 min down'));
+    expect(textOf(report)).toContain(
+      `\`${webhookId}\`: test ping did not arrive; re-enabled, and the next test ping arrived.`,
+    );
+    const status = await h.run('status');
+    expect(status.text).toContain('re-enabled, and the next test ping arrived');
+  });
+
+  it('a restart after a short stop tests nothing', async () => {
+    await h.stopBot();
+    await h.time.advance(60_000, () => Promise.resolve());
+    const before = testPings().length;
+    await h.restart();
+    await h.bot.health?.settled();
+    expect(testPings()).toHaveLength(before);
+  });
+
+  it('a feed channel Discord refuses: an alert naming it, with Show held listing what waits', async () => {
+    h.discord.failChannel(h.channel('general'), { status: 403 });
+    await h.service.deliver(webhookId, { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data });
+    // The feed's lanes wait on real timers but measure their batching window on the (fake) clock: move both.
+    for (let tries = 0; (await h.bot.store.deliveries.statusOf(h.guild.id)).broken.length === 0; tries += 1) {
+      if (tries > 100) throw new Error('the channel was never marked broken');
+      await h.advance(50);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await h.advance(30_000);
+    const channelAlert = alertsPosted().find((message) => textOf(message).includes('Discord refuses the feed channel'));
+    expect(textOf(channelAlert)).toContain(`<#${h.channel('general')}>`);
+    const shown = await h.click(
+      { outcome: undefined as never, text: '', ephemeral: false, message: channelAlert },
+      'Show held',
+    );
+    expect(shown.ephemeral).toBe(true);
+    expect(shown.text).toContain(`modcall · received`);
+    expect(shown.text).toContain(`Discord refuses <#${h.channel('general')}>`);
+
+    // Routing the events elsewhere heals it.
+    await h.run('feed', 'default', [commandOption.channel('channel', h.channel('releases'))]);
+    await h.advance(30_000);
+    await h.bot.health?.settled();
+    const healed = alertsPosted().find((message) => message.id === channelAlert?.id);
+    expect(textOf(healed)).toContain('Resolved after');
   });
 });

@@ -93,6 +93,18 @@ export function contextFor(
       clock: Date.now,
       logger: options.logger,
     }),
+    records: bot.store.records,
+    probe: {
+      signals: bot.store.signals,
+      service: createServiceClient({ serviceUrl: options.serviceUrl }),
+      activity: bot.store.activity,
+      guilds: bot.store.guilds,
+      secrets: bot.secrets,
+      logger: options.logger,
+      clock: Date.now,
+      publicUrl: 'https://bot.example.test',
+      pingTimeoutMs: options.pingTimeoutMs ?? 2_000,
+    },
     clock: Date.now,
     timers: RUNTIME_TIMERS,
     logger: options.logger,
@@ -119,6 +131,6 @@ export function contextFor(
     releases: bot.apps.poller ?? { pollSoon: () => undefined },
     appDrafts: new DraftStore(Date.now),
     downloadAttachment: createAttachmentDownloader(),
-    health: { settings: alertSettings, monitor },
+    health: { settings: alertSettings, records: bot.store.records, monitor },
   };
 }

@@ -152,12 +152,23 @@ describe('POST /webhooks', () => {
 });
 
 describe('POST /webhooks/:id/test', () => {
-  it('sends a signed ping and answers with its outcome, even to a switched-off webhook', async () => {
+  it('refuses to ping a switched-off webhook and sends nothing', async () => {
     const service = await start();
     receiver = await startRecordingReceiver();
     const key = service.issueKey();
     const id = String((await post(service, '/webhooks', key, { ...hookBody, url: receiver.url })).body['id']);
     service.disableWebhook(id);
+
+    const answer = await post(service, `/webhooks/${id}/test`, key);
+    expect(answer).toMatchObject({ status: 409, body: { error: { code: 'webhook_disabled' } } });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('sends a signed ping and answers with its outcome', async () => {
+    const service = await start();
+    receiver = await startRecordingReceiver();
+    const key = service.issueKey();
+    const id = String((await post(service, '/webhooks', key, { ...hookBody, url: receiver.url })).body['id']);
 
     const answer = await post(service, `/webhooks/${id}/test`, key);
     expect(answer).toMatchObject({ status: 200, body: { ok: true, delivery: { ok: true, status: 200 } } });
@@ -179,7 +190,6 @@ describe('POST /webhooks/:id/test', () => {
       now: Date.now(),
     });
     expect(verdict).toEqual({ ok: true });
-    expect(service.isEnabled(id)).toBe(false);
   });
 
   it("answers 404 for another server's webhook", async () => {

@@ -7,12 +7,13 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it('are the six commands of DESIGN.md, with the subcommands it names', () => {
-    expect(bodies.map((body) => body.name)).toEqual(['setup', 'webhook', 'feed', 'status', 'app', 'store']);
+  it('are the six commands of DESIGN.md and /alerts, with the subcommands they name', () => {
+    expect(bodies.map((body) => body.name)).toEqual(['setup', 'webhook', 'feed', 'alerts', 'status', 'app', 'store']);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
     expect(subcommands('webhook')).toEqual(['register', 'test', 'enable', 'list', 'remove']);
     expect(subcommands('feed')).toEqual(['set', 'default', 'mention', 'show']);
+    expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -40,7 +41,9 @@ describe('command definitions', () => {
 
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
-    for (const body of bodies.filter((candidate) => ['setup', 'webhook', 'feed', 'status'].includes(candidate.name))) {
+    for (const body of bodies.filter((candidate) =>
+      ['setup', 'webhook', 'feed', 'alerts', 'status'].includes(candidate.name),
+    )) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
     }
   });
@@ -61,8 +64,8 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /app watch.
-    expect(channelOptions).toHaveLength(3);
+    // /feed set, /feed default, /alerts set, /app watch.
+    expect(channelOptions).toHaveLength(4);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,
