@@ -6,6 +6,24 @@ import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { commandOption, startAppHarness, type AppHarness } from './app-harness.js';
 
+/** /setup with a fresh server key, one webhook for every event, and #general as the default channel. */
+async function setUpFeed(h: AppHarness): Promise<{ serverKey: string; webhookId: string; hookId: string }> {
+  const serverKey = h.service.issueKey();
+  const opened = await h.discord.dispatchInteraction(
+    chatInputCommand({ name: 'setup', as: 'admin', guildId: h.guild.id }),
+  );
+  const customId = (opened.callback.data as { custom_id?: string } | undefined)?.custom_id ?? 'setup:server-key';
+  await h.discord.dispatchInteraction(
+    modalSubmit({ customId, fields: { key: serverKey }, layout: 'label', as: 'admin', guildId: h.guild.id }),
+  );
+  const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+  const webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+  expect(webhookId, registered.text).not.toBe('');
+  const [hook] = await h.bot.store.hooks.listForGuild(h.guild.id);
+  await h.run('feed', 'default', [commandOption.channel('channel', h.channel('general'))]);
+  return { serverKey, webhookId, hookId: hook?.hookId ?? '' };
+}
+
 /**
  * Feed-health alerts end to end: the real bot on a fake clock, the fake service and the fake Discord. An alert
  * is one message in the alert channel, edited as its incident evolves.
@@ -18,20 +36,7 @@ describe('feed health alerts', () => {
 
   beforeEach(async () => {
     h = await startAppHarness();
-    serverKey = h.service.issueKey();
-    const opened = await h.discord.dispatchInteraction(
-      chatInputCommand({ name: 'setup', as: 'admin', guildId: h.guild.id }),
-    );
-    const customId = (opened.callback.data as { custom_id?: string } | undefined)?.custom_id ?? 'setup:server-key';
-    await h.discord.dispatchInteraction(
-      modalSubmit({ customId, fields: { key: serverKey }, layout: 'label', as: 'admin', guildId: h.guild.id }),
-    );
-    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
-    expect(webhookId, registered.text).not.toBe('');
-    const [hook] = await h.bot.store.hooks.listForGuild(h.guild.id);
-    hookId = hook?.hookId ?? '';
-    await h.run('feed', 'default', [commandOption.channel('channel', h.channel('general'))]);
+    ({ serverKey, webhookId, hookId } = await setUpFeed(h));
   });
 
   afterEach(async () => {
@@ -186,17 +191,7 @@ describe('feed health: silence, downtime and the feed channel', () => {
   beforeEach(async () => {
     // An "hour" of /alerts set silence:<hours> lasts a minute here.
     h = await startAppHarness({ healthTimings: { hourMs: 60_000, pingTimeoutMs: 2_000 } });
-    const serverKey = h.service.issueKey();
-    const opened = await h.discord.dispatchInteraction(
-      chatInputCommand({ name: 'setup', as: 'admin', guildId: h.guild.id }),
-    );
-    const customId = (opened.callback.data as { custom_id?: string } | undefined)?.custom_id ?? 'setup:server-key';
-    await h.discord.dispatchInteraction(
-      modalSubmit({ customId, fields: { key: serverKey }, layout: 'label', as: 'admin', guildId: h.guild.id }),
-    );
-    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
-    await h.run('feed', 'default', [commandOption.channel('channel', h.channel('general'))]);
+    ({ webhookId } = await setUpFeed(h));
     await h.run('alerts', 'set', [
       commandOption.channel('channel', h.channel('other')),
       commandOption.integer('silence', 1),
