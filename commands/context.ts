@@ -5,6 +5,7 @@ import type { AppRecords } from '../src/apps/app-records.js';
 import type { DeveloperCache } from '../src/apps/developer-cache.js';
 import type { AttachmentDownloader } from '../src/apps/download-attachment.js';
 import type { DraftStore } from '../src/apps/drafts.js';
+import type { CardRecords } from '../src/cards/card-records.js';
 import type { Command } from '../src/discord/command.js';
 import type { DiscordHealth } from '../src/discord/discord-health.js';
 import type { AlertSettingsStore } from '../src/health/alert-settings.js';
@@ -72,6 +73,8 @@ export interface CommandContext {
     records: RecordStore;
     monitor: Pick<HealthMonitor, 'checkGuild' | 'postOpen' | 'openIn' | 'noteAction'>;
   };
+  /** Modcall cards (Claim, Resolve) and escalation settings. */
+  cards: CardRecords;
 }
 
 /** A slash command of this bot. */

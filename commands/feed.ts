@@ -12,8 +12,12 @@ import { requireAdmin } from '../src/admin/require-admin.js';
 import type { BotCommand } from './context.js';
 import { setDefaultChannel } from './feed/default.js';
 import { setEventMention } from './feed/mention.js';
+import { clickModcallButton } from './feed/modcall-buttons.js';
 import { setEventChannel } from './feed/set.js';
 import { showRoutes } from './feed/show.js';
+
+/** The longest escalation delay: a day. */
+const MAX_ESCALATE_AFTER_MINUTES = 1_440;
 
 const eventOption = (option: SlashCommandStringOption) =>
   option
@@ -54,8 +58,16 @@ export const feed: BotCommand = {
         .setName('mention')
         .setDescription('Ping a role with an event (leave out the role to stop pinging)')
         .addStringOption(eventOption)
+        .addRoleOption((option) => option.setName('role').setDescription('The role to ping; leave out to stop pinging'))
+        .addIntegerOption((option) =>
+          option
+            .setName('escalate-after')
+            .setDescription('Modcalls only: minutes unclaimed before the escalation role is pinged (0: off)')
+            .setMinValue(0)
+            .setMaxValue(MAX_ESCALATE_AFTER_MINUTES),
+        )
         .addRoleOption((option) =>
-          option.setName('role').setDescription('The role to ping; leave out to stop pinging'),
+          option.setName('escalate-role').setDescription('Modcalls only: the role pinged when nobody claims one'),
         ),
     )
     .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings')),
@@ -75,5 +87,11 @@ export const feed: BotCommand = {
       default:
         throw new Error(`unknown /feed subcommand ${subcommand}`);
     }
+  },
+
+  // The feed's own messages carry buttons too: a modcall card's Claim and Resolve.
+  async button(interaction, ctx) {
+    if (interaction.customId.startsWith('feed:modcall:')) return clickModcallButton(interaction, ctx);
+    throw new Error(`unknown /feed button ${interaction.customId}`);
   },
 };

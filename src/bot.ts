@@ -9,6 +9,9 @@ import { createAttachmentDownloader } from './apps/download-attachment.js';
 import { DraftStore } from './apps/drafts.js';
 import { ReleasePoller, type PollIntervals } from './apps/release-poller.js';
 import { appRecordsOn } from './apps/store-app-records.js';
+import { CardRecords } from './cards/card-records.js';
+import { FeedCards } from './cards/feed-cards.js';
+import { ModcallEscalator } from './cards/modcall-escalator.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createChannelSender } from './discord/channel-sender.js';
@@ -18,6 +21,7 @@ import { DiscordHealth } from './discord/discord-health.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import type { BackoffPolicy } from './feed/backoff.js';
 import { FeedWorker } from './feed/feed-worker.js';
+import type { BatchWindow } from './feed/lane.js';
 import { ownEverything, type FeedOwnership } from './feed/ownership.js';
 import { AlertDesk } from './health/alert-desk.js';
 import { alertSettingsOn } from './health/alert-settings.js';
@@ -66,6 +70,8 @@ export interface StartOptions {
         backoff?: BackoffPolicy;
         /** Between failed logins (default: 2 s doubling to 2 min). */
         loginBackoff?: BackoffPolicy;
+        /** How long a part-filled message waits for more of a burst (tests widen it to make a burst certain). */
+        batchWindow?: BatchWindow;
         /** PostgreSQL only: how feed processes share the partitions (tests shorten the timings). */
         leases?: Pick<LeaseOptions, 'rebalanceMs' | 'idleTimeoutMs'>;
       };
@@ -78,6 +84,8 @@ export interface StartOptions {
   timers?: Timers;
   /** The release poller's intervals; the demo shortens them. */
   releasePolling?: Partial<PollIntervals>;
+  /** The unit of /feed mention escalate-after (a minute), and how often it is checked; tests shorten them. */
+  escalationTimings?: { minuteMs?: number; checkEveryMs?: number };
   /**
    * The health monitor's timings: how often it checks (default 30 s), the hour of /alerts set silence:<hours>,
    * how long it waits for a test ping (default 30 s). Tests shorten them.
@@ -228,6 +236,15 @@ async function startFeed(
     ...(parts.releasePolling ? { intervals: parts.releasePolling } : {}),
   });
   const service = createServiceClient({ serviceUrl: config.SERVICE_URL });
+  const cardRecords = new CardRecords(store.records);
+  const escalator = new ModcallEscalator({
+    records: cardRecords,
+    poster: createCardPoster(discord),
+    clock,
+    timers: parts.timers ?? RUNTIME_TIMERS,
+    logger,
+    ...parts.escalationTimings,
+  });
   const alertSettings = alertSettingsOn(store.records);
   const incidents = incidentsOn(store.records);
   // Health alerts, like the cards, belong to the process that holds the gateway: each incident is tracked once.
@@ -285,11 +302,13 @@ async function startFeed(
             logger.info('this process holds the gateway: slash commands are answered here');
             void connect(false).then((handle) => (connection = handle));
             poller.start();
+            escalator.start();
             void startHealth();
           } else {
             logger.warn('this process lost the gateway lease: disconnecting from the gateway');
             connection?.stop();
             void poller.stop();
+            void escalator.stop();
             void health.stop();
             void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
           }
@@ -306,6 +325,7 @@ async function startFeed(
   }
 
   const worker = new FeedWorker({
+    cards: new FeedCards({ records: cardRecords, poster: createCardPoster(discord), clock, logger }),
     queue: store.deliveries,
     guilds: store.guilds,
     signals: store.signals,
@@ -315,6 +335,7 @@ async function startFeed(
     ownership,
     onSendOutcome: (failure) => discordHealth.noteSend(failure),
     ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
+    ...(feedOptions.batchWindow ? { batchWindow: feedOptions.batchWindow } : {}),
   });
   const commandContext: CommandContext = {
     hooks: store.hooks,
@@ -338,6 +359,7 @@ async function startFeed(
     appDrafts: new DraftStore(clock),
     downloadAttachment: createAttachmentDownloader(),
     health: { settings: alertSettings, records: store.records, monitor: health },
+    cards: cardRecords,
   };
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
   attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
@@ -351,6 +373,7 @@ async function startFeed(
       logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
       worker.start().catch((error: unknown) => logger.error({ err: error }, 'the feed could not start'));
       poller.start();
+      escalator.start();
       void startHealth();
     });
     connection = await connect(true);
@@ -359,9 +382,9 @@ async function startFeed(
     feed: worker,
     poller,
     health,
-    stopGateway: () => {
+    stopGateway: async () => {
       connection?.stop();
-      return Promise.resolve();
+      await escalator.stop();
     },
   };
 }

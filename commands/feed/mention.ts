@@ -3,6 +3,7 @@ import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.j
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import type { CommandContext } from '../context.js';
+import { applyEscalation } from './escalation.js';
 
 /** /feed mention event [role]: pings a role with an event; without a role, stops pinging for it. */
 export async function setEventMention(
@@ -12,6 +13,9 @@ export async function setEventMention(
 ): Promise<void> {
   const event = interaction.options.getString('event', true);
   const role = interaction.options.getRole('role');
+  const escalation = await applyEscalation(interaction, ctx, guildId, event);
+  // Escalation alone leaves the event's ping as it is.
+  if (escalation !== undefined && !role) return replyEphemeral(interaction, escalation);
   if (!role) {
     await ctx.guilds.update(guildId, (settings) => {
       const mentions = { ...settings.mentions };
@@ -28,7 +32,10 @@ export async function setEventMention(
     mentions: { ...settings.mentions, [event]: role.id },
   }));
   const warning = role.mentionable || (await canMentionAnyRole(ctx, guildId)) ? '' : ` ${NOT_MENTIONABLE}`;
-  await replyEphemeral(interaction, `${event} now pings <@&${role.id}>.${warning}`);
+  await replyEphemeral(
+    interaction,
+    `${event} now pings <@&${role.id}>.${warning}${escalation ? ` ${escalation}` : ''}`,
+  );
 }
 
 const NOT_MENTIONABLE =

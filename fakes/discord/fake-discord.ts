@@ -13,6 +13,7 @@ import {
   type APIUser,
 } from 'discord.js';
 
+import { makeUser } from './api-objects.js';
 import type { AttachmentSpec, AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { FailChannelOptions, FailRequestsOptions, FaultInjector, HangRequestsOptions } from './faults.js';
@@ -144,6 +145,18 @@ export class FakeDiscord {
     this.#gateway.announceGuild(added.id);
     this.#notifier.notify();
     return added;
+  }
+
+  /** Adds a human member with these roles (no Manage Server); act as them with `as: { userId }`. */
+  addMember(guildId: string, spec: { username: string; roleIds?: readonly string[] }): string {
+    const user = makeUser(this.#nextId(), spec.username);
+    this.#guilds.addMember(guildId, user, spec.roleIds ?? []);
+    return user.id;
+  }
+
+  /** Deletes a message as a user would in Discord (later edits of it answer 404 Unknown Message). */
+  deleteMessage(messageId: string): void {
+    this.#messages.delete(messageId);
   }
 
   /** Gives a guild member one more role (e.g. a role the bot checks), as a server admin would. */

@@ -6,8 +6,11 @@
  */
 import { ApplicationCommandOptionType, ApplicationCommandType, ComponentType, InteractionType } from 'discord.js';
 
-/** Who invokes an interaction: `admin` holds Manage Server, `member` does not. */
-export type Invoker = 'admin' | 'member';
+/**
+ * Who invokes an interaction: `admin` holds Manage Server, `member` does not; `{ userId }` is another member
+ * added with `FakeDiscord.addMember` (with the roles given there).
+ */
+export type Invoker = 'admin' | 'member' | { readonly userId: string };
 
 /** Where and by whom an interaction happens; everything defaults (see {@link InteractionDraft}). */
 export interface InteractionContext {

@@ -121,9 +121,11 @@ export function completeInteraction(ctx: CompletionContext, draft: InteractionDr
   const channel = channelId === undefined ? undefined : ctx.guilds.channel(channelId);
   if (!channel || channelId === undefined) throw new Error(`dispatchInteraction: unknown channel ${String(channelId)}`);
 
-  const user = draft.as === 'member' ? ctx.users.member : ctx.users.admin;
-  const member = ctx.guilds.member(guildId, user.id);
-  if (!member) throw new Error(`${user.username} is not a member of guild ${guildId}`);
+  const userId =
+    typeof draft.as === 'object' ? draft.as.userId : draft.as === 'member' ? ctx.users.member.id : ctx.users.admin.id;
+  const member = ctx.guilds.member(guildId, userId);
+  const user = member?.user;
+  if (!member || !user) throw new Error(`${userId} is not a member of guild ${guildId}`);
   const memberPermissions = ctx.guilds.channelPermissions(channelId, user.id).toString();
 
   const data: Record<string, unknown> = { ...draft.data };

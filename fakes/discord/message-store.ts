@@ -164,6 +164,18 @@ export class MessageStore {
     return updated;
   }
 
+  /** Removes a message, as deleting it in Discord does. */
+  delete(messageId: string): void {
+    const current = this.#byId.get(messageId);
+    if (!current) return;
+    this.#byId.delete(messageId);
+    const list = this.#byChannel.get(current.channel_id) ?? [];
+    this.#byChannel.set(
+      current.channel_id,
+      list.filter((message) => message.id !== messageId),
+    );
+  }
+
   /** A message by id, ephemeral ones included. */
   get(messageId: string): FakeMessage | undefined {
     return this.#byId.get(messageId);

@@ -20,7 +20,8 @@ const CHANNEL_UNUSABLE_CODES = new Set<number | string>([
 export function createChannelSender(client: Client, token: string): MessageSender {
   return async (channelId: string, body: FeedMessageBody) => {
     try {
-      await client.rest.post(Routes.channelMessages(channelId), { body });
+      const posted = (await client.rest.post(Routes.channelMessages(channelId), { body })) as { id?: unknown };
+      return typeof posted.id === 'string' ? posted.id : undefined;
     } catch (error) {
       const failure = classifyDiscordError(error);
       if (failure.kind === 'unauthorized') client.rest.setToken(token);

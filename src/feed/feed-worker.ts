@@ -1,3 +1,4 @@
+import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
@@ -28,6 +29,8 @@ export interface FeedWorkerDeps {
   ownership?: FeedOwnership;
   /** How often the store is read again for work whose signal may have been missed (default 30 s). */
   rescanMs?: number;
+  /** Modcall cards and cards that follow their subject (absent: every entry is a plain post). */
+  cards?: FeedCards;
 }
 
 /** Work is announced by signals; this re-read of the store is the safety net for one that got lost. */
@@ -127,6 +130,7 @@ export class FeedWorker {
           batchWindow: this.deps.batchWindow ?? DEFAULT_BATCH_WINDOW,
           random: this.deps.random ?? Math.random,
           onSendOutcome: (failure) => this.deps.onSendOutcome?.(failure),
+          ...(this.deps.cards ? { cards: this.deps.cards } : {}),
         },
         (idle) => {
           if (this.lanes.get(idle.channelId) === idle && !idle.busy) this.lanes.delete(idle.channelId);

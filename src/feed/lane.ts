@@ -1,3 +1,4 @@
+import type { FeedCards, LanePlan, RenderedEntry } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
@@ -36,13 +37,17 @@ export interface LaneDeps {
   random: () => number;
   /** Told of every send's outcome (Discord's token state is the process's, not a lane's). */
   onSendOutcome(failure: SendFailure | undefined): void;
+  /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
+  cards?: FeedCards;
 }
 
-/** A message ready to go: its entries, its body, and whether it was written down before (a resend). */
-interface Outgoing {
-  entries: QueuedEntry[];
-  body: FeedMessageBody;
-}
+/**
+ * What goes next, written down under its nonce: a message of these entries (`rendered` is what each one put
+ * in it), or the update of a card already posted by one entry.
+ */
+type Outgoing =
+  | { kind: 'post'; entries: QueuedEntry[]; rendered: RenderedEntry[]; body: FeedMessageBody }
+  | { kind: 'update'; entries: QueuedEntry[]; nonce: string; run: () => Promise<'done' | 'gone'> };
 
 /**
  * One channel's lane: posts the channel's waiting entries in store order, consecutive ones batched into one
@@ -117,18 +122,39 @@ export class Lane {
       if (this.stopped) return;
       const outgoing = await this.prepare();
       if (!outgoing) return;
+      const nonce = outgoing.kind === 'post' ? outgoing.body.nonce : outgoing.nonce;
+      let messageId: string | void = undefined;
       try {
-        await this.deps.send(this.channelId, outgoing.body);
+        if (outgoing.kind === 'update') {
+          if ((await outgoing.run()) === 'gone') {
+            // The card can no longer be edited: the entry is written down again as a message of its own.
+            await this.deps.queue.release(this.channelId, nonce);
+            continue;
+          }
+        } else {
+          messageId = await this.deps.send(this.channelId, outgoing.body);
+        }
       } catch (error) {
         const failure = toSendFailure(error);
         this.deps.onSendOutcome(failure);
-        await this.handleFailure(outgoing, failure);
+        await this.handleFailure(outgoing.entries, nonce, failure);
         return;
       }
       this.deps.onSendOutcome(undefined);
-      await this.deps.queue.ack(this.channelId, outgoing.body.nonce, this.deps.clock());
+      if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
+      await this.deps.queue.ack(this.channelId, nonce, this.deps.clock());
       this.failures = 0;
       for (const entry of outgoing.entries) this.sendAlone.delete(entry.seq);
+    }
+  }
+
+  /** Where the message's cards are (before the ack: a resend finds the same message and records it again). */
+  private async notePosted(messageId: string, rendered: RenderedEntry[]): Promise<void> {
+    try {
+      await this.deps.cards?.posted(this.guildId, this.channelId, messageId, rendered);
+    } catch (error) {
+      // The post stands; its cards will not follow their subject (later events are posted on their own).
+      this.deps.logger.warn({ channelId: this.channelId, messageId, err: error }, 'could not record the posted cards');
     }
   }
 
@@ -138,18 +164,47 @@ export class Lane {
       const entries = await this.deps.queue.nextFor(this.channelId, MAX_EMBEDS_PER_MESSAGE);
       const [first] = entries;
       if (!first) return undefined;
-      if (first.claimNonce !== null) return this.render(entries, first.claimNonce);
+      if (first.claimNonce !== null) return this.compose(entries, first.claimNonce);
 
       const candidates = this.takeCandidates(entries);
-      const full = candidates.length === MAX_EMBEDS_PER_MESSAGE || candidates.length < entries.length;
-      if (!full && this.holdForMore()) return undefined;
+      const plan = await this.plan(candidates);
+      if (plan.kind === 'post') {
+        const full = plan.cut || candidates.length === MAX_EMBEDS_PER_MESSAGE || candidates.length < entries.length;
+        if (!full && this.holdForMore()) return undefined;
+      }
       this.holdingSince = undefined;
-      const packed = packMessage(await this.renderEach(candidates));
-      const nonce = nonceForEntries(packed.items);
+      const outgoing = this.toOutgoing(plan, undefined);
       // Written down before it is sent: a crash after the send resends this very message, under this nonce.
-      const seqs = packed.items.map((entry) => entry.seq);
-      if (await this.deps.queue.writeDown(this.channelId, nonce, seqs)) return this.render(packed.items, nonce);
+      const seqs = outgoing.entries.map((entry) => entry.seq);
+      const nonce = outgoing.kind === 'post' ? outgoing.body.nonce : outgoing.nonce;
+      if (await this.deps.queue.writeDown(this.channelId, nonce, seqs)) return outgoing;
     }
+  }
+
+  /** A message written down before, as it was: the same entries, planned the same way, under its nonce. */
+  private async compose(entries: QueuedEntry[], nonce: string): Promise<Outgoing> {
+    return this.toOutgoing(await this.plan(entries), nonce);
+  }
+
+  private async plan(entries: QueuedEntry[]): Promise<LanePlan> {
+    const rendered = await this.renderEach(entries);
+    if (this.deps.cards) return this.deps.cards.plan(this.guildId, rendered);
+    return { kind: 'post', items: rendered, components: [], cut: false };
+  }
+
+  private toOutgoing(plan: LanePlan, nonce: string | undefined): Outgoing {
+    if (plan.kind === 'update') {
+      return { kind: 'update', entries: [plan.entry], nonce: nonce ?? nonceForEntries([plan.entry]), run: plan.run };
+    }
+    const packed = packMessage(plan.items);
+    const rendered = plan.items.filter((entry) => packed.items.includes(entry.item));
+    const body: FeedMessageBody = {
+      ...packed.payload,
+      nonce: nonce ?? nonceForEntries(packed.items),
+      enforce_nonce: true,
+      ...(plan.components.length > 0 ? { components: plan.components } : {}),
+    };
+    return { kind: 'post', entries: packed.items, rendered, body };
   }
 
   /** The entries that may share the next message: up to the first that must go alone, or that one alone. */
@@ -159,7 +214,7 @@ export class Lane {
     return aloneAt === -1 ? entries : entries.slice(0, aloneAt);
   }
 
-  private async renderEach(entries: QueuedEntry[]) {
+  private async renderEach(entries: QueuedEntry[]): Promise<RenderedEntry[]> {
     const settings = await this.deps.guilds.get(this.guildId);
     return entries.map((entry) => {
       const route = resolveRoute(settings, entry.event);
@@ -167,11 +222,6 @@ export class Lane {
       const payload = renderEntry(entry, route?.channelId === this.channelId ? route : { channelId: this.channelId });
       return { item: entry, payload };
     });
-  }
-
-  private async render(entries: QueuedEntry[], nonce: string): Promise<Outgoing> {
-    const packed = packMessage(await this.renderEach(entries));
-    return { entries, body: { ...packed.payload, nonce, enforce_nonce: true } };
   }
 
   /** True while a part-filled message should wait for more of a burst (see {@link BatchWindow}). */
@@ -185,8 +235,7 @@ export class Lane {
     return true;
   }
 
-  private async handleFailure(outgoing: Outgoing, failure: SendFailure): Promise<void> {
-    const { entries, body } = outgoing;
+  private async handleFailure(entries: QueuedEntry[], nonce: string, failure: SendFailure): Promise<void> {
     const log = { channelId: this.channelId, guildId: this.guildId, entries: entries.length, reason: failure.reason };
     switch (failure.kind) {
       case 'broken':
@@ -214,7 +263,7 @@ export class Lane {
           );
         } else {
           // One entry of the batch is at fault: its entries go one by one, through the usual path, to find it.
-          await this.deps.queue.release(this.channelId, body.nonce);
+          await this.deps.queue.release(this.channelId, nonce);
           for (const entry of entries) this.sendAlone.add(entry.seq);
           this.deps.logger.warn(log, 'Discord refused a batch; sending its entries one by one');
         }

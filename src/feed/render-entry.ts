@@ -16,7 +16,8 @@ export function renderEntry(
   return renderDelivery(classifyEntry(entry), ctx);
 }
 
-function classifyEntry(entry: Pick<NewDelivery, 'deliveryId' | 'event' | 'rawBody'>): ClassifiedDelivery {
+/** The stored delivery, classified with today's schemas. */
+export function classifyEntry(entry: Pick<NewDelivery, 'deliveryId' | 'event' | 'rawBody'>): ClassifiedDelivery {
   const envelope = EnvelopeSchema.safeParse(safeParseJson(entry.rawBody));
   if (envelope.success) return classifyDelivery(envelope.data);
   // The intake checked the envelope before storing; this only happens to a record edited by hand.

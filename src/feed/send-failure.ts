@@ -4,10 +4,15 @@ import type { MessagePayload } from '../embeds/types.js';
 export interface FeedMessageBody extends MessagePayload {
   nonce: string;
   enforce_nonce: true;
+  /** A modcall's Claim and Resolve buttons. */
+  components?: unknown[];
 }
 
-/** Sends one message to a channel; resolves once Discord confirmed it, rejects with a {@link SendError}. */
-export type MessageSender = (channelId: string, body: FeedMessageBody) => Promise<void>;
+/**
+ * Sends one message to a channel; resolves once Discord confirmed it, with the message's id (which cards need
+ * to be edited later; a sender that cannot tell resolves with nothing), rejects with a {@link SendError}.
+ */
+export type MessageSender = (channelId: string, body: FeedMessageBody) => Promise<string | void>;
 
 /**
  * What a failed send means for the feed:

@@ -74,7 +74,16 @@ function deliveryOf(guild: ChaosGuild, j: number): { id: string; body: string; c
   const id = `g${guild.index}-d${String(j).padStart(4, '0')}`;
   return {
     id,
-    body: JSON.stringify({ ...SAMPLE_DELIVERIES[event], id }),
+    body: JSON.stringify(
+      event === 'modcall'
+        ? // A caller of its own: one caller's calls within 10 minutes are one card, edited, and this test counts posts.
+          {
+            ...SAMPLE_DELIVERIES.modcall,
+            id,
+            data: { ...SAMPLE_DELIVERIES.modcall.data, caller: { robloxId: id, name: id } },
+          }
+        : { ...SAMPLE_DELIVERIES[event], id },
+    ),
     channelId: guild.channels[j % EVENTS.length] ?? '',
   };
 }

@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { postedDeliveryIds, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
-const modcall = (id: string) => ({ ...SAMPLE_DELIVERIES.modcall, id });
+/** A modcall from a caller of its own (one caller's calls within 10 minutes are one card). */
+const modcall = (id: string) => ({
+  ...SAMPLE_DELIVERIES.modcall,
+  id,
+  data: { ...SAMPLE_DELIVERIES.modcall.data, caller: { robloxId: `caller-${id}`, name: `caller ${id}` } },
+});
 
 async function healthOf(h: FeedHarness): Promise<{ discord: string }> {
   return (await (await fetch(`${h.bot.http.url}/healthz`)).json()) as { discord: string };

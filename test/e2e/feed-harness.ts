@@ -6,7 +6,8 @@ import {
   type FakeDiscord,
   type FakeDiscordOptions,
 } from '../../fakes/discord/index.js';
-import { startBot, type RunningBot } from '../../src/bot.js';
+import { startBot, type RunningBot, type StartOptions } from '../../src/bot.js';
+import type { BatchWindow } from '../../src/feed/lane.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { captureLogs } from '../helpers/capture-logs.js';
@@ -42,6 +43,10 @@ export interface FeedHarnessOptions {
   beforeStart?: (discord: FakeDiscord) => void;
   /** false: do not wait for the bot to be ready (Discord may be down); the intake is up either way. */
   waitForReady?: boolean;
+  /** How long a part-filled message waits for more (default the bot's: 20 ms quiet, 200 ms in all). */
+  batchWindow?: BatchWindow;
+  /** A shorter "minute" for modcall escalation. */
+  escalationTimings?: StartOptions['escalationTimings'];
 }
 
 export async function startFeedHarness(options: FeedHarnessOptions = {}): Promise<FeedHarness> {
@@ -51,7 +56,10 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
   const guild = discord.addGuild({
     name: 'Feed Guild',
     channels: FEED_CHANNELS.map((name) => ({ name })),
-    roles: [{ name: 'Moderators', mentionable: true }],
+    roles: [
+      { name: 'Moderators', mentionable: true },
+      { name: 'Leads', mentionable: true },
+    ],
   });
   const moderatorsRoleId = guild.roles.Moderators;
   if (!moderatorsRoleId) throw new Error('no Moderators role');
@@ -71,10 +79,12 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       }),
       logger: logs.logger,
       host: '127.0.0.1',
+      ...(options.escalationTimings ? { escalationTimings: options.escalationTimings } : {}),
       feed: {
         backoff: { baseMs: 50, capMs: 1_000 },
         loginBackoff: { baseMs: 200, capMs: 2_000 },
         rest: { timeout: options.restTimeoutMs ?? 15_000 },
+        ...(options.batchWindow ? { batchWindow: options.batchWindow } : {}),
       },
     });
     const client = bot.discord;

@@ -6,6 +6,7 @@ import { DeveloperCache } from '../../src/apps/developer-cache.js';
 import { createAttachmentDownloader } from '../../src/apps/download-attachment.js';
 import { DraftStore } from '../../src/apps/drafts.js';
 import type { RunningBot } from '../../src/bot.js';
+import { CardRecords } from '../../src/cards/card-records.js';
 import { AlertDesk } from '../../src/health/alert-desk.js';
 import { alertSettingsOn } from '../../src/health/alert-settings.js';
 import { HealthMonitor } from '../../src/health/health-monitor.js';
@@ -132,5 +133,6 @@ export function contextFor(
     appDrafts: new DraftStore(Date.now),
     downloadAttachment: createAttachmentDownloader(),
     health: { settings: alertSettings, records: bot.store.records, monitor },
+    cards: new CardRecords(bot.store.records),
   };
 }

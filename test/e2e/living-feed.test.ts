@@ -1,0 +1,187 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import {
+  buttonClick,
+  chatInputCommand,
+  commandOption,
+  type FakeMessage,
+  type Invoker,
+} from '../../fakes/discord/index.js';
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+
+/**
+ * The living feed end to end: modcall cards staff claim and resolve, and cards that follow their case, session
+ * or shift, with the real bot against the fake Discord.
+ */
+describe('a living feed', () => {
+  let h: FeedHarness | undefined;
+
+  afterEach(async () => {
+    await h?.stop();
+    h = undefined;
+  });
+
+  const click = async (message: FakeMessage, label: string, as: Invoker) => {
+    const harness = h!;
+    const button = (message.components as Array<{ components: Array<{ label?: string; custom_id?: string }> }>)
+      .flatMap((row) => row.components)
+      .find((component) => component.label === label);
+    if (!button?.custom_id) throw new Error(`no ${label} button on ${message.id}`);
+    return harness.discord.dispatchInteraction(
+      buttonClick({ customId: button.custom_id, message, as, guildId: harness.guild.id }),
+      { timeoutMs: 15_000 },
+    );
+  };
+  const patchesOf = (messageId: string) =>
+    h!.discord.requests.filter(
+      (request) => request.method === 'PATCH' && request.path.endsWith(`/messages/${messageId}`),
+    );
+  const current = (channel: 'modcalls' | 'cases' | 'sessions' | 'shifts', id: string | undefined) =>
+    h!.discord.messages(h!.channel(channel)).find((message) => message.id === id);
+  const text = (message: FakeMessage | undefined) => JSON.stringify(message?.embeds ?? []);
+
+  it('a modcall is a card with Claim and Resolve: one claim, refused to a second moderator, resolved after a restart', async () => {
+    h = await startFeedHarness();
+    const moderatorA = h.discord.addMember(h.guild.id, { username: 'mod-a', roleIds: [h.moderatorsRoleId] });
+    const moderatorB = h.discord.addMember(h.guild.id, { username: 'mod-b', roleIds: [h.moderatorsRoleId] });
+    const outsider = h.discord.addMember(h.guild.id, { username: 'visitor' });
+
+    expect(await h.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
+    const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
+    if (!card) throw new Error('no modcall card');
+    // Confirmed (and its card recorded) once nothing is open.
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 10_000, 'confirmed');
+    expect(card.content).toBe(`<@&${h.moderatorsRoleId}>`);
+    expect(
+      (card.components as Array<{ components: Array<{ label: string }> }>).flatMap((row) =>
+        row.components.map((button) => button.label),
+      ),
+    ).toEqual(['Claim', 'Resolve']);
+
+    const refused = await click(card, 'Claim', { userId: outsider });
+    expect(refused.reply?.content).toBe(
+      `Only members with <@&${h.moderatorsRoleId}> or Manage Server can claim modcalls.`,
+    );
+
+    await click(card, 'Claim', { userId: moderatorA });
+    const claimed = current('modcalls', card.id);
+    expect(text(claimed)).toContain(`Claimed by <@${moderatorA}> · `);
+    expect(text(claimed)).toMatch(/after the call/);
+
+    const second = await click(claimed!, 'Claim', { userId: moderatorB });
+    expect(second.reply).toMatchObject({ content: `Already claimed by <@${moderatorA}>.`, ephemeral: true });
+    expect(text(current('modcalls', card.id))).toBe(text(claimed));
+
+    await h.restart();
+    await click(current('modcalls', card.id)!, 'Resolve', { userId: moderatorA });
+    const resolved = current('modcalls', card.id);
+    expect(text(resolved)).toContain(`Resolved by <@${moderatorA}>`);
+    expect(resolved?.components).toEqual([]);
+    expect(h.discord.messages(h.channel('modcalls'))).toHaveLength(1);
+    expect(h.discord.violations).toEqual([]);
+  });
+
+  it('escalates a modcall nobody claimed: one reply that pings the escalation role only', async () => {
+    // A "minute" of escalate-after lasts 300 ms here.
+    h = await startFeedHarness({ escalationTimings: { minuteMs: 300, checkEveryMs: 50 } });
+    const leads = h.guild.roles['Leads'] ?? '';
+    const set = await h.discord.dispatchInteraction(
+      chatInputCommand({
+        name: 'feed',
+        subcommand: 'mention',
+        options: [
+          commandOption.string('event', 'modcall'),
+          commandOption.integer('escalate-after', 1),
+          commandOption.role('escalate-role', leads),
+        ],
+        as: 'admin',
+        guildId: h.guild.id,
+      }),
+    );
+    expect(set.reply?.content).toBe(`A modcall nobody claims within 1 min gets one reply that pings <@&${leads}>.`);
+
+    expect(await h.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
+    const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
+    const [, reply] = await h.discord.waitForMessages(h.channel('modcalls'), 2, 10_000);
+    expect(reply?.body['message_reference']).toMatchObject({ message_id: card?.id });
+    expect(reply?.allowed_mentions).toEqual({ parse: [], roles: [leads], replied_user: false });
+    expect(reply?.content).toContain(`<@&${leads}>`);
+    // Exactly one, however long it stays unclaimed.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(h.discord.messages(h.channel('modcalls'))).toHaveLength(2);
+  });
+
+  it('three modcalls from one caller within minutes are one card, shown ×3, with one ping', async () => {
+    h = await startFeedHarness();
+    const call = SAMPLE_DELIVERIES.modcall;
+    for (const [i, id] of ['call-1', 'call-2', 'call-3'].entries()) {
+      const at = call.data.at + i * 60_000;
+      expect(await h.deliver({ ...call, id, data: { ...call.data, at } })).toBe(204);
+      await h.discord.waitFor(
+        async () => (await h!.bot.store.deliveries.countOpen()) === 0,
+        10_000,
+        `call ${i + 1} handled`,
+      );
+    }
+    const cards = h.discord.messages(h.channel('modcalls'));
+    expect(cards).toHaveLength(1);
+    expect(text(cards[0])).toContain('Called 3 times');
+    const pings = h.discord.requests.filter(
+      (request) => request.method === 'POST' && request.path.endsWith(`/channels/${h!.channel('modcalls')}/messages`),
+    );
+    expect(pings).toHaveLength(1);
+    expect(patchesOf(cards[0]?.id ?? '')).toHaveLength(2);
+  });
+
+  it('case.voided edits the case card and replies to it; a session end turns its card into the summary', async () => {
+    h = await startFeedHarness();
+    const created = { ...SAMPLE_DELIVERIES['case.created'], id: 'case-42' };
+    expect(await h.deliver(created)).toBe(204);
+    const [original] = await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
+    if (!original) throw new Error('no case card');
+
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.voided'], id: 'void-42' })).toBe(204);
+    await h.discord.waitFor(() => h!.discord.messages(h!.channel('cases')).length === 2, 10_000, 'the reply');
+    expect(patchesOf(original.id)).toHaveLength(1);
+    expect(text(current('cases', original.id))).toContain('Voided');
+    const reply = h.discord.messages(h.channel('cases'))[1];
+    expect(reply?.body['message_reference']).toMatchObject({ message_id: original.id });
+    expect(reply?.embeds).toEqual([]);
+
+    expect(await h.deliver(SAMPLE_DELIVERIES['session.started'])).toBe(204);
+    const [session] = await h.discord.waitForMessages(h.channel('sessions'), 1, 10_000);
+    expect(await h.deliver(SAMPLE_DELIVERIES['session.ended'])).toBe(204);
+    await h.discord.waitFor(() => patchesOf(session?.id ?? '').length === 1, 10_000, 'the session card edited');
+    const summary = text(current('sessions', session?.id));
+    expect(summary).toContain('87');
+    expect(summary).toContain('6');
+    expect(h.discord.messages(h.channel('sessions'))).toHaveLength(1);
+    expect(h.discord.violations).toEqual([]);
+  });
+
+  it('both events of a case in one burst: one post, already voided, no edit', async () => {
+    h = await startFeedHarness({ batchWindow: { quietMs: 1_000, maxMs: 2_000 } });
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.created'], id: 'burst-created' })).toBe(204);
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.voided'], id: 'burst-voided' })).toBe(204);
+    const [message] = await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 10_000, 'both confirmed');
+    expect(h.discord.messages(h.channel('cases'))).toHaveLength(1);
+    expect(message?.embeds).toHaveLength(1);
+    expect(text(message)).toContain('Voided');
+    expect(patchesOf(message?.id ?? '')).toHaveLength(0);
+  });
+
+  it('the case card was deleted: the voided case is posted on its own, with no retry loop', async () => {
+    h = await startFeedHarness();
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.created'], id: 'gone-created' })).toBe(204);
+    const [original] = await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
+    h.discord.deleteMessage(original?.id ?? '');
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.voided'], id: 'gone-voided' })).toBe(204);
+    const [standalone] = await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 10_000, 'confirmed');
+    expect(text(standalone)).toContain('Voided');
+    expect(standalone?.body['message_reference']).toBeUndefined();
+    expect(patchesOf(original?.id ?? '')).toHaveLength(1);
+  });
+});
