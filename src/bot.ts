@@ -95,6 +95,8 @@ export interface StartOptions {
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */
 export const POSTED_ID_TTL_MS = 25 * 60 * 60 * 1000;
+/** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
+const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often posted deliveries past that are swept out of the store. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** How long the health monitor waits for a test ping at the intake (the "no ping within 30 s"). */
@@ -155,6 +157,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     store.deliveries
       .sweepPosted(clock() - POSTED_ID_TTL_MS)
       .catch((error: unknown) => logger.warn({ err: error }, 'sweeping posted deliveries failed'));
+    new CardRecords(store.records)
+      .sweep(clock() - CARDS_FOLLOWED_MS)
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweeping old cards failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 

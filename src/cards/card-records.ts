@@ -17,7 +17,7 @@ export const SubjectCardSchema = z.object({
 export type SubjectCard = z.infer<typeof SubjectCardSchema>;
 
 /** A posted message's embeds as they stand (an edit must send them all: Discord replaces the whole list). */
-const MessageEmbedsSchema = z.object({ embeds: z.array(z.looseObject({})) });
+const MessageEmbedsSchema = z.object({ embeds: z.array(z.looseObject({})), postedAt: z.number().optional() });
 
 /** One call of a modcall card: the delivery that made it, and when the caller called. */
 const CallSchema = z.object({ deliveryId: z.string(), at: z.number() });
@@ -71,8 +71,35 @@ export class CardRecords {
     return stored === undefined || stored === null ? undefined : MessageEmbedsSchema.parse(stored).embeds;
   }
 
-  async saveMessageEmbeds(channelId: string, messageId: string, embeds: readonly APIEmbed[]): Promise<void> {
-    await this.records.update(MESSAGE, `${channelId}:${messageId}`, () => ({ embeds }));
+  async saveMessageEmbeds(
+    channelId: string,
+    messageId: string,
+    embeds: readonly APIEmbed[],
+    postedAt: number,
+  ): Promise<void> {
+    await this.records.update(MESSAGE, `${channelId}:${messageId}`, () => ({ embeds, postedAt }));
+  }
+
+  /**
+   * Forgets cards posted before `before`: their later events are then posted on their own ("too old" to
+   * follow). One pass over the cards (the hourly sweep); returns how many were forgotten.
+   */
+  async sweep(before: number): Promise<number> {
+    let forgotten = 0;
+    for (const { key, value } of await this.records.list(SUBJECT)) {
+      const card = SubjectCardSchema.safeParse(value);
+      if (value === null || (card.success && card.data.postedAt < before)) {
+        await this.records.delete(SUBJECT, key);
+        forgotten += 1;
+      }
+    }
+    for (const { key, value } of await this.records.list(MESSAGE)) {
+      const message = MessageEmbedsSchema.safeParse(value);
+      if (value === null || (message.success && (message.data.postedAt ?? 0) < before)) {
+        await this.records.delete(MESSAGE, key);
+      }
+    }
+    return forgotten;
   }
 
   async modcall(guildId: string, messageId: string): Promise<ModcallCard | undefined> {

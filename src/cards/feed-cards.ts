@@ -102,7 +102,7 @@ export class FeedCards {
       if (event?.event === 'modcall') await this.saveNewModcall(guildId, channelId, messageId, entry, event);
       index += count;
     }
-    if (saveEmbeds) await this.deps.records.saveMessageEmbeds(channelId, messageId, embeds);
+    if (saveEmbeds) await this.deps.records.saveMessageEmbeds(channelId, messageId, embeds, this.deps.clock());
   }
 
   private read(rendered: RenderedEntry): Facts {
@@ -226,7 +226,7 @@ export class FeedCards {
     // A final state that no longer fits its message is posted on its own instead.
     if (!fitsOneMessage(embeds) || replacement.length === 0) return forget();
     if ((await this.edit(card.channelId, card.messageId, { embeds })) === 'gone') return forget();
-    await this.deps.records.saveMessageEmbeds(card.channelId, card.messageId, embeds);
+    await this.deps.records.saveMessageEmbeds(card.channelId, card.messageId, embeds, card.postedAt);
     await this.deps.records.saveSubject(guildId, key, { ...card, embedCount: replacement.length });
     if (fact.event?.event === 'case.voided') await this.replyVoided(card, fact, fact.event);
     return 'done';

@@ -160,6 +160,21 @@ describe('a living feed', () => {
     expect(h.discord.violations).toEqual([]);
   });
 
+  it('case.voided after a restart still edits the card posted before it', async () => {
+    h = await startFeedHarness();
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.created'], id: 'restart-created' })).toBe(204);
+    const [original] = await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
+    await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 10_000, 'confirmed');
+    await h.restart();
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.voided'], id: 'restart-voided' })).toBe(204);
+    await h.discord.waitFor(() => h!.discord.messages(h!.channel('cases')).length === 2, 10_000, 'the reply');
+    expect(patchesOf(original?.id ?? '')).toHaveLength(1);
+    expect(text(current('cases', original?.id))).toContain('Voided');
+    expect(h.discord.messages(h.channel('cases'))[1]?.body['message_reference']).toMatchObject({
+      message_id: original?.id,
+    });
+  });
+
   it('both events of a case in one burst: one post, already voided, no edit', async () => {
     h = await startFeedHarness({ batchWindow: { quietMs: 1_000, maxMs: 2_000 } });
     expect(await h.deliver({ ...SAMPLE_DELIVERIES['case.created'], id: 'burst-created' })).toBe(204);
