@@ -18,7 +18,9 @@ afterEach(async () => {
 });
 
 async function deliver(bot: RunningBot, hookId: string, id: string): Promise<number> {
-  const body = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id });
+  // A caller of its own: one caller's calls within 10 minutes are one card, and these tests count posts.
+  const call = SAMPLE_DELIVERIES.modcall;
+  const body = JSON.stringify({ ...call, id, data: { ...call.data, caller: { robloxId: id, name: id } } });
   const timestamp = String(Math.floor(Date.now() / 1000));
   const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
     method: 'POST',
