@@ -23,7 +23,10 @@ export function feedDeliveryId(tag: string, n: number): string {
   return `f${tag}-${n.toString().padStart(6, '0')}`;
 }
 
-/** The fixture of `event` under a new id; a case gets a reason of its own so no two embeds are alike. */
+/**
+ * The fixture of `event` under a new id; a case gets a number and a reason of its own so no two embeds are alike,
+ * a modcall a caller of its own.
+ */
 export function makeFeedDelivery(event: EventName, id: string, n: number): FeedDelivery {
   const sample = SAMPLE_DELIVERIES[event];
   const delivery =
@@ -39,7 +42,10 @@ export function makeFeedDelivery(event: EventName, id: string, n: number): FeedD
             },
           },
         }
-      : { ...sample, id };
+      : sample.event === 'modcall'
+        ? // A caller of their own: one caller's calls within 10 minutes are one card (edited, not posted again).
+          { ...sample, id, data: { ...sample.data, caller: { robloxId: String(10_000 + n), name: `caller${n}` } } }
+        : { ...sample, id };
   return { id, event, body: JSON.stringify(delivery) };
 }
 
