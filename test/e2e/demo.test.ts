@@ -134,8 +134,9 @@ describe('npm run demo', () => {
         .waitFor({ timeout: 15_000 });
 
       const titles = await page.locator('.embed-title').allTextContents();
-      expect(titles).toEqual(expect.arrayContaining(['Modcall', 'Shift started', 'Shift ended']));
-      expect(titles.some((title) => /^Session started · /.test(title))).toBe(true);
+      // Cards follow their subject: a shift's or session's start card shows its end once it came.
+      expect(titles).toEqual(expect.arrayContaining(['Modcall', 'Shift ended']));
+      expect(titles.some((title) => /^Session ended · /.test(title))).toBe(true);
       expect(titles.some((title) => /^Case #\d+ · Warn · Voided$/.test(title))).toBe(true);
       // Escaped names come out as written: no backslashes, no markdown characters left over.
       expect(titles.join('\n')).not.toMatch(/\\|\*\*/);
