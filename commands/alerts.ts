@@ -54,4 +54,6 @@ export const alerts: BotCommand = {
   },
 
   button: clickAlertButton,
+
+  readOnly: ({ subcommand, customId }) => subcommand === 'show' || customId?.startsWith('alerts:held') === true,
 };

@@ -138,6 +138,8 @@ export const app: BotCommand = {
 
   autocomplete: (interaction, ctx) => suggestApps(interaction, ctx),
 
+  readOnly: ({ subcommand }) => subcommand === 'list' || subcommand === 'show' || subcommand === 'uploads',
+
   async submitModal(interaction, ctx) {
     if (interaction.customId === KEY_MODAL_ID) return saveDeveloperKey(interaction, ctx);
     const [action, draftId] = readAppCustomId(interaction.customId);

@@ -11,6 +11,7 @@ import type { DiscordHealth } from '../src/discord/discord-health.js';
 import type { AlertSettingsStore } from '../src/health/alert-settings.js';
 import type { HealthMonitor } from '../src/health/health-monitor.js';
 import type { Logger } from '../src/logger.js';
+import type { AuditLog } from '../src/store/audit-log.js';
 import type { DeliveryQueue } from '../src/store/deliveries.js';
 import type { GuildSettingsStore } from '../src/store/guild-settings.js';
 import type { HookActivityStore } from '../src/store/hook-activity.js';
@@ -75,6 +76,8 @@ export interface CommandContext {
   };
   /** Modcall cards (Claim, Resolve) and escalation settings. */
   cards: CardRecords;
+  /** Admin actions, recorded by the dispatcher and shown by /audit. */
+  audit: Pick<AuditLog, 'latest'>;
 }
 
 /** A slash command of this bot. */

@@ -89,6 +89,8 @@ export const feed: BotCommand = {
     }
   },
 
+  readOnly: ({ subcommand }) => subcommand === 'show',
+
   // The feed's own messages carry buttons too: a modcall card's Claim and Resolve.
   async button(interaction, ctx) {
     if (interaction.customId.startsWith('feed:modcall:')) return clickModcallButton(interaction, ctx);

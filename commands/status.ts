@@ -27,4 +27,6 @@ export const status: BotCommand = {
     );
     await replyEphemeral(interaction, [...(await describeStatus(guildId, hooks, ctx, releases)), ...health].join('\n'));
   },
+
+  readOnly: () => true,
 };

@@ -58,6 +58,9 @@ export const store: BotCommand = {
     await interaction.editReply(renderPage(apps, search, 0));
   },
 
+  // Reading the store and paging through it changes nothing.
+  readOnly: () => true,
+
   async button(interaction, ctx) {
     const guildId = interaction.guildId;
     if (!guildId) throw new UserFacingError('Use this command in a server, not in direct messages.');

@@ -81,4 +81,6 @@ export const webhook: BotCommand = {
   },
 
   autocomplete: (interaction, ctx) => suggestWebhooks(interaction, ctx),
+
+  readOnly: ({ subcommand }) => subcommand === 'list',
 };

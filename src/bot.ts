@@ -14,6 +14,7 @@ import { FeedCards } from './cards/feed-cards.js';
 import { ModcallEscalator } from './cards/modcall-escalator.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import { toAuditEntry } from './discord/audit-entry.js';
 import { createChannelSender } from './discord/channel-sender.js';
 import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
@@ -95,6 +96,8 @@ export interface StartOptions {
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */
 export const POSTED_ID_TTL_MS = 25 * 60 * 60 * 1000;
+/** Admin actions are kept this long (README, Audit). */
+const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 /** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
 const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
 /** How often posted deliveries past that are swept out of the store. */
@@ -157,6 +160,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     store.deliveries
       .sweepPosted(clock() - POSTED_ID_TTL_MS)
       .catch((error: unknown) => logger.warn({ err: error }, 'sweeping posted deliveries failed'));
+    store.audit
+      .sweep(clock() - AUDIT_KEPT_MS)
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweeping the audit log failed'));
     new CardRecords(store.records)
       .sweep(clock() - CARDS_FOLLOWED_MS)
       .catch((error: unknown) => logger.warn({ err: error }, 'sweeping old cards failed'));
@@ -365,9 +371,12 @@ async function startFeed(
     downloadAttachment: createAttachmentDownloader(),
     health: { settings: alertSettings, records: store.records, monitor: health },
     cards: cardRecords,
+    audit: store.audit,
   };
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
-  attachInteractionDispatcher(discord, COMMANDS, commandContext, logger);
+  attachInteractionDispatcher(discord, COMMANDS, commandContext, logger, {
+    onAction: (action) => store.audit.append(toAuditEntry(action, clock())),
+  });
 
   if (store.kind === 'postgres') {
     discord.on(Events.ClientReady, (client) => logger.info({ user: client.user.tag }, 'Discord gateway ready'));

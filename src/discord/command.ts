@@ -18,6 +18,11 @@ export interface Command<Context> {
   autocomplete?(interaction: AutocompleteInteraction, ctx: Context): Promise<void>;
   submitModal?(interaction: ModalSubmitInteraction, ctx: Context): Promise<void>;
   button?(interaction: ButtonInteraction, ctx: Context): Promise<void>;
+  /**
+   * True for a subcommand or a button that only reads (a list, a page of results): not an admin action, so the
+   * audit log leaves it out. Absent: everything is recorded.
+   */
+  readOnly?(target: { subcommand?: string; customId?: string }): boolean;
 }
 
 /** The custom id of a command's modal or button: routed back to the command by the part before the colon. */

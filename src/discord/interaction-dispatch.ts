@@ -2,6 +2,8 @@ import {
   ComponentType,
   Events,
   type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
   type Client,
   type Interaction,
   type ModalSubmitInteraction,
@@ -21,6 +23,23 @@ export const GENERIC_FAILURE = 'Something went wrong on our side; it has been lo
 export const UNKNOWN_COMMAND =
   "This bot does not know that command (its registered commands are out of date): ask the bot's host to run npm run deploy-commands.";
 
+/** How an admin action ended, as the audit log records it. */
+export interface DispatchedAction {
+  interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
+  guildId: string;
+  result: 'done' | 'refused' | 'failed';
+  /** The refusal the user was shown. */
+  detail: string | null;
+}
+
+export interface DispatchOptions {
+  /**
+   * Told of every command, dialog and button click in a server once it was answered (read-only ones left out,
+   * see Command.readOnly): the audit log. Its failure is logged and changes nothing for the user.
+   */
+  onAction?: (action: DispatchedAction) => Promise<void>;
+}
+
 /** Where an interaction was headed, for log lines: names and ids only, never an option's value. */
 interface InteractionPlace {
   command: string;
@@ -39,22 +58,39 @@ export function createInteractionDispatcher<Context>(
   commands: readonly Command<Context>[],
   ctx: Context,
   logger: Logger,
+  options: DispatchOptions = {},
 ): (interaction: Interaction) => Promise<void> {
   const byName = new Map(commands.map((command) => [command.data.name, command]));
 
   const run = async (
-    interaction: RepliableInteraction,
+    interaction: DispatchedAction['interaction'],
     place: InteractionPlace,
     work: (command: Command<Context>) => Promise<void>,
     typed: string[] = [],
   ) => {
     const command = byName.get(place.command);
+    let result: DispatchedAction['result'] = 'done';
+    let detail: string | null = null;
     try {
       if (!command) throw new UserFacingError(UNKNOWN_COMMAND);
       await work(command);
     } catch (error) {
+      result = error instanceof UserFacingError ? 'refused' : 'failed';
+      if (error instanceof UserFacingError) detail = capitalise(error.message);
       await answerFailure(interaction, place, error, typed, logger);
     }
+    const target = interaction.isButton()
+      ? { customId: interaction.customId }
+      : place.subcommand
+        ? { subcommand: place.subcommand }
+        : {};
+    if (!options.onAction || !interaction.guildId || command?.readOnly?.(target)) return;
+    // After the answer: recording never delays it, and its failure is the host's to see, not the user's.
+    await options
+      .onAction({ interaction, guildId: interaction.guildId, result, detail })
+      .catch((error: unknown) =>
+        logger.error({ ...place, err: toLoggableError(error, typed) }, 'recording an admin action failed'),
+      );
   };
 
   return async (interaction) => {
@@ -104,8 +140,9 @@ export function attachInteractionDispatcher<Context>(
   commands: readonly Command<Context>[],
   ctx: Context,
   logger: Logger,
+  options: DispatchOptions = {},
 ): () => void {
-  const dispatch = createInteractionDispatcher(commands, ctx, logger);
+  const dispatch = createInteractionDispatcher(commands, ctx, logger, options);
   const listener = (interaction: Interaction) => void dispatch(interaction);
   client.on(Events.InteractionCreate, listener);
   return () => client.off(Events.InteractionCreate, listener);

@@ -1,3 +1,4 @@
+import type { AuditLog } from './audit-log.js';
 import type { DeliveryQueue } from './deliveries.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
@@ -19,8 +20,10 @@ export interface Store {
   readonly guilds: GuildSettingsStore;
   readonly deliveries: DeliveryQueue;
   readonly activity: HookActivityStore;
-  /** Documents of other features (the developer API's records). */
+  /** Documents of other features (the developer API's records, alerts, cards). */
   readonly records: RecordStore;
+  /** Admin actions, for /audit. */
+  readonly audit: AuditLog;
   readonly signals: StoreSignals;
   close(): Promise<void>;
 }

@@ -282,5 +282,34 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.activity.get('hook-1')).toMatchObject({ refused: 0, lastDeliveryAt: undefined });
       expect((await store.hooks.listAll()).map((h) => h.hookId)).toEqual(['hook-0']);
     });
+
+    it('keeps admin actions per server, newest first in the order stored, and forgets old ones', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const entry = (action: string, at: number, guildId = GUILD) => ({
+        guildId,
+        userId: 'u1',
+        action,
+        result: 'done' as const,
+        detail: null,
+        at,
+      });
+      // Same time for two: the order stored decides, not the clock.
+      await store.audit.append(entry('/feed set', 10));
+      await store.audit.append(entry('/alerts set', 20));
+      await store.audit.append({ ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' });
+      await store.audit.append(entry('/status', 30, 'another-guild'));
+      expect((await store.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual([
+        '/webhook test',
+        '/alerts set',
+        '/feed set',
+      ]);
+      expect(await store.audit.latest(GUILD, 1)).toEqual([
+        { ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' },
+      ]);
+      const reopened = await restart(store);
+      expect(await reopened.audit.sweep(15)).toBe(1);
+      expect((await reopened.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual(['/webhook test', '/alerts set']);
+    });
   });
 }

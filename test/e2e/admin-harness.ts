@@ -43,6 +43,8 @@ export interface AdminHarness {
   bot: RunningBot;
   guild: AddedGuild;
   logs: ReturnType<typeof captureLogs>;
+  /** The bot's SQLite file. */
+  storeFile: string;
   /** Every key typed into the /setup modal, to check none of them leaks anywhere. */
   typedKeys: string[];
   channel(name: ChannelName): string;
@@ -112,6 +114,7 @@ export async function startAdminHarness(): Promise<AdminHarness> {
     bot,
     guild,
     logs,
+    storeFile: `${dir.path}/bot.sqlite`,
     typedKeys: [],
     channel(name) {
       const id = guild.channels[name];

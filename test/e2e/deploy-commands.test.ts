@@ -8,7 +8,7 @@ import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes
 import { registerCommands } from '../../src/discord/register-commands.js';
 
 const run = promisify(execFile);
-const NAMES = ['setup', 'webhook', 'feed', 'alerts', 'status', 'app', 'store'];
+const NAMES = ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'app', 'store'];
 
 let discord: FakeDiscord;
 let guild: AddedGuild;
@@ -45,7 +45,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 7 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /app, /store\n`,
+      `Registered 8 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store\n`,
     );
     expect(commandPuts()).toHaveLength(1);
     expect(commandPuts()[0]?.path).toBe(`/applications/${discord.applicationId}/guilds/${guild.id}/commands`);

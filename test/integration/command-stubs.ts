@@ -134,5 +134,6 @@ export function contextFor(
     downloadAttachment: createAttachmentDownloader(),
     health: { settings: alertSettings, records: bot.store.records, monitor },
     cards: new CardRecords(bot.store.records),
+    audit: bot.store.audit,
   };
 }

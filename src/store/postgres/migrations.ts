@@ -129,6 +129,20 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, key)
   );
   `,
+  `
+  -- Admin actions (commands and buttons): who, what, when, how it ended. Read newest first per guild.
+  CREATE TABLE audit (
+    id       BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    guild_id TEXT NOT NULL,
+    user_id  TEXT NOT NULL,
+    action   TEXT NOT NULL,
+    result   TEXT NOT NULL CHECK (result IN ('done', 'refused', 'failed')),
+    detail   TEXT,
+    at       BIGINT NOT NULL
+  );
+  CREATE INDEX audit_by_guild ON audit (guild_id, id);
+  CREATE INDEX audit_by_time ON audit (at);
+  `,
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../../logger.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
+import { PostgresAudit } from './pg-audit.js';
 import { PostgresDeliveries } from './pg-deliveries.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
@@ -54,6 +55,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     deliveries: new PostgresDeliveries(pool, guilds),
     activity: new PostgresHookActivity(pool),
     records: new PostgresRecords(pool),
+    audit: new PostgresAudit(pool),
     signals,
     async close() {
       await signals.close();

@@ -84,6 +84,22 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       );
     `);
   },
+  (db) => {
+    db.exec(`
+      -- Admin actions (commands and buttons): who, what, when, how it ended. Read newest first per guild.
+      CREATE TABLE audit (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id TEXT NOT NULL,
+        user_id  TEXT NOT NULL,
+        action   TEXT NOT NULL,
+        result   TEXT NOT NULL CHECK (result IN ('done', 'refused', 'failed')),
+        detail   TEXT,
+        at       INTEGER NOT NULL
+      );
+      CREATE INDEX audit_by_guild ON audit (guild_id, id);
+      CREATE INDEX audit_by_time ON audit (at);
+    `);
+  },
 ];
 
 /** Brings the file's schema to the newest version; refuses a file written by a newer version of the bot. */

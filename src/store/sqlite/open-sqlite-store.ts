@@ -6,6 +6,7 @@ import { LocalSignals } from '../signals.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
+import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteDeliveries } from './sqlite-deliveries.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
@@ -63,6 +64,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     deliveries,
     activity: new SqliteHookActivity(db, writes),
     records: new SqliteRecords(db, writes),
+    audit: new SqliteAudit(db, writes),
     signals,
     close() {
       writes.flush();

@@ -7,8 +7,17 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it('are the six commands of DESIGN.md and /alerts, with the subcommands they name', () => {
-    expect(bodies.map((body) => body.name)).toEqual(['setup', 'webhook', 'feed', 'alerts', 'status', 'app', 'store']);
+  it('are the six commands of DESIGN.md, /alerts and /audit, with the subcommands they name', () => {
+    expect(bodies.map((body) => body.name)).toEqual([
+      'setup',
+      'webhook',
+      'feed',
+      'alerts',
+      'status',
+      'audit',
+      'app',
+      'store',
+    ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
     expect(subcommands('webhook')).toEqual(['register', 'test', 'enable', 'list', 'remove']);
@@ -42,7 +51,7 @@ describe('command definitions', () => {
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
     for (const body of bodies.filter((candidate) =>
-      ['setup', 'webhook', 'feed', 'alerts', 'status'].includes(candidate.name),
+      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit'].includes(candidate.name),
     )) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
     }

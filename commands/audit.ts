@@ -1,0 +1,60 @@
+import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, time, TimestampStyles } from 'discord.js';
+
+import { requireAdmin } from '../src/admin/require-admin.js';
+import { deferEphemeral } from '../src/discord/reply.js';
+import type { AuditEntry } from '../src/store/audit-log.js';
+import { truncateText } from '../src/truncate-text.js';
+import type { BotCommand } from './context.js';
+
+/** The entries /audit shows. */
+export const AUDIT_SHOWN = 25;
+/** An embed description's limit. */
+const MAX_DESCRIPTION = 4096;
+
+/** /audit: the server's last 25 admin actions, newest first. */
+export const audit: BotCommand = {
+  data: new SlashCommandBuilder()
+    .setName('audit')
+    .setDescription('The last 25 admin actions in this server: who, what, when, result')
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild),
+
+  async execute(interaction, ctx) {
+    const guildId = requireAdmin(interaction);
+    await deferEphemeral(interaction);
+    const entries = await ctx.audit.latest(guildId, AUDIT_SHOWN);
+    if (entries.length === 0) {
+      await interaction.editReply({ content: 'No admin actions recorded yet.', allowedMentions: { parse: [] } });
+      return;
+    }
+    await interaction.editReply({
+      embeds: [{ title: `Last ${entries.length} admin actions, newest first`, description: describeEntries(entries) }],
+      allowedMentions: { parse: [] },
+    });
+  },
+
+  readOnly: () => true,
+};
+
+/** One line per entry, as many as fit an embed; the rest counted. */
+export function describeEntries(entries: readonly AuditEntry[]): string {
+  const lines: string[] = [];
+  let length = 0;
+  for (const [index, entry] of entries.entries()) {
+    const line = describeEntry(entry);
+    const more = `…and ${entries.length - index} older`;
+    if (length + line.length + 1 + more.length > MAX_DESCRIPTION) {
+      lines.push(more);
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+function describeEntry(entry: AuditEntry): string {
+  const when = time(Math.floor(entry.at / 1000), TimestampStyles.ShortDateTime);
+  const result = entry.detail ? `${entry.result}: ${truncateText(entry.detail, 80)}` : entry.result;
+  return `${when} <@${entry.userId}> ${truncateText(entry.action, 100)} → ${result}`;
+}

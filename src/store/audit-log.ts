@@ -1,0 +1,24 @@
+/** How an admin action ended: it did its job, it was refused (with the reason shown), or it failed on our side. */
+export type AuditResult = 'done' | 'refused' | 'failed';
+
+/** One admin action: who, what, when, how it ended. Never a key, a secret or anything typed into a dialog. */
+export interface AuditEntry {
+  guildId: string;
+  userId: string;
+  /** What was done, in words: `/feed set event:modcall channel:<#1>`, `Claim (modcall card)`. */
+  action: string;
+  result: AuditResult;
+  /** The refusal shown to the admin, when refused. */
+  detail: string | null;
+  /** Milliseconds since the Unix epoch. */
+  at: number;
+}
+
+/** The admin actions of every server, stored (shared by every process), newest first on reading. */
+export interface AuditLog {
+  append(entry: AuditEntry): Promise<void>;
+  /** The server's last `limit` entries, newest first (in the order they were stored). */
+  latest(guildId: string, limit: number): Promise<AuditEntry[]>;
+  /** Forgets entries older than `before`; returns how many. */
+  sweep(before: number): Promise<number>;
+}

@@ -1,0 +1,44 @@
+import type pg from 'pg';
+
+import type { AuditEntry, AuditLog, AuditResult } from '../audit-log.js';
+
+interface AuditRow {
+  guild_id: string;
+  user_id: string;
+  action: string;
+  result: AuditResult;
+  detail: string | null;
+  at: string | number;
+}
+
+/** The `audit` table; newest first by its identity column, which follows insertion. */
+export class PostgresAudit implements AuditLog {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async append(entry: AuditEntry): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO audit (guild_id, user_id, action, result, detail, at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [entry.guildId, entry.userId, entry.action, entry.result, entry.detail, entry.at],
+    );
+  }
+
+  async latest(guildId: string, limit: number): Promise<AuditEntry[]> {
+    const { rows } = await this.pool.query<AuditRow>(
+      'SELECT guild_id, user_id, action, result, detail, at FROM audit WHERE guild_id = $1 ORDER BY id DESC LIMIT $2',
+      [guildId, limit],
+    );
+    return rows.map((row) => ({
+      guildId: row.guild_id,
+      userId: row.user_id,
+      action: row.action,
+      result: row.result,
+      detail: row.detail,
+      at: Number(row.at),
+    }));
+  }
+
+  async sweep(before: number): Promise<number> {
+    const { rowCount } = await this.pool.query('DELETE FROM audit WHERE at < $1', [before]);
+    return rowCount ?? 0;
+  }
+}
