@@ -185,6 +185,73 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.deliveries.channelsWithWork()).toEqual([{ channelId: CHANNEL_A, guildId: GUILD }]);
     });
 
+    it('sends a held entry again first in its lane, routes one elsewhere, and discards one for good', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      for (const id of ['h1', 'h2', 'h3']) await store.deliveries.accept(delivery(id));
+      const [h1, h2] = await store.deliveries.nextFor(CHANNEL_A, 2);
+      await store.deliveries.parkRefused([h1?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      await store.deliveries.parkRefused([h2?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      await store.deliveries.accept(delivery('h4'));
+      expect((await store.deliveries.parkedOne(GUILD, h1?.seq ?? -1))?.deliveryId).toBe('h1');
+      expect(await store.deliveries.parkedOne('another-guild', h1?.seq ?? -1)).toBeUndefined();
+
+      // Retry: back in its lane with its own place, before what came after it.
+      const work = new Promise((resolve) => {
+        const stop = store.signals.subscribe((signal) => {
+          if (signal.kind === 'work' && signal.channelId === CHANNEL_A) {
+            stop();
+            resolve(signal);
+          }
+        });
+      });
+      expect(await store.deliveries.requeueParked(GUILD, h1?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
+      await work;
+      expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual([
+        'h1',
+        'h3',
+        'h4',
+      ]);
+      expect(await store.deliveries.requeueParked(GUILD, h1?.seq ?? -1, CHANNEL_A, now.ms)).toBe(false);
+      // Another server's entry cannot be touched.
+      expect(await store.deliveries.requeueParked('another-guild', h2?.seq ?? -1, CHANNEL_B, now.ms)).toBe(false);
+      expect(await store.deliveries.discardParked('another-guild', h2?.seq ?? -1, now.ms)).toBe(false);
+
+      // Discard: gone from the open set and from /status, and the service's retry of it is still a duplicate.
+      const openBefore = await store.deliveries.countOpen();
+      expect(await store.deliveries.discardParked(GUILD, h2?.seq ?? -1, now.ms)).toBe(true);
+      expect(await store.deliveries.discardParked(GUILD, h2?.seq ?? -1, now.ms)).toBe(false);
+      expect(await store.deliveries.countOpen()).toBe(openBefore - 1);
+      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toEqual([]);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ parkedRefused: 0 });
+      expect(await store.deliveries.accept(delivery('h2'))).toBe('duplicate');
+    });
+
+    it('retries a broken channel from one of its held entries: all of them wait again, in order', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.deliveries.accept(delivery('x1'));
+      await store.deliveries.accept(delivery('x2'));
+      await store.deliveries.parkBrokenChannel({
+        channelId: CHANNEL_A,
+        guildId: GUILD,
+        status: 403,
+        reason: 'Discord 403: Missing Access',
+        since: now.ms,
+      });
+      const [first] = await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 });
+      expect(await store.deliveries.requeueParked(GUILD, first?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, parkedBroken: 0, broken: [] });
+      expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual(['x1', 'x2']);
+      // A refused entry can be routed to another channel.
+      const [x1] = await store.deliveries.nextFor(CHANNEL_A, 1);
+      await store.deliveries.parkRefused([x1?.seq ?? -1], 'Discord 400', now.ms);
+      expect(await store.deliveries.requeueParked(GUILD, x1?.seq ?? -1, CHANNEL_B, now.ms)).toBe(true);
+      expect((await store.deliveries.nextFor(CHANNEL_B, 10)).map((entry) => entry.deliveryId)).toEqual(['x1']);
+    });
+
     it('sends a message written down before a restart again, with the same entries and nonce', async () => {
       underTest = await makeEngine();
       let store = await start();

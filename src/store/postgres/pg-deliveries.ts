@@ -24,6 +24,7 @@ import {
   type ParkedCount,
 } from '../delivery-rows.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
+import { notify } from './pg-signals.js';
 import { inTransaction } from './transaction.js';
 
 /** Deletes of expired posted deliveries go in slices, so a big sweep never holds locks for long. */
@@ -195,6 +196,50 @@ export class PostgresDeliveries implements DeliveryQueue {
       [guildId, page.limit, page.offset],
     );
     return rows.map(toParked);
+  }
+
+  async parkedOne(guildId: string, seq: number): Promise<ParkedEntry | undefined> {
+    const { rows } = await this.pool.query<DeliveryRow>(
+      `SELECT * FROM delivery WHERE guild_id = $1 AND seq = $2 AND state = 'parked'`,
+      [guildId, seq],
+    );
+    const [row] = rows;
+    return row && toParked(row);
+  }
+
+  requeueParked(guildId: string, seq: number, channelId: string, at: number): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ park_kind: string; channel_id: string | null }>(
+        `SELECT park_kind, channel_id FROM delivery WHERE guild_id = $1 AND seq = $2 AND state = 'parked' FOR UPDATE`,
+        [guildId, seq],
+      );
+      const [entry] = rows;
+      if (!entry) return false;
+      const waitAgain = `UPDATE delivery SET state = 'waiting', channel_id = $1, park_kind = NULL, park_detail = NULL,
+         parked_at = NULL, claim_nonce = NULL`;
+      if (entry.park_kind === 'broken' && entry.channel_id === channelId) {
+        await client.query(`${waitAgain} WHERE channel_id = $1 AND state = 'parked' AND park_kind = 'broken'`, [
+          channelId,
+        ]);
+      } else {
+        await client.query(`${waitAgain} WHERE seq = $2`, [channelId, seq]);
+      }
+      await client.query(
+        `UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL WHERE channel_id = $1`,
+        [channelId],
+      );
+      await notify(client, { kind: 'work', channelId, guildId, at });
+      return true;
+    });
+  }
+
+  async discardParked(guildId: string, seq: number, at: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE delivery SET state = 'posted', posted_at = $1, raw_body = NULL, claim_nonce = NULL
+       WHERE guild_id = $2 AND seq = $3 AND state = 'parked'`,
+      [at, guildId, seq],
+    );
+    return (rowCount ?? 0) > 0;
   }
 
   async sweepPosted(before: number): Promise<number> {

@@ -228,6 +228,50 @@ export class SqliteDeliveries implements DeliveryQueue {
     return Promise.resolve(rows.map(toParked));
   }
 
+  parkedOne(guildId: string, seq: number): Promise<ParkedEntry | undefined> {
+    const row = this.db
+      .prepare(`SELECT * FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'`)
+      .get(guildId, seq) as DeliveryRow | undefined;
+    return Promise.resolve(row && toParked(row));
+  }
+
+  requeueParked(guildId: string, seq: number, channelId: string, at: number): Promise<boolean> {
+    return this.writes.run((tx) => {
+      const entry = this.db
+        .prepare(`SELECT park_kind, channel_id FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'`)
+        .get(guildId, seq) as { park_kind: string; channel_id: string | null } | undefined;
+      if (!entry) return false;
+      const waitAgain = `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL,
+         parked_at = NULL, claim_nonce = NULL`;
+      if (entry.park_kind === 'broken' && entry.channel_id === channelId) {
+        this.db
+          .prepare(`${waitAgain} WHERE channel_id = ? AND state = 'parked' AND park_kind = 'broken'`)
+          .run(channelId, channelId);
+      } else {
+        this.db.prepare(`${waitAgain} WHERE seq = ?`).run(channelId, seq);
+      }
+      this.db
+        .prepare(
+          `UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL WHERE channel_id = ?`,
+        )
+        .run(channelId);
+      tx.afterCommit({ kind: 'work', channelId, guildId, at });
+      return true;
+    });
+  }
+
+  discardParked(guildId: string, seq: number, at: number): Promise<boolean> {
+    return this.writes.run(
+      () =>
+        this.db
+          .prepare(
+            `UPDATE delivery SET state = 'posted', posted_at = ?, raw_body = NULL, claim_nonce = NULL
+             WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
+          )
+          .run(at, guildId, seq).changes > 0,
+    );
+  }
+
   async sweepPosted(before: number): Promise<number> {
     let total = 0;
     for (;;) {
