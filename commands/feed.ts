@@ -11,6 +11,7 @@ import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
 import type { BotCommand } from './context.js';
 import { setDefaultChannel } from './feed/default.js';
+import { clickHeldButton, showHeld } from './feed/held.js';
 import { setEventMention } from './feed/mention.js';
 import { clickModcallButton } from './feed/modcall-buttons.js';
 import { setEventChannel } from './feed/set.js';
@@ -70,7 +71,13 @@ export const feed: BotCommand = {
           option.setName('escalate-role').setDescription('Modcalls only: the role pinged when nobody claims one'),
         ),
     )
-    .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings')),
+    .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings'))
+    .addSubcommand((sub) =>
+      sub
+        .setName('held')
+        .setDescription('Deliveries held back (refused by Discord, no channel): retry, route or discard them')
+        .addIntegerOption((option) => option.setName('page').setDescription('Which page').setMinValue(1)),
+    ),
 
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
@@ -84,16 +91,25 @@ export const feed: BotCommand = {
         return setEventMention(interaction, ctx, guildId);
       case 'show':
         return showRoutes(interaction, ctx, guildId);
+      case 'held':
+        return showHeld(interaction, ctx, guildId);
       default:
         throw new Error(`unknown /feed subcommand ${subcommand}`);
     }
   },
 
-  readOnly: ({ subcommand }) => subcommand === 'show',
+  // Listing and paging change nothing; Retry, Route and Discard do.
+  readOnly: ({ subcommand, customId }) =>
+    subcommand === 'show' ||
+    subcommand === 'held' ||
+    customId?.startsWith('feed:held:page:') === true ||
+    customId?.startsWith('feed:held:cancel:') === true ||
+    customId?.startsWith('feed:held:discard:') === true,
 
   // The feed's own messages carry buttons too: a modcall card's Claim and Resolve.
   async button(interaction, ctx) {
     if (interaction.customId.startsWith('feed:modcall:')) return clickModcallButton(interaction, ctx);
+    if (interaction.customId.startsWith('feed:held:')) return clickHeldButton(interaction, ctx);
     throw new Error(`unknown /feed button ${interaction.customId}`);
   },
 };

@@ -1,7 +1,8 @@
-import { time, TimestampStyles, type ButtonInteraction } from 'discord.js';
+import { MessageFlags, time, TimestampStyles, type ButtonInteraction } from 'discord.js';
 
 import { switchWebhookOn } from '../../src/admin/enable-webhook.js';
 import { requireServiceId, type ServiceHook } from '../../src/admin/find-webhook.js';
+import { renderHeldPage } from '../../src/admin/held-entries.js';
 import { describePing } from '../../src/admin/ping-result.js';
 import { pingWebhook, type PingRun } from '../../src/admin/ping-webhook.js';
 import { requireAdmin } from '../../src/admin/require-admin.js';
@@ -9,9 +10,6 @@ import { openServerKey } from '../../src/admin/server-key.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import type { CommandContext } from '../context.js';
-
-/** Entries listed by Show held; /feed held pages through all of them. */
-const HELD_SHOWN = 10;
 
 /**
  * A click on an alert's button (`alerts:<action>:<hook id>`). Anyone who sees the alert can click, so Manage
@@ -75,22 +73,8 @@ function pingVerdict(run: PingRun): string {
     : `test ping refused (${run.outcome.reason.replace(/_/g, ' ')})`;
 }
 
+/** The held list of /feed held, page 1, with its buttons. */
 async function showHeld(interaction: ButtonInteraction, ctx: CommandContext, guildId: string): Promise<void> {
-  const entries = await ctx.deliveries.listParked(guildId, { offset: 0, limit: HELD_SHOWN + 1 });
-  if (entries.length === 0) {
-    await replyEphemeral(interaction, 'Nothing is held: every delivery has been posted or is waiting its turn.');
-    return;
-  }
-  const lines = entries.slice(0, HELD_SHOWN).map((entry) => {
-    const why =
-      entry.kind === 'unrouted'
-        ? `no channel set for ${entry.event}`
-        : entry.kind === 'broken'
-          ? `Discord refuses <#${entry.channelId ?? ''}>: ${entry.detail}`
-          : `Discord refused the message: ${entry.detail}`;
-    return `• ${entry.event} · received ${time(Math.floor(entry.receivedAt / 1000), TimestampStyles.ShortDateTime)} · ${why}`;
-  });
-  if (entries.length > HELD_SHOWN) lines.push('…and more.');
-  lines.push('Retry, route or discard them with /feed held.');
-  await replyEphemeral(interaction, lines.join('\n'));
+  const page = await renderHeldPage(ctx, guildId, 1);
+  await interaction.reply({ ...page, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }
