@@ -1,4 +1,5 @@
-import { formatInlineCode, stringifyJson } from './format.js';
+import { formatInlineCode, formatName, stringifyJson } from './format.js';
+import { MAX_FIELD_VALUE_LENGTH } from './limits.js';
 
 /** Longer URLs are shown as code: cut by the field limit, a link would point somewhere else. */
 const MAX_LINK_LENGTH = 512;
@@ -12,7 +13,63 @@ const MAX_EVIDENCE_TEXT_LENGTH = 200;
  */
 export function formatEvidence(evidence: unknown): string {
   if (typeof evidence === 'string') return toHttpLink(evidence) ?? formatInlineCode(evidence, MAX_EVIDENCE_TEXT_LENGTH);
+  const links = collectLinks(evidence);
+  if (links && links.length > 0) return formatLinks(links);
   return formatInlineCode(stringifyJson(evidence), MAX_EVIDENCE_TEXT_LENGTH);
+}
+
+/** A link of the evidence, with the key it was under in an object (a label staff can read). */
+interface EvidenceLink {
+  label: string | undefined;
+  href: string;
+}
+
+/**
+ * The links of evidence that is made of links only: a list of URLs, an object whose values are URLs or lists
+ * of URLs (nulls skipped). Anything else in it (text, numbers, deeper objects) makes it "other": undefined, and
+ * it is shown as short code, since a list of links with the rest dropped would hide part of the evidence.
+ */
+function collectLinks(evidence: unknown): EvidenceLink[] | undefined {
+  const links: EvidenceLink[] = [];
+  const take = (value: unknown, label: string | undefined, depth: number): boolean => {
+    if (value === null) return true;
+    if (typeof value === 'string') {
+      const href = toHttpLink(value);
+      if (href) links.push({ label, href });
+      return href !== undefined;
+    }
+    if (Array.isArray(value) && depth < 2) return value.every((item) => take(item, label, depth + 1));
+    return false;
+  };
+  if (Array.isArray(evidence)) return take(evidence, undefined, 0) ? links : undefined;
+  if (typeof evidence === 'object' && evidence !== null) {
+    const entries = Object.entries(evidence as Record<string, unknown>);
+    return entries.every(([key, value]) => take(value, key, 1)) ? links : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * One link a line (labelled by its key in an object), each whole, as many as fit the field, then "and N more".
+ * The same address twice is shown once.
+ */
+function formatLinks(links: readonly EvidenceLink[]): string {
+  const seen = new Set<string>();
+  const unique = links.filter((link) => !seen.has(link.href) && seen.add(link.href));
+  const lines: string[] = [];
+  let length = 0;
+  for (const [index, link] of unique.entries()) {
+    const line = link.label === undefined ? link.href : `${formatName(link.label, 40)}: ${link.href}`;
+    const left = unique.length - index - 1;
+    const tail = left > 0 ? `\nand ${left} more`.length : 0;
+    if (length + (lines.length > 0 ? 1 : 0) + line.length + tail > MAX_FIELD_VALUE_LENGTH) {
+      lines.push(`and ${unique.length - index} more`);
+      return lines.join('\n');
+    }
+    lines.push(line);
+    length += line.length + (lines.length > 1 ? 1 : 0);
+  }
+  return lines.join('\n');
 }
 
 function toHttpLink(text: string): string | undefined {

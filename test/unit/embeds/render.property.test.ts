@@ -85,7 +85,15 @@ const count = fc.oneof(fc.nat(), fc.integer());
 
 const robloxUser = fc.record({ robloxId: someId, name: userText });
 const discordUser = fc.record({ discordId: someId, name: userText });
-const evidence = fc.oneof(fc.constant(null), fc.webUrl(), userText, fc.jsonValue());
+const evidence = fc.oneof(
+  fc.constant(null),
+  fc.webUrl(),
+  userText,
+  fc.jsonValue(),
+  // Links only: shown one a line, as many as fit, then "and N more".
+  fc.array(fc.webUrl(), { maxLength: 300 }),
+  fc.dictionary(fc.string({ maxLength: 40 }), fc.oneof(fc.webUrl(), fc.array(fc.webUrl(), { maxLength: 20 }))),
+);
 
 const shiftBase = { id: count, discordId: someId, name: userText, robloxId: someId, startedAt: epochMs };
 
