@@ -85,5 +85,20 @@ describe('/feed held', () => {
     expect(logged).toContain(`"userId":"${h.discord.users.admin.id}"`);
     expect(logged).toContain('"deliveryId":"refused-2"');
     expect(postedDeliveryIds(h.discord, h.channel('cases'))).not.toContain('refused-2');
+    // Audited: who confirmed the discard; the refused click is there too; the list itself is not.
+    await h.discord.waitFor(
+      async () => (await h!.bot.store.audit.latest(h!.guild.id, 1))[0]?.action === 'Confirm discard (/feed button)',
+      5_000,
+      'the discard audited',
+    );
+    const audit = await h.bot.store.audit.latest(h.guild.id, 25);
+    expect(audit[0]).toMatchObject({
+      userId: h.discord.users.admin.id,
+      action: 'Confirm discard (/feed button)',
+      result: 'done',
+    });
+    expect(audit.map((entry) => entry.action)).toContain('Retry 1 (/feed button)');
+    expect(audit.find((entry) => entry.result === 'refused')).toMatchObject({ userId: h.discord.users.member.id });
+    expect(audit.some((entry) => entry.action.startsWith('/feed held'))).toBe(false);
   });
 });

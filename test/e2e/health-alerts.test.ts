@@ -174,11 +174,39 @@ describe('feed health alerts', () => {
     expect(textOf(alertsPosted()[0])).toContain('Resolved after');
   });
 
-  it('never puts the server key or the webhook secret in an alert, a reply or a log line', async () => {
+  it('never puts the server key or the webhook secret in an alert, a button reply, an audit line or a log line', async () => {
     await setAlerts();
     await sendWronglySigned(16);
+    const [alert] = alertsPosted();
+    const onAlert = { outcome: undefined as never, text: '', ephemeral: false, message: alert };
+    const replies = [
+      await h.click(onAlert, 'Send test'),
+      await h.click(onAlert, 'Re-enable'),
+      await h.click(onAlert, 'Send test', 'member'),
+    ];
+    expect(replies.map((reply) => reply.text)).toEqual([
+      expect.stringContaining('Ping received and verified'),
+      expect.stringContaining('is switched on again'),
+      'You need the Manage Server permission to use this command.',
+    ]);
     const secret = h.service.secretOf(webhookId);
-    const everything = [...alertsPosted().map((message) => JSON.stringify(message)), h.logs.text()].join('\n');
+    const everything = [
+      ...alertsPosted().map((message) => JSON.stringify(message)),
+      ...replies.map((reply) => JSON.stringify(reply.outcome)),
+      JSON.stringify(await h.bot.store.audit.latest(h.guild.id, 100)),
+      h.logs.text(),
+    ].join('\n');
+    // Recorded after each answer: the last click's entry may land a moment after its reply.
+    await h.discord.waitFor(
+      async () => (await h.bot.store.audit.latest(h.guild.id, 1))[0]?.result === 'refused',
+      5_000,
+      'the refused click audited',
+    );
+    expect((await h.bot.store.audit.latest(h.guild.id, 3)).map((entry) => entry.result)).toEqual([
+      'refused',
+      'done',
+      'done',
+    ]);
     expect(everything).not.toContain(serverKey);
     expect(everything).not.toContain(secret);
   });
