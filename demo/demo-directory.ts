@@ -23,6 +23,11 @@ export class DemoDirectory implements MentionDirectory {
     }
   }
 
+  /** Remembers a member the demo added (the moderator who claims a modcall). */
+  learnUser(id: string, name: string): void {
+    this.#users.set(id, name);
+  }
+
   userName(id: string): string | undefined {
     return this.#users.get(id);
   }

@@ -11,6 +11,7 @@ import { startBot } from '../src/bot.js';
 import { parseConfig } from '../src/config.js';
 import { registerCommands } from '../src/discord/register-commands.js';
 import { createLogger } from '../src/logger.js';
+import { claimFirstModcall } from './claim-modcall.js';
 import { DemoDirectory } from './demo-directory.js';
 import {
   DEMO_APP,
@@ -67,7 +68,25 @@ function toPreviewMessage(discord: FakeDiscord) {
       name: message.api.author.global_name ?? message.api.author.username,
       bot: message.api.author.id === discord.botUserId,
     },
+    buttons: buttonLabels(message.components),
+    replyTo: replyTarget(discord, message.body['message_reference']),
   });
+}
+
+/** The labels of a message's buttons (a modcall card's Claim and Resolve). */
+function buttonLabels(components: readonly unknown[]): string[] {
+  return (components as Array<{ components?: Array<{ label?: unknown }> }>).flatMap((row) =>
+    (row.components ?? []).flatMap((component) => (typeof component.label === 'string' ? [component.label] : [])),
+  );
+}
+
+/** What a reply refers to, as Discord shows it above the reply: the original's first embed title or text. */
+function replyTarget(discord: FakeDiscord, reference: unknown): string | undefined {
+  const messageId = (reference as { message_id?: unknown } | undefined)?.message_id;
+  if (typeof messageId !== 'string') return undefined;
+  const original = discord.allMessages().find((message) => message.id === messageId);
+  if (!original) return 'a message that was deleted';
+  return original.embeds[0]?.title ?? original.content.split('\n')[0] ?? '';
 }
 
 /**
@@ -254,6 +273,19 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       player.abort();
       await playing;
     });
+
+    const roleId = guild.roles[DEMO_GUILD.moderatorRole.name];
+    if (roleId) {
+      const stopClaiming = claimFirstModcall({
+        discord,
+        guildId: guild.id,
+        channelId: guild.channels['modcalls'] ?? '',
+        roleId,
+        say,
+        onMember: (userId, name) => directory.learnUser(userId, name),
+      });
+      cleanups.push(() => stopClaiming());
+    }
 
     const counts = () =>
       DEMO_FEED_CHANNELS.map((name) => [name, discord.messages(guild.channels[name] ?? '').length] as const);

@@ -14,6 +14,10 @@ export interface PreviewMessage {
   /** ISO 8601, when it was last edited (a release card follows its review this way); absent: never. */
   edited?: string | null;
   author: { name: string; bot: boolean };
+  /** Labels of the message's buttons, drawn as Discord draws them (not clickable here). */
+  buttons?: readonly string[];
+  /** The title or first line of the message this one replies to. */
+  replyTo?: string | undefined;
 }
 
 /** Discord lays inline fields out three to a row on a 12-column grid; a field that is not inline takes a row. */
@@ -120,18 +124,28 @@ export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, con
   const initials = escapeHtml(message.author.name.trim().slice(0, 1).toUpperCase() || '?');
   const tag = message.author.bot ? '<span class="app-tag">APP</span>' : '';
   const content = message.content ? `<div class="message-content">${renderMarkdown(message.content, ctx)}</div>` : '';
-  const header = continued
-    ? ''
-    : `<div class="message-header"><span class="message-author">${escapeHtml(message.author.name)}</span>${tag}${time}</div>`;
+  const fullHeader = `<div class="message-header"><span class="message-author">${escapeHtml(message.author.name)}</span>${tag}${time}</div>`;
+  const reply =
+    message.replyTo === undefined
+      ? ''
+      : `<div class="message-reply">↪ replying to <span class="message-reply-target">${escapeHtml(message.replyTo)}</span></div>`;
+  const buttons =
+    message.buttons && message.buttons.length > 0
+      ? `<div class="message-buttons">${message.buttons.map((label) => `<span class="message-button">${escapeHtml(label)}</span>`).join('')}</div>`
+      : '';
+  // A reply always shows its author: Discord does not fold it into the previous message's group.
+  const folded = continued && message.replyTo === undefined;
   return (
-    `<div class="message${continued ? ' continued' : ''}" data-message-id="${escapeHtml(message.id)}">` +
-    (continued
+    `<div class="message${folded ? ' continued' : ''}" data-message-id="${escapeHtml(message.id)}">` +
+    (folded
       ? '<div class="avatar-space" aria-hidden="true"></div>'
       : `<div class="avatar" aria-hidden="true">${initials}</div>`) +
     '<div class="message-body">' +
-    header +
+    reply +
+    (folded ? '' : fullHeader) +
     content +
     message.embeds.map((embed) => renderEmbed(embed, ctx)).join('') +
+    buttons +
     (message.edited ? '<span class="message-edited">(edited)</span>' : '') +
     '</div></div>'
   );

@@ -13,6 +13,11 @@ export const SubjectCardSchema = z.object({
   embedIndex: z.number().int().nonnegative(),
   embedCount: z.number().int().positive(),
   postedAt: z.number(),
+  /**
+   * A session's start as it came (the service documents only id, name and end for session.ended): the summary
+   * then shows who started it, when, and how long it ran.
+   */
+  sessionStart: z.record(z.string(), z.unknown()).optional(),
 });
 export type SubjectCard = z.infer<typeof SubjectCardSchema>;
 

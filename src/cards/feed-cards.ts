@@ -7,6 +7,7 @@ import { classifyDiscordError } from '../discord/channel-sender.js';
 import { formatCaseType } from '../embeds/case-type.js';
 import { embedLength, MAX_EMBEDS_PER_MESSAGE, MAX_MESSAGE_EMBED_CHARS } from '../embeds/limits.js';
 import { formatPersonId } from '../embeds/people.js';
+import { renderDelivery } from '../embeds/render-delivery.js';
 import { formatEventTime } from '../embeds/time.js';
 import type { MessagePayload } from '../embeds/types.js';
 import { classifyEntry } from '../feed/render-entry.js';
@@ -95,7 +96,14 @@ export class FeedCards {
       const { event, subject } = this.read(entry);
       const count = entry.payload.embeds.length;
       if (subject?.role === 'origin' && count > 0) {
-        const card = { channelId, messageId, embedIndex: index, embedCount: count, postedAt: this.deps.clock() };
+        const card = {
+          channelId,
+          messageId,
+          embedIndex: index,
+          embedCount: count,
+          postedAt: this.deps.clock(),
+          ...(event?.event === 'session.started' ? { sessionStart: { ...event.data.session } } : {}),
+        };
         await this.deps.records.saveSubject(guildId, subject.key, card);
         saveEmbeds = true;
       }
@@ -133,7 +141,9 @@ export class FeedCards {
     });
     const origin = items[originAt];
     if (!origin) return fact.rendered;
-    items[originAt] = { item: origin.item, payload: { ...origin.payload, embeds: fact.rendered.payload.embeds } };
+    const start = facts.find((candidate) => candidate.rendered === origin)?.event;
+    const sessionStart = start?.event === 'session.started' ? { ...start.data.session } : undefined;
+    items[originAt] = { item: origin.item, payload: { ...origin.payload, embeds: finalEmbeds(fact, sessionStart) } };
     return { item: fact.rendered.item, payload: { embeds: [], allowed_mentions: { parse: [] } } };
   }
 
@@ -217,7 +227,7 @@ export class FeedCards {
     };
     const current = await this.deps.records.messageEmbeds(card.channelId, card.messageId);
     if (!current) return forget();
-    const replacement = fact.rendered.payload.embeds;
+    const replacement = finalEmbeds(fact, card.sessionStart);
     const embeds = [
       ...current.slice(0, card.embedIndex),
       ...replacement,
@@ -268,6 +278,17 @@ export class FeedCards {
       throw toSendError(error);
     }
   }
+}
+
+/**
+ * The embeds of a card's final state: the final event's own, except that an ended session is drawn with what its
+ * start said (who started it, when: the duration), which session.ended does not carry.
+ */
+function finalEmbeds(fact: Facts, sessionStart: Record<string, unknown> | undefined): APIEmbed[] {
+  const event = fact.event;
+  if (event?.event !== 'session.ended' || !sessionStart) return fact.rendered.payload.embeds;
+  const merged = { ...event, data: { ...event.data, session: { ...sessionStart, ...event.data.session } } };
+  return renderDelivery({ kind: 'event', event: merged }, {}).embeds;
 }
 
 function fitsOneMessage(embeds: readonly APIEmbed[]): boolean {

@@ -170,6 +170,23 @@ describe('npm run demo', () => {
       expect(await staff.textContent()).toMatch(/^@\S/);
       expect(await page.locator('body').textContent()).not.toMatch(/<t:\d+|<@&?\d+>/);
 
+      // The living feed: a modcall card a moderator claimed (its buttons stay until it is resolved), and a
+      // voided case's card turned grey in place, with the short reply that points at it.
+      await demo.waitForLine(/^demo: a moderator \(Officer Reyes\) claimed a modcall card/, 15_000);
+      const claimed = modcalls.locator('.message', { hasText: 'Claimed by' }).first();
+      await claimed.waitFor({ timeout: 10_000 });
+      expect(await claimed.locator('.embed-field-value', { hasText: 'Claimed by' }).textContent()).toMatch(
+        /^Claimed by @Officer Reyes · .+ after the call$/,
+      );
+      expect(await claimed.locator('.message-button').allTextContents()).toEqual(['Claim', 'Resolve']);
+      const modLog = page.locator('section.channel[data-channel-name="mod-log"]');
+      const voided = modLog.locator('.embed-title', { hasText: /^Case #\d+ · \w+ · Voided$/ }).first();
+      await voided.waitFor({ timeout: 15_000 });
+      const voidedTitle = (await voided.textContent()) ?? '';
+      const reply = modLog.locator('.message-reply', { hasText: voidedTitle }).first();
+      await reply.waitFor({ timeout: 10_000 });
+      expect(await reply.textContent()).toBe(`↪ replying to ${voidedTitle}`);
+
       // Live: a later message appears without a reload.
       const before = await page.locator('.message').count();
       await expect.poll(() => page.locator('.message').count(), { timeout: 10_000 }).toBeGreaterThan(before);

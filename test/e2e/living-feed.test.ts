@@ -154,8 +154,12 @@ describe('a living feed', () => {
     expect(await h.deliver(SAMPLE_DELIVERIES['session.ended'])).toBe(204);
     await h.discord.waitFor(() => patchesOf(session?.id ?? '').length === 1, 10_000, 'the session card edited');
     const summary = text(current('sessions', session?.id));
-    expect(summary).toContain('87');
-    expect(summary).toContain('6');
+    expect(summary).toContain('Session ended');
+    // Joins and cases from the end, who started it and how long it ran from the start the card showed.
+    expect(summary).toContain('"name":"Joins","value":"87"');
+    expect(summary).toContain('"name":"Cases","value":"6"');
+    expect(summary).toContain('"name":"Started by"');
+    expect(summary).toMatch(/"name":"Duration","value":"\d+ h \d{2} min"/);
     expect(h.discord.messages(h.channel('sessions'))).toHaveLength(1);
     expect(h.discord.violations).toEqual([]);
   });
