@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import {
-  buttonClick,
   chatInputCommand,
   type FakeMessage,
   type InteractionOutcome,
   type Invoker,
 } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { clickButton } from '../helpers/click-button.js';
 import { postedDeliveryIds, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 /** /feed held end to end: entries Discord refused, listed with why, sent again or discarded (with a confirmation). */
@@ -25,14 +25,7 @@ describe('/feed held', () => {
   const click = async (on: InteractionOutcome | FakeMessage | undefined, label: string, as: Invoker = 'admin') => {
     const message = on && 'callback' in on ? on.reply : on;
     if (!message) throw new Error(`no message to click ${label} on`);
-    const button = (message.components as Array<{ components: Array<{ label?: string; custom_id?: string }> }>)
-      .flatMap((row) => row.components)
-      .find((component) => component.label === label);
-    if (!button?.custom_id) throw new Error(`no ${label} on: ${message.content}`);
-    return h!.discord.dispatchInteraction(
-      buttonClick({ customId: button.custom_id, message, as, guildId: h!.guild.id }),
-      { timeoutMs: 15_000 },
-    );
+    return clickButton(h!.discord, h!.guild.id, message, label, as);
   };
   /** Discord refuses the next message to #cases (a 400 for that message alone): the entry is held. */
   const refuseNext = async (id: string) => {

@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import {
-  buttonClick,
-  chatInputCommand,
-  commandOption,
-  type FakeMessage,
-  type Invoker,
-} from '../../fakes/discord/index.js';
+import { chatInputCommand, commandOption, type FakeMessage, type Invoker } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { clickButton } from '../helpers/click-button.js';
 import { startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 /**
@@ -22,17 +17,8 @@ describe('a living feed', () => {
     h = undefined;
   });
 
-  const click = async (message: FakeMessage, label: string, as: Invoker) => {
-    const harness = h!;
-    const button = (message.components as Array<{ components: Array<{ label?: string; custom_id?: string }> }>)
-      .flatMap((row) => row.components)
-      .find((component) => component.label === label);
-    if (!button?.custom_id) throw new Error(`no ${label} button on ${message.id}`);
-    return harness.discord.dispatchInteraction(
-      buttonClick({ customId: button.custom_id, message, as, guildId: harness.guild.id }),
-      { timeoutMs: 15_000 },
-    );
-  };
+  const click = (message: FakeMessage, label: string, as: Invoker) =>
+    clickButton(h!.discord, h!.guild.id, message, label, as);
   const patchesOf = (messageId: string) =>
     h!.discord.requests.filter(
       (request) => request.method === 'PATCH' && request.path.endsWith(`/messages/${messageId}`),

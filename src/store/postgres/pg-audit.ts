@@ -1,15 +1,7 @@
 import type pg from 'pg';
 
-import type { AuditEntry, AuditLog, AuditResult } from '../audit-log.js';
-
-interface AuditRow {
-  guild_id: string;
-  user_id: string;
-  action: string;
-  result: AuditResult;
-  detail: string | null;
-  at: string | number;
-}
+import type { AuditEntry, AuditLog } from '../audit-log.js';
+import { toAuditEntry, type AuditRow } from '../audit-rows.js';
 
 /** The `audit` table; newest first by its identity column, which follows insertion. */
 export class PostgresAudit implements AuditLog {
@@ -27,14 +19,7 @@ export class PostgresAudit implements AuditLog {
       'SELECT guild_id, user_id, action, result, detail, at FROM audit WHERE guild_id = $1 ORDER BY id DESC LIMIT $2',
       [guildId, limit],
     );
-    return rows.map((row) => ({
-      guildId: row.guild_id,
-      userId: row.user_id,
-      action: row.action,
-      result: row.result,
-      detail: row.detail,
-      at: Number(row.at),
-    }));
+    return rows.map(toAuditEntry);
   }
 
   async sweep(before: number): Promise<number> {

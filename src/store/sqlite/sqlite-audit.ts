@@ -1,16 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import type { AuditEntry, AuditLog, AuditResult } from '../audit-log.js';
+import type { AuditEntry, AuditLog } from '../audit-log.js';
+import { toAuditEntry, type AuditRow } from '../audit-rows.js';
 import type { WriteBatcher } from './write-batcher.js';
-
-interface AuditRow {
-  guild_id: string;
-  user_id: string;
-  action: string;
-  result: AuditResult;
-  detail: string | null;
-  at: number;
-}
 
 /** The `audit` table: the id is the order (one writer), so newest first is by id, whatever the clock did. */
 export class SqliteAudit implements AuditLog {
@@ -38,21 +30,10 @@ export class SqliteAudit implements AuditLog {
   }
 
   latest(guildId: string, limit: number): Promise<AuditEntry[]> {
-    return Promise.resolve(this.ofGuild.all(guildId, limit).map(toEntry));
+    return Promise.resolve(this.ofGuild.all(guildId, limit).map(toAuditEntry));
   }
 
   sweep(before: number): Promise<number> {
     return this.writes.run(() => this.older.run(before).changes);
   }
-}
-
-function toEntry(row: AuditRow): AuditEntry {
-  return {
-    guildId: row.guild_id,
-    userId: row.user_id,
-    action: row.action,
-    result: row.result,
-    detail: row.detail,
-    at: Number(row.at),
-  };
 }
