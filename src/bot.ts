@@ -245,6 +245,8 @@ async function startFeed(
     timers: parts.timers ?? RUNTIME_TIMERS,
     logger,
     ...(parts.releasePolling ? { intervals: parts.releasePolling } : {}),
+    // Read when a poll ends, long after the monitor below exists.
+    onPollHealth: (guildId, pollHealth) => health.notePoll(guildId, pollHealth),
   });
   const service = createServiceClient({ serviceUrl: config.SERVICE_URL });
   const cardRecords = new CardRecords(store.records);

@@ -42,7 +42,12 @@ export interface ReleasePollerOptions {
   timers: Timers;
   logger: Logger;
   intervals?: Partial<PollIntervals>;
+  /** Told after each poll of a guild whether its polls keep failing (the feed-health alerts raise an alert). */
+  onPollHealth?: (guildId: string, health: PollHealth) => void;
 }
+
+/** Whether a guild's polls keep failing: after {@link ALERT_AFTER_FAILURES} in a row, with the last problem. */
+export type PollHealth = { failing: false } | { failing: true; failures: number; problem: string };
 
 /** What the poller remembers about one watched app between cycles (memory only: a restart re-reads all). */
 interface AppPollState {
@@ -262,6 +267,7 @@ export class ReleasePoller {
       ...guild,
       poll: { lastGoodAt: now, failures: 0, lastProblem: null, alertedAt: null },
     }));
+    this.options.onPollHealth?.(guildId, { failing: false });
   }
 
   private async recordFailure(guildId: string, problem: string): Promise<void> {
@@ -274,8 +280,11 @@ export class ReleasePoller {
         poll: { ...current.poll, failures, lastProblem: problem, alertedAt: alert ? now : current.poll.alertedAt },
       };
     });
+    if (guild.poll.alertedAt !== null) {
+      this.options.onPollHealth?.(guildId, { failing: true, failures: guild.poll.failures, problem });
+    }
     if (guild.poll.alertedAt === now && guild.poll.failures === ALERT_AFTER_FAILURES) {
-      // The alert: feed-health alerts to a channel do not exist yet, so it is a log line and a line in /status.
+      // Logged once, shown in /status, and (through onPollHealth) an alert in the alert channel where one is set.
       this.options.logger.error(
         { guildId, failures: guild.poll.failures, problem },
         'release poller alert: polls keep failing',

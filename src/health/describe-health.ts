@@ -17,6 +17,8 @@ export function describeIncident(incident: Incident): string {
       return `${incident.label}: ${incident.detail}, since ${since}`;
     case 'held':
       return `${incident.count} held: ${incident.detail}, since ${since}`;
+    case 'release-poll':
+      return `release cards: ${incident.count} polls in a row failed (${incident.detail}), since ${since}`;
   }
 }
 

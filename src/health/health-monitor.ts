@@ -1,4 +1,5 @@
 import { requireServiceId, webhookName } from '../admin/find-webhook.js';
+import type { PollHealth } from '../apps/release-poller.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
@@ -132,6 +133,16 @@ export class HealthMonitor {
     return this.track(this.checkFeed(guildId));
   }
 
+  /** The release poller's word on a guild: failing polls are an incident, a good poll resolves it. */
+  notePoll(guildId: string, health: PollHealth): void {
+    if (!health.failing) {
+      void this.track(this.resolve(incidentKey(guildId, 'release-poll', '')));
+      return;
+    }
+    const finding = { label: '', count: health.failures, escalated: false, detail: health.problem };
+    void this.track(this.raise(guildId, 'release-poll', '', finding));
+  }
+
   /** Posts the server's open incidents that have no message yet (after /alerts set). */
   async postOpen(guildId: string): Promise<void> {
     await Promise.all(this.openIn(guildId).map((incident) => this.deps.desk.sync(keyOf(incident))));
@@ -184,6 +195,7 @@ export class HealthMonitor {
         return this.checkHeard(incident.subject);
       case 'channel':
       case 'held':
+      case 'release-poll':
         return undefined;
     }
   }

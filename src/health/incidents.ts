@@ -8,9 +8,10 @@ import type { RecordStore } from '../store/records.js';
  * - `intake-errors`: the bot itself failed to answer deliveries to one webhook with a 2xx (its store failed);
  * - `silence`: no delivery for a long time and the service's test ping did not arrive either;
  * - `channel`: Discord refuses a feed channel (403/404);
- * - `held`: entries kept aside because Discord refused them or nothing routes them.
+ * - `held`: entries kept aside because Discord refused them or nothing routes them;
+ * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still).
  */
-export const INCIDENT_TYPES = ['refusals', 'intake-errors', 'silence', 'channel', 'held'] as const;
+export const INCIDENT_TYPES = ['refusals', 'intake-errors', 'silence', 'channel', 'held', 'release-poll'] as const;
 export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
 /** The alert message an incident lives in: the nonce is written down before the post, so a retry lands on it. */

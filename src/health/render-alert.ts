@@ -114,6 +114,16 @@ function describe(incident: Incident): { title: string; lines: string[]; actions
         ],
         actions: ['held'],
       };
+    case 'release-poll':
+      return {
+        title: 'Release cards are not updating',
+        lines: [
+          `**${incident.count} polls in a row** of the developer API failed since ${since} (last ${last}: ${incident.detail}).`,
+          'Release cards stand still until a poll succeeds. Check that the service is up and that the developer ' +
+            'key still works (/app key), and see /status.',
+        ],
+        actions: [],
+      };
   }
 }
 

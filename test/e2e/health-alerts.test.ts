@@ -150,6 +150,19 @@ describe('feed health alerts', () => {
     expect(textOf(edited)).toContain('Resolved after');
   });
 
+  it('release cards standing still: one alert while polls keep failing, resolved by a good poll', async () => {
+    await setAlerts();
+    h.bot.health?.notePoll(h.guild.id, { failing: true, failures: 5, problem: 'could not reach the service' });
+    h.bot.health?.notePoll(h.guild.id, { failing: true, failures: 6, problem: 'could not reach the service' });
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('Release cards are not updating');
+    expect(textOf(alertsPosted()[0])).toContain('6 polls in a row');
+    h.bot.health?.notePoll(h.guild.id, { failing: false });
+    await h.bot.health?.settled();
+    expect(textOf(alertsPosted()[0])).toContain('Resolved after');
+  });
+
   it('the bot failing to store deliveries: one alert at 5 in a row naming the error, resolved when one is stored', async () => {
     await setAlerts();
     // Another connection makes every new delivery fail to store, as a full disk would.

@@ -7,7 +7,7 @@ import type { Watch } from '../../src/apps/app-records.js';
 import { createCardPoster } from '../../src/apps/card-poster.js';
 import { describeReleaseStatus } from '../../src/apps/describe-releases.js';
 import { DeveloperCache } from '../../src/apps/developer-cache.js';
-import { ALERT_AFTER_FAILURES, ReleasePoller } from '../../src/apps/release-poller.js';
+import { ALERT_AFTER_FAILURES, ReleasePoller, type PollHealth } from '../../src/apps/release-poller.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { createDeveloperClient } from '../../src/upstream/developer-client.js';
 import { openAppRecords } from '../helpers/app-records.js';
@@ -60,8 +60,12 @@ afterEach(async () => {
   expect(logs.text()).not.toContain(key);
 });
 
+/** What the poller told the health monitor, per call. */
+let pollHealth: PollHealth[] = [];
+
 function makePoller(url: string): ReleasePoller {
   return new ReleasePoller({
+    onPollHealth: (_guildId, health) => pollHealth.push(health),
     records,
     developer: createDeveloperClient({ serviceUrl: url, clock: time.now }),
     secrets: createSecretBox(SECRET),
@@ -99,8 +103,15 @@ describe('the release poller', () => {
     await poller.stop();
     // Nothing listens there: every poll fails to reach the service.
     poller = makePoller('http://127.0.0.1:9');
+    pollHealth = [];
     poller.start();
     await advance(ALERT_AFTER_FAILURES * MINUTE);
+    // Quiet until the fifth failure in a row, then "failing" after each poll (the alert's count follows).
+    expect(pollHealth[0]).toEqual({
+      failing: true,
+      failures: ALERT_AFTER_FAILURES,
+      problem: 'could not reach the service at 127.0.0.1:9',
+    });
     const failing = await records.readGuild(guild.id);
     expect(failing.poll.failures).toBeGreaterThanOrEqual(ALERT_AFTER_FAILURES);
     expect(failing.poll.alertedAt).not.toBeNull();
@@ -115,6 +126,7 @@ describe('the release poller', () => {
     await advance(MINUTE);
     const healthy = await records.readGuild(guild.id);
     expect(healthy.poll).toEqual({ lastGoodAt: time.now(), failures: 0, lastProblem: null, alertedAt: null });
+    expect(pollHealth.at(-1)).toEqual({ failing: false });
     expect(discord.messages(channel('releases'))).toHaveLength(1);
   });
 
