@@ -3,7 +3,7 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, time,
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { deferEphemeral } from '../src/discord/reply.js';
 import type { AuditEntry } from '../src/store/audit-log.js';
-import { truncateText } from '../src/truncate-text.js';
+import { fitLines, truncateText } from '../src/truncate-text.js';
 import type { BotCommand } from './context.js';
 
 /** The entries /audit shows. */
@@ -38,19 +38,7 @@ export const audit: BotCommand = {
 
 /** One line per entry, as many as fit an embed; the rest counted. */
 export function describeEntries(entries: readonly AuditEntry[]): string {
-  const lines: string[] = [];
-  let length = 0;
-  for (const [index, entry] of entries.entries()) {
-    const line = describeEntry(entry);
-    const more = `…and ${entries.length - index} older`;
-    if (length + line.length + 1 + more.length > MAX_DESCRIPTION) {
-      lines.push(more);
-      break;
-    }
-    lines.push(line);
-    length += line.length + 1;
-  }
-  return lines.join('\n');
+  return fitLines(entries.map(describeEntry), MAX_DESCRIPTION, (left) => `…and ${left} older`);
 }
 
 function describeEntry(entry: AuditEntry): string {

@@ -6,7 +6,7 @@ import {
   type SlashCommandStringOption,
 } from 'discord.js';
 
-import { eventChoices } from '../src/admin/describe-events.js';
+import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
 import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
 import type { BotCommand } from './context.js';
@@ -14,7 +14,7 @@ import { setDefaultChannel } from './feed/default.js';
 import { clickHeldButton, showHeld } from './feed/held.js';
 import { setEventMention } from './feed/mention.js';
 import { clickModcallButton } from './feed/modcall-buttons.js';
-import { setEventChannel } from './feed/set.js';
+import { clearRule, setEventChannel, turnEventOff } from './feed/set.js';
 import { showRoutes } from './feed/show.js';
 
 /** The longest escalation delay: a day. */
@@ -27,6 +27,20 @@ const eventOption = (option: SlashCommandStringOption) =>
     .setRequired(true)
     .addChoices(...eventChoices());
 
+/** set, off and clear also take `all`: every event of a game server, or every case of a type. */
+const ruleEventOption = (option: SlashCommandStringOption) =>
+  option
+    .setName('event')
+    .setDescription('The event, or all (with a server or a case type)')
+    .setRequired(true)
+    .addChoices(...eventChoices(), { name: 'all events', value: ALL_EVENTS });
+
+const serverOption = (option: SlashCommandStringOption) =>
+  option.setName('server').setDescription('Only events of this game server (its id, digits)').setMaxLength(20);
+
+const caseTypeOption = (option: SlashCommandStringOption) =>
+  option.setName('case-type').setDescription('Only cases of this type, like warn or ban').setMaxLength(32);
+
 const channelOption = (description: string) => (option: SlashCommandChannelOption) =>
   option
     .setName('channel')
@@ -34,7 +48,7 @@ const channelOption = (description: string) => (option: SlashCommandChannelOptio
     .setRequired(true)
     .addChannelTypes(...FEED_CHANNEL_TYPES);
 
-/** /feed set|default|mention|show: which event goes to which channel, and whom it pings. */
+/** /feed set|off|clear|default|mention|show|held: which event goes to which channel, and whom it pings. */
 export const feed: BotCommand = {
   data: new SlashCommandBuilder()
     .setName('feed')
@@ -44,9 +58,30 @@ export const feed: BotCommand = {
     .addSubcommand((sub) =>
       sub
         .setName('set')
-        .setDescription('Post one event to its own channel')
-        .addStringOption(eventOption)
-        .addChannelOption(channelOption('Where to post it')),
+        .setDescription('Post an event (of one game server, of one case type) to its own channel')
+        .addStringOption(ruleEventOption)
+        .addChannelOption(channelOption('Where to post it'))
+        .addStringOption(serverOption)
+        .addStringOption(caseTypeOption)
+        .addRoleOption((option) =>
+          option.setName('mention').setDescription("A role to ping with these events (instead of the event's own)"),
+        ),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('off')
+        .setDescription('Stop posting an event (of one game server, of one case type); counted as muted in /status')
+        .addStringOption(ruleEventOption)
+        .addStringOption(serverOption)
+        .addStringOption(caseTypeOption),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('clear')
+        .setDescription('Remove a rule of /feed set or /feed off: those events follow the next rule again')
+        .addStringOption(ruleEventOption)
+        .addStringOption(serverOption)
+        .addStringOption(caseTypeOption),
     )
     .addSubcommand((sub) =>
       sub
@@ -85,6 +120,10 @@ export const feed: BotCommand = {
     switch (subcommand) {
       case 'set':
         return setEventChannel(interaction, ctx, guildId);
+      case 'off':
+        return turnEventOff(interaction, ctx, guildId);
+      case 'clear':
+        return clearRule(interaction, ctx, guildId);
       case 'default':
         return setDefaultChannel(interaction, ctx, guildId);
       case 'mention':

@@ -15,3 +15,28 @@ export function truncateText(text: string, max: number): string {
   if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
   return text.slice(0, end) + ELLIPSIS;
 }
+
+/**
+ * Joins whole lines, as many as fit `max` characters, then one line from `more(left)` saying how many were left
+ * out (which always fits). A line is never cut: a half link or a half mention helps nobody.
+ */
+export function fitLines(
+  lines: readonly string[],
+  max: number,
+  more: (left: number) => string = (left) => `… and ${left} more`,
+): string {
+  const kept: string[] = [];
+  let length = 0;
+  for (const [index, line] of lines.entries()) {
+    const separator = kept.length > 0 ? 1 : 0;
+    const left = lines.length - index - 1;
+    const tail = left > 0 ? 1 + more(left).length : 0;
+    if (length + separator + line.length + tail > max) {
+      kept.push(more(lines.length - index));
+      break;
+    }
+    kept.push(line);
+    length += separator + line.length;
+  }
+  return kept.join('\n');
+}

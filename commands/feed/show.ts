@@ -1,10 +1,14 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
+import { describeRules, SPECIFICITY_ORDER } from '../../src/admin/route-rules.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { EVENT_NAMES } from '../../src/upstream/schemas.js';
+import { fitLines } from '../../src/truncate-text.js';
 import type { CommandContext } from '../context.js';
 
-/** /feed show: where each event goes and whom it pings. */
+/** Discord's limit on a message's content. */
+const MAX_CONTENT = 2_000;
+
+/** /feed show: every rule, most specific first, and whom each pings. */
 export async function showRoutes(
   interaction: ChatInputCommandInteraction,
   ctx: CommandContext,
@@ -12,13 +16,11 @@ export async function showRoutes(
 ): Promise<void> {
   const settings = await ctx.guilds.get(guildId);
   const fallback = settings.defaultChannelId ? `<#${settings.defaultChannelId}>` : undefined;
-  const lines = EVENT_NAMES.map((event) => {
-    const own = settings.routes[event];
-    const target = own ? `<#${own}>` : fallback ? `${fallback} (default)` : 'nowhere yet: its events wait';
-    const role = settings.mentions[event];
-    return `• ${event} → ${target}${role ? ` · pings <@&${role}>` : ''}`;
-  });
-  const header = `**Feed routes** · default channel: ${fallback ?? 'none'}`;
-  const hint = fallback || Object.keys(settings.routes).length > 0 ? [] : ['Set one with /feed default or /feed set.'];
-  await replyEphemeral(interaction, [header, ...lines, ...hint].join('\n'));
+  const header = [
+    `**Feed routes** · default channel: ${fallback ?? 'none'}`,
+    `The most specific rule wins: ${SPECIFICITY_ORDER}.`,
+  ];
+  const none = !fallback && Object.keys(settings.routes).length === 0 && settings.rules.length === 0;
+  const hint = none ? ['Set one with /feed default or /feed set.'] : [];
+  await replyEphemeral(interaction, fitLines([...header, ...describeRules(settings), ...hint], MAX_CONTENT));
 }

@@ -84,6 +84,11 @@ function describeFeed(status: GuildFeedStatus, parked: ParkedEntry[]): string[] 
   } else {
     lines.push('Events with no channel: none.');
   }
+  const muted = Object.entries(status.muted);
+  if (muted.length > 0) {
+    const counts = muted.map(([event, count]) => `${event} ${count}`).join(', ');
+    lines.push(`Muted by /feed off in the last day (stored, not posted): ${counts}. /feed show lists the rules.`);
+  }
   if (status.broken.length === 0) lines.push('Broken channels: none.');
   const total =
     Object.values(status.unrouted).reduce((sum, n) => sum + n, 0) + status.parkedBroken + status.parkedRefused;

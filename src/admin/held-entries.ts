@@ -7,7 +7,7 @@ import {
   type APIButtonComponent,
 } from 'discord.js';
 
-import { resolveRoute } from '../feed/route.js';
+import { channelOf, resolveRoute } from '../feed/route.js';
 import type { DeliveryQueue, ParkedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import { truncateText } from '../truncate-text.js';
@@ -41,7 +41,7 @@ export function describeHeldReason(entry: ParkedEntry): string {
 
 /** Where an entry would go by today's routes, when that is somewhere new for it. */
 export function newRouteOf(entry: ParkedEntry, settings: Parameters<typeof resolveRoute>[0]): string | undefined {
-  const channelId = resolveRoute(settings, entry.event)?.channelId;
+  const channelId = channelOf(resolveRoute(settings, entry));
   return channelId !== undefined && channelId !== entry.channelId ? channelId : undefined;
 }
 

@@ -1,3 +1,4 @@
+import { fitLines } from '../truncate-text.js';
 import { formatInlineCode, formatName, stringifyJson } from './format.js';
 import { MAX_FIELD_VALUE_LENGTH } from './limits.js';
 
@@ -56,20 +57,10 @@ function collectLinks(evidence: unknown): EvidenceLink[] | undefined {
 function formatLinks(links: readonly EvidenceLink[]): string {
   const seen = new Set<string>();
   const unique = links.filter((link) => !seen.has(link.href) && seen.add(link.href));
-  const lines: string[] = [];
-  let length = 0;
-  for (const [index, link] of unique.entries()) {
-    const line = link.label === undefined ? link.href : `${formatName(link.label, 40)}: ${link.href}`;
-    const left = unique.length - index - 1;
-    const tail = left > 0 ? `\nand ${left} more`.length : 0;
-    if (length + (lines.length > 0 ? 1 : 0) + line.length + tail > MAX_FIELD_VALUE_LENGTH) {
-      lines.push(`and ${unique.length - index} more`);
-      return lines.join('\n');
-    }
-    lines.push(line);
-    length += line.length + (lines.length > 1 ? 1 : 0);
-  }
-  return lines.join('\n');
+  const lines = unique.map((link) =>
+    link.label === undefined ? link.href : `${formatName(link.label, 40)}: ${link.href}`,
+  );
+  return fitLines(lines, MAX_FIELD_VALUE_LENGTH, (left) => `and ${left} more`);
 }
 
 function toHttpLink(text: string): string | undefined {

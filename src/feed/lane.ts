@@ -217,9 +217,10 @@ export class Lane {
   private async renderEach(entries: QueuedEntry[]): Promise<RenderedEntry[]> {
     const settings = await this.deps.guilds.get(this.guildId);
     return entries.map((entry) => {
-      const route = resolveRoute(settings, entry.event);
+      const route = resolveRoute(settings, entry);
       // A resend goes where it went the first time (its nonce is that channel's); the ping follows today's route.
-      const payload = renderEntry(entry, route?.channelId === this.channelId ? route : { channelId: this.channelId });
+      const here = route && route !== 'muted' && route.channelId === this.channelId;
+      const payload = renderEntry(entry, here ? route : { channelId: this.channelId });
       return { item: entry, payload };
     });
   }

@@ -6,6 +6,7 @@ import type { AcceptOutcome, DeliveryQueue } from '../store/deliveries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookStore } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
+import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import { sendError } from './error-response.js';
@@ -100,6 +101,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
         guildId: hook.guildId,
         deliveryId: envelope.data.id,
         event: envelope.data.event,
+        ...routingKeysOf(envelope.data),
         rawBody: text,
         receivedAt: now,
       });

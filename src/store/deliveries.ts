@@ -4,6 +4,9 @@ export interface NewDelivery {
   guildId: string;
   deliveryId: string;
   event: string;
+  /** The game server it names (`server`), and a case's type: what routing rules may name besides the event. */
+  server?: string;
+  caseType?: string;
   /** The body exactly as signed: nothing the service sent is lost, whatever our schemas make of it. */
   rawBody: string;
   receivedAt: number;
@@ -76,6 +79,8 @@ export interface GuildFeedStatus {
   waiting: number;
   /** Event name -> entries parked because no channel is set for it. */
   unrouted: Record<string, number>;
+  /** Event name -> entries muted by an `off` rule (stored, not posted) in the last 24 h. */
+  muted: Record<string, number>;
   /** Entries parked because Discord refuses their channel, or refused their message. */
   parkedBroken: number;
   parkedRefused: number;

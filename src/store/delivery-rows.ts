@@ -2,6 +2,7 @@ import type {
   ChannelWithWork,
   DeliveryState,
   GuildFeedStatus,
+  NewDelivery,
   ParkedEntry,
   ParkKind,
   QueuedEntry,
@@ -14,6 +15,8 @@ export interface DeliveryRow {
   delivery_id: string;
   guild_id: string;
   event: string;
+  server: string | null;
+  case_type: string | null;
   received_at: number;
   raw_body: string | null;
   state: DeliveryState;
@@ -35,8 +38,21 @@ export interface ChannelRow {
   broken_since: number | null;
 }
 
+/** What routing reads of a stored delivery (re-routing reads it per distinct group). */
+export type RoutingRow = Pick<DeliveryRow, 'event' | 'server' | 'case_type'>;
+
+/** The routing keys a row was stored with (server and case type absent on rows stored before rules named them). */
+export function routingKeysOf(row: RoutingRow): Pick<NewDelivery, 'event' | 'server' | 'caseType'> {
+  return {
+    event: row.event,
+    ...(row.server !== null ? { server: row.server } : {}),
+    ...(row.case_type !== null ? { caseType: row.case_type } : {}),
+  };
+}
+
 export function toQueued(row: DeliveryRow): QueuedEntry {
   return {
+    ...routingKeysOf(row),
     seq: row.seq,
     hookId: row.hook_id,
     guildId: row.guild_id,
@@ -51,6 +67,7 @@ export function toQueued(row: DeliveryRow): QueuedEntry {
 
 export function toParked(row: DeliveryRow): ParkedEntry {
   return {
+    ...routingKeysOf(row),
     seq: row.seq,
     hookId: row.hook_id,
     guildId: row.guild_id,
@@ -77,15 +94,23 @@ export interface ParkedCount {
   n: number;
 }
 
-/** /status's view of a guild, from its waiting count, its parked counts and its channels' states. */
+/** Muted entries counted per event. */
+export interface MutedCount {
+  event: string;
+  n: number;
+}
+
+/** /status's view of a guild, from its waiting count, its parked and muted counts and its channels' states. */
 export function toFeedStatus(
   waiting: number,
   parked: readonly ParkedCount[],
+  muted: readonly MutedCount[],
   channels: readonly ChannelRow[],
 ): GuildFeedStatus {
   const status: GuildFeedStatus = {
     waiting,
     unrouted: {},
+    muted: Object.fromEntries(muted.map((row) => [row.event, Number(row.n)])),
     parkedBroken: 0,
     parkedRefused: 0,
     broken: [],

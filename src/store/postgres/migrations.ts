@@ -143,6 +143,69 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_by_guild ON audit (guild_id, id);
   CREATE INDEX audit_by_time ON audit (at);
   `,
+  `
+  -- What routing rules may name besides the event: the game server and a case's type (NULL: none, or stored
+  -- before rules could name them). muted: stored as posted because an 'off' rule applied; counted in /status.
+  ALTER TABLE delivery ADD COLUMN server TEXT;
+  ALTER TABLE delivery ADD COLUMN case_type TEXT;
+  ALTER TABLE delivery ADD COLUMN muted BOOLEAN NOT NULL DEFAULT false;
+  CREATE INDEX delivery_muted ON delivery (guild_id, event) WHERE muted;
+
+  -- bridge_accept learns the routing keys and muting; same one round trip, same settings-version check.
+  DROP FUNCTION bridge_accept(TEXT, TEXT, TEXT, TEXT, TEXT, BIGINT, TEXT, BIGINT);
+  CREATE FUNCTION bridge_accept(p_hook TEXT, p_delivery TEXT, p_guild TEXT, p_event TEXT, p_body TEXT,
+                                p_received BIGINT, p_channel TEXT, p_version BIGINT,
+                                p_server TEXT, p_case_type TEXT, p_muted BOOLEAN) RETURNS TEXT
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    v_version BIGINT;
+    v_broken  TEXT;
+    v_seq     BIGINT;
+  BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended('bridge.guild:' || p_guild, 0));
+    SELECT version INTO v_version FROM guild_settings WHERE guild_id = p_guild;
+    IF COALESCE(v_version, 0) <> p_version THEN
+      RETURN 'stale';
+    END IF;
+    IF p_muted THEN
+      -- Off: kept as posted (the unique key still dedupes the service's retries) and counted, with no body.
+      INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, state, posted_at, server,
+                            case_type, muted)
+        VALUES (nextval('delivery_seq'), p_hook, p_delivery, p_guild, p_event, p_received, 'posted', p_received,
+                p_server, p_case_type, true)
+        ON CONFLICT (hook_id, delivery_id) DO NOTHING
+        RETURNING seq INTO v_seq;
+    ELSE
+      IF p_channel IS NOT NULL THEN
+        SELECT broken_reason INTO v_broken FROM channel_state
+          WHERE channel_id = p_channel AND broken_status IS NOT NULL;
+      END IF;
+      INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id,
+                            park_kind, park_detail, parked_at, server, case_type)
+        VALUES (nextval('delivery_seq'), p_hook, p_delivery, p_guild, p_event, p_received, p_body,
+                CASE WHEN p_channel IS NULL OR v_broken IS NOT NULL THEN 'parked' ELSE 'waiting' END,
+                p_channel,
+                CASE WHEN p_channel IS NULL THEN 'unrouted' WHEN v_broken IS NOT NULL THEN 'broken' END,
+                CASE WHEN p_channel IS NULL THEN '' WHEN v_broken IS NOT NULL THEN v_broken END,
+                CASE WHEN p_channel IS NULL OR v_broken IS NOT NULL THEN p_received END,
+                p_server, p_case_type)
+        ON CONFLICT (hook_id, delivery_id) DO NOTHING
+        RETURNING seq INTO v_seq;
+    END IF;
+    INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row)
+      VALUES (p_hook, p_received, p_event, 0)
+      ON CONFLICT (hook_id) DO UPDATE SET last_delivery_at = EXCLUDED.last_delivery_at,
+        last_event = EXCLUDED.last_event, refused_in_a_row = 0;
+    IF v_seq IS NULL THEN
+      RETURN 'duplicate';
+    END IF;
+    IF NOT p_muted AND p_channel IS NOT NULL AND v_broken IS NULL THEN
+      PERFORM pg_notify('bridge', json_build_object('kind', 'work', 'channelId', p_channel, 'guildId', p_guild,
+        'at', p_received)::text);
+    END IF;
+    RETURN 'accepted';
+  END $$;
+  `,
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

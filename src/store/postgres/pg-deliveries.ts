@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { resolveRoute } from '../../feed/route.js';
+import { channelOf, resolveRoute } from '../../feed/route.js';
 import type {
   AcceptOutcome,
   BrokenChannel,
@@ -21,6 +21,7 @@ import {
   type ChannelRow,
   type DeliveryRow,
   type LaneRow,
+  type MutedCount,
   type ParkedCount,
 } from '../delivery-rows.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
@@ -48,9 +49,9 @@ export class PostgresDeliveries implements DeliveryQueue {
     for (let attempt = 0; attempt <= STALE_RETRIES; attempt += 1) {
       // Routed with the cached settings; bridge_accept refuses ('stale') if they changed since.
       const { settings, version } = await this.guilds.versioned(delivery.guildId, attempt > 0);
-      const route = resolveRoute(settings, delivery.event);
+      const route = resolveRoute(settings, delivery);
       const { rows } = await this.pool.query<{ outcome: AcceptOutcome | 'stale' }>(
-        'SELECT bridge_accept($1, $2, $3, $4, $5, $6, $7, $8) AS outcome',
+        'SELECT bridge_accept($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS outcome',
         [
           delivery.hookId,
           delivery.deliveryId,
@@ -58,8 +59,11 @@ export class PostgresDeliveries implements DeliveryQueue {
           delivery.event,
           delivery.rawBody,
           delivery.receivedAt,
-          route?.channelId ?? null,
+          channelOf(route) ?? null,
           version,
+          delivery.server ?? null,
+          delivery.caseType ?? null,
+          route === 'muted',
         ],
       );
       const outcome = rows[0]?.outcome;
@@ -183,11 +187,15 @@ export class PostgresDeliveries implements DeliveryQueue {
        GROUP BY park_kind, event`,
       [guildId],
     );
+    const { rows: muted } = await this.pool.query<MutedCount>(
+      `SELECT event, count(*)::int AS n FROM delivery WHERE guild_id = $1 AND muted GROUP BY event`,
+      [guildId],
+    );
     const { rows: channels } = await this.pool.query<ChannelRow>(
       'SELECT * FROM channel_state WHERE guild_id = $1 ORDER BY channel_id',
       [guildId],
     );
-    return toFeedStatus(waitingRows[0]?.waiting ?? 0, parked, channels);
+    return toFeedStatus(waitingRows[0]?.waiting ?? 0, parked, muted, channels);
   }
 
   async listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import { resolveRoute } from '../../feed/route.js';
+import { routingKeysOf, type RoutingRow } from '../delivery-rows.js';
 import type { GuildSettings } from '../guild-settings.js';
 import { notify } from './pg-signals.js';
 
@@ -9,7 +10,8 @@ const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parke
 
 /**
  * Routes the guild's movable entries again by `settings`, inside the settings change's transaction (which holds
- * the guild's lock): one statement per event, whatever the backlog. The guild's broken channels are tried again.
+ * the guild's lock): one statement per (event, server, case type), whatever the backlog. Entries an `off` rule
+ * now covers are muted (stored as posted, counted). The guild's broken channels are tried again.
  * The lanes with work and the cache invalidation are announced at commit.
  */
 export async function rerouteGuild(
@@ -23,23 +25,33 @@ export async function rerouteGuild(
        retry_at = NULL WHERE guild_id = $1 AND broken_status IS NOT NULL`,
     [guildId],
   );
-  const { rows: events } = await client.query<{ event: string }>(
-    `SELECT DISTINCT event FROM delivery WHERE guild_id = $1 AND state IN ('waiting', 'parked')`,
+  // One statement per (event, server, case type) the guild has open: what the rules can tell apart.
+  const { rows: groups } = await client.query<RoutingRow>(
+    `SELECT DISTINCT event, server, case_type FROM delivery WHERE guild_id = $1 AND state IN ('waiting', 'parked')`,
     [guildId],
   );
-  for (const { event } of events) {
-    const route = resolveRoute(settings, event);
-    if (route) {
+  for (const group of groups) {
+    const route = resolveRoute(settings, routingKeysOf(group));
+    const same = `guild_id = $2 AND event = $3 AND server IS NOT DISTINCT FROM $4
+      AND case_type IS NOT DISTINCT FROM $5 AND ${MOVABLE}`;
+    const where = [guildId, group.event, group.server, group.case_type];
+    if (route === 'muted') {
+      await client.query(
+        `UPDATE delivery SET state = 'posted', muted = true, raw_body = NULL, posted_at = $1, channel_id = NULL,
+           park_kind = NULL, park_detail = NULL, parked_at = NULL WHERE ${same}`,
+        [now, ...where],
+      );
+    } else if (route) {
       await client.query(
         `UPDATE delivery SET state = 'waiting', channel_id = $1, park_kind = NULL, park_detail = NULL, parked_at = NULL
-         WHERE guild_id = $2 AND event = $3 AND ${MOVABLE}`,
-        [route.channelId, guildId, event],
+         WHERE ${same}`,
+        [route.channelId, ...where],
       );
     } else {
       await client.query(
         `UPDATE delivery SET state = 'parked', channel_id = NULL, park_kind = 'unrouted', park_detail = '',
-           parked_at = $1 WHERE guild_id = $2 AND event = $3 AND ${MOVABLE}`,
-        [now, guildId, event],
+           parked_at = $1 WHERE ${same}`,
+        [now, ...where],
       );
     }
   }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 
-import { resolveRoute } from '../../feed/route.js';
+import { channelOf, resolveRoute } from '../../feed/route.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
 import { HookRecordSchema } from '../hooks.js';
 
@@ -67,10 +67,13 @@ export function importKeyvTables(db: Database): void {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?)`);
   const entries = read('outbox', OldOutboxEntry).map(([, entry]) => entry);
   for (const entry of entries.sort((a, b) => a.seq - b.seq)) {
-    const route = resolveRoute(settings.get(entry.guildId) ?? emptyGuildSettings(entry.guildId), entry.event);
+    // Settings of that layout had no rules and no `off`: an entry is routed or unrouted, never muted.
+    const route = channelOf(
+      resolveRoute(settings.get(entry.guildId) ?? emptyGuildSettings(entry.guildId), { event: entry.event }),
+    );
     const values = [entry.seq + 1, entry.hookId, entry.deliveryId, entry.guildId, entry.event, entry.receivedAt];
     if (route) {
-      insertEntry.run(...values, entry.rawBody, 'waiting', route.channelId, claims.get(entry.seq) ?? null, null, null);
+      insertEntry.run(...values, entry.rawBody, 'waiting', route, claims.get(entry.seq) ?? null, null, null);
     } else {
       insertEntry.run(...values, entry.rawBody, 'parked', null, null, 'unrouted', entry.receivedAt);
     }

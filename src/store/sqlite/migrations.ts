@@ -100,6 +100,16 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       CREATE INDEX audit_by_time ON audit (at);
     `);
   },
+  (db) => {
+    db.exec(`
+      -- What routing rules may name besides the event: the game server and a case's type (NULL: none, or stored
+      -- before rules could name them). muted: stored as posted because an 'off' rule applied; counted in /status.
+      ALTER TABLE delivery ADD COLUMN server TEXT;
+      ALTER TABLE delivery ADD COLUMN case_type TEXT;
+      ALTER TABLE delivery ADD COLUMN muted INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX delivery_muted ON delivery (guild_id, event) WHERE muted = 1;
+    `);
+  },
 ];
 
 /** Brings the file's schema to the newest version; refuses a file written by a newer version of the bot. */

@@ -14,6 +14,7 @@ import type {
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  routingKeysOf,
   toChannelWithWork,
   toFeedStatus,
   toOpenEntry,
@@ -22,7 +23,9 @@ import {
   type ChannelRow,
   type DeliveryRow,
   type LaneRow,
+  type MutedCount,
   type ParkedCount,
+  type RoutingRow,
 } from '../delivery-rows.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
 import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
@@ -47,6 +50,7 @@ export class SqliteDeliveries implements DeliveryQueue {
   private readonly parsedSettings = new BoundedCache<GuildSettings>(PARSED_SETTINGS);
   private readonly brokenOf: Statement<[string], { broken_reason: string | null }>;
   private readonly insert: Statement<unknown[]>;
+  private readonly insertMuted: Statement<unknown[]>;
   private readonly recordAccepted: Statement<[string, number, string]>;
   private readonly firstWaiting: Statement<[string], DeliveryRow>;
   private readonly claimed: Statement<[string, string], DeliveryRow>;
@@ -68,9 +72,15 @@ export class SqliteDeliveries implements DeliveryQueue {
       'SELECT broken_reason FROM channel_state WHERE channel_id = ? AND broken_status IS NOT NULL',
     );
     this.insert = db.prepare(`
-      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id,
-                            park_kind, park_detail, parked_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, server, case_type, received_at, raw_body, state,
+                            channel_id, park_kind, park_detail, parked_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
+    // Off: kept as posted (the unique key still dedupes the service's retries) and counted, with no body.
+    this.insertMuted = db.prepare(`
+      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, server, case_type, received_at, state, posted_at,
+                            muted)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'posted', ?, 1)
       ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
     this.firstWaiting = db.prepare(
@@ -111,17 +121,26 @@ export class SqliteDeliveries implements DeliveryQueue {
   accept(delivery: NewDelivery): Promise<AcceptOutcome> {
     return this.writes.run((tx) => {
       // Routed in the same transaction as it is stored: a settings change commits before or after, never between.
-      const route = resolveRoute(this.readSettings(delivery.guildId), delivery.event);
-      const broken = route ? this.brokenOf.get(route.channelId) : undefined;
+      const route = resolveRoute(this.readSettings(delivery.guildId), delivery);
       const { hookId, deliveryId, guildId, event, rawBody, receivedAt } = delivery;
-      const common = [hookId, deliveryId, guildId, event, receivedAt, rawBody];
-      const { changes } = !route
-        ? this.insert.run(...common, 'parked', null, 'unrouted', '', receivedAt)
-        : broken
-          ? this.insert.run(...common, 'parked', route.channelId, 'broken', broken.broken_reason ?? '', receivedAt)
-          : this.insert.run(...common, 'waiting', route.channelId, null, null, null);
+      const keys = [hookId, deliveryId, guildId, event, delivery.server ?? null, delivery.caseType ?? null, receivedAt];
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
+      if (route === 'muted') return this.insertMuted.run(...keys, receivedAt).changes === 0 ? 'duplicate' : 'accepted';
+      const broken = route ? this.brokenOf.get(route.channelId) : undefined;
+      const { changes } = !route
+        ? this.insert.run(...keys, rawBody, 'parked', null, 'unrouted', '', receivedAt)
+        : broken
+          ? this.insert.run(
+              ...keys,
+              rawBody,
+              'parked',
+              route.channelId,
+              'broken',
+              broken.broken_reason ?? '',
+              receivedAt,
+            )
+          : this.insert.run(...keys, rawBody, 'waiting', route.channelId, null, null, null);
       if (changes === 0) return 'duplicate';
       if (route && !broken) tx.afterCommit({ kind: 'work', channelId: route.channelId, guildId, at: receivedAt });
       return 'accepted';
@@ -215,10 +234,13 @@ export class SqliteDeliveries implements DeliveryQueue {
          GROUP BY park_kind, event`,
       )
       .all(guildId) as ParkedCount[];
+    const muted = this.db
+      .prepare(`SELECT event, COUNT(*) AS n FROM delivery WHERE guild_id = ? AND muted = 1 GROUP BY event`)
+      .all(guildId) as MutedCount[];
     const channels = this.db
       .prepare('SELECT * FROM channel_state WHERE guild_id = ? ORDER BY channel_id')
       .all(guildId) as ChannelRow[];
-    return Promise.resolve(toFeedStatus(waiting, parked, channels));
+    return Promise.resolve(toFeedStatus(waiting, parked, muted, channels));
   }
 
   listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {
@@ -311,8 +333,8 @@ export class SqliteDeliveries implements DeliveryQueue {
   }
 
   /**
-   * Routes the guild's movable entries again by `settings` (inside a settings change's transaction): per event,
-   * one statement, whatever the backlog. The guild's broken channels are tried again. Announces the lanes that
+   * Routes the guild's movable entries again by `settings` (inside a settings change's transaction): one
+   * statement per (event, server, case type), whatever the backlog; entries an `off` rule now covers are muted. The guild's broken channels are tried again. Announces the lanes that
    * have work afterwards.
    */
   reroute(tx: WriteContext, guildId: string, settings: GuildSettings): void {
@@ -323,25 +345,37 @@ export class SqliteDeliveries implements DeliveryQueue {
            retry_at = NULL WHERE guild_id = ? AND broken_status IS NOT NULL`,
       )
       .run(guildId);
-    const events = this.db
-      .prepare(`SELECT DISTINCT event FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`)
-      .all(guildId) as Array<{ event: string }>;
-    for (const { event } of events) {
-      const route = resolveRoute(settings, event);
-      if (route) {
+    // One statement per (event, server, case type) the guild has open: what the rules can tell apart.
+    const groups = this.db
+      .prepare(
+        `SELECT DISTINCT event, server, case_type FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`,
+      )
+      .all(guildId) as RoutingRow[];
+    const same = `guild_id = ? AND event = ? AND server IS ? AND case_type IS ? AND ${MOVABLE}`;
+    for (const group of groups) {
+      const route = resolveRoute(settings, routingKeysOf(group));
+      const where = [guildId, group.event, group.server, group.case_type];
+      if (route === 'muted') {
+        this.db
+          .prepare(
+            `UPDATE delivery SET state = 'posted', muted = 1, raw_body = NULL, posted_at = ?, channel_id = NULL,
+               park_kind = NULL, park_detail = NULL, parked_at = NULL WHERE ${same}`,
+          )
+          .run(now, ...where);
+      } else if (route) {
         this.db
           .prepare(
             `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL, parked_at = NULL
-             WHERE guild_id = ? AND event = ? AND ${MOVABLE}`,
+             WHERE ${same}`,
           )
-          .run(route.channelId, guildId, event);
+          .run(route.channelId, ...where);
       } else {
         this.db
           .prepare(
             `UPDATE delivery SET state = 'parked', channel_id = NULL, park_kind = 'unrouted', park_detail = '',
-               parked_at = ? WHERE guild_id = ? AND event = ? AND ${MOVABLE}`,
+               parked_at = ? WHERE ${same}`,
           )
-          .run(now, guildId, event);
+          .run(now, ...where);
       }
     }
     const lanes = this.db

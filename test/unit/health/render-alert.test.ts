@@ -83,6 +83,7 @@ describe('an alert', () => {
     const status = {
       waiting: 0,
       unrouted: { modcall: 2, 'case.created': 0 },
+      muted: { modcall: 4 },
       parkedBroken: 1,
       parkedRefused: 3,
       broken: [],
