@@ -25,6 +25,8 @@ export function fitLines(
   max: number,
   more: (left: number) => string = (left) => `… and ${left} more`,
 ): string {
+  const whole = lines.join('\n');
+  if (whole.length <= max) return whole;
   const kept: string[] = [];
   let length = 0;
   for (const [index, line] of lines.entries()) {

@@ -10,7 +10,9 @@ const MAX_KEY_LENGTH = 64;
  */
 export function routingKeysOf(envelope: Envelope): { server?: string; caseType?: string } {
   const server = keyOf(envelope.server);
-  const caseType = envelope.event.startsWith('case.') ? keyOf(caseOf(envelope.data)?.type) : undefined;
+  const type = envelope.event.startsWith('case.') ? caseOf(envelope.data)?.type : undefined;
+  // A case type is a word (`warn`); a server id may come as a number.
+  const caseType = typeof type === 'string' ? keyOf(type) : undefined;
   return { ...(server !== undefined ? { server } : {}), ...(caseType !== undefined ? { caseType } : {}) };
 }
 

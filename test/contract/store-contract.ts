@@ -161,6 +161,71 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, unrouted: {}, parkedRefused: 1 });
     });
 
+    it('routes by game server and case type, most specific rule first, and keeps that routing across re-routes', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      const CHANNEL_BANS = '300000000000000003';
+      const CHANNEL_SERVER = '300000000000000004';
+      await store.guilds.update(GUILD, (s) => ({
+        ...s,
+        defaultChannelId: CHANNEL_A,
+        rules: [
+          { event: 'case.created', caseType: 'ban', channelId: CHANNEL_BANS },
+          { server: '123', channelId: CHANNEL_SERVER },
+        ],
+      }));
+      const keyed = (id: string, event: string, server: string, caseType?: string): NewDelivery => ({
+        ...delivery(id, event),
+        server,
+        ...(caseType ? { caseType } : {}),
+      });
+      await store.deliveries.accept(keyed('ban-456', 'case.created', '456', 'ban'));
+      await store.deliveries.accept(keyed('warn-456', 'case.created', '456', 'warn'));
+      await store.deliveries.accept(keyed('ban-123', 'case.created', '123', 'ban'));
+      await store.deliveries.accept(keyed('call-123', 'modcall', '123'));
+      const lane = async (channelId: string) =>
+        (await store.deliveries.nextFor(channelId, 10)).map((entry) => entry.deliveryId);
+      expect(await lane(CHANNEL_BANS)).toEqual(['ban-456']);
+      expect(await lane(CHANNEL_A)).toEqual(['warn-456']);
+      // The server's rule names the server, so it beats the case type's for server 123.
+      expect(await lane(CHANNEL_SERVER)).toEqual(['ban-123', 'call-123']);
+      expect((await store.deliveries.nextFor(CHANNEL_SERVER, 10))[0]).toMatchObject({ server: '123', caseType: 'ban' });
+
+      // Re-routing reads the stored server and case type: without the server's rule, its ban joins the bans.
+      store = await restart(store);
+      await store.guilds.update(GUILD, (s) => ({ ...s, rules: s.rules.filter((rule) => rule.server !== '123') }));
+      expect(await lane(CHANNEL_BANS)).toEqual(['ban-456', 'ban-123']);
+      expect(await lane(CHANNEL_A)).toEqual(['warn-456', 'call-123']);
+      expect(await lane(CHANNEL_SERVER)).toEqual([]);
+    });
+
+    it('stores what an off rule mutes as posted, counts it, dedupes its retries, and mutes waiting entries it covers', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.deliveries.accept({ ...delivery('call-123'), server: '123' });
+      await store.deliveries.accept({ ...delivery('call-456-a'), server: '456' });
+      await store.guilds.update(GUILD, (s) => ({ ...s, rules: [{ server: '456', event: 'modcall', channelId: null }] }));
+      expect(await store.deliveries.accept({ ...delivery('call-456-b'), server: '456' })).toBe('accepted');
+      expect(await store.deliveries.accept({ ...delivery('call-456-b'), server: '456' })).toBe('duplicate');
+      await store.deliveries.accept({ ...delivery('shift-456', 'shift.started'), server: '456' });
+
+      // The waiting one of server 456 was muted by the change; server 123 and other events are untouched.
+      expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual([
+        'call-123',
+        'shift-456',
+      ]);
+      expect(await store.deliveries.stateOf('hook-1', 'call-456-a')).toBe('posted');
+      expect(await store.deliveries.stateOf('hook-1', 'call-456-b')).toBe('posted');
+      store = await restart(store);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, muted: { modcall: 2 }, unrouted: {} });
+      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toEqual([]);
+      // Muted counts are of the last day: they go with the posted entries' sweep.
+      now.ms += 25 * HOUR;
+      await store.deliveries.sweepPosted(now.ms - 24 * HOUR);
+      expect((await store.deliveries.statusOf(GUILD)).muted).toEqual({});
+    });
+
     it('parks a broken channel with its entries, keeps new ones aside, and tries it again after a routes change', async () => {
       underTest = await makeEngine();
       const store = await start();

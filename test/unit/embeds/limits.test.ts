@@ -8,7 +8,7 @@ import {
   MAX_MESSAGE_EMBED_CHARS,
 } from '../../../src/embeds/limits.js';
 import type { MessagePayload } from '../../../src/embeds/types.js';
-import { truncateText } from '../../../src/truncate-text.js';
+import { fitLines, truncateText } from '../../../src/truncate-text.js';
 
 const EMOJI = '😀'; // two UTF-16 units
 
@@ -46,6 +46,19 @@ describe('truncateText', () => {
   it('gives "…" alone for a limit of 1, and nothing for 0', () => {
     expect(truncateText('abc', 1)).toBe('…');
     expect(truncateText('abc', 0)).toBe('');
+  });
+});
+
+describe('fitLines', () => {
+  it('keeps whole lines that fit, then says how many were left out, within the limit', () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i}`);
+    expect(fitLines(lines, 1_000)).toBe(lines.join('\n'));
+    const fitted = fitLines(lines, 30);
+    expect(fitted).toBe('line 0\nline 1\n… and 8 more');
+    expect(fitted.length).toBeLessThanOrEqual(30);
+    // The last line fits alone when no "more" line has to follow it.
+    expect(fitLines(['abc', 'def'], 7)).toBe('abc\ndef');
+    expect(fitLines(['a'.repeat(50)], 20, (left) => `+${left}`)).toBe('+1');
   });
 });
 
