@@ -27,18 +27,20 @@ export function readRuleScope(options: { event: string; server: string | null; c
   const caseType = options.caseType?.trim().toLowerCase() || undefined;
   const event = options.event === ALL_EVENTS ? undefined : options.event;
   if (server !== undefined && !SERVER_ID.test(server)) {
-    throw new UserFacingError('server: give the game server id as the service sends it (digits only).');
+    throw new UserFacingError('Give the server as the game server id the service sends (digits only).');
   }
   if (caseType !== undefined) {
     if (!CASE_TYPE.test(caseType)) {
-      throw new UserFacingError('case-type: give the case type as the service sends it, like `warn` or `ban`.');
+      throw new UserFacingError('Give the case type as the service sends it: one word, like `warn` or `ban`.');
     }
     if (event !== undefined && !event.startsWith('case.')) {
-      throw new UserFacingError('case-type applies to case events only: use event:case.created, case.voided or all.');
+      throw new UserFacingError('A case type applies to case events only: use event:case.created, case.voided or all.');
     }
   }
   if (event === undefined && server === undefined && caseType === undefined) {
-    throw new UserFacingError('event:all needs a server or a case type. For every event, use /feed default.');
+    throw new UserFacingError(
+      'A rule for all events needs a server or a case type. For every event, use /feed default.',
+    );
   }
   return {
     ...(server !== undefined ? { server } : {}),

@@ -8,6 +8,7 @@ import {
 } from '../../fakes/discord/index.js';
 import { startBot, type RunningBot, type StartOptions } from '../../src/bot.js';
 import type { BatchWindow } from '../../src/feed/lane.js';
+import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { captureLogs } from '../helpers/capture-logs.js';
@@ -101,7 +102,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
     guildId: guild.id,
     webhookId: 'wh_feed',
     secret: FEED_SECRET,
-    events: ['all'],
+    events: [...EVENT_NAMES],
     createdAt: Date.now(),
   });
   await bot.store.guilds.update(guild.id, (settings) => ({

@@ -17,7 +17,7 @@ describe('readRuleScope', () => {
   });
 
   it.each([
-    [{ event: 'all', server: null, caseType: null }, 'event:all needs a server or a case type'],
+    [{ event: 'all', server: null, caseType: null }, 'A rule for all events needs a server or a case type'],
     [{ event: 'modcall', server: 'abc', caseType: null }, 'digits only'],
     [{ event: 'modcall', server: null, caseType: 'ban' }, 'case events only'],
     [{ event: 'case.voided', server: null, caseType: 'two words' }, 'like `warn` or `ban`'],
