@@ -205,7 +205,10 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await routeTo(store, CHANNEL_A);
       await store.deliveries.accept({ ...delivery('call-123'), server: '123' });
       await store.deliveries.accept({ ...delivery('call-456-a'), server: '456' });
-      await store.guilds.update(GUILD, (s) => ({ ...s, rules: [{ server: '456', event: 'modcall', channelId: null }] }));
+      await store.guilds.update(GUILD, (s) => ({
+        ...s,
+        rules: [{ server: '456', event: 'modcall', channelId: null }],
+      }));
       expect(await store.deliveries.accept({ ...delivery('call-456-b'), server: '456' })).toBe('accepted');
       expect(await store.deliveries.accept({ ...delivery('call-456-b'), server: '456' })).toBe('duplicate');
       await store.deliveries.accept({ ...delivery('shift-456', 'shift.started'), server: '456' });
