@@ -2,8 +2,10 @@
  * `npm run migrate-store -- --from sqlite://data/bot.sqlite --to postgres://user:pw@host/db`: copies a store to
  * another engine (typically SQLite to PostgreSQL, when one process is no longer enough): hooks with their
  * sealed secrets, every guild's settings, and every delivery still waiting or kept aside (routed again by the
- * settings on arrival). The bot must be stopped: the SQLite store refuses to open while a bot process holds it.
- * Delivery ids already posted are not copied; see the README.
+ * settings on arrival, with the message each was written down for), the delivery ids posted in the last day (so
+ * the service's retries stay duplicates), the features' documents (cards, alerts, developer keys…), the audit
+ * log and each hook's activity. The bot must be stopped: the SQLite store refuses to open while a bot process
+ * holds it.
  */
 import { parseArgs } from 'node:util';
 
@@ -26,8 +28,16 @@ if (!values.from || !values.to) {
 try {
   const copied = await migrateStore(values.from, values.to);
   process.stdout.write(
-    `migrate-store: copied ${copied.hooks} hooks, ${copied.guilds} guild settings and ${copied.deliveries} open deliveries\n`,
+    `migrate-store: copied ${copied.hooks} hooks, ${copied.guilds} guild settings, ${copied.records} records, ` +
+      `${copied.auditEntries} audit entries, ${copied.postedIds} posted delivery ids and ` +
+      `${copied.openDeliveries} open deliveries (${copied.writtenDown} written-down messages kept with their nonce)\n`,
   );
+  if (copied.writtenDownLost > 0) {
+    process.stdout.write(
+      `migrate-store: ${copied.writtenDownLost} written-down messages now go to another channel by the copied ` +
+        'settings; they are sent again there under a new nonce (Discord may show them twice)\n',
+    );
+  }
 } catch (error) {
   process.stderr.write(`migrate-store: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);

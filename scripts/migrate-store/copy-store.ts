@@ -1,15 +1,29 @@
-import { openStore } from '../../src/store/open-store.js';
+import type { ParkedEntry, QueuedEntry } from '../../src/store/deliveries.js';
+import { openStore, type Store } from '../../src/store/open-store.js';
 
 export interface Copied {
   hooks: number;
   guilds: number;
-  deliveries: number;
+  /** Documents of the features beside the feed: cards, alerts, escalation, developer keys and release cards. */
+  records: number;
+  auditEntries: number;
+  /** Posted (and muted) delivery ids still remembered: the service's retries of them stay duplicates. */
+  postedIds: number;
+  openDeliveries: number;
+  /** Messages written down and not confirmed, kept with their nonce (a resend then cannot post twice). */
+  writtenDown: number;
+  /** Written-down messages whose entries the target routed elsewhere: they go again under a new nonce. */
+  writtenDownLost: number;
 }
 
+/** Posted ids are read and written a page at a time: a day of deliveries may be many. */
+const POSTED_PAGE = 1_000;
+
 /**
- * Copies what the bot must not lose from one store to another through the store port, so every engine's
- * guarantees hold on the way in (a delivery already in the target is a duplicate, not a second copy).
- * Settings go first: deliveries are routed by them as they arrive.
+ * Copies everything the bot must not lose from one store to another through the store port, so every engine's
+ * guarantees hold on the way in (a delivery already in the target is a duplicate, not a second copy). Run again,
+ * it copies nothing twice: hooks, settings and documents are overwritten, deliveries deduplicated, and the audit
+ * log is copied only into a store that has none. Settings go first: deliveries are routed by them on arrival.
  */
 export async function migrateStore(fromUrl: string, toUrl: string): Promise<Copied> {
   if (fromUrl === toUrl) throw new Error('--from and --to name the same store');
@@ -17,22 +31,122 @@ export async function migrateStore(fromUrl: string, toUrl: string): Promise<Copi
   try {
     const to = await openStore(toUrl);
     try {
-      const hooks = await from.hooks.listAll();
-      for (const hook of hooks) await to.hooks.save(hook);
-      const guilds = await from.guilds.listAll();
-      for (const settings of guilds) await to.guilds.update(settings.guildId, () => settings);
-      let deliveries = 0;
-      for (const entry of await from.deliveries.listOpen()) {
-        const { hookId, guildId, deliveryId, event, rawBody, receivedAt } = entry;
-        if ((await to.deliveries.accept({ hookId, guildId, deliveryId, event, rawBody, receivedAt })) === 'accepted') {
-          deliveries += 1;
-        }
-      }
-      return { hooks: hooks.length, guilds: guilds.length, deliveries };
+      return await copyStore(from, to);
     } finally {
       await to.close();
     }
   } finally {
     await from.close();
   }
+}
+
+async function copyStore(from: Store, to: Store): Promise<Copied> {
+  const hooks = await from.hooks.listAll();
+  for (const hook of hooks) await to.hooks.save(hook);
+  const guilds = await from.guilds.listAll();
+  for (const settings of guilds) await to.guilds.update(settings.guildId, () => settings);
+  const records = await copyRecords(from, to);
+  const auditEntries = await copyAudit(from, to);
+  const postedIds = await copyPosted(from, to);
+  const { openDeliveries, writtenDown, writtenDownLost } = await copyOpen(from, to);
+  // Last: accepting the open deliveries above counted them as new activity in the target.
+  for (const hook of hooks) await to.activity.restore(hook.hookId, await from.activity.get(hook.hookId));
+  return {
+    hooks: hooks.length,
+    guilds: guilds.length,
+    records,
+    auditEntries,
+    postedIds,
+    openDeliveries,
+    writtenDown,
+    writtenDownLost,
+  };
+}
+
+async function copyRecords(from: Store, to: Store): Promise<number> {
+  let copied = 0;
+  for (const kind of await from.records.kinds()) {
+    for (const { key, value } of await from.records.list(kind)) {
+      await to.records.update(kind, key, () => value);
+      copied += 1;
+    }
+  }
+  return copied;
+}
+
+async function copyAudit(from: Store, to: Store): Promise<number> {
+  // A second run must not double the log: only a store without one gets it.
+  if ((await to.audit.listAll()).length > 0) return 0;
+  const entries = await from.audit.listAll();
+  for (const entry of entries) await to.audit.append(entry);
+  return entries.length;
+}
+
+async function copyPosted(from: Store, to: Store): Promise<number> {
+  let copied = 0;
+  let afterSeq = 0;
+  for (;;) {
+    const page = await from.deliveries.listPosted({ afterSeq, limit: POSTED_PAGE });
+    if (page.length === 0) return copied;
+    copied += await to.deliveries.rememberPosted(page.map(({ seq: _seq, ...posted }) => posted));
+    afterSeq = page.at(-1)?.seq ?? afterSeq;
+  }
+}
+
+/**
+ * Open deliveries in their order, with their routing keys; then each message that was written down and not
+ * confirmed is written down again under its nonce, so if it did reach Discord, the resend returns that post.
+ */
+async function copyOpen(
+  from: Store,
+  to: Store,
+): Promise<Pick<Copied, 'openDeliveries' | 'writtenDown' | 'writtenDownLost'>> {
+  const open = await from.deliveries.listOpen();
+  let openDeliveries = 0;
+  for (const entry of open) {
+    const { hookId, guildId, deliveryId, event, server, caseType, rawBody, receivedAt } = entry;
+    const delivery = { hookId, guildId, deliveryId, event, rawBody, receivedAt };
+    const keys = { ...(server !== undefined ? { server } : {}), ...(caseType !== undefined ? { caseType } : {}) };
+    if ((await to.deliveries.accept({ ...delivery, ...keys })) === 'accepted') openDeliveries += 1;
+  }
+  const messages = writtenDownMessages(open);
+  if (messages.size === 0) return { openDeliveries, writtenDown: 0, writtenDownLost: 0 };
+  const copies = new Map((await to.deliveries.listOpen()).map((entry) => [idOf(entry), entry]));
+  let writtenDown = 0;
+  for (const { channelId, nonce, ids } of messages.values()) {
+    const lane = ids.flatMap((id) => {
+      const copy = copies.get(id);
+      return copy && 'claimNonce' in copy && copy.channelId === channelId ? [copy] : [];
+    });
+    // A second run finds the message written down already.
+    const kept =
+      lane.length === ids.length &&
+      (lane.every((copy) => copy.claimNonce === nonce) ||
+        (await to.deliveries.writeDown(
+          channelId,
+          nonce,
+          lane.map((copy) => copy.seq),
+        )));
+    if (kept) writtenDown += 1;
+  }
+  return { openDeliveries, writtenDown, writtenDownLost: messages.size - writtenDown };
+}
+
+function idOf(entry: { hookId: string; deliveryId: string }): string {
+  return `${entry.hookId}\n${entry.deliveryId}`;
+}
+
+/** The source's written-down messages: channel, nonce, and their entries' ids in order. */
+function writtenDownMessages(
+  open: ReadonlyArray<QueuedEntry | ParkedEntry>,
+): Map<string, { channelId: string; nonce: string; ids: string[] }> {
+  const messages = new Map<string, { channelId: string; nonce: string; ids: string[] }>();
+  for (const entry of open) {
+    if (!('claimNonce' in entry) || entry.claimNonce === null) continue;
+    const key = `${entry.channelId}\n${entry.claimNonce}`;
+    const message = messages.get(key) ?? { channelId: entry.channelId, nonce: entry.claimNonce, ids: [] };
+    message.ids.push(idOf(entry));
+    messages.set(key, message);
+  }
+  return messages;
 }

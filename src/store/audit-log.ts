@@ -19,6 +19,8 @@ export interface AuditLog {
   append(entry: AuditEntry): Promise<void>;
   /** The server's last `limit` entries, newest first (in the order they were stored). */
   latest(guildId: string, limit: number): Promise<AuditEntry[]>;
+  /** Every server's entries, oldest first (in the order they were stored): what migrate-store copies. */
+  listAll(): Promise<AuditEntry[]>;
   /** Forgets entries older than `before`; returns how many. */
   sweep(before: number): Promise<number>;
 }

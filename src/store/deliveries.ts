@@ -47,6 +47,23 @@ export interface ParkedEntry extends NewDelivery {
   parkedAt: number;
 }
 
+/**
+ * A delivery the store remembers as posted (or muted by an `off` rule), without its body: its unique key is what
+ * keeps the service's retries of it duplicates until the sweep forgets it.
+ */
+export interface PostedDelivery {
+  hookId: string;
+  guildId: string;
+  deliveryId: string;
+  event: string;
+  server?: string;
+  caseType?: string;
+  receivedAt: number;
+  postedAt: number;
+  /** Stored as posted because an `off` rule applied (counted as muted in /status), not sent to Discord. */
+  muted: boolean;
+}
+
 /** Where a delivery stands in the store (tests and diagnostics). */
 export type DeliveryState = 'waiting' | 'parked' | 'posted';
 
@@ -136,6 +153,16 @@ export interface DeliveryQueue {
    * service's retry of it stays a duplicate for 24 h more. False when it is not parked any more.
    */
   discardParked(guildId: string, seq: number, at: number): Promise<boolean>;
+  /**
+   * Posted and muted deliveries still remembered, by seq: up to `limit` after `afterSeq` (migrate-store pages
+   * through them with the last seq it got).
+   */
+  listPosted(page: { afterSeq: number; limit: number }): Promise<Array<PostedDelivery & { seq: number }>>;
+  /**
+   * Remembers deliveries another store posted (migrate-store), as posted here: their retries stay duplicates and
+   * muted ones stay counted. One already known is left as it is. Returns how many were new.
+   */
+  rememberPosted(deliveries: readonly PostedDelivery[]): Promise<number>;
   /** Forgets posted deliveries posted before `before` (their unique keys expire); returns how many. */
   sweepPosted(before: number): Promise<number>;
   /** Where a delivery stands, for tests and diagnostics. */

@@ -5,6 +5,7 @@ import type {
   NewDelivery,
   ParkedEntry,
   ParkKind,
+  PostedDelivery,
   QueuedEntry,
 } from './deliveries.js';
 
@@ -25,6 +26,29 @@ export interface DeliveryRow {
   park_kind: ParkKind | null;
   park_detail: string | null;
   parked_at: number | null;
+}
+
+/** A posted row as listPosted reads it (`muted` is 0/1 in SQLite, a boolean in PostgreSQL). */
+export type PostedRow = Pick<
+  DeliveryRow,
+  'seq' | 'hook_id' | 'delivery_id' | 'guild_id' | 'event' | 'server' | 'case_type' | 'received_at'
+> & { posted_at: number; muted: boolean | number };
+
+/** The columns listPosted selects, in both engines. */
+export const POSTED_COLUMNS =
+  'seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, posted_at, muted';
+
+export function toPosted(row: PostedRow): PostedDelivery & { seq: number } {
+  return {
+    ...routingKeysOf(row),
+    seq: row.seq,
+    hookId: row.hook_id,
+    guildId: row.guild_id,
+    deliveryId: row.delivery_id,
+    receivedAt: row.received_at,
+    postedAt: row.posted_at,
+    muted: Boolean(row.muted),
+  };
 }
 
 /** A `channel_state` row. */

@@ -34,6 +34,8 @@ export interface HookActivityStore {
   recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void>;
   /** What the service said (or a registration or enable implied) about the webhook's on/off state. */
   recordState(hookId: string, enabled: boolean, at: number): Promise<void>;
+  /** Replaces what is known of a hook by a record read elsewhere (migrate-store: another store's). */
+  restore(hookId: string, record: HookActivityRecord): Promise<void>;
   /** Forgets everything about a hook removed here. */
   forget(hookId: string): Promise<void>;
 }

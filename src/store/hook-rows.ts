@@ -23,6 +23,25 @@ export interface ActivityRow {
   enabled_at: number | null;
 }
 
+/** An activity record as the row's column values, in `hook_activity`'s column order after hook_id. */
+export function toActivityColumns(
+  record: HookActivityRecord,
+): [number | null, string | null, number, number, string | null, boolean | null, number | null] {
+  return [
+    record.lastDeliveryAt ?? null,
+    record.lastEvent ?? null,
+    record.refused,
+    record.refusedInARow,
+    record.lastRefusal ?? null,
+    record.state?.enabled ?? null,
+    record.state?.at ?? null,
+  ];
+}
+
+/** The columns {@link toActivityColumns} fills. */
+export const ACTIVITY_COLUMNS =
+  'last_delivery_at, last_event, refused, refused_in_a_row, last_refusal, enabled, enabled_at';
+
 export function toHookRecord(row: HookRow): HookRecord {
   return HookRecordSchema.parse({
     hookId: row.hook_id,

@@ -13,4 +13,6 @@ export interface RecordStore {
   delete(kind: string, key: string): Promise<void>;
   /** Every document of a kind, by key order. */
   list(kind: string): Promise<Array<{ key: string; value: unknown }>>;
+  /** The kinds that have documents, in order (migrate-store copies every kind, whichever feature wrote it). */
+  kinds(): Promise<string[]>;
 }

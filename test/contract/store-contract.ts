@@ -229,6 +229,78 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.deliveries.statusOf(GUILD)).muted).toEqual({});
     });
 
+    it('lists posted and muted deliveries page by page, and remembers ones posted elsewhere as duplicates', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.guilds.update(GUILD, (s) => ({
+        ...s,
+        rules: [{ server: '456', event: 'modcall', channelId: null }],
+      }));
+      await store.deliveries.accept({ ...delivery('posted-1', 'case.created'), server: '123', caseType: 'ban' });
+      await store.deliveries.accept(delivery('posted-2'));
+      await store.deliveries.accept({ ...delivery('muted-1'), server: '456' });
+      await store.deliveries.accept(delivery('waiting-1'));
+      const entries = await store.deliveries.nextFor(CHANNEL_A, 2);
+      await store.deliveries.writeDown(
+        CHANNEL_A,
+        'n1',
+        entries.map((entry) => entry.seq),
+      );
+      await store.deliveries.ack(CHANNEL_A, 'n1', now.ms);
+
+      const first = await store.deliveries.listPosted({ afterSeq: 0, limit: 2 });
+      const rest = await store.deliveries.listPosted({ afterSeq: first.at(-1)?.seq ?? 0, limit: 2 });
+      const posted = [...first, ...rest].map(({ seq: _seq, ...entry }) => entry);
+      expect(posted).toEqual([
+        {
+          hookId: 'hook-1',
+          guildId: GUILD,
+          deliveryId: 'posted-1',
+          event: 'case.created',
+          server: '123',
+          caseType: 'ban',
+          receivedAt: 1_000,
+          postedAt: now.ms,
+          muted: false,
+        },
+        {
+          hookId: 'hook-1',
+          guildId: GUILD,
+          deliveryId: 'posted-2',
+          event: 'modcall',
+          receivedAt: 1_000,
+          postedAt: now.ms,
+          muted: false,
+        },
+        {
+          hookId: 'hook-1',
+          guildId: GUILD,
+          deliveryId: 'muted-1',
+          event: 'modcall',
+          server: '456',
+          receivedAt: 1_000,
+          postedAt: 1_000,
+          muted: true,
+        },
+      ]);
+      expect(rest).toHaveLength(1);
+
+      // Another store's posted deliveries: remembered once, their retries duplicates, the muted one counted.
+      const elsewhere = posted.map((entry) => ({ ...entry, hookId: 'hook-2' }));
+      expect(await store.deliveries.rememberPosted(elsewhere)).toBe(3);
+      expect(await store.deliveries.rememberPosted(elsewhere)).toBe(0);
+      store = await restart(store);
+      expect(await store.deliveries.accept({ ...delivery('posted-1', 'case.created', 'hook-2') })).toBe('duplicate');
+      expect(await store.deliveries.stateOf('hook-2', 'muted-1')).toBe('posted');
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, muted: { modcall: 2 } });
+      expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual(['waiting-1']);
+      // They are forgotten with the rest, a day after they were posted.
+      now.ms += 25 * HOUR;
+      await store.deliveries.sweepPosted(now.ms - 24 * HOUR);
+      expect(await store.deliveries.listPosted({ afterSeq: 0, limit: 10 })).toEqual([]);
+    });
+
     it('parks a broken channel with its entries, keeps new ones aside, and tries it again after a routes change', async () => {
       underTest = await makeEngine();
       const store = await start();
@@ -411,6 +483,19 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await store.activity.recordAccepted('hook-1', 'ping', 2_000);
       expect(await heard).toEqual({ ok: true, event: 'ping', at: 2_000 });
       expect(await store.activity.get('hook-1')).toMatchObject({ lastDeliveryAt: 2_000, lastEvent: 'ping' });
+      // What another store knew of a hook replaces what this one knew.
+      const elsewhere = {
+        lastDeliveryAt: 3_000,
+        lastEvent: 'shift.ended',
+        refused: 7,
+        refusedInARow: 3,
+        lastRefusal: 'signature_mismatch' as const,
+        state: { enabled: true, at: 2_500 },
+      };
+      await store.activity.restore('hook-1', elsewhere);
+      expect(await store.activity.get('hook-1')).toEqual(elsewhere);
+      await store.activity.restore('hook-0', { ...elsewhere, lastRefusal: undefined, state: undefined });
+      expect(await store.activity.get('hook-0')).toEqual({ ...elsewhere, lastRefusal: undefined, state: undefined });
       await store.hooks.remove('hook-1');
       await store.activity.forget('hook-1');
       expect(await store.hooks.get('hook-1')).toBeUndefined();
@@ -442,9 +527,35 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.audit.latest(GUILD, 1)).toEqual([
         { ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' },
       ]);
+      // Every server's, oldest first: what migrate-store copies.
+      expect((await store.audit.listAll()).map((e) => [e.guildId, e.action])).toEqual([
+        [GUILD, '/feed set'],
+        [GUILD, '/alerts set'],
+        [GUILD, '/webhook test'],
+        ['another-guild', '/status'],
+      ]);
       const reopened = await restart(store);
       expect(await reopened.audit.sweep(15)).toBe(1);
       expect((await reopened.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual(['/webhook test', '/alerts set']);
+    });
+
+    it('keeps documents by kind and key, changes each atomically, and lists the kinds it has', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      expect(await store.records.kinds()).toEqual([]);
+      await store.records.update('card', 'g:1', () => ({ messageId: 'm1' }));
+      await store.records.update('alert_settings', GUILD, () => ({ channelId: CHANNEL_A }));
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          store.records.update('counter', 'x', (current) => (typeof current === 'number' ? current + 1 : 1)),
+        ),
+      );
+      store = await restart(store);
+      expect(await store.records.kinds()).toEqual(['alert_settings', 'card', 'counter']);
+      expect(await store.records.get('counter', 'x')).toBe(20);
+      expect(await store.records.list('card')).toEqual([{ key: 'g:1', value: { messageId: 'm1' } }]);
+      await store.records.delete('card', 'g:1');
+      expect(await store.records.kinds()).toEqual(['alert_settings', 'counter']);
     });
   });
 }

@@ -2,13 +2,21 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { openStore } from '../../src/store/open-store.js';
+import { openStore, type Store } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const GUILD = '222222222222222222';
 const CHANNEL = '300000000000000001';
+const SERVER_CHANNEL = '300000000000000002';
+
+/** Writes down the lane's next message as the feed does before a send. */
+async function writeDownNext(store: Store, channelId: string, nonce: string): Promise<void> {
+  const entries = await store.deliveries.nextFor(channelId, 10);
+  const seqs = entries.map((entry) => entry.seq);
+  if (!(await store.deliveries.writeDown(channelId, nonce, seqs))) throw new Error('not written down');
+}
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -16,7 +24,7 @@ afterEach(async () => {
 });
 
 describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
-  it('moves hooks, settings and open deliveries from a SQLite file to PostgreSQL', async () => {
+  it('moves everything the bot must not lose from a SQLite file to PostgreSQL, and copies nothing twice when run again', async () => {
     const dir = makeTempDir();
     cleanups.push(() => dir.remove());
     const database = await createTestDatabase();
@@ -31,38 +39,88 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       events: ['all'],
       createdAt: 1,
     });
-    await source.guilds.update(GUILD, (s) => ({ ...s, serverKey: 'sealed-key', defaultChannelId: CHANNEL }));
-    const delivery = (id: string) => ({
+    // Server 456's modcalls have a channel of their own, server 789's are off, the rest go to the default.
+    await source.guilds.update(GUILD, (s) => ({
+      ...s,
+      serverKey: 'sealed-key',
+      defaultChannelId: CHANNEL,
+      rules: [
+        { server: '456', event: 'modcall', channelId: SERVER_CHANNEL },
+        { server: '789', event: 'modcall', channelId: null },
+      ],
+    }));
+    const delivery = (id: string, server?: string) => ({
       hookId: 'h1',
       guildId: GUILD,
       deliveryId: id,
       event: 'modcall',
       receivedAt: 5,
       rawBody: '{}',
+      ...(server !== undefined ? { server } : {}),
     });
+    // Posted an hour ago: the service may still retry it.
+    await source.deliveries.accept(delivery('posted-1'));
+    await writeDownNext(source, CHANNEL, 'nonce-posted');
+    await source.deliveries.ack(CHANNEL, 'nonce-posted', Date.now() - 60 * 60 * 1000);
+    await source.deliveries.accept(delivery('muted-1', '789'));
     await source.deliveries.accept(delivery('waiting-1'));
     await source.deliveries.accept(delivery('waiting-2'));
+    await source.deliveries.accept(delivery('server-456', '456'));
+    // The bot stopped between sending this message and Discord's answer: it is written down, not confirmed.
+    await writeDownNext(source, CHANNEL, 'nonce-in-flight');
+    await source.records.update('app_guild', GUILD, () => ({ guildId: GUILD, developerKey: 'sealed-upk' }));
+    await source.records.update('alert_settings', GUILD, () => ({ guildId: GUILD, channelId: CHANNEL }));
+    await source.audit.append({ guildId: GUILD, userId: 'u1', action: '/setup', result: 'done', detail: null, at: 3 });
+    await source.audit.append({
+      guildId: GUILD,
+      userId: 'u1',
+      action: '/feed off',
+      result: 'done',
+      detail: null,
+      at: 4,
+    });
+    await source.activity.recordRefused('h1', 'signature_mismatch', 6);
+    await source.activity.recordState('h1', false, 7);
+    const activity = await source.activity.get('h1');
     await source.close();
 
-    const { stdout } = await run(process.execPath, [
-      '--import',
-      'tsx',
-      'scripts/migrate-store.ts',
-      '--from',
-      from,
-      '--to',
-      database.url,
-    ]);
-    expect(stdout).toBe('migrate-store: copied 1 hooks, 1 guild settings and 2 open deliveries\n');
+    const migrate = () =>
+      run(process.execPath, ['--import', 'tsx', 'scripts/migrate-store.ts', '--from', from, '--to', database.url]);
+    expect((await migrate()).stdout).toBe(
+      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 2 audit entries, 2 posted delivery ids and ' +
+        '3 open deliveries (1 written-down messages kept with their nonce)\n',
+    );
 
     const target = await openStore(database.url);
     cleanups.push(() => target.close());
     expect(await target.hooks.get('h1')).toMatchObject({ guildId: GUILD, secret: 'sealed' });
     expect(await target.guilds.get(GUILD)).toMatchObject({ serverKey: 'sealed-key', defaultChannelId: CHANNEL });
-    expect((await target.deliveries.nextFor(CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual([
-      'waiting-1',
-      'waiting-2',
+    // Before any delivery below counts as the hook's activity.
+    expect(await target.activity.get('h1')).toEqual(activity);
+    // The service's retry of what was posted before the move is still a duplicate; the muted one still counted.
+    expect(await target.deliveries.accept(delivery('posted-1'))).toBe('duplicate');
+    expect(await target.deliveries.accept(delivery('muted-1', '789'))).toBe('duplicate');
+    expect((await target.deliveries.statusOf(GUILD)).muted).toEqual({ modcall: 1 });
+    // The message in flight goes again with its nonce (Discord returns the first post if it got it).
+    const inFlight = await target.deliveries.nextFor(CHANNEL, 10);
+    expect(inFlight.map((entry) => [entry.deliveryId, entry.claimNonce])).toEqual([
+      ['waiting-1', 'nonce-in-flight'],
+      ['waiting-2', 'nonce-in-flight'],
     ]);
+    // Routed by its game server, as before the move.
+    expect((await target.deliveries.nextFor(SERVER_CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual([
+      'server-456',
+    ]);
+    expect(await target.records.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
+    expect(await target.records.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
+    expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
+
+    expect((await migrate()).stdout).toBe(
+      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 0 audit entries, 0 posted delivery ids and ' +
+        '0 open deliveries (1 written-down messages kept with their nonce)\n',
+    );
+    expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
+    expect(await target.deliveries.countOpen()).toBe(3);
   });
 
   it('refuses to copy from a SQLite file a bot process still holds', async () => {

@@ -22,6 +22,13 @@ export class PostgresAudit implements AuditLog {
     return rows.map(toAuditEntry);
   }
 
+  async listAll(): Promise<AuditEntry[]> {
+    const { rows } = await this.pool.query<AuditRow>(
+      'SELECT guild_id, user_id, action, result, detail, at FROM audit ORDER BY id',
+    );
+    return rows.map(toAuditEntry);
+  }
+
   async sweep(before: number): Promise<number> {
     const { rowCount } = await this.pool.query('DELETE FROM audit WHERE at < $1', [before]);
     return rowCount ?? 0;

@@ -10,19 +10,23 @@ import type {
   GuildFeedStatus,
   NewDelivery,
   ParkedEntry,
+  PostedDelivery,
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  POSTED_COLUMNS,
   toChannelWithWork,
   toFeedStatus,
   toOpenEntry,
   toParked,
+  toPosted,
   toQueued,
   type ChannelRow,
   type DeliveryRow,
   type LaneRow,
   type MutedCount,
   type ParkedCount,
+  type PostedRow,
 } from '../delivery-rows.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
 import { notify } from './pg-signals.js';
@@ -248,6 +252,29 @@ export class PostgresDeliveries implements DeliveryQueue {
       [at, guildId, seq],
     );
     return (rowCount ?? 0) > 0;
+  }
+
+  async listPosted(page: { afterSeq: number; limit: number }): Promise<Array<PostedDelivery & { seq: number }>> {
+    const { rows } = await this.pool.query<PostedRow>(
+      `SELECT ${POSTED_COLUMNS} FROM delivery WHERE state = 'posted' AND seq > $1 ORDER BY seq LIMIT $2`,
+      [page.afterSeq, page.limit],
+    );
+    return rows.map(toPosted);
+  }
+
+  async rememberPosted(deliveries: readonly PostedDelivery[]): Promise<number> {
+    // One statement for the whole page: the rows travel as one JSON array.
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, state,
+                             posted_at, muted)
+       SELECT nextval('delivery_seq'), d."hookId", d."deliveryId", d."guildId", d.event, d.server, d."caseType",
+              d."receivedAt", 'posted', d."postedAt", d.muted
+       FROM jsonb_to_recordset($1::jsonb) AS d("hookId" TEXT, "deliveryId" TEXT, "guildId" TEXT, event TEXT,
+              server TEXT, "caseType" TEXT, "receivedAt" BIGINT, "postedAt" BIGINT, muted BOOLEAN)
+       ON CONFLICT (hook_id, delivery_id) DO NOTHING`,
+      [JSON.stringify(deliveries)],
+    );
+    return rowCount ?? 0;
   }
 
   async sweepPosted(before: number): Promise<number> {

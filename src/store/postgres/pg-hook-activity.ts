@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
 import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
-import { toHookActivity, type ActivityRow } from '../hook-rows.js';
+import { ACTIVITY_COLUMNS, toActivityColumns, toHookActivity, type ActivityRow } from '../hook-rows.js';
 import { notify } from './pg-signals.js';
 
 /** Hook activity in the `hook_activity` table (an accepted delivery counts inside bridge_accept). */
@@ -41,6 +41,15 @@ export class PostgresHookActivity implements HookActivityStore {
       `INSERT INTO hook_activity (hook_id, enabled, enabled_at) VALUES ($1, $2, $3)
        ON CONFLICT (hook_id) DO UPDATE SET enabled = EXCLUDED.enabled, enabled_at = EXCLUDED.enabled_at`,
       [hookId, enabled, at],
+    );
+  }
+
+  async restore(hookId: string, record: HookActivityRecord): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO hook_activity (hook_id, ${ACTIVITY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (hook_id) DO UPDATE SET (${ACTIVITY_COLUMNS}) = (EXCLUDED.last_delivery_at, EXCLUDED.last_event,
+         EXCLUDED.refused, EXCLUDED.refused_in_a_row, EXCLUDED.last_refusal, EXCLUDED.enabled, EXCLUDED.enabled_at)`,
+      [hookId, ...toActivityColumns(record)],
     );
   }
 

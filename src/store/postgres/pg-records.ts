@@ -47,4 +47,9 @@ export class PostgresRecords implements RecordStore {
     );
     return rows;
   }
+
+  async kinds(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ kind: string }>('SELECT DISTINCT kind FROM record ORDER BY kind');
+    return rows.map((row) => row.kind);
+  }
 }

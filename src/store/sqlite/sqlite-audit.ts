@@ -11,7 +11,7 @@ export class SqliteAudit implements AuditLog {
   private readonly older: Statement<[number]>;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly writes: WriteBatcher,
   ) {
     this.insert = db.prepare(
@@ -31,6 +31,13 @@ export class SqliteAudit implements AuditLog {
 
   latest(guildId: string, limit: number): Promise<AuditEntry[]> {
     return Promise.resolve(this.ofGuild.all(guildId, limit).map(toAuditEntry));
+  }
+
+  listAll(): Promise<AuditEntry[]> {
+    const rows = this.db
+      .prepare('SELECT guild_id, user_id, action, result, detail, at FROM audit ORDER BY id')
+      .all() as AuditRow[];
+    return Promise.resolve(rows.map(toAuditEntry));
   }
 
   sweep(before: number): Promise<number> {

@@ -11,20 +11,24 @@ import type {
   GuildFeedStatus,
   NewDelivery,
   ParkedEntry,
+  PostedDelivery,
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  POSTED_COLUMNS,
   routingKeysOf,
   toChannelWithWork,
   toFeedStatus,
   toOpenEntry,
   toParked,
+  toPosted,
   toQueued,
   type ChannelRow,
   type DeliveryRow,
   type LaneRow,
   type MutedCount,
   type ParkedCount,
+  type PostedRow,
   type RoutingRow,
 } from '../delivery-rows.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
@@ -292,6 +296,38 @@ export class SqliteDeliveries implements DeliveryQueue {
           )
           .run(at, guildId, seq).changes > 0,
     );
+  }
+
+  listPosted(page: { afterSeq: number; limit: number }): Promise<Array<PostedDelivery & { seq: number }>> {
+    const rows = this.db
+      .prepare(`SELECT ${POSTED_COLUMNS} FROM delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`)
+      .all(page.afterSeq, page.limit) as PostedRow[];
+    return Promise.resolve(rows.map(toPosted));
+  }
+
+  rememberPosted(deliveries: readonly PostedDelivery[]): Promise<number> {
+    const insert = this.db.prepare(`
+      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, server, case_type, received_at, state, posted_at,
+                            muted)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'posted', ?, ?)
+      ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
+    return this.writes.run(() => {
+      let added = 0;
+      for (const d of deliveries) {
+        added += insert.run(
+          d.hookId,
+          d.deliveryId,
+          d.guildId,
+          d.event,
+          d.server ?? null,
+          d.caseType ?? null,
+          d.receivedAt,
+          d.postedAt,
+          d.muted ? 1 : 0,
+        ).changes;
+      }
+      return added;
+    });
   }
 
   async sweepPosted(before: number): Promise<number> {

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
 import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
-import { toHookActivity, type ActivityRow } from '../hook-rows.js';
+import { ACTIVITY_COLUMNS, toActivityColumns, toHookActivity, type ActivityRow } from '../hook-rows.js';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** SQL that records an accepted delivery of a hook; the delivery queue runs it in the accept's transaction. */
@@ -20,7 +20,7 @@ export class SqliteHookActivity implements HookActivityStore {
   private readonly remove: Statement<[string]>;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly writes: WriteBatcher,
   ) {
     this.byId = db.prepare('SELECT * FROM hook_activity WHERE hook_id = ?');
@@ -59,6 +59,25 @@ export class SqliteHookActivity implements HookActivityStore {
   recordState(hookId: string, enabled: boolean, at: number): Promise<void> {
     return this.writes.run(() => {
       this.state.run(hookId, enabled ? 1 : 0, at);
+    });
+  }
+
+  restore(hookId: string, record: HookActivityRecord): Promise<void> {
+    const [lastDeliveryAt, lastEvent, refused, inARow, lastRefusal, enabled, enabledAt] = toActivityColumns(record);
+    return this.writes.run(() => {
+      this.remove.run(hookId);
+      this.db
+        .prepare(`INSERT INTO hook_activity (hook_id, ${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(
+          hookId,
+          lastDeliveryAt,
+          lastEvent,
+          refused,
+          inARow,
+          lastRefusal,
+          enabled === null ? null : Number(enabled),
+          enabledAt,
+        );
     });
   }
 

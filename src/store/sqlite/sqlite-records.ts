@@ -11,7 +11,7 @@ export class SqliteRecords implements RecordStore {
   private readonly ofKind: Statement<[string], { key: string; value: string }>;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly writes: WriteBatcher,
   ) {
     this.read = db.prepare('SELECT value FROM record WHERE kind = ? AND key = ?');
@@ -42,6 +42,11 @@ export class SqliteRecords implements RecordStore {
 
   list(kind: string): Promise<Array<{ key: string; value: unknown }>> {
     return Promise.resolve(this.ofKind.all(kind).map((row) => ({ key: row.key, value: this.parse(row.value) })));
+  }
+
+  kinds(): Promise<string[]> {
+    const rows = this.db.prepare('SELECT DISTINCT kind FROM record ORDER BY kind').all() as Array<{ kind: string }>;
+    return Promise.resolve(rows.map((row) => row.kind));
   }
 
   private parse(text: string | undefined): unknown {
