@@ -224,6 +224,8 @@ async function failoverRound(cluster: PostgresCluster, round: number): Promise<R
     const world = await buildChaosWorld(database.url, GUILDS);
     const fleet = chaosFleet(world, database.url);
     const client = new pg.Client({ connectionString: database.url });
+    // Unhandled, a lost connection would end the benchmark; its next query fails and says why.
+    client.on('error', (error) => log(`  ! the benchmark's own connection to PostgreSQL failed: ${error.message}`));
     await client.connect();
     let killing: Promise<void> | undefined;
     try {

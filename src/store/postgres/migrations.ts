@@ -206,6 +206,99 @@ const MIGRATIONS: readonly string[] = [
     RETURN 'accepted';
   END $$;
   `,
+  `
+  -- The intake's accepts of one moment in one round trip and one commit (group commit, as on SQLite): each item
+  -- is what bridge_accept takes, as JSON; the answer is each one's outcome, in the items' order. Every guild's
+  -- lock is taken first, in one order, so two batches never wait on each other in a circle; then each item is
+  -- stored in the order given (seq drawn under its guild's lock, so a guild's order is still commit order).
+  -- A hook's activity is written once per batch and a lane's work announced once, not once per delivery.
+  CREATE FUNCTION bridge_accept_many(p_items JSONB) RETURNS TEXT[]
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    v_guild    TEXT;
+    v_item     JSONB;
+    v_version  BIGINT;
+    v_channel  TEXT;
+    v_muted    BOOLEAN;
+    v_broken   TEXT;
+    v_seq      BIGINT;
+    v_outcomes TEXT[] := '{}';
+    v_hooks    TEXT[] := '{}';
+    v_ats      BIGINT[] := '{}';
+    v_events   TEXT[] := '{}';
+    v_work     JSONB := '{}';
+  BEGIN
+    FOR v_guild IN SELECT DISTINCT item->>'guildId' FROM jsonb_array_elements(p_items) AS item ORDER BY 1 LOOP
+      PERFORM pg_advisory_xact_lock(hashtextextended('bridge.guild:' || v_guild, 0));
+    END LOOP;
+    FOR v_item IN SELECT item FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, n) ORDER BY n LOOP
+      SELECT version INTO v_version FROM guild_settings WHERE guild_id = v_item->>'guildId';
+      IF COALESCE(v_version, 0) <> (v_item->>'version')::BIGINT THEN
+        v_outcomes := v_outcomes || 'stale'::TEXT;
+        CONTINUE;
+      END IF;
+      v_channel := v_item->>'channelId';
+      v_muted := (v_item->>'muted')::BOOLEAN;
+      v_broken := NULL;
+      v_seq := NULL;
+      IF v_muted THEN
+        INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, state, posted_at, server,
+                              case_type, muted)
+          VALUES (nextval('delivery_seq'), v_item->>'hookId', v_item->>'deliveryId', v_item->>'guildId',
+                  v_item->>'event', (v_item->>'receivedAt')::BIGINT, 'posted', (v_item->>'receivedAt')::BIGINT,
+                  v_item->>'server', v_item->>'caseType', true)
+          ON CONFLICT (hook_id, delivery_id) DO NOTHING
+          RETURNING seq INTO v_seq;
+      ELSE
+        IF v_channel IS NOT NULL THEN
+          SELECT broken_reason INTO v_broken FROM channel_state
+            WHERE channel_id = v_channel AND broken_status IS NOT NULL;
+        END IF;
+        INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id,
+                              park_kind, park_detail, parked_at, server, case_type)
+          VALUES (nextval('delivery_seq'), v_item->>'hookId', v_item->>'deliveryId', v_item->>'guildId',
+                  v_item->>'event', (v_item->>'receivedAt')::BIGINT, v_item->>'rawBody',
+                  CASE WHEN v_channel IS NULL OR v_broken IS NOT NULL THEN 'parked' ELSE 'waiting' END,
+                  v_channel,
+                  CASE WHEN v_channel IS NULL THEN 'unrouted' WHEN v_broken IS NOT NULL THEN 'broken' END,
+                  CASE WHEN v_channel IS NULL THEN '' WHEN v_broken IS NOT NULL THEN v_broken END,
+                  CASE WHEN v_channel IS NULL OR v_broken IS NOT NULL THEN (v_item->>'receivedAt')::BIGINT END,
+                  v_item->>'server', v_item->>'caseType')
+          ON CONFLICT (hook_id, delivery_id) DO NOTHING
+          RETURNING seq INTO v_seq;
+      END IF;
+      v_hooks := v_hooks || (v_item->>'hookId');
+      v_ats := v_ats || (v_item->>'receivedAt')::BIGINT;
+      v_events := v_events || (v_item->>'event');
+      IF v_seq IS NULL THEN
+        v_outcomes := v_outcomes || 'duplicate'::TEXT;
+        CONTINUE;
+      END IF;
+      v_outcomes := v_outcomes || 'accepted'::TEXT;
+      IF NOT v_muted AND v_channel IS NOT NULL AND v_broken IS NULL THEN
+        -- The lane's latest arrival: what its batching window waits on.
+        v_work := jsonb_set(v_work, ARRAY[v_channel],
+          jsonb_build_object('guildId', v_item->>'guildId', 'at', GREATEST(
+            COALESCE((v_work->v_channel->>'at')::BIGINT, 0), (v_item->>'receivedAt')::BIGINT)));
+      END IF;
+    END LOOP;
+    -- Each hook's latest delivery, a duplicate too (as bridge_accept counts it); a stale item is not counted.
+    INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row)
+      SELECT DISTINCT ON (hook) hook, at, event, 0
+      FROM unnest(v_hooks, v_ats, v_events) WITH ORDINALITY AS t(hook, at, event, n)
+      ORDER BY hook, at DESC, n DESC
+      -- Batches of one moment commit in any order: the latest delivery wins, not the last commit.
+      ON CONFLICT (hook_id) DO UPDATE SET
+        last_delivery_at = GREATEST(hook_activity.last_delivery_at, EXCLUDED.last_delivery_at),
+        last_event = CASE WHEN hook_activity.last_delivery_at > EXCLUDED.last_delivery_at
+                          THEN hook_activity.last_event ELSE EXCLUDED.last_event END,
+        refused_in_a_row = 0;
+    PERFORM pg_notify('bridge', json_build_object('kind', 'work', 'channelId', lane.key,
+        'guildId', lane.value->>'guildId', 'at', (lane.value->>'at')::BIGINT)::text)
+      FROM jsonb_each(v_work) AS lane;
+    RETURN v_outcomes;
+  END $$;
+  `,
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

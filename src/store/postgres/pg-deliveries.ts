@@ -28,6 +28,7 @@ import {
   type ParkedCount,
   type PostedRow,
 } from '../delivery-rows.js';
+import { PgAcceptBatcher } from './pg-accept-batcher.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
 import { notify } from './pg-signals.js';
 import { inTransaction } from './transaction.js';
@@ -40,38 +41,38 @@ const STALE_RETRIES = 5;
 
 /**
  * The delivery queue in PostgreSQL. Every guarantee comes from the engine: the unique key dedupes concurrent
- * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept), the guild's
+ * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept_many), the guild's
  * advisory transaction lock makes a guild's order its commit order, and NOTIFY announces work at commit.
  */
 export class PostgresDeliveries implements DeliveryQueue {
+  private readonly batcher: PgAcceptBatcher;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly guilds: PostgresGuildSettings,
-  ) {}
+  ) {
+    this.batcher = new PgAcceptBatcher(pool);
+  }
 
   async accept(delivery: NewDelivery): Promise<AcceptOutcome> {
     for (let attempt = 0; attempt <= STALE_RETRIES; attempt += 1) {
-      // Routed with the cached settings; bridge_accept refuses ('stale') if they changed since.
+      // Routed with the cached settings; bridge_accept_many answers 'stale' if they changed since.
       const { settings, version } = await this.guilds.versioned(delivery.guildId, attempt > 0);
       const route = resolveRoute(settings, delivery);
-      const { rows } = await this.pool.query<{ outcome: AcceptOutcome | 'stale' }>(
-        'SELECT bridge_accept($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS outcome',
-        [
-          delivery.hookId,
-          delivery.deliveryId,
-          delivery.guildId,
-          delivery.event,
-          delivery.rawBody,
-          delivery.receivedAt,
-          channelOf(route) ?? null,
-          version,
-          delivery.server ?? null,
-          delivery.caseType ?? null,
-          route === 'muted',
-        ],
-      );
-      const outcome = rows[0]?.outcome;
-      if (outcome === 'accepted' || outcome === 'duplicate') return outcome;
+      const outcome = await this.batcher.accept({
+        hookId: delivery.hookId,
+        deliveryId: delivery.deliveryId,
+        guildId: delivery.guildId,
+        event: delivery.event,
+        rawBody: delivery.rawBody,
+        receivedAt: delivery.receivedAt,
+        channelId: channelOf(route) ?? null,
+        version,
+        server: delivery.server ?? null,
+        caseType: delivery.caseType ?? null,
+        muted: route === 'muted',
+      });
+      if (outcome !== 'stale') return outcome;
     }
     throw new Error('the guild settings kept changing while a delivery was routed');
   }

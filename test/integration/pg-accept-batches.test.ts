@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { NewDelivery } from '../../src/store/deliveries.js';
+import { openStore, type Store } from '../../src/store/open-store.js';
+import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+
+const GUILDS = ['222222222222222221', '222222222222222222', '222222222222222223'];
+const channelOf = (guildId: string) => `3000000000000000${guildId.slice(-2)}`;
+
+function delivery(id: string, guildId: string, rawBody = `{"id":"${id}"}`): NewDelivery {
+  return { hookId: 'hook-1', guildId, deliveryId: id, event: 'modcall', receivedAt: 1_000, rawBody };
+}
+
+/**
+ * The PostgreSQL intake stores the accepts of one moment together (one round trip, one commit): what each
+ * caller hears must still be its own delivery's outcome, and one delivery the database refuses must not take
+ * the others of its batch down with it.
+ */
+describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  const start = async (): Promise<Store> => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const store = await openStore(database.url);
+    cleanups.push(() => store.close());
+    for (const guildId of GUILDS) {
+      await store.guilds.update(guildId, (settings) => ({ ...settings, defaultChannelId: channelOf(guildId) }));
+    }
+    return store;
+  };
+
+  it('answers each caller of a burst over three guilds with its own outcome, duplicates included', async () => {
+    const store = await start();
+    const burst = Array.from({ length: 90 }, (_, i) => delivery(`d${i % 60}`, GUILDS[i % 3] ?? ''));
+    const outcomes = await Promise.all(burst.map((d) => store.deliveries.accept(d)));
+    // d0…d29 come twice (same guild each time, as i % 3 repeats): one copy accepted, the other a duplicate.
+    const byId = new Map<string, string[]>();
+    burst.forEach((d, i) => byId.set(d.deliveryId, [...(byId.get(d.deliveryId) ?? []), outcomes[i] ?? '']));
+    for (const [id, seen] of byId) {
+      expect([id, [...seen].sort()]).toEqual([id, seen.length === 2 ? ['accepted', 'duplicate'] : ['accepted']]);
+    }
+    for (const guildId of GUILDS) {
+      const lane = await store.deliveries.nextFor(channelOf(guildId), 100);
+      expect(lane).toHaveLength(20);
+      expect(lane.every((entry) => entry.guildId === guildId)).toBe(true);
+    }
+    expect(await store.activity.get('hook-1')).toMatchObject({ lastDeliveryAt: 1_000, lastEvent: 'modcall' });
+  });
+
+  it("wakes each lane of a burst, with its guild and its latest arrival, and counts each hook's latest delivery", async () => {
+    const store = await start();
+    const heard = new Map<string, { guildId: string; at: number }>();
+    const stop = store.signals.subscribe((signal) => {
+      if (signal.kind === 'work') {
+        const { channelId, guildId, at } = signal;
+        heard.set(channelId, { guildId, at: Math.max(at, heard.get(channelId)?.at ?? 0) });
+      }
+    });
+    cleanups.push(() => Promise.resolve(stop()));
+    const burst = Array.from({ length: 30 }, (_, i) => ({
+      ...delivery(`w${i}`, GUILDS[i % 3] ?? ''),
+      hookId: `hook-${i % 2}`,
+      event: i === 28 ? 'case.created' : 'modcall',
+      receivedAt: 5_000 + i,
+    }));
+    await Promise.all(burst.map((d) => store.deliveries.accept(d)));
+    const expected = new Map(
+      GUILDS.map((guildId, g) => [channelOf(guildId), { guildId, at: 5_000 + 27 + g }] as const),
+    );
+    await expect.poll(() => new Map(heard), { timeout: 5_000 }).toEqual(expected);
+    expect(await store.activity.get('hook-0')).toMatchObject({ lastDeliveryAt: 5_028, lastEvent: 'case.created' });
+    expect(await store.activity.get('hook-1')).toMatchObject({ lastDeliveryAt: 5_029, lastEvent: 'modcall' });
+  });
+
+  it('fails only the delivery the database refuses, and stores the rest of its burst', async () => {
+    const store = await start();
+    const guildId = GUILDS[0] ?? '';
+    // PostgreSQL's text cannot hold a NUL character: that insert fails, as a broken row would.
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      i === 5 ? delivery('poison', guildId, '{"id":"\u0000"}') : delivery(`ok-${i}`, guildId),
+    );
+    const settled = await Promise.allSettled(burst.map((d) => store.deliveries.accept(d)));
+    expect(settled.map((result) => result.status)).toEqual(
+      burst.map((d) => (d.deliveryId === 'poison' ? 'rejected' : 'fulfilled')),
+    );
+    const lane = await store.deliveries.nextFor(channelOf(guildId), 100);
+    expect(lane.map((entry) => entry.deliveryId).sort()).toEqual(
+      burst
+        .map((d) => d.deliveryId)
+        .filter((id) => id !== 'poison')
+        .sort(),
+    );
+    expect(await store.deliveries.stateOf('hook-1', 'poison')).toBeUndefined();
+  });
+});
