@@ -51,14 +51,7 @@ export interface ParkedEntry extends NewDelivery {
  * A delivery the store remembers as posted (or muted by an `off` rule), without its body: its unique key is what
  * keeps the service's retries of it duplicates until the sweep forgets it.
  */
-export interface PostedDelivery {
-  hookId: string;
-  guildId: string;
-  deliveryId: string;
-  event: string;
-  server?: string;
-  caseType?: string;
-  receivedAt: number;
+export interface PostedDelivery extends Omit<NewDelivery, 'rawBody'> {
   postedAt: number;
   /** Stored as posted because an `off` rule applied (counted as muted in /status), not sent to Discord. */
   muted: boolean;

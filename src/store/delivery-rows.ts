@@ -29,26 +29,14 @@ export interface DeliveryRow {
 }
 
 /** A posted row as listPosted reads it (`muted` is 0/1 in SQLite, a boolean in PostgreSQL). */
-export type PostedRow = Pick<
-  DeliveryRow,
-  'seq' | 'hook_id' | 'delivery_id' | 'guild_id' | 'event' | 'server' | 'case_type' | 'received_at'
-> & { posted_at: number; muted: boolean | number };
+export type PostedRow = StoredRow & { posted_at: number; muted: boolean | number };
 
 /** The columns listPosted selects, in both engines. */
 export const POSTED_COLUMNS =
   'seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, posted_at, muted';
 
 export function toPosted(row: PostedRow): PostedDelivery & { seq: number } {
-  return {
-    ...routingKeysOf(row),
-    seq: row.seq,
-    hookId: row.hook_id,
-    guildId: row.guild_id,
-    deliveryId: row.delivery_id,
-    receivedAt: row.received_at,
-    postedAt: row.posted_at,
-    muted: Boolean(row.muted),
-  };
+  return { ...storedFieldsOf(row), postedAt: row.posted_at, muted: Boolean(row.muted) };
 }
 
 /** A `channel_state` row. */
@@ -74,16 +62,28 @@ export function routingKeysOf(row: RoutingRow): Pick<NewDelivery, 'event' | 'ser
   };
 }
 
-export function toQueued(row: DeliveryRow): QueuedEntry {
+/** The columns every stored delivery has, whatever its state. */
+type StoredRow = Pick<
+  DeliveryRow,
+  'seq' | 'hook_id' | 'delivery_id' | 'guild_id' | 'event' | 'server' | 'case_type' | 'received_at'
+>;
+
+/** What every stored delivery is, whatever its state: its ids, routing keys, arrival and order. */
+function storedFieldsOf(row: StoredRow): Omit<NewDelivery, 'rawBody'> & { seq: number } {
   return {
     ...routingKeysOf(row),
     seq: row.seq,
     hookId: row.hook_id,
     guildId: row.guild_id,
     deliveryId: row.delivery_id,
-    event: row.event,
-    rawBody: row.raw_body ?? '',
     receivedAt: row.received_at,
+  };
+}
+
+export function toQueued(row: DeliveryRow): QueuedEntry {
+  return {
+    ...storedFieldsOf(row),
+    rawBody: row.raw_body ?? '',
     channelId: row.channel_id ?? '',
     claimNonce: row.claim_nonce,
   };
@@ -91,14 +91,8 @@ export function toQueued(row: DeliveryRow): QueuedEntry {
 
 export function toParked(row: DeliveryRow): ParkedEntry {
   return {
-    ...routingKeysOf(row),
-    seq: row.seq,
-    hookId: row.hook_id,
-    guildId: row.guild_id,
-    deliveryId: row.delivery_id,
-    event: row.event,
+    ...storedFieldsOf(row),
     rawBody: row.raw_body ?? '',
-    receivedAt: row.received_at,
     channelId: row.channel_id,
     kind: row.park_kind ?? 'unrouted',
     detail: row.park_detail ?? '',
