@@ -103,12 +103,8 @@ async function copyOpen(
 ): Promise<Pick<Copied, 'openDeliveries' | 'writtenDown' | 'writtenDownLost'>> {
   const open = await from.deliveries.listOpen();
   let openDeliveries = 0;
-  for (const entry of open) {
-    const { hookId, guildId, deliveryId, event, server, caseType, rawBody, receivedAt } = entry;
-    const delivery = { hookId, guildId, deliveryId, event, rawBody, receivedAt };
-    const keys = { ...(server !== undefined ? { server } : {}), ...(caseType !== undefined ? { caseType } : {}) };
-    if ((await to.deliveries.accept({ ...delivery, ...keys })) === 'accepted') openDeliveries += 1;
-  }
+  // An open entry is a delivery with its routing keys (accept reads only those fields): routed again on arrival.
+  for (const entry of open) if ((await to.deliveries.accept(entry)) === 'accepted') openDeliveries += 1;
   const messages = writtenDownMessages(open);
   if (messages.size === 0) return { openDeliveries, writtenDown: 0, writtenDownLost: 0 };
   const copies = new Map((await to.deliveries.listOpen()).map((entry) => [idOf(entry), entry]));

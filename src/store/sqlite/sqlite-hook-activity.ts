@@ -63,21 +63,13 @@ export class SqliteHookActivity implements HookActivityStore {
   }
 
   restore(hookId: string, record: HookActivityRecord): Promise<void> {
-    const [lastDeliveryAt, lastEvent, refused, inARow, lastRefusal, enabled, enabledAt] = toActivityColumns(record);
+    // SQLite has no boolean: `enabled` is stored 0/1.
+    const columns = toActivityColumns(record).map((value) => (typeof value === 'boolean' ? Number(value) : value));
     return this.writes.run(() => {
       this.remove.run(hookId);
       this.db
         .prepare(`INSERT INTO hook_activity (hook_id, ${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-        .run(
-          hookId,
-          lastDeliveryAt,
-          lastEvent,
-          refused,
-          inARow,
-          lastRefusal,
-          enabled === null ? null : Number(enabled),
-          enabledAt,
-        );
+        .run(hookId, ...columns);
     });
   }
 
