@@ -366,6 +366,11 @@ export class FakeDiscord {
     this.#faults.failChannel(channelId, options);
   }
 
+  /** Ends the channel's {@link failChannel} fault now; every other fault stays. */
+  restoreChannel(channelId: string): void {
+    this.#faults.restoreChannel(channelId);
+  }
+
   /** Removes every fault and releases held requests. */
   clearFaults(): void {
     this.#faults.clear();

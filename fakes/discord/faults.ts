@@ -100,6 +100,11 @@ export class FaultInjector {
     this.#channels.set(channelId, { status: options.status ?? 403, until });
   }
 
+  /** Ends a {@link failChannel} fault on this channel now (other faults stay). */
+  restoreChannel(channelId: string): void {
+    this.#channels.delete(channelId);
+  }
+
   /** Removes every fault and releases held requests. */
   clear(): void {
     this.#fail = undefined;

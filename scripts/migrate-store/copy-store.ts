@@ -122,6 +122,7 @@ async function copyOpen(
           channelId,
           nonce,
           lane.map((copy) => copy.seq),
+          await from.deliveries.writtenMessage(channelId, nonce),
         )));
     if (kept) writtenDown += 1;
   }

@@ -21,6 +21,13 @@ export const SubjectCardSchema = z.object({
 });
 export type SubjectCard = z.infer<typeof SubjectCardSchema>;
 
+/**
+ * The event that ended a subject (case.voided, session.ended, shift.ended), kept once it was posted on its own (no
+ * card of its subject existed then): a card posted later, in any lane or process, is drawn in this final state.
+ */
+const FinalStateSchema = z.object({ deliveryId: z.string(), event: z.string(), rawBody: z.string(), at: z.number() });
+export type FinalState = z.infer<typeof FinalStateSchema>;
+
 /** A posted message's embeds as they stand (an edit must send them all: Discord replaces the whole list). */
 const MessageEmbedsSchema = z.object({ embeds: z.array(z.looseObject({})), postedAt: z.number().optional() });
 
@@ -54,6 +61,7 @@ export type Escalation = z.infer<typeof EscalationSchema>;
 
 const SUBJECT = 'card';
 const MESSAGE = 'card_message';
+const FINAL = 'card_final';
 const MODCALL = 'modcall_card';
 const CALLER = 'modcall_caller';
 const ESCALATION = 'modcall_escalation';
@@ -67,8 +75,20 @@ export class CardRecords {
     return stored === undefined || stored === null ? undefined : SubjectCardSchema.parse(stored);
   }
 
+  /** Stores where the subject's card is; null forgets it (its later events are then posted on their own). */
   async saveSubject(guildId: string, subjectKey: string, card: SubjectCard | null): Promise<void> {
-    await this.records.update(SUBJECT, `${guildId}:${subjectKey}`, () => card);
+    if (card === null) await this.records.delete(SUBJECT, `${guildId}:${subjectKey}`);
+    else await this.records.update(SUBJECT, `${guildId}:${subjectKey}`, () => card);
+  }
+
+  async finalState(guildId: string, subjectKey: string): Promise<FinalState | undefined> {
+    const stored = await this.records.get(FINAL, `${guildId}:${subjectKey}`);
+    const parsed = FinalStateSchema.safeParse(stored);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  async saveFinalState(guildId: string, subjectKey: string, final: FinalState): Promise<void> {
+    await this.records.update(FINAL, `${guildId}:${subjectKey}`, () => final);
   }
 
   async messageEmbeds(channelId: string, messageId: string): Promise<APIEmbed[] | undefined> {
@@ -97,6 +117,10 @@ export class CardRecords {
         await this.records.delete(SUBJECT, key);
         forgotten += 1;
       }
+    }
+    for (const { key, value } of await this.records.list(FINAL)) {
+      const final = FinalStateSchema.safeParse(value);
+      if (!final.success || final.data.at < before) await this.records.delete(FINAL, key);
     }
     for (const { key, value } of await this.records.list(MESSAGE)) {
       const message = MessageEmbedsSchema.safeParse(value);

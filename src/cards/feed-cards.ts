@@ -15,7 +15,7 @@ import { SendError } from '../feed/send-failure.js';
 import type { Logger } from '../logger.js';
 import type { QueuedEntry } from '../store/deliveries.js';
 import type { EventOf, ServiceEvent } from '../upstream/schemas.js';
-import type { CardRecords, ModcallCard } from './card-records.js';
+import type { CardRecords, FinalState, ModcallCard, SubjectCard } from './card-records.js';
 import { eventOfCard, freshState, renderModcallMessage, type ModcallMessage } from './modcall-message.js';
 import { subjectOf } from './subjects.js';
 
@@ -26,6 +26,8 @@ export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
 export interface RenderedEntry {
   item: QueuedEntry;
   payload: MessagePayload;
+  /** The payload already shows its subject's final state (a case drawn voided): nothing to edit once posted. */
+  settled?: boolean;
 }
 
 /**
@@ -82,18 +84,29 @@ export class FeedCards {
       if (items.length > 0 && (await this.mustGoAlone(guildId, fact, items))) {
         return { kind: 'post', items, components: [], cut: true };
       }
-      items.push(this.mergeIntoOrigin(fact, facts, items));
+      items.push(
+        fact.subject?.role === 'origin'
+          ? await this.drawOrigin(guildId, fact, facts, items)
+          : this.mergeIntoOrigin(fact, facts, items),
+      );
     }
     return { kind: 'post', items, components: [], cut: false };
   }
 
-  /** After Discord confirmed a message: where its cards are, for the events that will change them. */
+  /**
+   * After Discord confirmed a message: where its cards are, for the events that will change them; and the final
+   * events it carries on their own, for cards posted later. Then each side looks for the other (a card posted
+   * while its end was being posted elsewhere): whichever is recorded second sees the first, so the card is
+   * turned into its final state by at least one of them (an edit to the same state twice changes nothing).
+   */
   async posted(guildId: string, channelId: string, messageId: string, items: readonly RenderedEntry[]): Promise<void> {
     const embeds = items.flatMap((entry) => entry.payload.embeds);
+    const unsettled: Array<{ key: string; card: SubjectCard }> = [];
+    const finals: Facts[] = [];
     let index = 0;
-    let saveEmbeds = false;
     for (const entry of items) {
-      const { event, subject } = this.read(entry);
+      const fact = this.read(entry);
+      const { event, subject } = fact;
       const count = entry.payload.embeds.length;
       if (subject?.role === 'origin' && count > 0) {
         const card = {
@@ -105,12 +118,33 @@ export class FeedCards {
           ...(event?.event === 'session.started' ? { sessionStart: { ...event.data.session } } : {}),
         };
         await this.deps.records.saveSubject(guildId, subject.key, card);
-        saveEmbeds = true;
+        if (!entry.settled) unsettled.push({ key: subject.key, card });
+      }
+      if (subject?.role === 'final' && count > 0) {
+        const { deliveryId, event: name, rawBody } = entry.item;
+        await this.deps.records.saveFinalState(guildId, subject.key, {
+          deliveryId,
+          event: name,
+          rawBody,
+          at: this.deps.clock(),
+        });
+        finals.push(fact);
       }
       if (event?.event === 'modcall') await this.saveNewModcall(guildId, channelId, messageId, entry, event);
       index += count;
     }
-    if (saveEmbeds) await this.deps.records.saveMessageEmbeds(channelId, messageId, embeds, this.deps.clock());
+    if (unsettled.length > 0)
+      await this.deps.records.saveMessageEmbeds(channelId, messageId, embeds, this.deps.clock());
+
+    for (const { key, card } of unsettled) {
+      const final = await this.deps.records.finalState(guildId, key);
+      if (final) await this.drawFinal(guildId, key, card, storedEnding(final));
+    }
+    for (const final of finals) {
+      const key = final.subject?.key ?? '';
+      const card = await this.deps.records.subject(guildId, key);
+      if (card && card.messageId !== messageId) await this.drawFinal(guildId, key, card, endingOf(final));
+    }
   }
 
   private read(rendered: RenderedEntry): Facts {
@@ -142,9 +176,36 @@ export class FeedCards {
     const origin = items[originAt];
     if (!origin) return fact.rendered;
     const start = facts.find((candidate) => candidate.rendered === origin)?.event;
-    const sessionStart = start?.event === 'session.started' ? { ...start.data.session } : undefined;
-    items[originAt] = { item: origin.item, payload: { ...origin.payload, embeds: finalEmbeds(fact, sessionStart) } };
+    items[originAt] = {
+      item: origin.item,
+      payload: { ...origin.payload, embeds: finalEmbeds(endingOf(fact), sessionStartOf(start)) },
+      settled: true,
+    };
     return { item: fact.rendered.item, payload: { embeds: [], allowed_mentions: { parse: [] } } };
+  }
+
+  /**
+   * A case, session or shift whose end is known already (posted on its own before, in any lane, or earlier in this
+   * message) is posted in its final state at once.
+   */
+  private async drawOrigin(
+    guildId: string,
+    fact: Facts,
+    facts: readonly Facts[],
+    before: readonly RenderedEntry[],
+  ): Promise<RenderedEntry> {
+    const key = fact.subject?.key;
+    const earlier = facts.find(
+      (candidate) =>
+        candidate.subject?.key === key &&
+        candidate.subject?.role === 'final' &&
+        before.some((entry) => entry.item === candidate.rendered.item),
+    );
+    const stored = earlier || key === undefined ? undefined : await this.deps.records.finalState(guildId, key);
+    const ending = earlier ? endingOf(earlier) : stored ? storedEnding(stored) : undefined;
+    if (!ending) return fact.rendered;
+    const embeds = finalEmbeds(ending, sessionStartOf(fact.event));
+    return { item: fact.rendered.item, payload: { ...fact.rendered.payload, embeds }, settled: true };
   }
 
   private planNewModcall(first: Facts, event: EventOf<'modcall'>): LanePlan {
@@ -215,30 +276,35 @@ export class FeedCards {
    * Turns a posted card into its final state: its embeds replaced in the message (all of the message's embeds
    * are sent, as Discord replaces the list), then, for a voided case, a reply to it (an edit notifies nobody).
    */
-  private async finish(
-    guildId: string,
-    fact: Facts,
-    card: NonNullable<Awaited<ReturnType<CardRecords['subject']>>>,
-  ): Promise<'done' | 'gone'> {
-    const key = fact.subject?.key ?? '';
+  private async finish(guildId: string, fact: Facts, card: SubjectCard): Promise<'done' | 'gone'> {
+    if ((await this.drawFinal(guildId, fact.subject?.key ?? '', card, endingOf(fact))) === 'gone') return 'gone';
+    if (fact.event?.event === 'case.voided') await this.replyVoided(card, fact, fact.event);
+    return 'done';
+  }
+
+  /**
+   * Replaces a card's embeds with its final state in its message (all of the message's embeds are sent, as
+   * Discord replaces the list); nothing is sent when it shows that state already. `gone` (and the card
+   * forgotten) when the card can no longer be edited or its final state no longer fits its message.
+   */
+  private async drawFinal(guildId: string, key: string, card: SubjectCard, ending: Ending): Promise<'done' | 'gone'> {
     const forget = async () => {
       await this.deps.records.saveSubject(guildId, key, null);
       return 'gone' as const;
     };
     const current = await this.deps.records.messageEmbeds(card.channelId, card.messageId);
     if (!current) return forget();
-    const replacement = finalEmbeds(fact, card.sessionStart);
+    const replacement = finalEmbeds(ending, card.sessionStart);
     const embeds = [
       ...current.slice(0, card.embedIndex),
       ...replacement,
       ...current.slice(card.embedIndex + card.embedCount),
     ];
-    // A final state that no longer fits its message is posted on its own instead.
     if (!fitsOneMessage(embeds) || replacement.length === 0) return forget();
+    if (JSON.stringify(embeds) === JSON.stringify(current)) return 'done';
     if ((await this.edit(card.channelId, card.messageId, { embeds })) === 'gone') return forget();
     await this.deps.records.saveMessageEmbeds(card.channelId, card.messageId, embeds, card.postedAt);
     await this.deps.records.saveSubject(guildId, key, { ...card, embedCount: replacement.length });
-    if (fact.event?.event === 'case.voided') await this.replyVoided(card, fact, fact.event);
     return 'done';
   }
 
@@ -280,13 +346,35 @@ export class FeedCards {
   }
 }
 
+/** The event that ends a subject, and its own embeds. */
+interface Ending {
+  event: ServiceEvent | undefined;
+  embeds: APIEmbed[];
+}
+
+function endingOf(fact: Facts): Ending {
+  return { event: fact.event, embeds: fact.rendered.payload.embeds };
+}
+
+function storedEnding(final: FinalState): Ending {
+  const classified = classifyEntry(final);
+  return {
+    event: classified.kind === 'event' ? classified.event : undefined,
+    embeds: renderDelivery(classified, {}).embeds,
+  };
+}
+
+function sessionStartOf(start: ServiceEvent | undefined): Record<string, unknown> | undefined {
+  return start?.event === 'session.started' ? { ...start.data.session } : undefined;
+}
+
 /**
  * The embeds of a card's final state: the final event's own, except that an ended session is drawn with what its
  * start said (who started it, when: the duration), which session.ended does not carry.
  */
-function finalEmbeds(fact: Facts, sessionStart: Record<string, unknown> | undefined): APIEmbed[] {
-  const event = fact.event;
-  if (event?.event !== 'session.ended' || !sessionStart) return fact.rendered.payload.embeds;
+function finalEmbeds(ending: Ending, sessionStart: Record<string, unknown> | undefined): APIEmbed[] {
+  const event = ending.event;
+  if (event?.event !== 'session.ended' || !sessionStart) return ending.embeds;
   const merged = { ...event, data: { ...event.data, session: { ...sessionStart, ...event.data.session } } };
   return renderDelivery({ kind: 'event', event: merged }, {}).embeds;
 }

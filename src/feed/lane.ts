@@ -11,6 +11,7 @@ import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
 import { resolveRoute } from './route.js';
 import { toSendFailure, type FeedMessageBody, type MessageSender, type SendFailure } from './send-failure.js';
+import { parseWrittenPost, serializeWrittenPost } from './written-message.js';
 
 /**
  * A message with room left waits for more events of its channel while they keep coming: until `quietMs`
@@ -164,7 +165,7 @@ export class Lane {
       const entries = await this.deps.queue.nextFor(this.channelId, MAX_EMBEDS_PER_MESSAGE);
       const [first] = entries;
       if (!first) return undefined;
-      if (first.claimNonce !== null) return this.compose(entries, first.claimNonce);
+      if (first.claimNonce !== null) return this.resend(entries, first.claimNonce);
 
       const candidates = this.takeCandidates(entries);
       const plan = await this.plan(candidates);
@@ -176,14 +177,42 @@ export class Lane {
       const outgoing = this.toOutgoing(plan, undefined);
       // Written down before it is sent: a crash after the send resends this very message, under this nonce.
       const seqs = outgoing.entries.map((entry) => entry.seq);
-      const nonce = outgoing.kind === 'post' ? outgoing.body.nonce : outgoing.nonce;
-      if (await this.deps.queue.writeDown(this.channelId, nonce, seqs)) return outgoing;
+      if (outgoing.kind === 'update') {
+        // One entry: a resend plans it again (the card may be gone by then, and it is posted on its own).
+        if (await this.deps.queue.writeDown(this.channelId, outgoing.nonce, seqs)) return outgoing;
+        continue;
+      }
+      const written = serializeWrittenPost({
+        body: outgoing.body,
+        parts: outgoing.rendered.map(({ payload, settled }) => (settled ? { payload, settled } : { payload })),
+      });
+      if (await this.deps.queue.writeDown(this.channelId, outgoing.body.nonce, seqs, written)) return outgoing;
     }
   }
 
-  /** A message written down before, as it was: the same entries, planned the same way, under its nonce. */
-  private async compose(entries: QueuedEntry[], nonce: string): Promise<Outgoing> {
-    return this.toOutgoing(await this.plan(entries), nonce);
+  /**
+   * A message written down before, exactly as it was written down (its entries, its body, the cards it carries),
+   * under its nonce: what the cards would plan now may differ (another lane posted a card meanwhile), and every
+   * entry under the nonce is confirmed with it.
+   */
+  private async resend(entries: QueuedEntry[], nonce: string): Promise<Outgoing> {
+    const written = parseWrittenPost(
+      await this.deps.queue.writtenMessage(this.channelId, nonce),
+      nonce,
+      entries.length,
+    );
+    if (written) {
+      const rendered = entries.flatMap((item, index) => {
+        const part = written.parts[index];
+        return part ? [{ ...part, item }] : [];
+      });
+      return { kind: 'post', entries, rendered, body: written.body };
+    }
+    // An update (one entry, planned again), or a post written down by a version that kept no message.
+    const outgoing = this.toOutgoing(await this.plan(entries), nonce);
+    if (outgoing.entries.length === entries.length) return outgoing;
+    // Planned differently now: every entry written down goes, drawn plainly, so none is confirmed unsent.
+    return this.toOutgoing({ kind: 'post', items: await this.renderEach(entries), components: [], cut: false }, nonce);
   }
 
   private async plan(entries: QueuedEntry[]): Promise<LanePlan> {

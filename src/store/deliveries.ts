@@ -115,8 +115,13 @@ export interface DeliveryQueue {
    * all of them), else up to `max` oldest waiting entries, oldest first.
    */
   nextFor(channelId: string, max: number): Promise<QueuedEntry[]>;
-  /** Writes the message down before it is sent; false when one of the entries left the lane meanwhile. */
-  writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean>;
+  /**
+   * Writes the message down before it is sent: its entries, and `message` (what the lane will send, opaque here)
+   * in the same transaction. False when one of the entries left the lane meanwhile.
+   */
+  writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean>;
+  /** What was written down with the channel's message `nonce`, while it is not confirmed; a resend sends it. */
+  writtenMessage(channelId: string, nonce: string): Promise<string | undefined>;
   /** Discord confirmed the message: its entries are posted, and the channel's failures are forgotten. */
   ack(channelId: string, nonce: string, postedAt: number): Promise<void>;
   /** Forgets a written-down message that Discord did not post (it refused it): its entries wait as before. */

@@ -63,6 +63,33 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await underTest.dispose();
     });
 
+    it('keeps the message written down with its entries until it is confirmed or released, across a restart', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      await routeTo(store, CHANNEL_A);
+      for (const id of ['m1', 'm2', 'm3']) await store.deliveries.accept(delivery(id));
+      const seqsOf = async (max: number) => (await store.deliveries.nextFor(CHANNEL_A, max)).map((entry) => entry.seq);
+
+      expect(await store.deliveries.writeDown(CHANNEL_A, 'nonce-1', await seqsOf(2), '{"body":"first"}')).toBe(true);
+      store = await restart(store);
+      expect(await store.deliveries.writtenMessage(CHANNEL_A, 'nonce-1')).toBe('{"body":"first"}');
+      expect(await store.deliveries.writtenMessage(CHANNEL_A, 'another')).toBeUndefined();
+      expect(await store.deliveries.writtenMessage(CHANNEL_B, 'nonce-1')).toBeUndefined();
+      await store.deliveries.release(CHANNEL_A, 'nonce-1');
+      expect(await store.deliveries.writtenMessage(CHANNEL_A, 'nonce-1')).toBeUndefined();
+
+      expect(await store.deliveries.writeDown(CHANNEL_A, 'nonce-2', await seqsOf(2), '{"body":"second"}')).toBe(true);
+      await store.deliveries.ack(CHANNEL_A, 'nonce-2', now.ms);
+      expect(await store.deliveries.writtenMessage(CHANNEL_A, 'nonce-2')).toBeUndefined();
+
+      // One that could not be written down (its entry left the lane) keeps no message.
+      const [m3] = await seqsOf(1);
+      expect(await store.deliveries.writeDown(CHANNEL_A, 'nonce-3', [m3 ?? 0, 999_999], '{"body":"third"}')).toBe(
+        false,
+      );
+      expect(await store.deliveries.writtenMessage(CHANNEL_A, 'nonce-3')).toBeUndefined();
+    });
+
     it('accepts 50 concurrent copies of one delivery once', async () => {
       underTest = await makeEngine();
       const store = await start();

@@ -15,7 +15,8 @@ const SERVER_CHANNEL = '300000000000000002';
 async function writeDownNext(store: Store, channelId: string, nonce: string): Promise<void> {
   const entries = await store.deliveries.nextFor(channelId, 10);
   const seqs = entries.map((entry) => entry.seq);
-  if (!(await store.deliveries.writeDown(channelId, nonce, seqs))) throw new Error('not written down');
+  const message = JSON.stringify({ written: nonce });
+  if (!(await store.deliveries.writeDown(channelId, nonce, seqs, message))) throw new Error('not written down');
 }
 
 const cleanups: Array<() => unknown> = [];
@@ -107,6 +108,8 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       ['waiting-1', 'nonce-in-flight'],
       ['waiting-2', 'nonce-in-flight'],
     ]);
+    // Exactly as it was written down.
+    expect(await target.deliveries.writtenMessage(CHANNEL, 'nonce-in-flight')).toBe('{"written":"nonce-in-flight"}');
     // Routed by its game server, as before the move.
     expect((await target.deliveries.nextFor(SERVER_CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual([
       'server-456',

@@ -299,6 +299,15 @@ const MIGRATIONS: readonly string[] = [
     RETURN v_outcomes;
   END $$;
   `,
+  `
+  -- The message a lane wrote down and has not had confirmed (at most one per channel): what a resend sends again
+  -- exactly, whatever the cards would plan by then. Looked up by its nonce; a leftover is replaced by the next one.
+  CREATE TABLE written_message (
+    channel_id TEXT PRIMARY KEY,
+    nonce      TEXT NOT NULL,
+    message    TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

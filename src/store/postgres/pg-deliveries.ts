@@ -36,6 +36,8 @@ import { inTransaction } from './transaction.js';
 /** Deletes of expired posted deliveries go in slices, so a big sweep never holds locks for long. */
 const SWEEP_SLICE = 5_000;
 
+const FORGET_MESSAGE_SQL = 'DELETE FROM written_message WHERE channel_id = $1 AND nonce = $2';
+
 /** How many times an accept routed with settings that changed meanwhile is routed again before giving up. */
 const STALE_RETRIES = 5;
 
@@ -106,19 +108,36 @@ export class PostgresDeliveries implements DeliveryQueue {
     return rows.map(toQueued);
   }
 
-  async writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean> {
+  async writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       const { rowCount } = await client.query(
         `UPDATE delivery SET claim_nonce = $1
          WHERE channel_id = $2 AND state = 'waiting' AND claim_nonce IS NULL AND seq = ANY($3::bigint[])`,
         [nonce, channelId, seqs],
       );
-      if (rowCount === seqs.length) return true;
+      if (rowCount === seqs.length) {
+        if (message !== undefined) {
+          await client.query(
+            `INSERT INTO written_message (channel_id, nonce, message) VALUES ($1, $2, $3)
+             ON CONFLICT (channel_id) DO UPDATE SET nonce = EXCLUDED.nonce, message = EXCLUDED.message`,
+            [channelId, nonce, message],
+          );
+        }
+        return true;
+      }
       // One of them moved meanwhile (re-routed, or written down by another owner): nothing is claimed.
       await client.query('ROLLBACK');
       await client.query('BEGIN');
       return false;
     });
+  }
+
+  async writtenMessage(channelId: string, nonce: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ message: string }>(
+      'SELECT message FROM written_message WHERE channel_id = $1 AND nonce = $2',
+      [channelId, nonce],
+    );
+    return rows[0]?.message;
   }
 
   async ack(channelId: string, nonce: string, postedAt: number): Promise<void> {
@@ -128,15 +147,19 @@ export class PostgresDeliveries implements DeliveryQueue {
          WHERE channel_id = $2 AND state = 'waiting' AND claim_nonce = $3`,
         [postedAt, channelId, nonce],
       );
+      await client.query(FORGET_MESSAGE_SQL, [channelId, nonce]);
       await client.query('UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = $1', [channelId]);
     });
   }
 
   async release(channelId: string, nonce: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE delivery SET claim_nonce = NULL WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2`,
-      [channelId, nonce],
-    );
+    await inTransaction(this.pool, async (client) => {
+      await client.query(
+        `UPDATE delivery SET claim_nonce = NULL WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2`,
+        [channelId, nonce],
+      );
+      await client.query(FORGET_MESSAGE_SQL, [channelId, nonce]);
+    });
   }
 
   async recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {

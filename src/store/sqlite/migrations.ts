@@ -110,6 +110,18 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       CREATE INDEX delivery_muted ON delivery (guild_id, event) WHERE muted = 1;
     `);
   },
+  (db) => {
+    db.exec(`
+      -- The message a lane wrote down and has not had confirmed (at most one per channel): what a resend sends
+      -- again exactly, whatever the cards would plan by then. Looked up by its nonce; a row whose nonce no entry
+      -- carries any more is a leftover, replaced by the channel's next message.
+      CREATE TABLE written_message (
+        channel_id TEXT PRIMARY KEY,
+        nonce      TEXT NOT NULL,
+        message    TEXT NOT NULL
+      );
+    `);
+  },
 ];
 
 /** Brings the file's schema to the newest version; refuses a file written by a newer version of the bot. */

@@ -65,6 +65,9 @@ export class SqliteDeliveries implements DeliveryQueue {
   private readonly clearFailures: Statement<[string]>;
   private readonly failure: Statement<[string, string, number], { failures: number }>;
   private readonly refused: Statement<[string, number, string]>;
+  private readonly saveMessage: Statement<[string, string, string]>;
+  private readonly messageOf: Statement<[string, string], { message: string }>;
+  private readonly forgetMessage: Statement<[string, string]>;
 
   constructor(
     private readonly db: Database,
@@ -117,6 +120,12 @@ export class SqliteDeliveries implements DeliveryQueue {
       `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
        WHERE state = 'waiting' AND seq IN (SELECT value FROM json_each(?))`,
     );
+    this.saveMessage = db.prepare(
+      `INSERT INTO written_message (channel_id, nonce, message) VALUES (?, ?, ?)
+       ON CONFLICT (channel_id) DO UPDATE SET nonce = excluded.nonce, message = excluded.message`,
+    );
+    this.messageOf = db.prepare('SELECT message FROM written_message WHERE channel_id = ? AND nonce = ?');
+    this.forgetMessage = db.prepare('DELETE FROM written_message WHERE channel_id = ? AND nonce = ?');
     this.unclaimed = db.prepare(
       `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
     );
@@ -172,18 +181,26 @@ export class SqliteDeliveries implements DeliveryQueue {
     return Promise.resolve(rows.map(toQueued));
   }
 
-  writeDown(channelId: string, nonce: string, seqs: readonly number[]): Promise<boolean> {
+  writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean> {
     return this.writes.run(() => {
-      if (this.claim.run(nonce, channelId, JSON.stringify(seqs)).changes === seqs.length) return true;
+      if (this.claim.run(nonce, channelId, JSON.stringify(seqs)).changes === seqs.length) {
+        if (message !== undefined) this.saveMessage.run(channelId, nonce, message);
+        return true;
+      }
       // One of them moved (a settings change re-routed it): undo, the lane reads again.
       this.unclaim.run(nonce, channelId);
       return false;
     });
   }
 
+  writtenMessage(channelId: string, nonce: string): Promise<string | undefined> {
+    return Promise.resolve(this.messageOf.get(channelId, nonce)?.message);
+  }
+
   ack(channelId: string, nonce: string, postedAt: number): Promise<void> {
     return this.writes.run(() => {
       this.posted.run(postedAt, nonce, channelId);
+      this.forgetMessage.run(channelId, nonce);
       this.clearFailures.run(channelId);
     });
   }
@@ -191,6 +208,7 @@ export class SqliteDeliveries implements DeliveryQueue {
   release(channelId: string, nonce: string): Promise<void> {
     return this.writes.run(() => {
       this.unclaim.run(nonce, channelId);
+      this.forgetMessage.run(channelId, nonce);
     });
   }
 
