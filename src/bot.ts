@@ -36,6 +36,7 @@ import { StartupError } from './startup-error.js';
 import { openStore, type Store } from './store/open-store.js';
 import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
+import { StoreHealth } from './store/store-health.js';
 import { RUNTIME_TIMERS, type Timers } from './timers.js';
 import { createServiceClient } from './upstream/client.js';
 import { createDeveloperClient } from './upstream/developer-client.js';
@@ -126,6 +127,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     ? createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) })
     : undefined;
   const discordHealth = new DiscordHealth(discord, clock);
+  const storeHealth = new StoreHealth(clock);
   const intakeFailures = new IntakeFailures();
 
   const app = createApp({
@@ -137,12 +139,23 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     secrets,
     clock,
     logger,
-    health: async () => ({
-      store: store.kind,
-      role: config.ROLE,
-      outbox: await store.deliveries.countOpen(),
-      discord: discordHealth.state,
-    }),
+    health: async () => {
+      // A store that fails is reported, not answered with a 500: the process is up and keeps every delivery.
+      const outbox = await store.deliveries.countOpen().catch((error: unknown) => {
+        storeHealth.note(error);
+        return undefined;
+      });
+      const failing = outbox === undefined || storeHealth.since !== undefined;
+      return {
+        healthy: !failing,
+        report: {
+          store: failing ? 'failing' : store.kind,
+          role: config.ROLE,
+          ...(outbox === undefined ? {} : { outbox }),
+          discord: discordHealth.state,
+        },
+      };
+    },
   });
   let http: RunningServer;
   try {
@@ -193,6 +206,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
         secrets,
         discord,
         discordHealth,
+        storeHealth,
         http,
         clock,
         feedOptions,
@@ -216,6 +230,7 @@ interface FeedParts extends StartOptions {
   secrets: SecretBox;
   discord: Client;
   discordHealth: DiscordHealth;
+  storeHealth: StoreHealth;
   http: RunningServer;
   clock: Clock;
   feedOptions: Exclude<StartOptions['feed'], false | undefined>;
@@ -347,6 +362,7 @@ async function startFeed(
     clock,
     ownership,
     onSendOutcome: (failure) => discordHealth.noteSend(failure),
+    onStoreOutcome: (error) => parts.storeHealth.note(error),
     ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
     ...(feedOptions.batchWindow ? { batchWindow: feedOptions.batchWindow } : {}),
   });

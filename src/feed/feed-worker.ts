@@ -25,6 +25,8 @@ export interface FeedWorkerDeps {
   random?: () => number;
   /** Told of every send's outcome: a 401 means Discord refuses the token (see DiscordHealth). */
   onSendOutcome?: (failure: SendFailure | undefined) => void;
+  /** Told when a lane's pass fails at the store (an error), and when one completes again (undefined). */
+  onStoreOutcome?: (error: unknown) => void;
   /** Which guilds this process posts (default: all of them, one process). */
   ownership?: FeedOwnership;
   /** How often the store is read again for work whose signal may have been missed (default 30 s). */
@@ -130,6 +132,7 @@ export class FeedWorker {
           batchWindow: this.deps.batchWindow ?? DEFAULT_BATCH_WINDOW,
           random: this.deps.random ?? Math.random,
           onSendOutcome: (failure) => this.deps.onSendOutcome?.(failure),
+          onStoreOutcome: (error) => this.deps.onStoreOutcome?.(error),
           ...(this.deps.cards ? { cards: this.deps.cards } : {}),
         },
         (idle) => {

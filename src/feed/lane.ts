@@ -10,7 +10,13 @@ import { nonceForEntries } from './nonce.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
 import { resolveRoute } from './route.js';
-import { toSendFailure, type FeedMessageBody, type MessageSender, type SendFailure } from './send-failure.js';
+import {
+  SendError,
+  toSendFailure,
+  type FeedMessageBody,
+  type MessageSender,
+  type SendFailure,
+} from './send-failure.js';
 import { parseWrittenPost, serializeWrittenPost } from './written-message.js';
 
 /**
@@ -38,6 +44,8 @@ export interface LaneDeps {
   random: () => number;
   /** Told of every send's outcome (Discord's token state is the process's, not a lane's). */
   onSendOutcome(failure: SendFailure | undefined): void;
+  /** Told when a pass failed for a reason other than Discord's (the store), and when one completes again. */
+  onStoreOutcome?(error: unknown): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
   cards?: FeedCards;
 }
@@ -65,6 +73,8 @@ export class Lane {
   private lastArrivalAt = 0;
   private holdingSince: number | undefined;
   private failures = 0;
+  /** Passes in a row that the store failed (it restarts, fails over, is out of disk): the lane backs off. */
+  private storeFailures = 0;
   /** Entries of a batch Discord refused: each goes alone next, so the one at fault is found. */
   private readonly sendAlone = new Set<number>();
   private stopped = false;
@@ -92,15 +102,41 @@ export class Lane {
     // Waiting out a retry: new work changes nothing. Holding a part-filled message: the pass decides again.
     if (this.timerKind === 'retry') return;
     this.clearTimer();
-    this.passing = this.pass().finally(() => {
-      this.passing = undefined;
-      if (this.pokedDuringPass) {
-        this.pokedDuringPass = false;
-        this.poke();
-      } else if (!this.busy) {
-        this.onIdle(this);
-      }
-    });
+    this.passing = this.pass()
+      .then(
+        () => this.noteStoreOutcome(undefined),
+        (error: unknown) => this.noteStoreOutcome(error),
+      )
+      .finally(() => {
+        this.passing = undefined;
+        if (this.pokedDuringPass) {
+          this.pokedDuringPass = false;
+          this.poke();
+        } else if (!this.busy) {
+          this.onIdle(this);
+        }
+      });
+  }
+
+  /**
+   * A pass that threw failed at the store (a send's failures are handled inside it): nothing was lost, since
+   * what is written down stays and an ack that did not commit is sent again under the same nonce. The lane
+   * tries again after a backoff, and keeps the process up.
+   */
+  private noteStoreOutcome(error: unknown): void {
+    if (error === undefined) {
+      this.storeFailures = 0;
+      this.deps.onStoreOutcome?.(undefined);
+      return;
+    }
+    this.storeFailures += 1;
+    this.deps.onStoreOutcome?.(error);
+    const delay = backoffDelay(this.storeFailures, this.deps.backoff, this.deps.random);
+    this.deps.logger.warn(
+      { channelId: this.channelId, guildId: this.guildId, err: error, failures: this.storeFailures, retryInMs: delay },
+      'the store failed during a send; the lane tries again',
+    );
+    if (!this.stopped) this.setTimer('retry', delay);
   }
 
   /** Waits out a retry time stored before a restart, then runs. */
@@ -149,13 +185,17 @@ export class Lane {
     }
   }
 
-  /** Where the message's cards are (before the ack: a resend finds the same message and records it again). */
+  /**
+   * Where the message's cards are, before the ack. A store that fails here fails the pass: the message is sent
+   * again under its nonce (Discord answers with the same message) and its cards recorded then.
+   */
   private async notePosted(messageId: string, rendered: RenderedEntry[]): Promise<void> {
     try {
       await this.deps.cards?.posted(this.guildId, this.channelId, messageId, rendered);
     } catch (error) {
-      // The post stands; its cards will not follow their subject (later events are posted on their own).
-      this.deps.logger.warn({ channelId: this.channelId, messageId, err: error }, 'could not record the posted cards');
+      if (!(error instanceof SendError)) throw error;
+      // Discord refused an edit of an earlier card: the post stands, that card keeps the state it shows.
+      this.deps.logger.warn({ channelId: this.channelId, messageId, err: error }, 'could not bring a card up to date');
     }
   }
 

@@ -7,8 +7,8 @@ import { createWebhookHandler, type WebhookRouteDeps } from './webhook-route.js'
 export interface AppDeps extends WebhookRouteDeps {
   /** Whether this process takes webhooks (ROLE intake or all); a feed-only process serves /healthz alone. */
   webhooks?: boolean;
-  /** What GET /healthz reports besides `status`. */
-  health: () => Promise<Record<string, unknown>>;
+  /** What GET /healthz reports besides `status`; `healthy` false answers 503 (the store fails). */
+  health: () => Promise<{ healthy: boolean; report: Record<string, unknown> }>;
   logger: Logger;
 }
 
@@ -20,7 +20,8 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', 'loopback');
 
   app.get('/healthz', async (_req, res) => {
-    res.json({ status: 'ok', ...(await deps.health()) });
+    const { healthy, report } = await deps.health();
+    res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'degraded', ...report });
   });
   if (deps.webhooks !== false) app.post('/webhooks/:hookId', createWebhookHandler(deps));
 

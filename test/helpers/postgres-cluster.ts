@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,11 @@ export interface PostgresCluster {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   adminUrl: string;
   port: number;
+  /** `pg_ctl restart -m fast`: every connection is ended, the server is back on the same port. */
+  restart(): Promise<void>;
+  /** SIGKILL of the postmaster, as a crash or an OOM kill would end it; `start` brings it back (crash recovery). */
+  kill(): Promise<void>;
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -53,17 +58,20 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
       ? run('runuser', ['-u', 'postgres', '--', join(binDir, command), ...args])
       : run(join(binDir, command), args);
   const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    "-c listen_addresses='127.0.0.1'",
+    `-c unix_socket_directories='${dir}'`,
+    '-c fsync=off',
+    '-c full_page_writes=off',
+    '-c max_connections=200',
+  ].join(' ');
+  const start = async () => {
+    await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+  };
   try {
     await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-    const options = [
-      `-p ${port}`,
-      "-c listen_addresses='127.0.0.1'",
-      `-c unix_socket_directories='${dir}'`,
-      '-c fsync=off',
-      '-c full_page_writes=off',
-      '-c max_connections=200',
-    ].join(' ');
-    await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
+    await start();
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
@@ -71,6 +79,16 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    async restart() {
+      await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', 'restart']);
+    },
+    async kill() {
+      const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+      // The postmaster is gone at once; its backends end when they notice, and a new start waits for them.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    },
+    start,
     async stop() {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });

@@ -33,6 +33,12 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   const pool = new pg.Pool({ ...config, max: POOL_SIZE });
   // A connection that fails while idle in the pool is replaced by the pool; the error must not crash the process.
   pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'a store connection failed'));
+  // The pool listens for a connection's errors only at some moments of its life: a server that restarts or fails
+  // over can end one outside them (seen under pg_ctl restart), an 'error' event nobody hears, which would end the
+  // process. The query under way fails with the error either way; this listener only keeps the process up.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger?.debug({ err: { message: error.message } }, 'a store connection ended'));
+  });
   const signals = new PostgresSignals({ ...config, application_name: 'service-discord-bridge-signals' }, logger);
   try {
     const client = await pool.connect();
