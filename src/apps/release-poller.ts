@@ -11,6 +11,7 @@ import { describeDiscordError, type CardPoster } from './card-poster.js';
 import type { DeveloperCache } from './developer-cache.js';
 import { followApp } from './follow-app.js';
 import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
+import { PollActivity, type Nap } from './poll-activity.js';
 import { makeCardNonce, renderKeyRefusal } from './release-card.js';
 
 /** How often the poller looks, and how often it reads each app's versions. */
@@ -55,47 +56,58 @@ interface AppPollState {
   fingerprint: string;
 }
 
-/** Thrown inside a cycle when the poller is stopped while it waits. */
+/** Thrown inside a guild's poll when the poller is stopped while it waits. */
 class Stopped extends Error {}
 
+/** Thrown inside a guild's poll when the service's `retry-after` holds its key: the guild waits, no one else. */
+class KeyHeld extends Error {
+  constructor(readonly untilMs: number) {
+    super('the developer key is held by the service retry-after');
+  }
+}
+
 /**
- * Follows the review of every watched app and keeps its release cards current. Each cycle, for every guild
- * with a developer key the service accepts and at least one watch: GET /apps, then GET /apps/:id for the
- * watched apps that are due (every minute while a version waits for review, every 15 minutes otherwise, at
- * once when the app's entry in GET /apps changed). Every request waits for the key's polling share of the
- * budget (30 a minute, see RequestBudget), so with many apps a cycle stretches instead of going over it.
- * A 401 or 403 stops polling for that guild until /app key sets a new key, with one admin message.
+ * Follows the review of every watched app and keeps its release cards current. Each cycle starts a poll of
+ * every guild that is due (a minute after its last one began) with a developer key the service accepts and at
+ * least one watch: GET /apps, then GET /apps/:id for the watched apps that are due (every minute while a version
+ * waits for review, every 15 minutes otherwise, at once when the app's entry in GET /apps changed).
+ *
+ * Guilds are polled side by side, so one guild's trouble is its own: every request waits for its key's polling
+ * share of the budget (30 a minute, see RequestBudget), so with many apps that guild's poll stretches instead
+ * of going over it; a key the service's `retry-after` holds is skipped, not waited for, until it has passed;
+ * a poll that throws is logged and the others go on. A 401 or 403 stops polling for that guild until /app key
+ * sets a new key, with one admin message.
  */
 export class ReleasePoller {
   private readonly intervals: PollIntervals;
   private readonly apps = new Map<string, AppPollState>();
   private readonly forced = new Set<string>();
+  /** Guild polls in progress (one at most per guild), and when each guild polled is due again. */
+  private readonly polls = new Map<string, Promise<void>>();
+  private readonly nextPollAt = new Map<string, number>();
+  private readonly activity: PollActivity;
   private running: Promise<void> | undefined;
   private stopped = false;
-  private working = false;
-  private wakeCycle: (() => void) | undefined;
-  private readonly sleepers = new Set<{ handle: unknown; resolve: () => void }>();
-  private readonly idleWaiters = new Set<() => void>();
+  private betweenCycles: Nap | undefined;
 
   constructor(private readonly options: ReleasePollerOptions) {
     this.intervals = { ...DEFAULT_POLL_INTERVALS, ...options.intervals };
+    this.activity = new PollActivity(options.timers);
   }
 
   /** Starts the loop (once); the first cycle runs at once and catches up on what changed while the bot was down. */
   start(): void {
     if (this.running || this.stopped) return;
+    this.activity.begin();
     this.running = this.loop();
   }
 
-  /** Stops the loop and waits for the cycle in progress to end. */
+  /** Stops the loop and waits for the polls in progress to end. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wakeCycle?.();
-    for (const sleeper of this.sleepers) {
-      this.options.timers.clearTimeout(sleeper.handle);
-      sleeper.resolve();
-    }
+    this.activity.wakeAll();
     await this.running;
+    await Promise.all(this.polls.values());
   }
 
   /**
@@ -104,7 +116,7 @@ export class ReleasePoller {
    */
   pollSoon(guildId: string, appId: string): void {
     this.forced.add(stateKey(guildId, appId));
-    this.wakeCycle?.();
+    this.betweenCycles?.wake();
   }
 
   /**
@@ -112,39 +124,78 @@ export class ReleasePoller {
    * with a fake clock awaits after moving the clock, before looking at what the poller did.
    */
   settled(): Promise<void> {
-    if (!this.working) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.add(resolve));
+    return this.activity.settled();
   }
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      const startedAt = this.options.clock();
-      this.setWorking(true);
+      let wait = this.intervals.cycleMs;
       try {
         await this.runCycle();
+        wait = this.untilNextPoll();
       } catch (error) {
-        if (!(error instanceof Stopped)) {
-          this.options.logger.error({ err: toLoggableError(error) }, 'release poller cycle failed');
-        }
+        // The store failed to list the guilds: logged, and tried again a cycle later; the process goes on.
+        this.options.logger.error({ err: toLoggableError(error) }, 'release poller cycle failed');
       }
       if (this.stopped) break;
-      // A cycle that took longer than its interval (budget waits) is followed by the next at once: it stretches.
-      const wait = Math.max(0, startedAt + this.intervals.cycleMs - this.options.clock());
-      await this.sleep(wait, true);
+      this.betweenCycles = this.activity.sleep(wait);
+      await this.betweenCycles.done;
+      this.betweenCycles = undefined;
     }
-    this.setWorking(false);
+    this.activity.end();
   }
 
+  /** Starts the poll of every guild that is due and not being polled; posts the notice of a refused key. */
   private async runCycle(): Promise<void> {
-    for (const guild of await this.options.records.listGuilds()) {
+    const guilds = await this.options.records.listGuilds();
+    const now = this.options.clock();
+    const polled = new Set<string>();
+    for (const guild of guilds) {
       if (this.stopped) return;
       if (Object.keys(guild.watches).length === 0) continue;
       if (guild.keyRefusal !== null) {
-        if (!guild.keyRefusal.noticePosted) await this.postRefusalNotice(guild);
+        if (!guild.keyRefusal.noticePosted) await this.postRefusalNoticeSafely(guild);
         continue;
       }
-      if (guild.developerKey !== null) await this.pollGuild(guild);
+      if (guild.developerKey === null) continue;
+      polled.add(guild.guildId);
+      if (!this.polls.has(guild.guildId) && this.isGuildDue(guild.guildId, now)) this.startPoll(guild);
     }
+    // A guild no longer polled (no watch, no key, refused) must not wake the loop.
+    for (const guildId of this.nextPollAt.keys()) if (!polled.has(guildId)) this.nextPollAt.delete(guildId);
+  }
+
+  private isGuildDue(guildId: string, now: number): boolean {
+    if (now >= (this.nextPollAt.get(guildId) ?? now)) return true;
+    const prefix = stateKey(guildId, '');
+    return [...this.forced].some((key) => key.startsWith(prefix));
+  }
+
+  /** Time until the next guild poll falls due (those in progress are waited for by themselves), at most a cycle. */
+  private untilNextPoll(): number {
+    const now = this.options.clock();
+    let next = now + this.intervals.cycleMs;
+    for (const [guildId, at] of this.nextPollAt) if (!this.polls.has(guildId)) next = Math.min(next, at);
+    return Math.max(0, next - now);
+  }
+
+  /** Polls one guild beside the others; whatever it throws is logged here, so no poll can end the process. */
+  private startPoll(guild: AppGuild): void {
+    const { guildId } = guild;
+    this.nextPollAt.set(guildId, this.options.clock() + this.intervals.cycleMs);
+    this.activity.begin();
+    const poll = this.pollGuild(guild)
+      .catch((error: unknown) => {
+        if (error instanceof Stopped) return;
+        this.options.logger.error({ guildId, err: toLoggableError(error) }, 'release poll failed unexpectedly');
+      })
+      .finally(() => {
+        this.polls.delete(guildId);
+        this.activity.end();
+        // A poll its budget stretched past its interval is followed by the next at once.
+        if (this.options.clock() >= (this.nextPollAt.get(guildId) ?? 0)) this.betweenCycles?.wake();
+      });
+    this.polls.set(guildId, poll);
   }
 
   private async pollGuild(guild: AppGuild): Promise<void> {
@@ -162,8 +213,7 @@ export class ReleasePoller {
     const caller = { key, purpose: 'poll' as const };
     const problems: string[] = [];
     try {
-      await this.waitForBudget(key);
-      const apps = await developer.listApps(caller);
+      const apps = await this.withBudget(key, () => developer.listApps(caller));
       this.options.cache.apps.set(guild.guildId, apps);
       for (const watch of Object.values(guild.watches)) {
         const summary = apps.find((app) => app.id === watch.appId);
@@ -172,13 +222,21 @@ export class ReleasePoller {
           continue;
         }
         if (!this.isDue(guild.guildId, summary)) continue;
-        await this.waitForBudget(key);
-        const detail = await developer.getApp(caller, watch.appId);
+        const detail = await this.withBudget(key, () => developer.getApp(caller, watch.appId));
         const followed = await this.follow(guild.guildId, watch, detail, problems);
         this.schedule(guild.guildId, summary, detail, followed);
       }
     } catch (error) {
       if (error instanceof Stopped) throw error;
+      if (error instanceof KeyHeld) {
+        // Not a failed poll (the 429 counted where it came): the guild is skipped until the wait has passed.
+        this.nextPollAt.set(guild.guildId, error.untilMs);
+        this.options.logger.info(
+          { guildId: guild.guildId, until: new Date(error.untilMs).toISOString() },
+          'developer key held by retry-after: this guild is polled again after it',
+        );
+        return;
+      }
       if (isKeyRefusal(error)) {
         await markKeyRefused(this.options.records, guild.guildId, error.status, this.options.clock());
         await this.postRefusalNotice(await this.options.records.readGuild(guild.guildId));
@@ -233,12 +291,26 @@ export class ReleasePoller {
     this.forced.delete(key);
   }
 
-  private async waitForBudget(key: string): Promise<void> {
+  /** Makes `call` once the key's polling share allows; a `retry-after` is not waited for here (see KeyHeld). */
+  private async withBudget<T>(key: string, call: () => Promise<T>): Promise<T> {
     for (;;) {
       if (this.stopped) throw new Stopped();
-      const wait = this.options.developer.waitBeforeNext(key, 'poll');
-      if (wait <= 0) return;
-      await this.sleep(wait, false);
+      const decision = this.options.developer.checkBudget(key, 'poll');
+      // Called in the same turn as the check: another guild polling with the same key cannot take the place.
+      if (decision.ok) return call();
+      if (decision.reason === 'retry_after') throw new KeyHeld(this.options.clock() + decision.waitMs);
+      await this.activity.sleep(decision.waitMs).done;
+    }
+  }
+
+  private async postRefusalNoticeSafely(guild: AppGuild): Promise<void> {
+    try {
+      await this.postRefusalNotice(guild);
+    } catch (error) {
+      this.options.logger.error(
+        { guildId: guild.guildId, err: toLoggableError(error) },
+        'could not write down the key notice',
+      );
     }
   }
 
@@ -298,33 +370,6 @@ export class ReleasePoller {
     if (error instanceof ServiceApiError) return error.message;
     this.options.logger.error({ guildId, err: toLoggableError(error) }, 'release poll failed unexpectedly');
     return 'an unexpected error (logged)';
-  }
-
-  private sleep(ms: number, betweenCycles: boolean): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const sleeper = {
-        handle: undefined as unknown,
-        resolve: () => {
-          this.options.timers.clearTimeout(sleeper.handle);
-          this.sleepers.delete(sleeper);
-          if (betweenCycles) this.wakeCycle = undefined;
-          this.setWorking(true);
-          resolve();
-        },
-      };
-      sleeper.handle = this.options.timers.setTimeout(sleeper.resolve, ms);
-      this.sleepers.add(sleeper);
-      if (betweenCycles) this.wakeCycle = sleeper.resolve;
-      this.setWorking(false);
-    });
-  }
-
-  private setWorking(working: boolean): void {
-    this.working = working;
-    if (working) return;
-    for (const resolve of this.idleWaiters) resolve();
-    this.idleWaiters.clear();
   }
 }
 

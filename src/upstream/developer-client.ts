@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { callService, type ServiceAnswer, type ServiceTransport } from './call-service.js';
 import { buildServiceTransport, type ServiceClientOptions } from './client.js';
-import { RequestBudgets, type BudgetLimits, type RequestPurpose } from './developer-budget.js';
+import { RequestBudgets, type BudgetDecision, type BudgetLimits, type RequestPurpose } from './developer-budget.js';
 import {
   readAppDetail,
   readAppList,
@@ -69,8 +69,11 @@ export interface DeveloperClient {
   submitVersion(caller: DeveloperCaller, appId: string, submission: Submission): Promise<unknown>;
   /** DELETE /apps/:id/submissions/pending. @returns the answer body (undocumented shape) */
   withdrawPending(caller: DeveloperCaller, appId: string): Promise<unknown>;
-  /** How long a request for `purpose` with this key must wait before the budget lets it go (0: now). */
-  waitBeforeNext(key: string, purpose: RequestPurpose): number;
+  /**
+   * Whether the key's budget lets a request for `purpose` go now; if not, how long it must wait and why (the
+   * service's `retry-after`, or the count of the last minute).
+   */
+  checkBudget(key: string, purpose: RequestPurpose): BudgetDecision;
 }
 
 export interface DeveloperClientOptions extends ServiceClientOptions {
@@ -164,10 +167,7 @@ export function createDeveloperClient(options: DeveloperClientOptions): Develope
       const path = `${appPath(appId)}/submissions/pending`;
       return (await send(caller, 'withdrawPending', { path, method: 'DELETE' })).json;
     },
-    waitBeforeNext(key, purpose) {
-      const decision = budgets.of(key).check(purpose);
-      return decision.ok ? 0 : decision.waitMs;
-    },
+    checkBudget: (key, purpose) => budgets.of(key).check(purpose),
   };
 }
 

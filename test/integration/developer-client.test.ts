@@ -132,8 +132,8 @@ describe('the developer API client against the fake service', () => {
   it('keeps polling within its share of the minute and commands within 60', async () => {
     const poll = { key, purpose: 'poll' as const };
     for (let i = 0; i < 30; i += 1) await client.listApps(poll);
-    expect(client.waitBeforeNext(key, 'poll')).toBe(60_000);
-    expect(client.waitBeforeNext(key, 'command')).toBe(0);
+    expect(client.checkBudget(key, 'poll')).toEqual({ ok: false, waitMs: 60_000, reason: 'budget' });
+    expect(client.checkBudget(key, 'command')).toEqual({ ok: true });
     await expect(client.listApps(poll)).rejects.toMatchObject({ failure: 'throttled' });
     for (let i = 0; i < 30; i += 1) await client.listApps(command());
     const over = await failure(client.listApps(command()));

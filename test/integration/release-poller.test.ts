@@ -1,7 +1,8 @@
+import Database from 'better-sqlite3';
 import { Client, PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes/discord/index.js';
+import { startFakeDiscord, type AddedGuild, type FakeDiscord, type FakeMessage } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import type { Watch } from '../../src/apps/app-records.js';
 import { createCardPoster } from '../../src/apps/card-poster.js';
@@ -13,6 +14,7 @@ import { createDeveloperClient } from '../../src/upstream/developer-client.js';
 import { openAppRecords } from '../helpers/app-records.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { ManualTime } from '../helpers/manual-time.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const MINUTE = 60_000;
 const SECRET = 'poller-test-secret-0123456789';
@@ -26,6 +28,8 @@ let records: Awaited<ReturnType<typeof openAppRecords>>;
 let poller: ReleasePoller;
 let logs: ReturnType<typeof captureLogs>;
 let key: string;
+/** Keys of the other guilds a test adds: no more to be logged than the first. */
+let otherKeys: string[];
 let serviceUrl: string;
 
 beforeEach(async () => {
@@ -46,6 +50,7 @@ beforeEach(async () => {
   records = await openAppRecords('memory://');
   logs = captureLogs('debug');
   key = service.issueDeveloperKey('Lantern Studio');
+  otherKeys = [];
   await records.updateGuild(guild.id, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
   poller = makePoller(serviceUrl);
 });
@@ -57,7 +62,7 @@ afterEach(async () => {
   await discord.close();
   await service.close();
   expect(discord.violations).toEqual([]);
-  expect(logs.text()).not.toContain(key);
+  for (const developerKey of [key, ...otherKeys]) expect(logs.text()).not.toContain(developerKey);
 });
 
 /** What the poller told the health monitor, per call. */
@@ -81,20 +86,46 @@ const channel = (name: string) => guild.channels[name] ?? '';
 const advance = (ms: number) => time.advance(ms, () => poller.settled());
 
 async function watch(appId: number, channelName: string): Promise<void> {
+  await watchIn(guild.id, channel(channelName), appId);
+}
+
+async function watchIn(guildId: string, channelId: string, appId: number): Promise<void> {
   const entry: Watch = {
     appId: String(appId),
     appName: `App ${appId}`,
-    channelId: channel(channelName),
+    channelId,
     roleId: null,
     createdAt: time.now(),
     createdBy: '1',
     baseline: null,
   };
-  await records.updateGuild(guild.id, (current) => ({
+  await records.updateGuild(guildId, (current) => ({
     ...current,
     watches: { ...current.watches, [entry.appId]: entry },
   }));
 }
+
+/**
+ * A second Discord server with a developer key of its own and one watched app in #releases. It is added after
+ * the first, so the store lists it after the first: what the first one's trouble could hold up.
+ */
+async function addSecondGuild(): Promise<{ guildId: string; channelId: string; appId: number }> {
+  const second = discord.addGuild({ channels: [{ name: 'releases' }] });
+  const channelId = second.channels['releases'] ?? '';
+  const secondKey = service.issueDeveloperKey('Harbor Games');
+  otherKeys.push(secondKey);
+  await records.updateGuild(second.id, (current) => ({
+    ...current,
+    developerKey: createSecretBox(SECRET).seal(secondKey),
+  }));
+  const appId = service.addApp(secondKey, { name: 'Tidewatch', versions: [{ version: '2.0', status: 'in_review' }] });
+  await watchIn(second.id, channelId, appId);
+  return { guildId: second.id, channelId, appId };
+}
+
+const stateOf = (message: FakeMessage | undefined) => JSON.stringify(message?.embeds[0]?.fields);
+const detailReads = (appId: number) =>
+  service.requests.filter((request) => request.path === `/api/v1/apps/${appId}`).length;
 
 describe('the release poller', () => {
   it('raises one alert after repeated failures, shows it in /status, and clears it when polls succeed again', async () => {
@@ -190,6 +221,95 @@ describe('the release poller', () => {
       `could not post or edit release cards in <#${channel('locked')}>: Discord 403: Missing Permissions`,
     );
     expect(status).toContain('App 999 (app 999) is no longer among the account');
+  });
+
+  it("keeps other guilds' cards updating while one guild's key waits out a 429 with retry-after: 3600", async () => {
+    const held = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(held, 'releases');
+    const other = await addSecondGuild();
+    poller.start();
+    await advance(0);
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+    expect(discord.messages(other.channelId)).toHaveLength(1);
+
+    service.rateLimitNext(key, 3600);
+    await advance(MINUTE);
+    expect(service.requests.filter((request) => request.status === 429)).toHaveLength(1);
+    const heldReads = detailReads(held);
+
+    // The other guild's reviews move on, minute after minute, and its cards follow each time.
+    service.setVersionState(other.appId, '2.0', 'approved');
+    await advance(MINUTE);
+    const [card, outcome] = discord.messages(other.channelId);
+    expect(stateOf(card)).toContain('`` approved ``');
+    expect(outcome?.content).toMatch(/^\*\*Tidewatch 2\.0\*\* left review: `` approved ``/);
+    service.addVersion(other.appId, { version: '2.1', status: 'in_review' });
+    await advance(5 * MINUTE);
+    expect(discord.messages(other.channelId).map((message) => message.embeds[0]?.title)).toContain('Tidewatch 2.1');
+
+    // The held key sends nothing until the hour is over, then its card catches up.
+    service.setVersionState(held, '1.0', 'approved');
+    await advance(50 * MINUTE);
+    expect(detailReads(held)).toBe(heldReads);
+    expect(stateOf(discord.messages(channel('releases'))[0])).not.toContain('`` approved ``');
+    await advance(5 * MINUTE);
+    expect(detailReads(held)).toBeGreaterThan(heldReads);
+    expect(stateOf(discord.messages(channel('releases'))[0])).toContain('`` approved ``');
+    expect(service.requests.filter((request) => request.status === 429)).toHaveLength(1);
+  });
+
+  it('waits out a retry-after of more than an hour for one hour', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(appId, 'releases');
+    poller.start();
+    await advance(0);
+    service.rateLimitNext(key, 9_999_999_999);
+    await advance(MINUTE);
+    service.setVersionState(appId, '1.0', 'approved');
+    await advance(60 * MINUTE);
+    const [card, outcome] = discord.messages(channel('releases'));
+    expect(stateOf(card)).toContain('`` approved ``');
+    expect(outcome?.content).toMatch(/^\*\*Pricewise 1\.0\*\* left review: `` approved ``/);
+  });
+
+  it("keeps polling, and other guilds' cards updating, while the store refuses one guild's writes", async () => {
+    const dir = makeTempDir();
+    try {
+      await poller.stop();
+      await records.close();
+      records = await openAppRecords(`sqlite://${dir.path}/bot.sqlite`);
+      await records.updateGuild(guild.id, (current) => ({
+        ...current,
+        developerKey: createSecretBox(SECRET).seal(key),
+      }));
+      const failing = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+      await watch(failing, 'releases');
+      const other = await addSecondGuild();
+      poller = makePoller(serviceUrl);
+      poller.start();
+      await advance(0);
+
+      // Another connection makes every write of the first guild's record fail, as a broken disk would.
+      const db = new Database(`${dir.path}/bot.sqlite`);
+      db.exec(
+        `CREATE TRIGGER refuse_guild BEFORE UPDATE ON record WHEN NEW.kind = 'app_guild' AND NEW.key = '${guild.id}' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`,
+      );
+      service.setVersionState(other.appId, '2.0', 'approved');
+      await advance(MINUTE);
+      expect(stateOf(discord.messages(other.channelId)[0])).toContain('`` approved ``');
+      expect(logs.lines.filter((line) => line.includes('release poll failed unexpectedly')).length).toBeGreaterThan(0);
+
+      // Repaired: the first guild's polls succeed again, and the poller never stopped.
+      db.exec('DROP TRIGGER refuse_guild');
+      db.close();
+      service.setVersionState(failing, '1.0', 'approved');
+      await advance(MINUTE);
+      expect(stateOf(discord.messages(channel('releases'))[0])).toContain('`` approved ``');
+      expect((await records.readGuild(guild.id)).poll).toMatchObject({ failures: 0, lastGoodAt: time.now() });
+    } finally {
+      await poller.stop();
+      dir.remove();
+    }
   });
 
   it('says when the stored key cannot be decrypted, and stops for a 403 with one notice', async () => {

@@ -17,6 +17,13 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Tuesday, 01-Jan-30 12:00:10 GMT', now)).toBe(10);
   });
 
+  it('takes a wait of more than an hour for an hour, so no timer overflows', () => {
+    expect(parseRetryAfter('3600', now)).toBe(3600);
+    expect(parseRetryAfter('3601', now)).toBe(3600);
+    expect(parseRetryAfter('9999999999', now)).toBe(3600);
+    expect(parseRetryAfter('Wed, 01 Jan 2031 12:00:00 GMT', now)).toBe(3600);
+  });
+
   it('gives undefined for a missing or unreadable header rather than a guess', () => {
     for (const header of [null, undefined, '', 'soon', '-5', '1.5', '2030-01-01', 'Tue, 99 Foo 2030 25:61:00 GMT']) {
       expect(parseRetryAfter(header, now)).toBeUndefined();
