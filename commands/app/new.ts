@@ -14,7 +14,7 @@ import { deferEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import { MIN_DESCRIPTION_LENGTH } from '../../src/upstream/developer-schemas.js';
 import type { CommandContext } from '../context.js';
-import { EXPIRED_PREVIEW } from './send.js';
+import { claimDraft } from './claim-draft.js';
 import { appCustomId, loadOptions } from './shared.js';
 import { fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
 
@@ -83,12 +83,8 @@ export async function prepareNewApp(
   ctx: CommandContext,
   draftId: string,
 ): Promise<void> {
-  const draft = ctx.appDrafts.take(draftId);
-  if (!draft || draft.value.kind !== 'new-app' || draft.guildId !== interaction.guildId) {
-    throw new UserFacingError(EXPIRED_PREVIEW);
-  }
+  const draft = await claimDraft(interaction, ctx, draftId, 'new-app');
   const guild = await ctx.appRecords.readGuild(draft.guildId);
-  requireReleaseManager(interaction, guild);
   await deferEphemeral(interaction);
   const options = await loadOptions(ctx, guild);
   const detailsBytes = await ctx.downloadAttachment(draft.value.details, MAX_DETAILS_BYTES);

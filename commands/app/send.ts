@@ -1,9 +1,6 @@
 import type { ButtonInteraction } from 'discord.js';
 
-import type { AppDraft } from '../../src/apps/app-draft.js';
-import type { Draft } from '../../src/apps/drafts.js';
 import { formatVersionName } from '../../src/apps/release-card.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { returnSubmissionSlot, takeSubmissionSlot } from '../../src/apps/submission-quota.js';
 import { toLoggableError } from '../../src/discord/log-error.js';
 import { UserFacingError } from '../../src/errors.js';
@@ -11,32 +8,9 @@ import { truncateText } from '../../src/truncate-text.js';
 import type { Submission } from '../../src/upstream/developer-schemas.js';
 import { ServiceApiError } from '../../src/upstream/service-api-error.js';
 import type { CommandContext } from '../context.js';
+import { claimDraft } from './claim-draft.js';
 import { askService } from './shared.js';
 import { withUploadedToken } from './submission-preview.js';
-
-/** What a click on a preview that no longer exists says (restart, 15 minutes, clicked already). */
-export const EXPIRED_PREVIEW = 'This preview has expired or was already answered: run the command again.';
-
-/**
- * The draft a button acts on, after checking again who clicks: the one who made it, still allowed to.
- * @throws UserFacingError for an expired draft, another member, or a member who lost the role
- */
-export async function claimDraft<K extends AppDraft['kind']>(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-  kind: K,
-): Promise<Draft<Extract<AppDraft, { kind: K }>>> {
-  const draft = ctx.appDrafts.get(draftId);
-  if (!draft || draft.value.kind !== kind || draft.guildId !== interaction.guildId) {
-    throw new UserFacingError(EXPIRED_PREVIEW);
-  }
-  requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
-  if (draft.userId !== interaction.user.id)
-    throw new UserFacingError('Only the member who made this preview can answer it.');
-  ctx.appDrafts.take(draftId);
-  return draft as Draft<Extract<AppDraft, { kind: K }>>;
-}
 
 /** Cancel: nothing is sent; the preview says so and loses its buttons. */
 export async function cancelSubmission(

@@ -4,6 +4,7 @@ import type { AppDraft } from '../../src/apps/app-draft.js';
 import { UPLOAD_PLACEHOLDER } from '../../src/apps/build-submission.js';
 import { formatVersionName } from '../../src/apps/release-card.js';
 import { submissionsLeft } from '../../src/apps/submission-quota.js';
+import { isUploadKind, toBaseName } from '../../src/apps/upload-name.js';
 import { formatName, formatUserText } from '../../src/embeds/format.js';
 import { fitMessageToLimits } from '../../src/embeds/limits.js';
 import { UserFacingError } from '../../src/errors.js';
@@ -25,22 +26,30 @@ export interface GivenFile {
 }
 
 /**
- * Fetches a command's file after checking its announced size against the service's upload limit; the
- * downloader then checks that what arrived is what Discord announced. Nothing is asked of the service.
- * @throws UserFacingError for a file over the limit or one that did not arrive whole
+ * Fetches a command's file after checking its name (reduced to its base name, of a kind the service takes) and
+ * its announced size against the service's upload limit; the downloader then checks that what arrived is what
+ * Discord announced. Nothing is asked of the service.
+ * @throws UserFacingError for a kind the service does not take, a file over the limit, or one that did not
+ *   arrive whole
  */
 export async function fetchGivenFile(
   ctx: CommandContext,
   options: DeveloperOptions,
   file: GivenFile,
 ): Promise<{ name: string; bytes: Uint8Array }> {
+  const name = toBaseName(file.name);
+  if (!isUploadKind(name)) {
+    throw new UserFacingError(
+      `The file ${name} is not one the service takes: attach a .zip, .tar.gz or .tar archive, or a single code file (such as .js, .ts, .lua or .py). Nothing was sent.`,
+    );
+  }
   const limit = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   if (file.size > limit) {
     throw new UserFacingError(
-      `The file ${file.name} is ${formatBytes(file.size)}, over the service's upload limit of ${formatBytes(limit)}: nothing was sent.`,
+      `The file ${name} is ${formatBytes(file.size)}, over the service's upload limit of ${formatBytes(limit)}: nothing was sent.`,
     );
   }
-  return { name: file.name, bytes: await ctx.downloadAttachment(file, limit) };
+  return { name, bytes: await ctx.downloadAttachment({ ...file, name }, limit) };
 }
 
 /** Shows the checked submission with Submit and Cancel; nothing has been sent to the service yet. */

@@ -78,7 +78,7 @@ describe('/app submit', () => {
     expect(h.service.uploads()).toEqual([]);
     expect(h.service.submissions()).toEqual([]);
     // The preview is answered: a second click finds nothing to send.
-    expect((await h.click(cancelled, 'Submit')).text).toMatch(/^This preview has expired or was already answered/);
+    expect((await h.click(cancelled, 'Submit')).text).toBe('This preview was already answered: nothing more was sent.');
 
     const preview = await submit(appId, '1.1', [
       commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD)),
@@ -166,6 +166,40 @@ describe('/app submit', () => {
       'Only the member who made this preview can answer it.',
     );
     expect((await h.click(preview, 'Submit', 'member')).text).toMatch(/^\*\*Pricewise 1\.1\*\* was sent for review\./);
+  });
+
+  it('sends once when Submit is clicked twice at once; the second click is told it was already answered', async () => {
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const preview = await submit(appId, '1.1', [commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD))]);
+    const answers = await Promise.all([h.click(preview, 'Submit'), h.click(preview, 'Submit')]);
+    const texts = answers.map((answer) => answer.text).sort();
+    expect(texts).toEqual([
+      '**Pricewise 1.1** was sent for review. 9 submissions left this hour. To follow its review in a channel: /app watch app:' +
+        String(appId) +
+        '.',
+      'This preview was already answered: nothing more was sent.',
+    ]);
+    expect(h.service.uploads()).toHaveLength(1);
+    expect(h.service.requests.filter((request) => request.path.endsWith('/submissions'))).toHaveLength(1);
+  });
+
+  it('uploads a file under its base name, and refuses a kind the service does not take before fetching it', async () => {
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const pathed = await submit(appId, '1.1', [
+      commandOption.attachment('file', attach('C:\\builds\\pricewise-1.1.zip', BUILD)),
+    ]);
+    expect(JSON.stringify(pathed.message?.embeds[0]?.fields)).toContain('pricewise-1.1.zip · 14 bytes');
+    await h.click(pathed, 'Submit');
+    expect(h.service.uploads().map((upload) => upload.name)).toEqual(['pricewise-1.1.zip']);
+
+    h.service.setVersionState(appId, '1.1', 'approved');
+    const fetchesBefore = h.discord.requests.filter((request) => request.path.includes('/attachments/')).length;
+    const refused = await submit(appId, '1.2', [commandOption.attachment('file', attach('setup.exe', BUILD))]);
+    expect(refused.text).toBe(
+      'The file setup.exe is not one the service takes: attach a .zip, .tar.gz or .tar archive, or a single code file (such as .js, .ts, .lua or .py). Nothing was sent.',
+    );
+    expect(h.discord.requests.filter((request) => request.path.includes('/attachments/'))).toHaveLength(fetchesBefore);
+    expect(h.service.uploads()).toHaveLength(1);
   });
 
   it('checks the submission before any call that sends: description, options, file size, what Discord delivered', async () => {
@@ -278,6 +312,45 @@ describe('/app new', () => {
     const [submission] = h.service.submissions();
     expect(submission?.path).toBe('/apps');
     expect(submission?.body).toEqual({ ...details, ...fields, files: [h.service.uploads()[0]?.token] });
+  });
+
+  it("lets only the member who opened the dialog submit it; another release manager's try uses nothing up", async () => {
+    await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const managers = h.role('Release Managers');
+    await h.run('app', 'managers', [commandOption.role('role', managers)]);
+    h.discord.grantRole(h.guild.id, h.discord.users.member.id, managers);
+    const details = Object.fromEntries(
+      Object.entries(PORTAL_FIELDS).filter(([field]) => !['tagline', 'description'].includes(field)),
+    );
+    const opened = await h.run('app', 'new', [
+      commandOption.attachment('details', attach('details.json', Buffer.from(JSON.stringify(details)))),
+    ]);
+    const customId = (opened.outcome.callback.data as { custom_id: string }).custom_id;
+    const fields = {
+      name: 'Ledger',
+      tagline: 'Shop books for your server',
+      description: 'Keeps the books of every in-game shop: sales, stock and the taxes owed, per day.',
+      version: '1.0.0',
+      whatsNew: 'First release',
+    };
+    const other = await h.discord.dispatchInteraction(
+      modalSubmit({
+        customId,
+        fields: { ...fields, name: 'Not Ledger' },
+        layout: 'label',
+        as: 'member',
+        guildId: h.guild.id,
+      }),
+      { timeoutMs: 15_000 },
+    );
+    expect(other.reply?.content).toBe('Only the member who opened this dialog can submit it.');
+    expect(other.reply?.embeds).toEqual([]);
+    const own = await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields, layout: 'label', guildId: h.guild.id }),
+      { timeoutMs: 15_000 },
+    );
+    expect(own.reply?.embeds[0]?.title).toBe('New app: Ledger');
+    expect(h.service.submissions()).toEqual([]);
   });
 
   it('refuses a details file that is not a JSON object or holds the dialog fields', async () => {
