@@ -11,20 +11,23 @@ export const EXPIRED_PREVIEW = 'This preview has expired or was already answered
 /** What a second click on an answered preview (or a second submit of a dialog) says: the first one acts. */
 export const ALREADY_ANSWERED = 'This preview was already answered: nothing more was sent.';
 
+type DraftOf<K extends AppDraft['kind']> = Draft<Extract<AppDraft, { kind: K }>>;
+
 /**
- * The draft a button or dialog acts on, after checking who answers it: the one who made it, still allowed to.
- * The draft is taken before anything is awaited, so a second click arriving meanwhile finds it answered.
- * @throws UserFacingError for an expired or answered draft, another member, or a member who lost the role
+ * The draft a button or dialog acts on, if it is the answering member's own; it stays where it is.
+ * @throws UserFacingError for an expired or answered draft, or another member's
  */
-export async function claimDraft<K extends AppDraft['kind']>(
+export function findOwnDraft<K extends AppDraft['kind']>(
   interaction: ButtonInteraction | ModalSubmitInteraction,
   ctx: CommandContext,
   draftId: string,
-  kind: K,
-): Promise<Draft<Extract<AppDraft, { kind: K }>>> {
+  kinds: readonly K[],
+): DraftOf<K> {
   const draft = ctx.appDrafts.get(draftId);
   if (!draft) throw new UserFacingError(ctx.appDrafts.wasTaken(draftId) ? ALREADY_ANSWERED : EXPIRED_PREVIEW);
-  if (draft.value.kind !== kind || draft.guildId !== interaction.guildId) throw new UserFacingError(EXPIRED_PREVIEW);
+  if (!(kinds as readonly string[]).includes(draft.value.kind) || draft.guildId !== interaction.guildId) {
+    throw new UserFacingError(EXPIRED_PREVIEW);
+  }
   if (draft.userId !== interaction.user.id) {
     throw new UserFacingError(
       interaction.isModalSubmit()
@@ -32,7 +35,22 @@ export async function claimDraft<K extends AppDraft['kind']>(
         : 'Only the member who made this preview can answer it.',
     );
   }
+  return draft as DraftOf<K>;
+}
+
+/**
+ * The draft a button or dialog acts on, taken, after checking who answers it: the one who made it, still
+ * allowed to. It is taken before anything is awaited, so a second click arriving meanwhile finds it answered.
+ * @throws UserFacingError for an expired or answered draft, another member, or a member who lost the role
+ */
+export async function claimDraft<K extends AppDraft['kind']>(
+  interaction: ButtonInteraction | ModalSubmitInteraction,
+  ctx: CommandContext,
+  draftId: string,
+  ...kinds: K[]
+): Promise<DraftOf<K>> {
+  const draft = findOwnDraft(interaction, ctx, draftId, kinds);
   ctx.appDrafts.take(draftId);
   requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
-  return draft as Draft<Extract<AppDraft, { kind: K }>>;
+  return draft;
 }

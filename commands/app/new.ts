@@ -10,6 +10,7 @@ import {
 import { checkSubmission, readNewAppDetails, UPLOAD_PLACEHOLDER } from '../../src/apps/build-submission.js';
 import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { submissionsLeft } from '../../src/apps/submission-quota.js';
+import { toUploadName } from '../../src/apps/upload-name.js';
 import { deferEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import { MIN_DESCRIPTION_LENGTH } from '../../src/upstream/developer-schemas.js';
@@ -54,6 +55,8 @@ export async function openNewAppDialog(
       'This server has sent 10 submissions in the last hour, the most the service allows: try again later.',
     );
   }
+  // Refused before the dialog: nobody types five fields for a build the service would not take.
+  if (file) toUploadName(file.name);
   const draftId = ctx.appDrafts.put(guildId, interaction.user.id, {
     kind: 'new-app',
     details: { name: details.name, url: details.url, size: details.size },

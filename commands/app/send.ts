@@ -1,5 +1,6 @@
 import type { ButtonInteraction } from 'discord.js';
 
+import { pickKeptFields } from '../../src/apps/build-submission.js';
 import { formatVersionName } from '../../src/apps/release-card.js';
 import { returnSubmissionSlot, takeSubmissionSlot } from '../../src/apps/submission-quota.js';
 import { toLoggableError } from '../../src/discord/log-error.js';
@@ -18,15 +19,16 @@ export async function cancelSubmission(
   ctx: CommandContext,
   draftId: string,
 ): Promise<void> {
-  await claimDraft(interaction, ctx, draftId, 'submission');
+  await claimDraft(interaction, ctx, draftId, 'submission', 'submission-fields');
   await interaction.update({ content: 'Cancelled: nothing was sent to the service.', embeds: [], components: [] });
 }
 
 /**
  * Submit: counts the submission against the 10 an hour (refused here, before any call, when they are used),
  * uploads the file's bytes (POST /uploads), sends the submission as JSON with the file's token (POST
- * /apps/:id/submissions, or POST /apps for a new app), tells how many submissions are left this hour, and has
- * the poller look at the app at once, so a watched app's new release card follows.
+ * /apps/:id/submissions, or POST /apps for a new app), keeps its fields for the app's next version, tells how
+ * many submissions are left this hour, and has the poller look at the app at once, so a watched app's new
+ * release card follows.
  */
 export async function sendSubmission(
   interaction: ButtonInteraction,
@@ -78,6 +80,7 @@ export async function sendSubmission(
   if (appId !== undefined) {
     ctx.developerCache.apps.delete(guildId);
     if (watch) ctx.releases.pollSoon(guildId, appId);
+    await keepSentFields(ctx, guildId, appId, draft.submission, at);
   }
   const follow = watch
     ? `Its release card follows in <#${watch.channelId}>.`
@@ -87,6 +90,24 @@ export async function sendSubmission(
     embeds: [],
     components: [],
   });
+}
+
+/**
+ * Keeps what was sent for the app, for the next /app submit where the service's version record shows less. The
+ * submission is already sent: a store failure here is logged, and the member still reads that it was sent.
+ */
+async function keepSentFields(
+  ctx: CommandContext,
+  guildId: string,
+  appId: string,
+  submission: Submission,
+  at: number,
+): Promise<void> {
+  try {
+    await ctx.appRecords.writeSentFields(guildId, appId, { sentAt: at, fields: pickKeptFields(submission) });
+  } catch (error) {
+    ctx.logger.error({ guildId, appId, err: toLoggableError(error) }, 'could not keep the fields sent');
+  }
 }
 
 /** The new app's id from the answer of POST /apps, whose shape is not documented: `app.id` or `id`. */

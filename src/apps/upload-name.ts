@@ -1,3 +1,5 @@
+import { UserFacingError } from '../errors.js';
+
 /** Archives the service takes (upstream-api.md §4.1), matched on the end of the lower-cased name. */
 const ARCHIVE_ENDINGS = ['.zip', '.tar.gz', '.tar'] as const;
 
@@ -59,4 +61,18 @@ export function isUploadKind(baseName: string): boolean {
   if (ARCHIVE_ENDINGS.some((ending) => lower.endsWith(ending) && lower.length > ending.length)) return true;
   const dot = lower.lastIndexOf('.');
   return dot > 0 && CODE_EXTENSIONS.has(lower.slice(dot + 1));
+}
+
+/**
+ * The name an upload goes under: the base name, of a kind the service takes; checked before the file is fetched.
+ * @throws UserFacingError for any other kind
+ */
+export function toUploadName(name: string): string {
+  const baseName = toBaseName(name);
+  if (!isUploadKind(baseName)) {
+    throw new UserFacingError(
+      `The file ${baseName} is not one the service takes: attach a .zip, .tar.gz or .tar archive, or a single code file (such as .js, .ts, .lua or .py). Nothing was sent.`,
+    );
+  }
+  return baseName;
 }

@@ -2,6 +2,7 @@ import { InteractionResponseType } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { modalSubmit } from '../../fakes/discord/index.js';
+import { FAKE_OPTIONS } from '../../fakes/service/index.js';
 import { commandOption, PORTAL_FIELDS, startAppHarness, type Answer, type AppHarness } from './app-harness.js';
 
 let h: AppHarness;
@@ -237,6 +238,118 @@ describe('/app submit', () => {
     );
     expect(h.service.uploads()).toEqual([]);
     expect(h.service.submissions()).toEqual([]);
+  });
+});
+
+describe('/app submit against version records that show no fields', () => {
+  const TYPED = {
+    tagline: 'Prices at a glance',
+    description: 'A calculator for in-game economies: prices, taxes and shop margins, with a history.',
+  };
+
+  /** The dialog's submit, from the prompt message the Fill in button sits on. */
+  const submitDialog = async (opened: Answer, prompt: Answer, fields: Record<string, string | string[]>) => {
+    const customId = (opened.outcome.callback.data as { custom_id: string }).custom_id;
+    const message = prompt.message;
+    if (!message) throw new Error('no prompt to submit the dialog from');
+    const outcome = await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields, layout: 'label', guildId: h.guild.id, overrides: { message: message.api } }),
+      { timeoutMs: 15_000 },
+    );
+    return { outcome, text: outcome.reply?.content ?? '', ephemeral: true, message: outcome.reply };
+  };
+  const inputsOf = (opened: Answer) =>
+    (
+      opened.outcome.callback.data as {
+        components: Array<{ component: { custom_id: string; value?: string; options?: Array<{ value: string }> } }>;
+      }
+    ).components.map(({ component }) => ({
+      id: component.custom_id,
+      ...(component.value === undefined ? {} : { value: component.value }),
+      ...(component.options === undefined ? {} : { choices: component.options.map((option) => option.value) }),
+    }));
+
+  it('asks for what neither the record nor an earlier submission gives, checks it, sends it, and keeps it for the next version', async () => {
+    await h.stop();
+    h = await startAppHarness({ minimalVersions: true });
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+
+    const prompt = await submit(appId, '1.1', [commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD))]);
+    expect(prompt.text).toBe(
+      "**Pricewise 1.1** needs fields that the service's record of the app does not show and that were not sent from here before: tagline, description, category, ageRating, data. " +
+        'Fill them in to see the submission before anything is sent; Cancel sends nothing.',
+    );
+    expect(buttonsOf(prompt)).toEqual(['Fill in', 'Cancel']);
+    expect(h.discord.requests.filter((request) => request.path.includes('/attachments/'))).toEqual([]);
+
+    const opened = await h.click(prompt, 'Fill in');
+    expect(opened.outcome.callback.type).toBe(InteractionResponseType.Modal);
+    expect(inputsOf(opened)).toEqual([
+      { id: 'tagline' },
+      { id: 'description' },
+      { id: 'category', choices: FAKE_OPTIONS.categories },
+      { id: 'ageRating', choices: FAKE_OPTIONS.ageRatings },
+      { id: 'data', choices: FAKE_OPTIONS.dataKinds },
+    ]);
+    // Another release manager cannot fill in someone else's submission.
+    expect((await h.click(prompt, 'Fill in', 'member')).text).toBe(
+      'Only the member who made this preview can answer it.',
+    );
+
+    const refused = await submitDialog(opened, prompt, {
+      ...TYPED,
+      description: 'Too short.',
+      category: ['tools'],
+      ageRating: [],
+      data: ['none'],
+    });
+    expect(refused.text).toBe(
+      'Nothing was sent: this submission would be refused. Correct it with Fill in (it keeps what you typed):\n' +
+        '• description: must be at least 50 characters',
+    );
+    expect(buttonsOf(refused)).toEqual(['Fill in', 'Cancel']);
+    const reopened = await h.click(refused, 'Fill in');
+    expect(inputsOf(reopened).slice(0, 2)).toEqual([
+      { id: 'tagline', value: TYPED.tagline },
+      { id: 'description', value: 'Too short.' },
+    ]);
+
+    const preview = await submitDialog(reopened, refused, {
+      ...TYPED,
+      category: ['tools'],
+      ageRating: [],
+      data: ['none'],
+    });
+    expect(preview.message?.embeds[0]?.title).toBe('Pricewise 1.1');
+    expect(buttonsOf(preview)).toEqual(['Submit', 'Cancel']);
+    expect(h.service.requests.filter((request) => request.method === 'POST')).toEqual([]);
+    const sent = await h.click(preview, 'Submit');
+    expect(sent.text).toMatch(/^\*\*Pricewise 1\.1\*\* was sent for review\./);
+    const [first] = h.service.submissions();
+    expect(first?.body).toEqual({
+      name: 'Pricewise',
+      ...TYPED,
+      category: 'tools',
+      data: ['none'],
+      version: '1.1',
+      whatsNew: 'Changes in 1.1',
+      files: [h.service.uploads()[0]?.token],
+    });
+
+    // After a restart, the next version takes what was sent over: no dialog.
+    h.service.setVersionState(appId, '1.1', 'approved');
+    await h.restart();
+    const next = await submit(appId, '1.2', [commandOption.attachment('file', attach('pricewise-1.2.zip', BUILD))]);
+    expect(buttonsOf(next)).toEqual(['Submit', 'Cancel']);
+    expect(JSON.stringify(next.message?.embeds[0]?.fields)).toContain('Kept from the last submission sent from here');
+    await h.click(next, 'Submit');
+    expect(h.service.submissions()).toHaveLength(2);
+    expect(h.service.submissions()[1]?.body).toEqual({
+      ...first?.body,
+      version: '1.2',
+      whatsNew: 'Changes in 1.2',
+      files: [h.service.uploads()[1]?.token],
+    });
   });
 });
 
