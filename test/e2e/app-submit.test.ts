@@ -351,6 +351,48 @@ describe('/app submit against version records that show no fields', () => {
       files: [h.service.uploads()[1]?.token],
     });
   });
+
+  it("takes a new version's fields from what /app new sent for the app", async () => {
+    await h.stop();
+    h = await startAppHarness({ minimalVersions: true });
+    await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const details = Object.fromEntries(
+      Object.entries(PORTAL_FIELDS).filter(([field]) => !['tagline', 'description'].includes(field)),
+    );
+    const opened = await h.run('app', 'new', [
+      commandOption.attachment('details', attach('details.json', Buffer.from(JSON.stringify(details)))),
+      commandOption.attachment('file', attach('ledger.zip', BUILD)),
+    ]);
+    const customId = (opened.outcome.callback.data as { custom_id: string }).custom_id;
+    const fields = {
+      name: 'Ledger',
+      tagline: 'Shop books for your server',
+      description: 'Keeps the books of every in-game shop: sales, stock and the taxes owed, per day.',
+      version: '1.0.0',
+      whatsNew: 'First release',
+    };
+    const preview = await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields, layout: 'label', guildId: h.guild.id }),
+      { timeoutMs: 15_000 },
+    );
+    await h.click({ outcome: preview, text: '', ephemeral: true, message: preview.reply }, 'Submit');
+    const [created] = h.service.submissions();
+    if (!created) throw new Error('/app new sent nothing');
+    h.service.setVersionState(created.appId, '1.0.0', 'approved');
+
+    const next = await submit(created.appId, '1.1', [
+      commandOption.attachment('file', attach('ledger-1.1.zip', BUILD)),
+    ]);
+    expect(buttonsOf(next)).toEqual(['Submit', 'Cancel']);
+    await h.click(next, 'Submit');
+    expect(h.service.submissions()[1]?.body).toEqual({
+      ...details,
+      ...fields,
+      version: '1.1',
+      whatsNew: 'Changes in 1.1',
+      files: [h.service.uploads()[1]?.token],
+    });
+  });
 });
 
 describe('/app withdraw', () => {
