@@ -42,9 +42,13 @@ export async function askForMissingFields(
 ): Promise<void> {
   const draftId = ctx.appDrafts.put(guildId, interaction.user.id, draft);
   const name = formatVersionName(draft.appName, String(draft.candidate['version']));
+  const names = (required: boolean) =>
+    draft.ask.filter((field) => field.required === required).map((field) => field.field);
+  const optional = names(false);
   await showPreview(
     interaction,
-    `**${name}** needs fields that the service's record of the app does not show and that were not sent from here before: ${draft.ask.map((field) => field.field).join(', ')}. ` +
+    `**${name}** needs fields that the service's record of the app does not show and that were not sent from here before: ${names(true).join(', ')}` +
+      `${optional.length > 0 ? ` (and, if you like, ${optional.join(', ')})` : ''}. ` +
       'Fill them in to see the submission before anything is sent; Cancel sends nothing.',
     [],
     fillButtons(draftId),

@@ -276,7 +276,7 @@ describe('/app submit against version records that show no fields', () => {
 
     const prompt = await submit(appId, '1.1', [commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD))]);
     expect(prompt.text).toBe(
-      "**Pricewise 1.1** needs fields that the service's record of the app does not show and that were not sent from here before: tagline, description, category, ageRating, data. " +
+      "**Pricewise 1.1** needs fields that the service's record of the app does not show and that were not sent from here before: tagline, description, category (and, if you like, ageRating, data). " +
         'Fill them in to see the submission before anything is sent; Cancel sends nothing.',
     );
     expect(buttonsOf(prompt)).toEqual(['Fill in', 'Cancel']);
