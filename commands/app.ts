@@ -10,6 +10,7 @@ import { setManagers } from './app/managers.js';
 import { NEW_APP_ACTION, openNewAppDialog, prepareNewApp } from './app/new.js';
 import { cancelSubmission, sendSubmission } from './app/send.js';
 import { APP_COMMAND, readAppCustomId } from './app/shared.js';
+import { completeFields, FIELDS_ACTION, FILL_ACTION, openFieldsDialog } from './app/submission-fields.js';
 import { CANCEL_ACTION, SEND_ACTION } from './app/submission-preview.js';
 import { prepareSubmission } from './app/submit.js';
 import { listUploads } from './app/uploads.js';
@@ -144,6 +145,7 @@ export const app: BotCommand = {
     if (interaction.customId === KEY_MODAL_ID) return saveDeveloperKey(interaction, ctx);
     const [action, draftId] = readAppCustomId(interaction.customId);
     if (action === NEW_APP_ACTION) return prepareNewApp(interaction, ctx, draftId);
+    if (action === FIELDS_ACTION) return completeFields(interaction, ctx, draftId);
     throw new Error(`unknown /app dialog ${action}`);
   },
 
@@ -154,6 +156,8 @@ export const app: BotCommand = {
         return sendSubmission(interaction, ctx, draftId);
       case CANCEL_ACTION:
         return cancelSubmission(interaction, ctx, draftId);
+      case FILL_ACTION:
+        return openFieldsDialog(interaction, ctx, draftId);
       case WITHDRAW_ACTION:
         return withdrawSubmission(interaction, ctx, draftId);
       case KEEP_ACTION:

@@ -10,11 +10,12 @@ import {
 import { checkSubmission, readNewAppDetails, UPLOAD_PLACEHOLDER } from '../../src/apps/build-submission.js';
 import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { submissionsLeft } from '../../src/apps/submission-quota.js';
+import { toUploadName } from '../../src/apps/upload-name.js';
 import { deferEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import { MIN_DESCRIPTION_LENGTH } from '../../src/upstream/developer-schemas.js';
 import type { CommandContext } from '../context.js';
-import { EXPIRED_PREVIEW } from './send.js';
+import { claimDraft } from './claim-draft.js';
 import { appCustomId, loadOptions } from './shared.js';
 import { fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
 
@@ -54,6 +55,8 @@ export async function openNewAppDialog(
       'This server has sent 10 submissions in the last hour, the most the service allows: try again later.',
     );
   }
+  // Refused before the dialog: nobody types five fields for a build the service would not take.
+  if (file) toUploadName(file.name);
   const draftId = ctx.appDrafts.put(guildId, interaction.user.id, {
     kind: 'new-app',
     details: { name: details.name, url: details.url, size: details.size },
@@ -83,12 +86,8 @@ export async function prepareNewApp(
   ctx: CommandContext,
   draftId: string,
 ): Promise<void> {
-  const draft = ctx.appDrafts.take(draftId);
-  if (!draft || draft.value.kind !== 'new-app' || draft.guildId !== interaction.guildId) {
-    throw new UserFacingError(EXPIRED_PREVIEW);
-  }
+  const draft = await claimDraft(interaction, ctx, draftId, 'new-app');
   const guild = await ctx.appRecords.readGuild(draft.guildId);
-  requireReleaseManager(interaction, guild);
   await deferEphemeral(interaction);
   const options = await loadOptions(ctx, guild);
   const detailsBytes = await ctx.downloadAttachment(draft.value.details, MAX_DETAILS_BYTES);

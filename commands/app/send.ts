@@ -1,9 +1,7 @@
 import type { ButtonInteraction } from 'discord.js';
 
-import type { AppDraft } from '../../src/apps/app-draft.js';
-import type { Draft } from '../../src/apps/drafts.js';
+import { pickKeptFields } from '../../src/apps/build-submission.js';
 import { formatVersionName } from '../../src/apps/release-card.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { returnSubmissionSlot, takeSubmissionSlot } from '../../src/apps/submission-quota.js';
 import { toLoggableError } from '../../src/discord/log-error.js';
 import { UserFacingError } from '../../src/errors.js';
@@ -11,32 +9,9 @@ import { truncateText } from '../../src/truncate-text.js';
 import type { Submission } from '../../src/upstream/developer-schemas.js';
 import { ServiceApiError } from '../../src/upstream/service-api-error.js';
 import type { CommandContext } from '../context.js';
+import { claimDraft } from './claim-draft.js';
 import { askService } from './shared.js';
 import { withUploadedToken } from './submission-preview.js';
-
-/** What a click on a preview that no longer exists says (restart, 15 minutes, clicked already). */
-export const EXPIRED_PREVIEW = 'This preview has expired or was already answered: run the command again.';
-
-/**
- * The draft a button acts on, after checking again who clicks: the one who made it, still allowed to.
- * @throws UserFacingError for an expired draft, another member, or a member who lost the role
- */
-export async function claimDraft<K extends AppDraft['kind']>(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-  kind: K,
-): Promise<Draft<Extract<AppDraft, { kind: K }>>> {
-  const draft = ctx.appDrafts.get(draftId);
-  if (!draft || draft.value.kind !== kind || draft.guildId !== interaction.guildId) {
-    throw new UserFacingError(EXPIRED_PREVIEW);
-  }
-  requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
-  if (draft.userId !== interaction.user.id)
-    throw new UserFacingError('Only the member who made this preview can answer it.');
-  ctx.appDrafts.take(draftId);
-  return draft as Draft<Extract<AppDraft, { kind: K }>>;
-}
 
 /** Cancel: nothing is sent; the preview says so and loses its buttons. */
 export async function cancelSubmission(
@@ -44,15 +19,16 @@ export async function cancelSubmission(
   ctx: CommandContext,
   draftId: string,
 ): Promise<void> {
-  await claimDraft(interaction, ctx, draftId, 'submission');
+  await claimDraft(interaction, ctx, draftId, 'submission', 'submission-fields');
   await interaction.update({ content: 'Cancelled: nothing was sent to the service.', embeds: [], components: [] });
 }
 
 /**
  * Submit: counts the submission against the 10 an hour (refused here, before any call, when they are used),
  * uploads the file's bytes (POST /uploads), sends the submission as JSON with the file's token (POST
- * /apps/:id/submissions, or POST /apps for a new app), tells how many submissions are left this hour, and has
- * the poller look at the app at once, so a watched app's new release card follows.
+ * /apps/:id/submissions, or POST /apps for a new app), keeps its fields for the app's next version, tells how
+ * many submissions are left this hour, and has the poller look at the app at once, so a watched app's new
+ * release card follows.
  */
 export async function sendSubmission(
   interaction: ButtonInteraction,
@@ -104,6 +80,7 @@ export async function sendSubmission(
   if (appId !== undefined) {
     ctx.developerCache.apps.delete(guildId);
     if (watch) ctx.releases.pollSoon(guildId, appId);
+    await keepSentFields(ctx, guildId, appId, draft.submission, at);
   }
   const follow = watch
     ? `Its release card follows in <#${watch.channelId}>.`
@@ -113,6 +90,24 @@ export async function sendSubmission(
     embeds: [],
     components: [],
   });
+}
+
+/**
+ * Keeps what was sent for the app, for the next /app submit where the service's version record shows less. The
+ * submission is already sent: a store failure here is logged, and the member still reads that it was sent.
+ */
+async function keepSentFields(
+  ctx: CommandContext,
+  guildId: string,
+  appId: string,
+  submission: Submission,
+  at: number,
+): Promise<void> {
+  try {
+    await ctx.appRecords.writeSentFields(guildId, appId, { sentAt: at, fields: pickKeptFields(submission) });
+  } catch (error) {
+    ctx.logger.error({ guildId, appId, err: toLoggableError(error) }, 'could not keep the fields sent');
+  }
 }
 
 /** The new app's id from the answer of POST /apps, whose shape is not documented: `app.id` or `id`. */

@@ -1,9 +1,10 @@
 import type { APIEmbed, RepliableInteraction } from 'discord.js';
 
-import type { AppDraft } from '../../src/apps/app-draft.js';
+import type { AppDraft, FieldSource } from '../../src/apps/app-draft.js';
 import { UPLOAD_PLACEHOLDER } from '../../src/apps/build-submission.js';
 import { formatVersionName } from '../../src/apps/release-card.js';
 import { submissionsLeft } from '../../src/apps/submission-quota.js';
+import { toUploadName } from '../../src/apps/upload-name.js';
 import { formatName, formatUserText } from '../../src/embeds/format.js';
 import { fitMessageToLimits } from '../../src/embeds/limits.js';
 import { UserFacingError } from '../../src/errors.js';
@@ -25,22 +26,34 @@ export interface GivenFile {
 }
 
 /**
- * Fetches a command's file after checking its announced size against the service's upload limit; the
- * downloader then checks that what arrived is what Discord announced. Nothing is asked of the service.
- * @throws UserFacingError for a file over the limit or one that did not arrive whole
+ * A command's file checked before it is fetched: its name reduced to its base name and of a kind the service
+ * takes, its announced size within the service's upload limit. Nothing is asked of the service.
+ * @throws UserFacingError for a kind the service does not take or a file over the limit
+ */
+export function checkGivenFile(options: DeveloperOptions, file: GivenFile): GivenFile {
+  const name = toUploadName(file.name);
+  const limit = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  if (file.size > limit) {
+    throw new UserFacingError(
+      `The file ${name} is ${formatBytes(file.size)}, over the service's upload limit of ${formatBytes(limit)}: nothing was sent.`,
+    );
+  }
+  return { ...file, name };
+}
+
+/**
+ * Fetches a command's file after {@link checkGivenFile}; the downloader then checks that what arrived is what
+ * Discord announced. Nothing is asked of the service.
+ * @throws UserFacingError for a file checkGivenFile refuses, or one that did not arrive whole
  */
 export async function fetchGivenFile(
   ctx: CommandContext,
   options: DeveloperOptions,
   file: GivenFile,
 ): Promise<{ name: string; bytes: Uint8Array }> {
+  const checked = checkGivenFile(options, file);
   const limit = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
-  if (file.size > limit) {
-    throw new UserFacingError(
-      `The file ${file.name} is ${formatBytes(file.size)}, over the service's upload limit of ${formatBytes(limit)}: nothing was sent.`,
-    );
-  }
-  return { name: file.name, bytes: await ctx.downloadAttachment(file, limit) };
+  return { name: checked.name, bytes: await ctx.downloadAttachment(checked, limit) };
 }
 
 /** Shows the checked submission with Submit and Cancel; nothing has been sent to the service yet. */
@@ -49,7 +62,7 @@ export async function showSubmissionPreview(
   ctx: CommandContext,
   guildId: string,
   draft: SubmissionDraft,
-  prefilled: readonly string[],
+  sources: readonly FieldSource[],
 ): Promise<void> {
   const draftId = ctx.appDrafts.put(guildId, interaction.user.id, draft);
   const { submission, file } = draft;
@@ -68,8 +81,8 @@ export async function showSubmissionPreview(
     const ref = submission.repoRef === undefined ? '' : ` @ ${formatName(submission.repoRef, 100)}`;
     fields.push({ name: 'Repository', value: `${formatName(submission.repoUrl, 300)}${ref}`, inline: false });
   }
-  if (prefilled.length > 0) {
-    fields.push({ name: 'Taken over from the latest version', value: prefilled.join(', '), inline: false });
+  for (const source of sources) {
+    if (source.fields.length > 0) fields.push({ name: source.label, value: source.fields.join(', '), inline: false });
   }
   const title =
     draft.appId === null

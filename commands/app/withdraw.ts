@@ -8,7 +8,7 @@ import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
 import type { CommandContext } from '../context.js';
-import { claimDraft } from './send.js';
+import { claimDraft } from './claim-draft.js';
 import { askService, confirmButtons, resolveApp, showPreview } from './shared.js';
 
 export const WITHDRAW_ACTION = 'withdraw';

@@ -123,8 +123,11 @@ export function autocomplete(
 /** A submitted modal. */
 export interface ModalSubmission extends InteractionContext {
   readonly customId: string;
-  /** Text input values by their custom id. */
-  readonly fields: Readonly<Record<string, string>>;
+  /**
+   * Values by their component's custom id: a string for a text input, a list for a string select (a select
+   * sits in a label, so give `layout: 'label'`).
+   */
+  readonly fields: Readonly<Record<string, string | readonly string[]>>;
   /**
    * How the modal laid out its inputs: in action rows (`ActionRowBuilder<TextInputBuilder>`, default) or in
    * labels (`LabelBuilder`); Discord echoes the layout back.
@@ -135,7 +138,10 @@ export interface ModalSubmission extends InteractionContext {
 /** The submit of a modal the bot showed. */
 export function modalSubmit(submission: ModalSubmission): InteractionDraft {
   const components = Object.entries(submission.fields).map(([customId, value], index) => {
-    const input = { type: ComponentType.TextInput, id: index * 2 + 2, custom_id: customId, value };
+    const input =
+      typeof value === 'string'
+        ? { type: ComponentType.TextInput, id: index * 2 + 2, custom_id: customId, value }
+        : { type: ComponentType.StringSelect, id: index * 2 + 2, custom_id: customId, values: [...value] };
     return submission.layout === 'label'
       ? { type: ComponentType.Label, id: index * 2 + 1, component: input }
       : { type: ComponentType.ActionRow, id: index * 2 + 1, components: [input] };

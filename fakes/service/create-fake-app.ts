@@ -31,6 +31,8 @@ export interface FakeAppParts {
   allowHttp: boolean;
   /** Appended to as requests finish. */
   requests: RequestRecord[];
+  /** Version records of GET /apps/:id carry only id, version and state (see FakeServiceOptions). */
+  minimalVersions?: boolean;
 }
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(EVENT_NAMES);
@@ -90,7 +92,12 @@ export function createFakeServiceApp(parts: FakeAppParts): express.Express {
 
   app.use(
     '/api/v1',
-    createDeveloperRouter({ developers: parts.developers, limiter: parts.limiter, clock: parts.clock }),
+    createDeveloperRouter({
+      developers: parts.developers,
+      limiter: parts.limiter,
+      clock: parts.clock,
+      minimalVersions: parts.minimalVersions ?? false,
+    }),
   );
 
   app.use((_req, res) => sendServiceError(res, 404, 'not_found', 'No such endpoint.'));

@@ -22,6 +22,8 @@ export interface DeveloperApiParts {
   developers: DeveloperRegistry;
   limiter: RateLimiter;
   clock: Clock;
+  /** Version records carry only id, version and state: the document shows none of their fields (§2.3). */
+  minimalVersions: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export interface DeveloperApiParts {
  */
 export function createDeveloperRouter(parts: DeveloperApiParts): express.Router {
   const { developers, clock } = parts;
+  const describeVersion = parts.minimalVersions ? describeMinimalVersion : describeFullVersion;
   const router = express.Router();
 
   router.use((req, res, next) => {
@@ -173,7 +176,7 @@ function summarise(developers: DeveloperRegistry, app: FakeApp) {
   };
 }
 
-function describeVersion(version: FakeVersion) {
+function describeFullVersion(version: FakeVersion): Record<string, unknown> {
   return {
     ...version.submission,
     id: version.id,
@@ -182,6 +185,10 @@ function describeVersion(version: FakeVersion) {
     statusSince: version.statusSince,
     submittedAt: version.submittedAt,
   };
+}
+
+function describeMinimalVersion(version: FakeVersion): Record<string, unknown> {
+  return { id: version.id, version: version.version, status: version.status };
 }
 
 /** The submission body (§2.2), checked as far as the document says; answers 400 itself otherwise. */

@@ -35,6 +35,11 @@ export interface FakeServiceOptions {
   deliveryTimeoutMs?: number;
   /** What posts deliveries; default the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * GET /apps/:id shows each version as id, version and state only, none of its submission fields: the document
+   * does not show them (§2.3), so a real service may well answer so. Default false: every field is shown.
+   */
+  minimalVersions?: boolean;
 }
 
 /** An event to deliver: `id`, `server` and `at` are filled in when missing. */
@@ -142,6 +147,7 @@ export async function startFakeService(options: FakeServiceOptions = {}): Promis
     clock,
     allowHttp: options.allowHttp ?? false,
     requests,
+    minimalVersions: options.minimalVersions ?? false,
   });
 
   const server = createServer(app);

@@ -22,6 +22,10 @@ export interface AppRecords {
   updateCards(guildId: string, appId: string, change: (cards: CardSet) => CardSet): Promise<CardSet>;
   /** Forgets one app's cards (after /app unwatch); the Discord messages stay where they are. */
   deleteCards(guildId: string, appId: string): Promise<void>;
+  /** The submission fields last sent from this guild for the app, or undefined when none was sent from here. */
+  readSentFields(guildId: string, appId: string): Promise<SentFields | undefined>;
+  /** Keeps the fields of a submission the service took, replacing what was kept for the app before. */
+  writeSentFields(guildId: string, appId: string, fields: SentFields): Promise<void>;
 }
 
 const Time = z.number().int();
@@ -116,6 +120,17 @@ export const CardSetSchema = z.object({
   versions: z.record(z.string(), CardSchema),
 });
 export type CardSet = z.infer<typeof CardSetSchema>;
+
+/**
+ * The fields of the last submission sent from a guild for one app, except those of one version only (version,
+ * change note, files, repository ref, icon): what the next /app submit falls back on where the service's
+ * version record does not show a field (upstream-api.md §2.3). One document per app, replaced on each send.
+ */
+export const SentFieldsSchema = z.object({
+  sentAt: Time,
+  fields: z.record(z.string(), z.unknown()),
+});
+export type SentFields = z.infer<typeof SentFieldsSchema>;
 
 /** The record of a guild nobody configured yet. */
 export function emptyAppGuild(guildId: string): AppGuild {

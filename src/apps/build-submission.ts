@@ -22,13 +22,20 @@ export type SubmissionCheck = { ok: true; submission: Submission } | { ok: false
  * except the version, its change note, its files (a token is used once) and the icon (optional on updates).
  */
 export function prefillFromVersion(latest: AppVersion | undefined): Record<string, unknown> {
-  const prefilled: Record<string, unknown> = {};
-  if (!latest) return prefilled;
+  return latest ? pickKeptFields(latest.raw) : {};
+}
+
+/**
+ * The fields of a record (a version, or a submission sent) that a next version takes over: those of
+ * {@link PREFILLED_FIELDS} that hold a value.
+ */
+export function pickKeptFields(record: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
   for (const field of PREFILLED_FIELDS) {
-    const value = latest.raw[field];
-    if (value !== undefined && value !== null) prefilled[field] = value;
+    const value = record[field];
+    if (value !== undefined && value !== null) kept[field] = value;
   }
-  return prefilled;
+  return kept;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { Clock } from '../clock.js';
 export const DRAFT_LIFETIME_MS = 15 * 60 * 1000;
 /** Drafts held at once; the oldest gives way. A draft may hold an upload's bytes, so memory stays bounded. */
 export const MAX_DRAFTS = 20;
+/** Answered drafts remembered at once, so a late second click is told so rather than "expired". */
+const MAX_ANSWERED = 100;
 
 /** What a preview's buttons act on, and who may act: the one who asked for it. */
 export interface Draft<T> {
@@ -22,6 +24,8 @@ export interface Draft<T> {
  */
 export class DraftStore<T> {
   private readonly drafts = new Map<string, Draft<T>>();
+  /** Ids of drafts taken, with when: only their ids, never what they held. */
+  private readonly answered = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -47,12 +51,24 @@ export class DraftStore<T> {
   /** Removes the draft and returns it: a second click finds nothing, so nothing is sent twice. */
   take(id: string): Draft<T> | undefined {
     const draft = this.get(id);
-    this.drafts.delete(id);
+    if (draft) {
+      this.drafts.delete(id);
+      this.answered.set(id, this.clock());
+      const oldest = this.answered.keys().next().value;
+      if (this.answered.size > MAX_ANSWERED && oldest !== undefined) this.answered.delete(oldest);
+    }
     return draft;
+  }
+
+  /** Whether the draft was taken (answered) within its lifetime. */
+  wasTaken(id: string): boolean {
+    this.sweep();
+    return this.answered.has(id);
   }
 
   private sweep(): void {
     const now = this.clock();
     for (const [id, draft] of this.drafts) if (now - draft.createdAt >= DRAFT_LIFETIME_MS) this.drafts.delete(id);
+    for (const [id, at] of this.answered) if (now - at >= DRAFT_LIFETIME_MS) this.answered.delete(id);
   }
 }

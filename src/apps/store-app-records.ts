@@ -4,6 +4,7 @@ import {
   CardSetSchema,
   emptyAppGuild,
   emptyCardSet,
+  SentFieldsSchema,
   type AppGuild,
   type AppRecords,
   type CardSet,
@@ -12,6 +13,7 @@ import {
 /** The store's document kinds of the developer-API features. */
 const GUILD_KIND = 'app_guild';
 const CARDS_KIND = 'app_cards';
+const SENT_KIND = 'app_sent';
 
 /**
  * {@link AppRecords} on the store's documents (SQLite or PostgreSQL, beside the bot's other records): each
@@ -24,7 +26,7 @@ export function appRecordsOn(records: RecordStore): AppRecords {
     return stored === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(stored);
   };
   const readCards = async (guildId: string, appId: string): Promise<CardSet> => {
-    const stored = await records.get(CARDS_KIND, cardKey(guildId, appId));
+    const stored = await records.get(CARDS_KIND, appKey(guildId, appId));
     return stored === undefined ? emptyCardSet(guildId, appId) : CardSetSchema.parse(stored);
   };
   return {
@@ -40,17 +42,25 @@ export function appRecordsOn(records: RecordStore): AppRecords {
     },
     readCards,
     async updateCards(guildId, appId, change) {
-      const stored = await records.update(CARDS_KIND, cardKey(guildId, appId), (current) =>
+      const stored = await records.update(CARDS_KIND, appKey(guildId, appId), (current) =>
         CardSetSchema.parse(
           change(current === undefined ? emptyCardSet(guildId, appId) : CardSetSchema.parse(current)),
         ),
       );
       return CardSetSchema.parse(stored);
     },
-    deleteCards: (guildId, appId) => records.delete(CARDS_KIND, cardKey(guildId, appId)),
+    deleteCards: (guildId, appId) => records.delete(CARDS_KIND, appKey(guildId, appId)),
+    async readSentFields(guildId, appId) {
+      const stored = await records.get(SENT_KIND, appKey(guildId, appId));
+      return stored === undefined ? undefined : SentFieldsSchema.parse(stored);
+    },
+    async writeSentFields(guildId, appId, sent) {
+      const value = SentFieldsSchema.parse(sent);
+      await records.update(SENT_KIND, appKey(guildId, appId), () => value);
+    },
   };
 }
 
-function cardKey(guildId: string, appId: string): string {
+function appKey(guildId: string, appId: string): string {
   return `${guildId}:${appId}`;
 }

@@ -106,9 +106,14 @@ export interface AppHarness {
 /**
  * @param options.messagesPerFiveSeconds the fake Discord's per-channel limit (Discord's is 5): a test of the
  *   service's budget that posts 20 cards at once raises it, so it does not wait on Discord in real time.
+ * @param options.minimalVersions the fake service's version records carry only id, version and state.
  */
 export async function startAppHarness(
-  options: { messagesPerFiveSeconds?: number; healthTimings?: StartOptions['healthTimings'] } = {},
+  options: {
+    messagesPerFiveSeconds?: number;
+    healthTimings?: StartOptions['healthTimings'];
+    minimalVersions?: boolean;
+  } = {},
 ): Promise<AppHarness> {
   const dir = makeTempDir();
   const logs = captureLogs('debug');
@@ -117,6 +122,7 @@ export async function startAppHarness(
   const service = await startFakeService({
     allowHttp: true,
     clock: time.now,
+    minimalVersions: options.minimalVersions ?? false,
     fetch: (input, init) => (reachable ? fetch(input, init) : Promise.reject(new TypeError('fetch failed'))),
   });
   const discord = await startFakeDiscord({

@@ -2,6 +2,7 @@ import { InteractionResponseType } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { modalSubmit } from '../../fakes/discord/index.js';
+import { FAKE_OPTIONS } from '../../fakes/service/index.js';
 import { commandOption, PORTAL_FIELDS, startAppHarness, type Answer, type AppHarness } from './app-harness.js';
 
 let h: AppHarness;
@@ -78,7 +79,7 @@ describe('/app submit', () => {
     expect(h.service.uploads()).toEqual([]);
     expect(h.service.submissions()).toEqual([]);
     // The preview is answered: a second click finds nothing to send.
-    expect((await h.click(cancelled, 'Submit')).text).toMatch(/^This preview has expired or was already answered/);
+    expect((await h.click(cancelled, 'Submit')).text).toBe('This preview was already answered: nothing more was sent.');
 
     const preview = await submit(appId, '1.1', [
       commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD)),
@@ -168,6 +169,40 @@ describe('/app submit', () => {
     expect((await h.click(preview, 'Submit', 'member')).text).toMatch(/^\*\*Pricewise 1\.1\*\* was sent for review\./);
   });
 
+  it('sends once when Submit is clicked twice at once; the second click is told it was already answered', async () => {
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const preview = await submit(appId, '1.1', [commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD))]);
+    const answers = await Promise.all([h.click(preview, 'Submit'), h.click(preview, 'Submit')]);
+    const texts = answers.map((answer) => answer.text).sort();
+    expect(texts).toEqual([
+      '**Pricewise 1.1** was sent for review. 9 submissions left this hour. To follow its review in a channel: /app watch app:' +
+        String(appId) +
+        '.',
+      'This preview was already answered: nothing more was sent.',
+    ]);
+    expect(h.service.uploads()).toHaveLength(1);
+    expect(h.service.requests.filter((request) => request.path.endsWith('/submissions'))).toHaveLength(1);
+  });
+
+  it('uploads a file under its base name, and refuses a kind the service does not take before fetching it', async () => {
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const pathed = await submit(appId, '1.1', [
+      commandOption.attachment('file', attach('C:\\builds\\pricewise-1.1.zip', BUILD)),
+    ]);
+    expect(JSON.stringify(pathed.message?.embeds[0]?.fields)).toContain('pricewise-1.1.zip · 14 bytes');
+    await h.click(pathed, 'Submit');
+    expect(h.service.uploads().map((upload) => upload.name)).toEqual(['pricewise-1.1.zip']);
+
+    h.service.setVersionState(appId, '1.1', 'approved');
+    const fetchesBefore = h.discord.requests.filter((request) => request.path.includes('/attachments/')).length;
+    const refused = await submit(appId, '1.2', [commandOption.attachment('file', attach('setup.exe', BUILD))]);
+    expect(refused.text).toBe(
+      'The file setup.exe is not one the service takes: attach a .zip, .tar.gz or .tar archive, or a single code file (such as .js, .ts, .lua or .py). Nothing was sent.',
+    );
+    expect(h.discord.requests.filter((request) => request.path.includes('/attachments/'))).toHaveLength(fetchesBefore);
+    expect(h.service.uploads()).toHaveLength(1);
+  });
+
   it('checks the submission before any call that sends: description, options, file size, what Discord delivered', async () => {
     const { key, appId } = await h.seedApp('Pricewise', [
       { version: '1.0', status: 'approved', submission: { description: 'Too short.', category: 'cooking' } },
@@ -203,6 +238,160 @@ describe('/app submit', () => {
     );
     expect(h.service.uploads()).toEqual([]);
     expect(h.service.submissions()).toEqual([]);
+  });
+});
+
+describe('/app submit against version records that show no fields', () => {
+  const TYPED = {
+    tagline: 'Prices at a glance',
+    description: 'A calculator for in-game economies: prices, taxes and shop margins, with a history.',
+  };
+
+  /** The dialog's submit, from the prompt message the Fill in button sits on. */
+  const submitDialog = async (opened: Answer, prompt: Answer, fields: Record<string, string | string[]>) => {
+    const customId = (opened.outcome.callback.data as { custom_id: string }).custom_id;
+    const message = prompt.message;
+    if (!message) throw new Error('no prompt to submit the dialog from');
+    const outcome = await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields, layout: 'label', guildId: h.guild.id, overrides: { message: message.api } }),
+      { timeoutMs: 15_000 },
+    );
+    return { outcome, text: outcome.reply?.content ?? '', ephemeral: true, message: outcome.reply };
+  };
+  const inputsOf = (opened: Answer) =>
+    (
+      opened.outcome.callback.data as {
+        components: Array<{ component: { custom_id: string; value?: string; options?: Array<{ value: string }> } }>;
+      }
+    ).components.map(({ component }) => ({
+      id: component.custom_id,
+      ...(component.value === undefined ? {} : { value: component.value }),
+      ...(component.options === undefined ? {} : { choices: component.options.map((option) => option.value) }),
+    }));
+
+  it('asks for what neither the record nor an earlier submission gives, checks it, sends it, and keeps it for the next version', async () => {
+    await h.stop();
+    h = await startAppHarness({ minimalVersions: true });
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+
+    const prompt = await submit(appId, '1.1', [commandOption.attachment('file', attach('pricewise-1.1.zip', BUILD))]);
+    expect(prompt.text).toBe(
+      "**Pricewise 1.1** needs fields that the service's record of the app does not show and that were not sent from here before: tagline, description, category (and, if you like, ageRating, data). " +
+        'Fill them in to see the submission before anything is sent; Cancel sends nothing.',
+    );
+    expect(buttonsOf(prompt)).toEqual(['Fill in', 'Cancel']);
+    expect(h.discord.requests.filter((request) => request.path.includes('/attachments/'))).toEqual([]);
+
+    const opened = await h.click(prompt, 'Fill in');
+    expect(opened.outcome.callback.type).toBe(InteractionResponseType.Modal);
+    expect(inputsOf(opened)).toEqual([
+      { id: 'tagline' },
+      { id: 'description' },
+      { id: 'category', choices: FAKE_OPTIONS.categories },
+      { id: 'ageRating', choices: FAKE_OPTIONS.ageRatings },
+      { id: 'data', choices: FAKE_OPTIONS.dataKinds },
+    ]);
+    // Another release manager cannot fill in someone else's submission.
+    expect((await h.click(prompt, 'Fill in', 'member')).text).toBe(
+      'Only the member who made this preview can answer it.',
+    );
+
+    const refused = await submitDialog(opened, prompt, {
+      ...TYPED,
+      description: 'Too short.',
+      category: ['tools'],
+      ageRating: [],
+      data: ['none'],
+    });
+    expect(refused.text).toBe(
+      'Nothing was sent: this submission would be refused. Correct it with Fill in (it keeps what you typed):\n' +
+        '• description: must be at least 50 characters',
+    );
+    expect(buttonsOf(refused)).toEqual(['Fill in', 'Cancel']);
+    const reopened = await h.click(refused, 'Fill in');
+    expect(inputsOf(reopened).slice(0, 2)).toEqual([
+      { id: 'tagline', value: TYPED.tagline },
+      { id: 'description', value: 'Too short.' },
+    ]);
+
+    const preview = await submitDialog(reopened, refused, {
+      ...TYPED,
+      category: ['tools'],
+      ageRating: [],
+      data: ['none'],
+    });
+    expect(preview.message?.embeds[0]?.title).toBe('Pricewise 1.1');
+    expect(buttonsOf(preview)).toEqual(['Submit', 'Cancel']);
+    expect(h.service.requests.filter((request) => request.method === 'POST')).toEqual([]);
+    const sent = await h.click(preview, 'Submit');
+    expect(sent.text).toMatch(/^\*\*Pricewise 1\.1\*\* was sent for review\./);
+    const [first] = h.service.submissions();
+    expect(first?.body).toEqual({
+      name: 'Pricewise',
+      ...TYPED,
+      category: 'tools',
+      data: ['none'],
+      version: '1.1',
+      whatsNew: 'Changes in 1.1',
+      files: [h.service.uploads()[0]?.token],
+    });
+
+    // After a restart, the next version takes what was sent over: no dialog.
+    h.service.setVersionState(appId, '1.1', 'approved');
+    await h.restart();
+    const next = await submit(appId, '1.2', [commandOption.attachment('file', attach('pricewise-1.2.zip', BUILD))]);
+    expect(buttonsOf(next)).toEqual(['Submit', 'Cancel']);
+    expect(JSON.stringify(next.message?.embeds[0]?.fields)).toContain('Kept from the last submission sent from here');
+    await h.click(next, 'Submit');
+    expect(h.service.submissions()).toHaveLength(2);
+    expect(h.service.submissions()[1]?.body).toEqual({
+      ...first?.body,
+      version: '1.2',
+      whatsNew: 'Changes in 1.2',
+      files: [h.service.uploads()[1]?.token],
+    });
+  });
+
+  it("takes a new version's fields from what /app new sent for the app", async () => {
+    await h.stop();
+    h = await startAppHarness({ minimalVersions: true });
+    await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const details = Object.fromEntries(
+      Object.entries(PORTAL_FIELDS).filter(([field]) => !['tagline', 'description'].includes(field)),
+    );
+    const opened = await h.run('app', 'new', [
+      commandOption.attachment('details', attach('details.json', Buffer.from(JSON.stringify(details)))),
+      commandOption.attachment('file', attach('ledger.zip', BUILD)),
+    ]);
+    const customId = (opened.outcome.callback.data as { custom_id: string }).custom_id;
+    const fields = {
+      name: 'Ledger',
+      tagline: 'Shop books for your server',
+      description: 'Keeps the books of every in-game shop: sales, stock and the taxes owed, per day.',
+      version: '1.0.0',
+      whatsNew: 'First release',
+    };
+    const preview = await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields, layout: 'label', guildId: h.guild.id }),
+      { timeoutMs: 15_000 },
+    );
+    await h.click({ outcome: preview, text: '', ephemeral: true, message: preview.reply }, 'Submit');
+    const [created] = h.service.submissions();
+    if (!created) throw new Error('/app new sent nothing');
+    h.service.setVersionState(created.appId, '1.0.0', 'approved');
+
+    const next = await submit(created.appId, '1.1', [
+      commandOption.attachment('file', attach('ledger-1.1.zip', BUILD)),
+    ]);
+    expect(buttonsOf(next)).toEqual(['Submit', 'Cancel']);
+    await h.click(next, 'Submit');
+    expect(h.service.submissions()[1]?.body).toEqual({
+      ...details,
+      ...fields,
+      version: '1.1',
+      whatsNew: 'Changes in 1.1',
+      files: [h.service.uploads()[1]?.token],
+    });
   });
 });
 
@@ -278,6 +467,45 @@ describe('/app new', () => {
     const [submission] = h.service.submissions();
     expect(submission?.path).toBe('/apps');
     expect(submission?.body).toEqual({ ...details, ...fields, files: [h.service.uploads()[0]?.token] });
+  });
+
+  it("lets only the member who opened the dialog submit it; another release manager's try uses nothing up", async () => {
+    await h.seedApp('Pricewise', [{ version: '1.0', status: 'approved' }]);
+    const managers = h.role('Release Managers');
+    await h.run('app', 'managers', [commandOption.role('role', managers)]);
+    h.discord.grantRole(h.guild.id, h.discord.users.member.id, managers);
+    const details = Object.fromEntries(
+      Object.entries(PORTAL_FIELDS).filter(([field]) => !['tagline', 'description'].includes(field)),
+    );
+    const opened = await h.run('app', 'new', [
+      commandOption.attachment('details', attach('details.json', Buffer.from(JSON.stringify(details)))),
+    ]);
+    const customId = (opened.outcome.callback.data as { custom_id: string }).custom_id;
+    const fields = {
+      name: 'Ledger',
+      tagline: 'Shop books for your server',
+      description: 'Keeps the books of every in-game shop: sales, stock and the taxes owed, per day.',
+      version: '1.0.0',
+      whatsNew: 'First release',
+    };
+    const other = await h.discord.dispatchInteraction(
+      modalSubmit({
+        customId,
+        fields: { ...fields, name: 'Not Ledger' },
+        layout: 'label',
+        as: 'member',
+        guildId: h.guild.id,
+      }),
+      { timeoutMs: 15_000 },
+    );
+    expect(other.reply?.content).toBe('Only the member who opened this dialog can submit it.');
+    expect(other.reply?.embeds).toEqual([]);
+    const own = await h.discord.dispatchInteraction(
+      modalSubmit({ customId, fields, layout: 'label', guildId: h.guild.id }),
+      { timeoutMs: 15_000 },
+    );
+    expect(own.reply?.embeds[0]?.title).toBe('New app: Ledger');
+    expect(h.service.submissions()).toEqual([]);
   });
 
   it('refuses a details file that is not a JSON object or holds the dialog fields', async () => {
