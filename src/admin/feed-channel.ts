@@ -19,7 +19,10 @@ const POSTING_PERMISSIONS = [
   { bit: PermissionFlagsBits.EmbedLinks, name: 'Embed Links' },
 ];
 
-/** A feed channel also takes replies to its cards (a voided case, an escalated modcall): Discord refuses a reply without it. */
+/**
+ * A feed channel also takes replies to its cards (a voided case, an escalated modcall), which Discord refuses
+ * without this.
+ */
 const REPLYING_PERMISSIONS = [{ bit: PermissionFlagsBits.ReadMessageHistory, name: 'Read Message History' }];
 
 export type FeedChannel = TextChannel | NewsChannel;

@@ -446,7 +446,10 @@ export class HealthMonitor {
     }
   }
 
-  /** Runs a check, logging its failure with `context`: a broken check must never take the process down. Never rejects. */
+  /**
+   * Runs a check, logging its failure with `context`: a broken check must never take the process down.
+   * Never rejects.
+   */
   private track(check: Promise<void>, context: Record<string, string> = {}): Promise<void> {
     const tracked = check
       .catch((error: unknown) =>
