@@ -254,7 +254,7 @@ async function startFeed(
     records: parts.appRecords,
     developer,
     secrets: parts.secrets,
-    poster: createCardPoster(discord),
+    poster: createCardPoster(discord, logger),
     cache: developerCache,
     clock,
     timers: parts.timers ?? RUNTIME_TIMERS,
@@ -267,7 +267,7 @@ async function startFeed(
   const cardRecords = new CardRecords(store.records);
   const escalator = new ModcallEscalator({
     records: cardRecords,
-    poster: createCardPoster(discord),
+    poster: createCardPoster(discord, logger),
     clock,
     timers: parts.timers ?? RUNTIME_TIMERS,
     logger,
@@ -284,7 +284,13 @@ async function startFeed(
     intakeFailures: parts.intakeFailures,
     incidents,
     settings: alertSettings,
-    desk: new AlertDesk({ incidents, settings: alertSettings, poster: createCardPoster(discord), clock, logger }),
+    desk: new AlertDesk({
+      incidents,
+      settings: alertSettings,
+      poster: createCardPoster(discord, logger),
+      clock,
+      logger,
+    }),
     records: store.records,
     probe: {
       signals: store.signals,
@@ -353,7 +359,7 @@ async function startFeed(
   }
 
   const worker = new FeedWorker({
-    cards: new FeedCards({ records: cardRecords, poster: createCardPoster(discord), clock, logger }),
+    cards: new FeedCards({ records: cardRecords, poster: createCardPoster(discord, logger), clock, logger }),
     queue: store.deliveries,
     guilds: store.guilds,
     signals: store.signals,

@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { readFeedChannel, requirePostableChannel } from '../../src/admin/feed-channel.js';
+import { readFeedChannel, requireFeedChannel } from '../../src/admin/feed-channel.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import type { CommandContext } from '../context.js';
 
@@ -11,7 +11,7 @@ export async function setDefaultChannel(
   guildId: string,
 ): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
-  await requirePostableChannel(channel);
+  await requireFeedChannel(channel);
   await ctx.guilds.update(guildId, (settings) => ({ ...settings, defaultChannelId: channel.id }));
   await replyEphemeral(interaction, `Events without a channel of their own now go to <#${channel.id}>.`);
 }

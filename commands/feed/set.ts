@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { readFeedChannel, requirePostableChannel } from '../../src/admin/feed-channel.js';
+import { readFeedChannel, requireFeedChannel } from '../../src/admin/feed-channel.js';
 import {
   describeScope,
   describeTarget,
@@ -32,7 +32,7 @@ export async function setEventChannel(
 ): Promise<void> {
   const scope = scopeOf(interaction);
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
-  await requirePostableChannel(channel);
+  await requireFeedChannel(channel);
   const role = interaction.options.getRole('mention');
   // @everyone's id is the guild's; Discord's allowed_mentions cannot name it as a role, and it should not be pinged.
   if (role?.id === guildId) throw new UserFacingError('Choose a role other than @everyone.');

@@ -33,6 +33,8 @@ export const ApiErrors = {
   missingAccess: () => new DiscordApiFault(403, 50001, 'Missing Access'),
   missingPermissions: () => new DiscordApiFault(403, 50013, 'Missing Permissions'),
   emptyMessage: () => new DiscordApiFault(400, 50006, 'Cannot send an empty message'),
+  cannotReplyWithoutHistory: () =>
+    new DiscordApiFault(403, 160002, 'Cannot reply without permission to read message history'),
   alreadyAcknowledged: () => new DiscordApiFault(400, 40060, 'Interaction has already been acknowledged.'),
   invalidJson: () => new DiscordApiFault(400, 50109, 'The request body contains invalid JSON.'),
   invalidFormBody: (problems: readonly string[]) =>

@@ -64,7 +64,7 @@ export interface GuildSpec {
   /** Defaults to a single text channel named `general`. */
   readonly channels?: readonly ChannelSpec[];
   readonly roles?: readonly RoleSpec[];
-  /** What the bot's managed role grants; defaults to View Channel, Send Messages and Embed Links. */
+  /** What the bot's managed role grants; defaults to View Channel, Send Messages, Embed Links, Read Message History. */
   readonly botPermissions?: PermissionBits;
   /**
    * What @everyone grants; defaults to nothing, so that `botPermissions` alone decides what the bot may do

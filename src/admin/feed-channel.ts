@@ -12,12 +12,18 @@ import { UserFacingError } from '../errors.js';
 /** The channel types a feed can post to; every channel option of /feed is limited to them. */
 export const FEED_CHANNEL_TYPES = [ChannelType.GuildText, ChannelType.GuildAnnouncement] as const;
 
-/** What the feed needs in a channel to post its embeds, with the names Discord's settings show. */
-const REQUIRED_PERMISSIONS = [
+/** What the bot needs in a channel to post its embeds, with the names Discord's settings show. */
+const POSTING_PERMISSIONS = [
   { bit: PermissionFlagsBits.ViewChannel, name: 'View Channel' },
   { bit: PermissionFlagsBits.SendMessages, name: 'Send Messages' },
   { bit: PermissionFlagsBits.EmbedLinks, name: 'Embed Links' },
-] as const;
+];
+
+/**
+ * A feed channel also takes replies to its cards (a voided case, an escalated modcall), which Discord refuses
+ * without this.
+ */
+const REPLYING_PERMISSIONS = [{ bit: PermissionFlagsBits.ReadMessageHistory, name: 'Read Message History' }];
 
 export type FeedChannel = TextChannel | NewsChannel;
 
@@ -45,10 +51,13 @@ export async function readFeedChannel(
 }
 
 /** The permissions the bot lacks in `channel` to post embeds (names as Discord shows them); empty when none. */
-export async function findMissingPermissions(channel: FeedChannel): Promise<string[]> {
+export async function findMissingPermissions(
+  channel: FeedChannel,
+  required: readonly { bit: bigint; name: string }[] = POSTING_PERMISSIONS,
+): Promise<string[]> {
   const me = channel.guild.members.me ?? (await channel.guild.members.fetchMe());
   const permissions = channel.permissionsFor(me);
-  return REQUIRED_PERMISSIONS.filter(({ bit }) => !permissions.has(bit)).map(({ name }) => name);
+  return required.filter(({ bit }) => !permissions.has(bit)).map(({ name }) => name);
 }
 
 /**
@@ -58,10 +67,24 @@ export async function findMissingPermissions(channel: FeedChannel): Promise<stri
  * @throws UserFacingError naming the missing permissions
  */
 export async function requirePostableChannel(channel: FeedChannel): Promise<void> {
-  const missing = await findMissingPermissions(channel);
+  refuseMissing(channel, 'post embeds', await findMissingPermissions(channel));
+}
+
+/**
+ * Refuses a channel the feed cannot post to, or reply to its cards in (Read Message History): a reply Discord
+ * refuses is posted without its reference, so the admin is told now rather than seeing loose replies later.
+ * @throws UserFacingError naming the missing permissions
+ */
+export async function requireFeedChannel(channel: FeedChannel): Promise<void> {
+  const missing = await findMissingPermissions(channel, [...POSTING_PERMISSIONS, ...REPLYING_PERMISSIONS]);
+  const cannotPost = missing.some((name) => POSTING_PERMISSIONS.some((permission) => permission.name === name));
+  refuseMissing(channel, cannotPost ? 'post embeds' : 'reply to my cards', missing);
+}
+
+function refuseMissing(channel: FeedChannel, what: string, missing: readonly string[]): void {
   if (missing.length === 0) return;
   throw new UserFacingError(
-    `I cannot post embeds in <#${channel.id}>: I am missing ${missing.join(', ')} there. ` +
+    `I cannot ${what} in <#${channel.id}>: I am missing ${missing.join(', ')} there. ` +
       'Grant them (or choose another channel) and run the command again; nothing was saved.',
   );
 }

@@ -1,6 +1,7 @@
 import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
+import { toLoggableError } from '../discord/log-error.js';
 import { formatName } from '../embeds/format.js';
 import type { Logger } from '../logger.js';
 import type { Timers } from '../timers.js';
@@ -50,16 +51,32 @@ export class ModcallEscalator {
   async check(): Promise<void> {
     const now = this.deps.clock();
     for (const card of await this.deps.records.listModcalls()) {
-      if (isStale(card, now)) {
-        await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
-        continue;
-      }
-      if (card.claimedBy !== null || card.resolvedAt !== null || card.escalatedAt !== null) continue;
-      const escalation = await this.deps.records.escalation(card.guildId);
-      if (!escalation) continue;
-      if (now - card.postedAt < escalation.afterMinutes * (this.deps.minuteMs ?? 60_000)) continue;
-      await this.escalate(card, escalation.roleId, escalation.afterMinutes);
+      // One card that fails (its server's settings unreadable, a write refused) must not hold back the others'
+      // escalations: it is logged and looked at again at the next check.
+      await this.checkCard(card, now).catch((error: unknown) =>
+        this.deps.logger.warn(
+          { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
+          'modcall escalation check failed; retried at the next check',
+        ),
+      );
     }
+  }
+
+  /** Resolves when the check under way, if any, has finished (tests). */
+  async settled(): Promise<void> {
+    await this.checking;
+  }
+
+  private async checkCard(card: ModcallCard, now: number): Promise<void> {
+    if (isStale(card, now)) {
+      await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
+      return;
+    }
+    if (card.claimedBy !== null || card.resolvedAt !== null || card.escalatedAt !== null) return;
+    const escalation = await this.deps.records.escalation(card.guildId);
+    if (!escalation) return;
+    if (now - card.postedAt < escalation.afterMinutes * (this.deps.minuteMs ?? 60_000)) return;
+    await this.escalate(card, escalation.roleId, escalation.afterMinutes);
   }
 
   private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<void> {
@@ -88,7 +105,12 @@ export class ModcallEscalator {
     if (!this.running) return;
     this.timer = this.deps.timers.setTimeout(() => {
       this.checking = this.check()
-        .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'modcall escalation check failed'))
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: toLoggableError(error) },
+            'modcall escalation check failed; retried at the next check',
+          ),
+        )
         .finally(() => {
           this.checking = undefined;
           this.schedule();

@@ -51,7 +51,10 @@ export function describeModal(interaction: ModalSubmitInteraction): string {
 
 /** The button's label as the clicker saw it, and the command it belongs to. */
 export function describeButton(interaction: ButtonInteraction): string {
-  const label = 'label' in interaction.component ? interaction.component.label : null;
+  // discord.js looks the button up in the message Discord sent along, which may no longer hold it (a stale view
+  // of a card edited since): the typings promise a component that is then missing.
+  const component = interaction.component as ButtonInteraction['component'] | undefined;
+  const label = component && 'label' in component ? component.label : null;
   return `${label ?? 'button'} (/${commandOfCustomId(interaction.customId)} button)`;
 }
 

@@ -84,16 +84,18 @@ export function createInteractionDispatcher<Context>(
       : place.subcommand
         ? { subcommand: place.subcommand }
         : {};
-    if (!options.onAction || !interaction.guildId || command?.readOnly?.(target)) return;
-    // After the answer: recording never delays it, and its failure is the host's to see, not the user's.
-    await options
-      .onAction({ interaction, guildId: interaction.guildId, result, detail })
-      .catch((error: unknown) =>
-        logger.error({ ...place, err: toLoggableError(error, typed) }, 'recording an admin action failed'),
-      );
+    if (!options.onAction || !interaction.guildId) return;
+    // After the answer: recording never delays it, and its failure (thrown or rejected) is the host's to see,
+    // not the user's.
+    try {
+      if (command?.readOnly?.(target)) return;
+      await options.onAction({ interaction, guildId: interaction.guildId, result, detail });
+    } catch (error) {
+      logger.error({ ...place, err: toLoggableError(error, typed) }, 'recording an admin action failed');
+    }
   };
 
-  return async (interaction) => {
+  const dispatch = async (interaction: Interaction) => {
     if (interaction.isChatInputCommand()) {
       const subcommand = interaction.options.getSubcommand(false);
       const place: InteractionPlace = {
@@ -130,6 +132,22 @@ export function createInteractionDispatcher<Context>(
       });
     } else if (interaction.isAutocomplete()) {
       await suggest(interaction, byName.get(interaction.commandName), ctx, logger);
+    }
+  };
+
+  // The last guard: whatever escaped the steps above is logged and answered, and never ends the process.
+  return async (interaction) => {
+    try {
+      await dispatch(interaction);
+    } catch (error) {
+      const typed = interaction.isModalSubmit() ? typedValues(interaction) : [];
+      logger.error(
+        { guildId: interaction.guildId, interactionType: interaction.type, err: toLoggableError(error, typed) },
+        'interaction failed outside its handler',
+      );
+      if (interaction.isRepliable() && !interaction.replied && !interaction.deferred) {
+        await replyEphemeral(interaction, GENERIC_FAILURE).catch(() => undefined);
+      }
     }
   };
 }

@@ -1,6 +1,7 @@
 import { requireServiceId, webhookName } from '../admin/find-webhook.js';
 import type { PollHealth } from '../apps/release-poller.js';
 import type { Clock } from '../clock.js';
+import { toLoggableError } from '../discord/log-error.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
@@ -79,6 +80,7 @@ export class HealthMonitor {
     this.heartbeat = new Heartbeat(deps.records);
   }
 
+  /** Starts watching; never rejects (a store that fails at the start is tried again at the next check). */
   start(): Promise<void> {
     this.starting ??= this.begin();
     return this.starting;
@@ -86,15 +88,33 @@ export class HealthMonitor {
 
   private async begin(): Promise<void> {
     this.running = true;
+    try {
+      await this.resume();
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: toLoggableError(error) },
+        'the health monitor could not start; tried again at the next check',
+      );
+      if (!this.running) return;
+      this.timer = this.deps.timers.setTimeout(() => {
+        if (this.running) this.starting = this.begin();
+      }, this.deps.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
+    }
+  }
+
+  /** Reads what the last run left (heartbeat, incidents), then subscribes and schedules the checks. */
+  private async resume(): Promise<void> {
     this.open.clear();
     const lastBeat = await this.heartbeat.last();
     const now = this.deps.clock();
     await this.heartbeat.beat(now);
+    const incidents = await this.deps.incidents.list();
+    // Timers and subscriptions only once every read is done: a start that failed leaves nothing to undo.
     this.scheduleBeat();
     this.stops.push(this.deps.signals.subscribe((signal) => this.onSignal(signal)));
     this.stops.push(this.deps.intakeFailures.subscribe((hookId) => void this.track(this.checkIntakeFailures(hookId))));
     // After a restart: incidents whose message was not posted or edited yet are finished now.
-    for (const incident of await this.deps.incidents.list()) {
+    for (const incident of incidents) {
       if (incident.resolvedAt === null) this.index(incident);
       void this.deps.desk.sync(keyOf(incident));
     }
@@ -107,9 +127,10 @@ export class HealthMonitor {
   }
 
   async stop(): Promise<void> {
-    await this.starting?.catch(() => undefined);
-    this.starting = undefined;
+    // First, so that a start under way or a start retry due now schedules nothing more.
     this.running = false;
+    await this.starting;
+    this.starting = undefined;
     for (const stop of this.stops.splice(0)) stop();
     this.deps.timers.clearTimeout(this.timer);
     this.deps.timers.clearTimeout(this.beatTimer);
@@ -118,7 +139,7 @@ export class HealthMonitor {
 
   /** Resolves when every check under way and every alert edit it caused has finished (tests). */
   async settled(): Promise<void> {
-    await this.starting?.catch(() => undefined);
+    await this.starting;
     while (this.checks.size > 0) await Promise.all([...this.checks]);
     await this.deps.desk.settled();
   }
@@ -410,23 +431,29 @@ export class HealthMonitor {
   }
 
   private async checkAll(): Promise<void> {
+    // Each server and each incident on its own: one that fails is logged and checked again next time, and the
+    // others are checked now.
     for (const settings of await this.deps.settings.list()) {
-      await this.checkFeed(settings.guildId);
-      await this.checkSilence(settings);
+      await this.track(
+        this.checkFeed(settings.guildId).then(() => this.checkSilence(settings)),
+        { guildId: settings.guildId },
+      );
     }
     for (const byKey of [...this.open.values()]) {
-      for (const incident of [...byKey.values()]) await this.recheck(incident);
+      for (const incident of [...byKey.values()]) {
+        await this.track(this.recheck(incident), { guildId: incident.guildId, incident: keyOf(incident) });
+      }
     }
   }
 
-  /** Runs a check, logging its failure: a broken check must never take the process down. Never rejects. */
-  private track(check: Promise<void>): Promise<void> {
+  /**
+   * Runs a check, logging its failure with `context`: a broken check must never take the process down.
+   * Never rejects.
+   */
+  private track(check: Promise<void>, context: Record<string, string> = {}): Promise<void> {
     const tracked = check
       .catch((error: unknown) =>
-        this.deps.logger.warn(
-          { err: error instanceof Error ? { message: error.message } : error },
-          'health check failed',
-        ),
+        this.deps.logger.warn({ ...context, err: toLoggableError(error) }, 'health check failed; tried again later'),
       )
       .finally(() => this.checks.delete(tracked));
     this.checks.add(tracked);

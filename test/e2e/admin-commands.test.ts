@@ -297,6 +297,21 @@ describe('admin slash commands, end to end', () => {
     expect(again.text).toMatch(/^The service refused: this server key already has the most webhooks it allows there/);
   });
 
+  it('refuse a feed channel where the bot cannot read the history its replies to cards need', async () => {
+    await setUpFeed();
+    const refusal = `I cannot reply to my cards in <#${h.channel('no-history')}>: I am missing Read Message History there. Grant them (or choose another channel) and run the command again; nothing was saved.`;
+    const set = await h.run('feed', 'set', [
+      commandOption.string('event', 'case.voided'),
+      commandOption.channel('channel', h.channel('no-history')),
+    ]);
+    expect(set.text).toBe(refusal);
+    const byDefault = await h.run('feed', 'default', [commandOption.channel('channel', h.channel('no-history'))]);
+    expect(byDefault.text).toBe(refusal);
+    const settings = await h.bot.store.guilds.get(h.guild.id);
+    expect(settings.routes).toEqual({});
+    expect(settings.defaultChannelId).not.toBe(h.channel('no-history'));
+  });
+
   it('refuse a channel the bot cannot post embeds in, and show broken channels in /status', async () => {
     await setUpFeed();
     const locked = await h.run('feed', 'set', [

@@ -22,7 +22,16 @@ import { testConfig } from '../helpers/test-config.js';
 export { commandOption };
 
 /** The channels of the test guild; `locked` denies the bot Embed Links. */
-export const CHANNEL_NAMES = ['general', 'cases', 'modcalls', 'sessions', 'shifts', 'locked', 'news'] as const;
+export const CHANNEL_NAMES = [
+  'general',
+  'cases',
+  'modcalls',
+  'sessions',
+  'shifts',
+  'locked',
+  'news',
+  'no-history',
+] as const;
 export type ChannelName = (typeof CHANNEL_NAMES)[number];
 
 /** What an admin (or a member) read in answer to one interaction. */
@@ -69,9 +78,12 @@ export async function startAdminHarness(): Promise<AdminHarness> {
   const guild = discord.addGuild({
     name: 'Game Community',
     channels: [
-      ...CHANNEL_NAMES.filter((name) => name !== 'locked' && name !== 'news').map((name) => ({ name })),
+      ...CHANNEL_NAMES.filter((name) => name !== 'locked' && name !== 'news' && name !== 'no-history').map((name) => ({
+        name,
+      })),
       { name: 'locked', denyBot: PermissionFlagsBits.EmbedLinks },
       { name: 'news', type: ChannelType.GuildAnnouncement },
+      { name: 'no-history', denyBot: PermissionFlagsBits.ReadMessageHistory },
     ],
     roles: [
       { name: 'Moderators', mentionable: true },

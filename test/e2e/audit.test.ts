@@ -73,6 +73,46 @@ describe('the audit log', () => {
     expect(stored).not.toContain(h.service.secretOf(webhookId));
   });
 
+  it('a click on a button its message no longer shows is answered and recorded, and the bot goes on', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const key = h.service.issueKey();
+      await h.setup(key);
+      const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+      const webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+      await h.run('feed', 'set', [
+        commandOption.string('event', 'modcall'),
+        commandOption.channel('channel', h.channel('modcalls')),
+      ]);
+      await h.service.deliver(webhookId, { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data });
+      const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
+      await h.discord.waitFor(async () => (await h.bot.store.deliveries.countOpen()) === 0, 10_000, 'confirmed');
+      if (!card) throw new Error('no modcall card');
+      await h.discord.dispatchInteraction(
+        buttonClick({ customId: 'feed:modcall:resolve', message: card, as: 'admin', guildId: h.guild.id }),
+      );
+      const resolved = h.discord.messages(h.channel('modcalls'))[0];
+      if (!resolved) throw new Error('no resolved card');
+      expect(resolved.components).toEqual([]);
+
+      // A second admin's screen still showed Claim: Discord sends the card as it is now, without the button.
+      const stale = await h.discord.dispatchInteraction(
+        buttonClick({ customId: 'feed:modcall:claim', message: resolved, as: 'admin', guildId: h.guild.id }),
+      );
+      expect(stale.reply?.content).toBe(`Already resolved by <@${h.discord.users.admin.id}>.`);
+
+      const { description } = await auditText();
+      expect(description.split('\n')[0]).toMatch(
+        new RegExp(`<@${h.discord.users.admin.id}> button \\(/feed button\\) → done$`),
+      );
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('answers the command even when the audit log cannot be written', async () => {
     const db = new Database(h.storeFile);
     db.exec(`CREATE TRIGGER refuse_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'disk full'); END`);

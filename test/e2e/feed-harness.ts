@@ -48,6 +48,8 @@ export interface FeedHarnessOptions {
   batchWindow?: BatchWindow;
   /** A shorter "minute" for modcall escalation. */
   escalationTimings?: StartOptions['escalationTimings'];
+  /** Permissions the bot is denied in some channels (a channel overwrite, as a server admin would set). */
+  denyBot?: Partial<Record<FeedChannel, bigint>>;
 }
 
 export async function startFeedHarness(options: FeedHarnessOptions = {}): Promise<FeedHarness> {
@@ -56,7 +58,10 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
   const discord = await startFakeDiscord(options.discord);
   const guild = discord.addGuild({
     name: 'Feed Guild',
-    channels: FEED_CHANNELS.map((name) => ({ name })),
+    channels: FEED_CHANNELS.map((name) => {
+      const denied = options.denyBot?.[name];
+      return denied === undefined ? { name } : { name, denyBot: denied };
+    }),
     roles: [
       { name: 'Moderators', mentionable: true },
       { name: 'Leads', mentionable: true },

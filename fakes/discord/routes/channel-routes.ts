@@ -41,6 +41,10 @@ export function channelRoutes(deps: RouteDeps): Route[] {
         if (!hasPermissions(permissions, PermissionFlagsBits.SendMessages)) throw ApiErrors.missingPermissions();
 
         const message = body as MessageBody & Record<string, unknown>;
+        // A reply reads the message it answers: Discord refuses it without Read Message History.
+        if (message['message_reference'] && !hasPermissions(permissions, PermissionFlagsBits.ReadMessageHistory)) {
+          throw ApiErrors.cannotReplyWithoutHistory();
+        }
         // Without Embed Links Discord accepts the message but drops its embeds, which may leave it empty.
         const dropEmbeds = !hasPermissions(permissions, PermissionFlagsBits.EmbedLinks);
         if (dropEmbeds && !message.content && !(message.components?.length ?? 0) && (message.embeds?.length ?? 0) > 0) {

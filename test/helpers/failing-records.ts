@@ -1,0 +1,27 @@
+import type { RecordStore } from '../../src/store/records.js';
+
+/**
+ * A real record store whose reads of one kind reject while `failing` says so, as a store does when its disk
+ * or its database is briefly unavailable; everything else goes to the store as it is.
+ */
+export function failReadsOf(
+  records: RecordStore,
+  kind: string,
+  failing: (key: string) => boolean,
+): RecordStore & { failures: number } {
+  const wrapper = {
+    failures: 0,
+    get: async (wanted: string, key: string) => {
+      if (wanted === kind && failing(key)) {
+        wrapper.failures += 1;
+        throw new Error('SQLITE_BUSY: database is locked');
+      }
+      return records.get(wanted, key);
+    },
+    update: (wanted: string, key: string, change: (current: unknown) => unknown) => records.update(wanted, key, change),
+    delete: (wanted: string, key: string) => records.delete(wanted, key),
+    list: (wanted: string) => records.list(wanted),
+    kinds: () => records.kinds(),
+  };
+  return wrapper;
+}
