@@ -2,8 +2,8 @@
 export interface ForgottenGuild {
   /** Registered webhooks: their addresses answer 404 from the commit on. */
   hooks: number;
-  /** Whether a server key was stored (the guild's settings go with it). */
-  serverKey: boolean;
+  /** Server keys deleted: 1 or 0 (the guild's settings go with it; named so no log redacts the count). */
+  serverKeys: number;
   /** Deliveries that were waiting or parked: their bodies are dropped, nothing of them is posted. */
   openDeliveries: number;
   /** The guild's documents of every kind (developer key and watches, alerts, cards, incidents). */

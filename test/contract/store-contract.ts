@@ -578,7 +578,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await store.records.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
       await store.records.update('heartbeat', 'last', () => 5);
 
-      expect(await store.forgetGuild(GUILD)).toEqual({ hooks: 2, serverKey: true, openDeliveries: 2, documents: 3 });
+      expect(await store.forgetGuild(GUILD)).toEqual({ hooks: 2, serverKeys: 1, openDeliveries: 2, documents: 3 });
 
       expect(await store.hooks.get('hook-1')).toBeUndefined();
       expect(await store.hooks.listForGuild(GUILD)).toEqual([]);
@@ -608,7 +608,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await reopened.guilds.get(GUILD)).serverKey).toBeNull();
       expect(await reopened.forgetGuild(GUILD)).toEqual({
         hooks: 0,
-        serverKey: false,
+        serverKeys: 0,
         openDeliveries: 0,
         documents: 0,
       });

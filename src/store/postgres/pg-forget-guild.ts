@@ -52,7 +52,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
         hookIds: ids,
         forgotten: {
           hooks: ids.length,
-          serverKey: (before?.serverKey ?? null) !== null,
+          serverKeys: (before?.serverKey ?? null) === null ? 0 : 1,
           openDeliveries: open.rowCount ?? 0,
           documents: documents.rowCount ?? 0,
         },

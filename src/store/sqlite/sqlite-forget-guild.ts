@@ -37,14 +37,14 @@ export class SqliteGuildForgetting implements GuildForgetting {
       const hookIds = this.hooks.removeGuild(tx, guildId);
       this.forgetActivity.run(JSON.stringify(hookIds));
       const stored = this.settingsOf.get(guildId);
-      const serverKey = stored ? GuildSettingsSchema.parse(JSON.parse(stored.settings)).serverKey !== null : false;
+      const serverKeys = stored && GuildSettingsSchema.parse(JSON.parse(stored.settings)).serverKey !== null ? 1 : 0;
       this.forgetSettings.run(guildId);
       const openDeliveries = this.dropOpen.run(guildId).changes;
       this.forgetPosted.run(guildId);
       this.forgetChannels.run(guildId);
       const documents = this.forgetDocuments.run({ guildId }).changes;
       tx.afterCommit({ kind: 'settings-changed', guildId });
-      return { hooks: hookIds.length, serverKey, openDeliveries, documents };
+      return { hooks: hookIds.length, serverKeys, openDeliveries, documents };
     });
   }
 }
