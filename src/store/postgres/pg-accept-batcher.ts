@@ -28,7 +28,7 @@ const MAX_ITEMS = 200;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
 
 /**
- * One batch in one statement. Items that require their hook are kept only if its row is there: `FOR SHARE`
+ * One batch in one statement. Items that require their hook are kept only if its row is there: `FOR KEY SHARE`
  * waits for a removal under way and then skips the row it deleted, so once a removal has committed no process
  * stores a delivery of that hook, whatever its cache holds. The hook rows are locked before bridge_accept_many
  * takes the guilds' locks, in hook_id order, as forgetting a guild does: the two never wait on each other in a
@@ -40,7 +40,7 @@ const ACCEPT_BATCH_SQL = `
   ), live AS (
     SELECT hook_id FROM hook
     WHERE hook_id IN (SELECT item->>'hookId' FROM item WHERE COALESCE((item->>'requireHook')::boolean, false))
-    ORDER BY hook_id FOR SHARE
+    ORDER BY hook_id FOR KEY SHARE
   ), kept AS (
     SELECT item, n FROM item
     WHERE NOT COALESCE((item->>'requireHook')::boolean, false) OR item->>'hookId' IN (SELECT hook_id FROM live)
