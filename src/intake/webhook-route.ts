@@ -90,7 +90,10 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
 
     if (envelope.data.event === PING_EVENT) {
-      await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now);
+      if (!(await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now))) {
+        keys.forget(hook.hookId);
+        return refuseUnknownHook(res);
+      }
       res.status(204).end();
       return;
     }

@@ -628,6 +628,9 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       });
       expect(await store.deliveries.accept(delivery('d1'), { requireHook: true })).toBe('accepted');
       expect(await store.deliveries.accept(delivery('d1'), { requireHook: true })).toBe('duplicate');
+      // The service's ping, likewise.
+      expect(await store.activity.recordAccepted('hook-1', 'ping', 1_500)).toBe(true);
+      expect(await store.activity.recordAccepted('hook-never', 'ping', 1_500)).toBe(false);
       const never = delivery('d2', 'modcall', 'hook-never');
       expect(await store.deliveries.accept(never, { requireHook: true })).toBe('unknown-hook');
       expect(await store.deliveries.stateOf('hook-never', 'd2')).toBeUndefined();
@@ -643,6 +646,9 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       outcomes.forEach((outcome, i) => expect(stored.includes(`r${i}`)).toBe(outcome === 'accepted'));
       expect(await store.deliveries.accept(delivery('d3'), { requireHook: true })).toBe('unknown-hook');
       expect(await store.deliveries.stateOf('hook-1', 'd3')).toBeUndefined();
+      const seen = await store.activity.get('hook-1');
+      expect(await store.activity.recordAccepted('hook-1', 'ping', 2_000)).toBe(false);
+      expect(await store.activity.get('hook-1')).toEqual(seen);
     });
 
     it('keeps documents by kind and key, changes each atomically, and lists the kinds it has', async () => {

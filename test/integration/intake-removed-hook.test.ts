@@ -17,8 +17,10 @@ afterEach(async () => {
  * Sends a signed delivery in two parts and runs `between` after the intake has looked its hook up and before
  * the rest of the body arrives; resolves with the status and the body of the answer.
  */
-async function deliverAround(between: () => Promise<void>): Promise<{ status: number; body: string }> {
-  const body = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'late-1' });
+async function deliverAround(
+  between: () => Promise<void>,
+  body = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'late-1' }),
+): Promise<{ status: number; body: string }> {
   const timestamp = String(Math.floor(h.now.ms / 1000));
   const lookedUp = vi.spyOn(h.bot.store.hooks, 'get');
   const { port } = new URL(h.bot.http.url);
@@ -59,6 +61,13 @@ describe('a hook removed while a delivery to it is under way', () => {
     });
     expect(await h.bot.store.deliveries.stateOf(h.hookId, 'late-1')).toBeUndefined();
     expect((await h.bot.store.activity.get(h.hookId)).lastDeliveryAt).toBeUndefined();
+  });
+
+  it("refuses the service's ping too, and counts nothing for the hook", async () => {
+    const ping = JSON.stringify({ id: 'ping-1', event: 'ping', server: '1', at: h.now.ms, data: {} });
+    const answer = await deliverAround(() => h.bot.store.hooks.remove(h.hookId), ping);
+    expect(answer.status).toBe(404);
+    expect((await h.bot.store.activity.get(h.hookId)).lastEvent).toBeUndefined();
   });
 
   it('is refused with 404 when the bot left the server meanwhile', async () => {
