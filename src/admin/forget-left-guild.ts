@@ -38,7 +38,7 @@ export async function forgetLeftGuild(guildId: string, deps: ForgetLeftGuildDeps
 }
 
 /** The audit line: what was forgotten, counted. */
-export function describeForgotten(forgotten: ForgottenGuild): string {
+function describeForgotten(forgotten: ForgottenGuild): string {
   const parts = [
     plural(forgotten.hooks, 'webhook'),
     forgotten.serverKeys > 0 ? 'the server key' : undefined,
