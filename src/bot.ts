@@ -2,6 +2,7 @@ import { Events, type Client } from 'discord.js';
 
 import { DEFAULT_PING_TIMEOUT_MS, type CommandContext } from '../commands/context.js';
 import { COMMANDS } from '../commands/index.js';
+import { forgetLeftGuild } from './admin/forget-left-guild.js';
 import type { AppRecords } from './apps/app-records.js';
 import { createCardPoster } from './apps/card-poster.js';
 import { DeveloperCache } from './apps/developer-cache.js';
@@ -20,6 +21,7 @@ import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './dis
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
+import { onGuildRemoved } from './discord/on-guild-removed.js';
 import type { BackoffPolicy } from './feed/backoff.js';
 import { FeedWorker } from './feed/feed-worker.js';
 import type { BatchWindow } from './feed/lane.js';
@@ -401,6 +403,13 @@ async function startFeed(
   attachInteractionDispatcher(discord, COMMANDS, commandContext, logger, {
     onAction: (action) => store.audit.append(toAuditEntry(action, clock())),
   });
+  // Heard where the gateway is, like the commands: once per removal, whichever process holds it.
+  onGuildRemoved(
+    discord,
+    (guildId) =>
+      forgetLeftGuild(guildId, { store, audit: store.audit, botUserId: discord.user?.id ?? '', clock, logger }),
+    logger,
+  );
 
   if (store.kind === 'postgres') {
     discord.on(Events.ClientReady, (client) => logger.info({ user: client.user.tag }, 'Discord gateway ready'));

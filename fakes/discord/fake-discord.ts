@@ -147,6 +147,23 @@ export class FakeDiscord {
     return added;
   }
 
+  /**
+   * Removes the bot from a guild, as an admin kicking it would: the guild and its channels are gone for the bot
+   * (REST about them answers as for unknown ones, a client that connects later does not get the guild) and
+   * connected clients get GUILD_DELETE without `unavailable`.
+   */
+  removeBotFromGuild(guildId: string): void {
+    this.#guilds.removeGuild(guildId);
+    this.#gateway.announceGuildGone(guildId, false);
+    this.#notifier.notify();
+  }
+
+  /** A guild outage: connected clients get GUILD_DELETE with `unavailable: true`; the guild and the bot stay. */
+  makeGuildUnavailable(guildId: string): void {
+    this.#gateway.announceGuildGone(guildId, true);
+    this.#notifier.notify();
+  }
+
   /** Adds a human member with these roles (no Manage Server); act as them with `as: { userId }`. */
   addMember(guildId: string, spec: { username: string; roleIds?: readonly string[] }): string {
     const user = makeUser(this.#nextId(), spec.username);

@@ -136,6 +136,17 @@ export class GatewayServer {
   }
 
   /**
+   * Sends GUILD_DELETE: the bot was removed from the guild, or, with `unavailable`, the guild is in an outage
+   * (Discord then sends GUILD_CREATE again when it is back).
+   */
+  announceGuildGone(guildId: string, unavailable: boolean): void {
+    this.dispatch(
+      GatewayDispatchEvents.GuildDelete,
+      unavailable ? { id: guildId, unavailable: true } : { id: guildId },
+    );
+  }
+
+  /**
    * Closes every client socket with `code` (default 4000, "unknown error", after which discord.js resumes).
    * With `invalidateSessions`, sessions are forgotten too, so clients must identify again.
    */

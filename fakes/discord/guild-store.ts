@@ -221,6 +221,13 @@ export class GuildStore {
     return added;
   }
 
+  /** Forgets a guild and its channels (the bot was removed from it). */
+  removeGuild(guildId: string): void {
+    const guild = this.#require(guildId);
+    for (const channel of guild.channels) this.#channelToGuild.delete(channel.id);
+    this.#guilds.delete(guildId);
+  }
+
   /** Ids of every guild, in creation order. */
   guildIds(): string[] {
     return [...this.#guilds.keys()];

@@ -45,11 +45,13 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
 export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
   const keys = new SigningKeys(deps.secrets);
   return async (req, res) => {
-    const hook = await deps.hooks.get(String(req.params.hookId));
+    const hookId = String(req.params.hookId);
+    const hook = await deps.hooks.get(hookId);
     if (!hook) {
+      keys.forget(hookId);
       // Not read: whatever was sent is discarded with the connection's next request.
       req.resume();
-      return sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
+      return refuseUnknownHook(res);
     }
 
     const read = await readRawBody(req, MAX_BODY_BYTES);
@@ -88,7 +90,10 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
 
     if (envelope.data.event === PING_EVENT) {
-      await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now);
+      if (!(await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now))) {
+        keys.forget(hook.hookId);
+        return refuseUnknownHook(res);
+      }
       res.status(204).end();
       return;
     }
@@ -96,19 +101,28 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     // The store's unique key on (hook, delivery id) makes a repeat, or a concurrent copy, a duplicate.
     let outcome: AcceptOutcome;
     try {
-      outcome = await deps.deliveries.accept({
-        hookId: hook.hookId,
-        guildId: hook.guildId,
-        deliveryId: envelope.data.id,
-        event: envelope.data.event,
-        ...routingKeysOf(envelope.data),
-        rawBody: text,
-        receivedAt: now,
-      });
+      outcome = await deps.deliveries.accept(
+        {
+          hookId: hook.hookId,
+          guildId: hook.guildId,
+          deliveryId: envelope.data.id,
+          event: envelope.data.event,
+          ...routingKeysOf(envelope.data),
+          rawBody: text,
+          receivedAt: now,
+        },
+        // The hook above may be a cached copy: the store stores the delivery only if the hook is still there.
+        { requireHook: true },
+      );
     } catch (error) {
       // Answered 500 by the error handler; the service counts it toward switching the webhook off, so do we.
       deps.intakeFailures.failed(hook, error, now);
       throw error;
+    }
+    if (outcome === 'unknown-hook') {
+      // Removed since it was cached (by /webhook remove, or by the bot leaving the server).
+      keys.forget(hook.hookId);
+      return refuseUnknownHook(res);
     }
     deps.intakeFailures.stored(hook.hookId);
     if (outcome === 'duplicate') {
@@ -117,6 +131,10 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
     res.status(204).end();
   };
+}
+
+function refuseUnknownHook(res: Response): void {
+  sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
 }
 
 function refuseUnreadBody(req: Request, res: Response, reason: BodyReadFailure): void {

@@ -12,7 +12,16 @@ export interface NewDelivery {
   receivedAt: number;
 }
 
-export type AcceptOutcome = 'accepted' | 'duplicate';
+/** `unknown-hook`: asked with {@link AcceptOptions.requireHook}, and the delivery's hook is not stored (any more). */
+export type AcceptOutcome = 'accepted' | 'duplicate' | 'unknown-hook';
+
+export interface AcceptOptions {
+  /**
+   * Store the delivery only if its hook is stored when the delivery is, in the same transaction: the intake's
+   * check that a copy of a removed hook, cached by any process, never lets a delivery in after the removal.
+   */
+  requireHook?: boolean;
+}
 
 /** A delivery waiting in its channel's lane. */
 export interface QueuedEntry extends NewDelivery {
@@ -106,8 +115,11 @@ export interface GuildFeedStatus {
  * Nothing here is held in process memory.
  */
 export interface DeliveryQueue {
-  /** Stores the delivery, or answers `duplicate` for a (hook, delivery id) the store already has. */
-  accept(delivery: NewDelivery): Promise<AcceptOutcome>;
+  /**
+   * Stores the delivery, or answers `duplicate` for a (hook, delivery id) the store already has, or (only with
+   * `requireHook`) `unknown-hook` for a hook the store does not have.
+   */
+  accept(delivery: NewDelivery, options?: AcceptOptions): Promise<AcceptOutcome>;
   /** Channels with waiting entries (what the feed starts with), and when each may be tried again if it failed. */
   channelsWithWork(): Promise<ChannelWithWork[]>;
   /**

@@ -29,8 +29,11 @@ export type HookOutcome = { ok: true; event: string; at: number } | { ok: false;
 /** Per-hook activity, stored so it survives restarts and is shared by every process. */
 export interface HookActivityStore {
   get(hookId: string): Promise<HookActivityRecord>;
-  /** A verified delivery (or the service's ping) arrived. */
-  recordAccepted(hookId: string, event: string, at: number): Promise<void>;
+  /**
+   * The service's verified ping arrived: counted and announced only if the hook is stored when it is (the
+   * intake may hold a cached copy of a hook removed since); false, and nothing recorded, when it is not.
+   */
+  recordAccepted(hookId: string, event: string, at: number): Promise<boolean>;
   recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void>;
   /** What the service said (or a registration or enable implied) about the webhook's on/off state. */
   recordState(hookId: string, enabled: boolean, at: number): Promise<void>;

@@ -2,6 +2,9 @@
  * Documents of the features built beside the feed (the developer API's records, for one): JSON values by
  * (kind, key), each changed atomically (a read-modify-write of one document never interleaves with another of
  * the same document, in any process). The feature parses what it reads with its own schema.
+ *
+ * A document that belongs to one guild is keyed by the guild's id, or by the guild's id, `:` and more
+ * (`<guildId>:<appId>`): that is how forgetting a guild finds them, whatever their kind.
  */
 export interface RecordStore {
   get(kind: string, key: string): Promise<unknown>;

@@ -1,5 +1,6 @@
 import type { AuditLog } from './audit-log.js';
 import type { DeliveryQueue } from './deliveries.js';
+import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
 import type { HookStore } from './hooks.js';
@@ -14,7 +15,7 @@ export type StoreKind = 'memory' | 'sqlite' | 'postgres';
  * order and enforces uniqueness; memory holds only bounded, invalidated caches and timers (DESIGN.md, State).
  * Each engine implements it and passes the same contract tests (test/contract/).
  */
-export interface Store {
+export interface Store extends GuildForgetting {
   readonly kind: StoreKind;
   readonly hooks: HookStore;
   readonly guilds: GuildSettingsStore;

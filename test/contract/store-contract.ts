@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
+import { emptyGuildSettings } from '../../src/store/guild-settings.js';
 import type { Store } from '../../src/store/store.js';
 
 /** What the contract needs of an engine: a store on one database, opened again, and a way to make writes fail. */
@@ -564,6 +565,117 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       const reopened = await restart(store);
       expect(await reopened.audit.sweep(15)).toBe(1);
       expect((await reopened.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual(['/webhook test', '/alerts set']);
+    });
+
+    it('forgets a guild it left, all at once: hooks, settings and server key, deliveries, documents; not another guild', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const other = '222222222222222229';
+      const hook = (hookId: string, guildId = GUILD) => ({
+        hookId,
+        guildId,
+        webhookId: `wh_${hookId}`,
+        secret: 'sealed:v1:secret',
+        events: ['all'],
+        createdAt: 1,
+      });
+      await store.hooks.save(hook('hook-1'));
+      await store.hooks.save(hook('hook-2'));
+      await store.hooks.save(hook('hook-x', other));
+      // Cached before it is forgotten: the cached copy must go with the row.
+      expect(await store.hooks.get('hook-1')).toEqual(hook('hook-1'));
+      await store.guilds.update(GUILD, (settings) => ({
+        ...settings,
+        serverKey: 'sealed:v1:server-key',
+        routes: { modcall: CHANNEL_A },
+      }));
+      await store.guilds.update(other, (settings) => ({ ...settings, defaultChannelId: CHANNEL_B }));
+      await store.deliveries.accept(delivery('posted'));
+      expect(await post(store, CHANNEL_A, 'n1')).toEqual(['posted']);
+      await store.deliveries.accept(delivery('waiting', 'modcall', 'hook-2'));
+      await store.deliveries.accept(delivery('unrouted', 'shift.started'));
+      await store.deliveries.accept({ ...delivery('elsewhere', 'modcall', 'hook-x'), guildId: other });
+      await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + HOUR);
+      await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
+      await store.records.update('app_guild', GUILD, () => ({ developerKey: 'sealed:v1:developer-key' }));
+      await store.records.update('app_cards', `${GUILD}:77`, () => ({ versions: {} }));
+      await store.records.update('incident', `${GUILD}:held:`, () => null);
+      await store.records.update('app_guild', other, () => ({ developerKey: 'sealed:v1:theirs' }));
+      // Another guild whose id starts with this one's: its documents are its own.
+      await store.records.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
+      await store.records.update('heartbeat', 'last', () => 5);
+
+      expect(await store.forgetGuild(GUILD)).toEqual({ hooks: 2, serverKeys: 1, openDeliveries: 2, documents: 3 });
+
+      expect(await store.hooks.get('hook-1')).toBeUndefined();
+      expect(await store.hooks.listForGuild(GUILD)).toEqual([]);
+      expect(await store.activity.get('hook-1')).toMatchObject({ refused: 0, lastRefusal: undefined });
+      expect(await store.guilds.get(GUILD)).toEqual(emptyGuildSettings(GUILD));
+      for (const id of ['posted', 'waiting', 'unrouted']) {
+        expect(await store.deliveries.stateOf(id === 'waiting' ? 'hook-2' : 'hook-1', id)).toBeUndefined();
+      }
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 0, unrouted: {}, retrying: [] });
+      expect(await store.deliveries.nextFor(CHANNEL_A, 10)).toEqual([]);
+      expect(await store.records.get('app_guild', GUILD)).toBeUndefined();
+      expect(await store.records.get('app_cards', `${GUILD}:77`)).toBeUndefined();
+      expect(await store.records.kinds()).toEqual(['app_guild', 'heartbeat']);
+      // The service's retry of a delivery it had posted finds no hook to go to.
+      expect(await store.deliveries.accept(delivery('posted'), { requireHook: true })).toBe('unknown-hook');
+
+      // The other guild keeps everything.
+      expect((await store.hooks.listForGuild(other)).map((h) => h.hookId)).toEqual(['hook-x']);
+      expect((await store.guilds.get(other)).defaultChannelId).toBe(CHANNEL_B);
+      expect((await store.deliveries.listOpen()).map((entry) => entry.deliveryId)).toEqual(['elsewhere']);
+      expect(await store.records.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
+      expect(await store.records.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
+
+      // Nothing comes back after a restart, and forgetting again finds nothing.
+      const reopened = await restart(store);
+      expect(await reopened.hooks.get('hook-2')).toBeUndefined();
+      expect((await reopened.guilds.get(GUILD)).serverKey).toBeNull();
+      expect(await reopened.forgetGuild(GUILD)).toEqual({
+        hooks: 0,
+        serverKeys: 0,
+        openDeliveries: 0,
+        documents: 0,
+      });
+    });
+
+    it('stores a delivery that requires its hook only while the hook is stored', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      await store.hooks.save({
+        hookId: 'hook-1',
+        guildId: GUILD,
+        webhookId: 'wh_1',
+        secret: 'sealed',
+        events: ['all'],
+        createdAt: 1,
+      });
+      expect(await store.deliveries.accept(delivery('d1'), { requireHook: true })).toBe('accepted');
+      expect(await store.deliveries.accept(delivery('d1'), { requireHook: true })).toBe('duplicate');
+      // The service's ping, likewise.
+      expect(await store.activity.recordAccepted('hook-1', 'ping', 1_500)).toBe(true);
+      expect(await store.activity.recordAccepted('hook-never', 'ping', 1_500)).toBe(false);
+      const never = delivery('d2', 'modcall', 'hook-never');
+      expect(await store.deliveries.accept(never, { requireHook: true })).toBe('unknown-hook');
+      expect(await store.deliveries.stateOf('hook-never', 'd2')).toBeUndefined();
+      expect((await store.activity.get('hook-never')).lastDeliveryAt).toBeUndefined();
+      // Removed while deliveries race it: each is stored before the removal commits, or refused after.
+      const racing = Array.from({ length: 20 }, (_, i) =>
+        store.deliveries.accept(delivery(`r${i}`), { requireHook: true }),
+      );
+      const removed = store.hooks.remove('hook-1');
+      const outcomes = await Promise.all(racing);
+      await removed;
+      const stored = (await store.deliveries.listOpen()).map((entry) => entry.deliveryId);
+      outcomes.forEach((outcome, i) => expect(stored.includes(`r${i}`)).toBe(outcome === 'accepted'));
+      expect(await store.deliveries.accept(delivery('d3'), { requireHook: true })).toBe('unknown-hook');
+      expect(await store.deliveries.stateOf('hook-1', 'd3')).toBeUndefined();
+      const seen = await store.activity.get('hook-1');
+      expect(await store.activity.recordAccepted('hook-1', 'ping', 2_000)).toBe(false);
+      expect(await store.activity.get('hook-1')).toEqual(seen);
     });
 
     it('keeps documents by kind and key, changes each atomically, and lists the kinds it has', async () => {

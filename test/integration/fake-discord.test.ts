@@ -133,6 +133,33 @@ describe('fake Discord with the real discord.js client', () => {
     expect(client.ws.ping).toBeGreaterThanOrEqual(0);
   });
 
+  it('sends GUILD_DELETE: with unavailable for an outage, without for a removal, after which the guild is gone', async () => {
+    const { fake, client, guild, channel } = await start();
+    const feed = channel('feed');
+    const unavailable = new Promise<string>((resolve) => client.once(Events.GuildUnavailable, (g) => resolve(g.id)));
+    fake.makeGuildUnavailable(guild.id);
+    expect(await unavailable).toBe(guild.id);
+    expect(fake.messages(feed.id)).toEqual([]);
+
+    const deleted = new Promise<string>((resolve) => client.once(Events.GuildDelete, (g) => resolve(g.id)));
+    fake.removeBotFromGuild(guild.id);
+    expect(await deleted).toBe(guild.id);
+    expect(client.guilds.cache.has(guild.id)).toBe(false);
+    expect(
+      await rejectionOf(client.rest.post(`/channels/${feed.id}/messages`, { body: { content: 'hi' } })),
+    ).toMatchObject({ status: 404 });
+    // A client that connects later is not told of the guild.
+    const later = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiUrl } });
+    try {
+      const ready = new Promise<void>((resolve) => later.once(Events.ClientReady, () => resolve()));
+      await later.login(fake.botToken);
+      await ready;
+      expect(later.guilds.cache.has(guild.id)).toBe(false);
+    } finally {
+      await later.destroy();
+    }
+  });
+
   it('stores a message sent with embeds, nonce and enforceNonce, and answers a parseable message', async () => {
     const { fake, channel } = await start();
     const sent = await channel('feed').send({

@@ -68,7 +68,7 @@ async function world(roles: Array<Config['ROLE']>) {
     createdAt: 1,
   });
   await first.store.guilds.update(guild.id, (s) => ({ ...s, defaultChannelId: channelId }));
-  return { database, discord, channelId, hookId, bots };
+  return { database, discord, channelId, hookId, bots, guildId: guild.id };
 }
 
 describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
@@ -93,6 +93,38 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     expect(await deliver(bot, hookId, 'pg-2')).toBe(204);
     await discord.waitFor(() => postedIds(discord, channelId).length === 2, 15_000, 'the post after the reconnect');
     expect(postedIds(discord, channelId)).toEqual(['pg-1', 'pg-2']);
+  });
+
+  it('refuses a removed hook with 404 in every process at once, whatever each one cached', async () => {
+    const { database, hookId, bots, guildId } = await world(['intake', 'intake']);
+    const [first, second] = bots;
+    if (!first || !second) throw new Error('no bots');
+    // Both processes have looked the hook up, and keep their copy.
+    expect(await deliver(first, hookId, 'cached-1')).toBe(204);
+    expect(await deliver(second, hookId, 'cached-2')).toBe(204);
+
+    // Removed with no notice to the other processes (as when the process removing it dies before saying so).
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query('DELETE FROM hook WHERE hook_id = $1', [hookId]);
+    await admin.end();
+    expect(await deliver(first, hookId, 'after-1')).toBe(404);
+    expect(await deliver(second, hookId, 'after-2')).toBe(404);
+
+    // Leaving the server, decided in one process: the other refuses the very next delivery.
+    const again = randomBytes(16).toString('hex');
+    await first.store.hooks.save({
+      hookId: again,
+      guildId,
+      webhookId: 'wh_2',
+      secret: SECRET,
+      events: ['all'],
+      createdAt: 2,
+    });
+    expect(await deliver(second, again, 'cached-3')).toBe(204);
+    expect(await first.store.forgetGuild(guildId)).toMatchObject({ hooks: 1 });
+    expect(await deliver(second, again, 'after-3')).toBe(404);
+    expect(await second.store.deliveries.stateOf(again, 'after-3')).toBeUndefined();
   });
 
   it('split by role: the intake process takes the delivery, the feed process posts it', async () => {

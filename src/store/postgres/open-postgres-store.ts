@@ -5,6 +5,7 @@ import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { PostgresAudit } from './pg-audit.js';
 import { PostgresDeliveries } from './pg-deliveries.js';
+import { PostgresGuildForgetting } from './pg-forget-guild.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
@@ -54,15 +55,18 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     throw error;
   }
   const guilds = new PostgresGuildSettings(pool, signals, clock);
+  const hooks = new PostgresHooks(pool, signals);
+  const forgetting = new PostgresGuildForgetting(pool, hooks, guilds);
   return {
     kind: 'postgres',
-    hooks: new PostgresHooks(pool, signals),
+    hooks,
     guilds,
     deliveries: new PostgresDeliveries(pool, guilds),
     activity: new PostgresHookActivity(pool),
     records: new PostgresRecords(pool),
     audit: new PostgresAudit(pool),
     signals,
+    forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     async close() {
       await signals.close();
       await pool.end();

@@ -16,6 +16,8 @@ export interface AcceptItem {
   server: string | null;
   caseType: string | null;
   muted: boolean;
+  /** Stored only if its hook is (AcceptOptions.requireHook); else answered 'unknown-hook'. */
+  requireHook: boolean;
 }
 
 /** 'stale': the guild's settings changed since the item was routed; nothing was stored, route it again. */
@@ -24,6 +26,27 @@ export type ItemOutcome = AcceptOutcome | 'stale';
 /** Most deliveries in one batch, and most body bytes (a body may be up to 1 MiB). */
 const MAX_ITEMS = 200;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
+
+/**
+ * One batch in one statement. Items that require their hook are kept only if its row is there: `FOR KEY SHARE`
+ * waits for a removal under way and then skips the row it deleted, so once a removal has committed no process
+ * stores a delivery of that hook, whatever its cache holds. The hook rows are locked before bridge_accept_many
+ * takes the guilds' locks, in hook_id order, as forgetting a guild does: the two never wait on each other in a
+ * circle. `kept` names the items handed on (1-based), in order; the outcomes are theirs.
+ */
+const ACCEPT_BATCH_SQL = `
+  WITH item AS (
+    SELECT value AS item, ordinality AS n FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY
+  ), live AS (
+    SELECT hook_id FROM hook
+    WHERE hook_id IN (SELECT item->>'hookId' FROM item WHERE COALESCE((item->>'requireHook')::boolean, false))
+    ORDER BY hook_id FOR KEY SHARE
+  ), kept AS (
+    SELECT item, n FROM item
+    WHERE NOT COALESCE((item->>'requireHook')::boolean, false) OR item->>'hookId' IN (SELECT hook_id FROM live)
+  )
+  SELECT bridge_accept_many(COALESCE((SELECT jsonb_agg(item ORDER BY n) FROM kept), '[]'::jsonb)) AS outcomes,
+         ARRAY(SELECT n::int FROM kept ORDER BY n) AS kept`;
 
 /** Batches in flight at once: more lets several guilds' batches commit side by side on the pool. */
 const MAX_IN_FLIGHT = 2;
@@ -91,12 +114,13 @@ export class PgAcceptBatcher {
   }
 
   private async send(items: AcceptItem[]): Promise<ItemOutcome[]> {
-    const { rows } = await this.pool.query<{ outcomes: ItemOutcome[] }>(
-      'SELECT bridge_accept_many($1::jsonb) AS outcomes',
-      [JSON.stringify(items)],
-    );
+    const { rows } = await this.pool.query<{ outcomes: ItemOutcome[]; kept: number[] }>(ACCEPT_BATCH_SQL, [
+      JSON.stringify(items),
+    ]);
     const outcomes = rows[0]?.outcomes ?? [];
-    if (outcomes.length !== items.length) throw new Error(`bridge_accept_many answered ${outcomes.length} outcomes`);
-    return outcomes;
+    const kept = rows[0]?.kept ?? [];
+    if (outcomes.length !== kept.length) throw new Error(`bridge_accept_many answered ${outcomes.length} outcomes`);
+    const byItem = new Map(kept.map((n, i) => [n, outcomes[i]]));
+    return items.map((_, i) => byItem.get(i + 1) ?? 'unknown-hook');
   }
 }

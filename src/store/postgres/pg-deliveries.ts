@@ -2,6 +2,7 @@ import type pg from 'pg';
 
 import { channelOf, resolveRoute } from '../../feed/route.js';
 import type {
+  AcceptOptions,
   AcceptOutcome,
   BrokenChannel,
   ChannelWithWork,
@@ -56,7 +57,7 @@ export class PostgresDeliveries implements DeliveryQueue {
     this.batcher = new PgAcceptBatcher(pool);
   }
 
-  async accept(delivery: NewDelivery): Promise<AcceptOutcome> {
+  async accept(delivery: NewDelivery, options: AcceptOptions = {}): Promise<AcceptOutcome> {
     for (let attempt = 0; attempt <= STALE_RETRIES; attempt += 1) {
       // Routed with the cached settings; bridge_accept_many answers 'stale' if they changed since.
       const { settings, version } = await this.guilds.versioned(delivery.guildId, attempt > 0);
@@ -73,6 +74,7 @@ export class PostgresDeliveries implements DeliveryQueue {
         server: delivery.server ?? null,
         caseType: delivery.caseType ?? null,
         muted: route === 'muted',
+        requireHook: options.requireHook ?? false,
       });
       if (outcome !== 'stale') return outcome;
     }

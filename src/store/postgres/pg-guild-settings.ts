@@ -86,4 +86,9 @@ export class PostgresGuildSettings implements GuildSettingsStore {
     this.cache.delete(guildId);
     return next;
   }
+
+  /** Drops this process's copy of a guild's settings changed elsewhere in the store (its notice follows at once). */
+  dropCached(guildId: string): void {
+    this.cache.delete(guildId);
+  }
 }

@@ -15,15 +15,20 @@ export class PostgresHookActivity implements HookActivityStore {
     return toHookActivity(row);
   }
 
-  async recordAccepted(hookId: string, event: string, at: number): Promise<void> {
-    await this.pool.query(
-      `WITH counted AS (
-         INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row) VALUES ($1, $2, $3, 0)
+  async recordAccepted(hookId: string, event: string, at: number): Promise<boolean> {
+    // The hook's row locked as an accept locks it (pg-accept-batcher.ts): a removal under way is waited for.
+    const { rows } = await this.pool.query(
+      `WITH live AS (SELECT hook_id FROM hook WHERE hook_id = $1 FOR KEY SHARE),
+       counted AS (
+         INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row)
+           SELECT hook_id, $2, $3, 0 FROM live
          ON CONFLICT (hook_id) DO UPDATE SET last_delivery_at = EXCLUDED.last_delivery_at,
-           last_event = EXCLUDED.last_event, refused_in_a_row = 0)
-       SELECT pg_notify('bridge', $4)`,
+           last_event = EXCLUDED.last_event, refused_in_a_row = 0
+         RETURNING hook_id)
+       SELECT pg_notify('bridge', $4) FROM counted`,
       [hookId, at, event, JSON.stringify({ kind: 'hook-outcome', hookId, outcome: { ok: true, event, at } })],
     );
+    return rows.length > 0;
   }
 
   async recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void> {

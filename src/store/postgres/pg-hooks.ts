@@ -5,6 +5,7 @@ import { toHookRecord, type HookRow } from '../hook-rows.js';
 import type { HookRecord, HookStore } from '../hooks.js';
 import type { StoreSignals } from '../signals.js';
 import { notify } from './pg-signals.js';
+import { inTransaction } from './transaction.js';
 
 /** Hooks the intake looks up on every delivery, kept this many at most; any process's change drops its copy. */
 const CACHED_HOOKS = 10_000;
@@ -47,9 +48,17 @@ export class PostgresHooks implements HookStore {
   }
 
   async remove(hookId: string): Promise<void> {
-    await this.pool.query('DELETE FROM hook WHERE hook_id = $1', [hookId]);
+    // The notice commits with the removal: a process that stopped between the two could not leave it unsaid.
+    await inTransaction(this.pool, async (client) => {
+      await client.query('DELETE FROM hook WHERE hook_id = $1', [hookId]);
+      await notify(client, { kind: 'hook-changed', hookId });
+    });
     this.cache.delete(hookId);
-    await notify(this.pool, { kind: 'hook-changed', hookId });
+  }
+
+  /** Drops this process's copies of hooks removed elsewhere in the store (their notice follows at once). */
+  dropCached(hookIds: readonly string[]): void {
+    for (const hookId of hookIds) this.cache.delete(hookId);
   }
 
   async listAll(): Promise<HookRecord[]> {

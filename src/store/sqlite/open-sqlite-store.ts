@@ -8,6 +8,7 @@ import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
 import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteDeliveries } from './sqlite-deliveries.js';
+import { SqliteGuildForgetting } from './sqlite-forget-guild.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
 import { SqliteHooks } from './sqlite-hooks.js';
@@ -57,15 +58,18 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   const signals = new LocalSignals();
   const writes = new WriteBatcher(db, signals);
   const deliveries = new SqliteDeliveries(db, writes, clock);
+  const hooks = new SqliteHooks(db, writes);
+  const forgetting = new SqliteGuildForgetting(db, writes, hooks);
   return {
     kind: memory ? 'memory' : 'sqlite',
-    hooks: new SqliteHooks(db, writes),
+    hooks,
     guilds: new SqliteGuildSettings(db, writes, deliveries),
     deliveries,
     activity: new SqliteHookActivity(db, writes),
     records: new SqliteRecords(db, writes),
     audit: new SqliteAudit(db, writes),
     signals,
+    forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     close() {
       writes.flush();
       db.close();

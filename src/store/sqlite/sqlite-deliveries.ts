@@ -3,6 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { resolveRoute } from '../../feed/route.js';
 import { BoundedCache } from '../bounded-cache.js';
 import type {
+  AcceptOptions,
   AcceptOutcome,
   BrokenChannel,
   ChannelWithWork,
@@ -56,6 +57,7 @@ export class SqliteDeliveries implements DeliveryQueue {
   private readonly insert: Statement<unknown[]>;
   private readonly insertMuted: Statement<unknown[]>;
   private readonly recordAccepted: Statement<[string, number, string]>;
+  private readonly hookStored: Statement<[string], { found: number }>;
   private readonly firstWaiting: Statement<[string], DeliveryRow>;
   private readonly claimed: Statement<[string, string], DeliveryRow>;
   private readonly unclaimed: Statement<[string, number], DeliveryRow>;
@@ -90,6 +92,7 @@ export class SqliteDeliveries implements DeliveryQueue {
       VALUES (?, ?, ?, ?, ?, ?, ?, 'posted', ?, 1)
       ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
+    this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
     this.firstWaiting = db.prepare(
       `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT 1`,
     );
@@ -131,11 +134,13 @@ export class SqliteDeliveries implements DeliveryQueue {
     );
   }
 
-  accept(delivery: NewDelivery): Promise<AcceptOutcome> {
+  accept(delivery: NewDelivery, options: AcceptOptions = {}): Promise<AcceptOutcome> {
     return this.writes.run((tx) => {
+      const { hookId, deliveryId, guildId, event, rawBody, receivedAt } = delivery;
+      // The single writer removes hooks too: a removal commits before this check or after this delivery.
+      if (options.requireHook && !this.hookStored.get(hookId)) return 'unknown-hook';
       // Routed in the same transaction as it is stored: a settings change commits before or after, never between.
       const route = resolveRoute(this.readSettings(delivery.guildId), delivery);
-      const { hookId, deliveryId, guildId, event, rawBody, receivedAt } = delivery;
       const keys = [hookId, deliveryId, guildId, event, delivery.server ?? null, delivery.caseType ?? null, receivedAt];
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);

@@ -18,6 +18,7 @@ export class SqliteHookActivity implements HookActivityStore {
   private readonly refused: Statement<[string, string]>;
   private readonly state: Statement<[string, number, number]>;
   private readonly remove: Statement<[string]>;
+  private readonly hookStored: Statement<[string], { found: number }>;
 
   constructor(
     private readonly db: Database,
@@ -35,6 +36,7 @@ export class SqliteHookActivity implements HookActivityStore {
        ON CONFLICT (hook_id) DO UPDATE SET enabled = excluded.enabled, enabled_at = excluded.enabled_at`,
     );
     this.remove = db.prepare('DELETE FROM hook_activity WHERE hook_id = ?');
+    this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
   }
 
   get(hookId: string): Promise<HookActivityRecord> {
@@ -42,10 +44,12 @@ export class SqliteHookActivity implements HookActivityStore {
     return Promise.resolve(toHookActivity(row));
   }
 
-  recordAccepted(hookId: string, event: string, at: number): Promise<void> {
+  recordAccepted(hookId: string, event: string, at: number): Promise<boolean> {
     return this.writes.run((tx) => {
+      if (!this.hookStored.get(hookId)) return false;
       this.accepted.run(hookId, at, event);
       tx.afterCommit({ kind: 'hook-outcome', hookId, outcome: { ok: true, event, at } });
+      return true;
     });
   }
 

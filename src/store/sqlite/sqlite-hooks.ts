@@ -3,7 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { BoundedCache } from '../bounded-cache.js';
 import { toHookRecord, type HookRow } from '../hook-rows.js';
 import type { HookRecord, HookStore } from '../hooks.js';
-import type { WriteBatcher } from './write-batcher.js';
+import type { WriteBatcher, WriteContext } from './write-batcher.js';
 
 /** Hooks the intake looks up on every delivery, kept this many at most. */
 const CACHED_HOOKS = 10_000;
@@ -27,6 +27,7 @@ export class SqliteHooks implements HookStore {
   private readonly upsert: Statement<[string, string, string | null, string, string, number]>;
   private readonly delete: Statement<[string]>;
   private readonly all: Statement<[]>;
+  private readonly idsOfGuild: Statement<[string], { hook_id: string }>;
 
   constructor(
     db: Database,
@@ -41,6 +42,7 @@ export class SqliteHooks implements HookStore {
     );
     this.delete = db.prepare('DELETE FROM hook WHERE hook_id = ?');
     this.all = db.prepare('SELECT * FROM hook ORDER BY created_at, hook_id');
+    this.idsOfGuild = db.prepare('SELECT hook_id FROM hook WHERE guild_id = ?');
   }
 
   get(hookId: string): Promise<HookRecord | undefined> {
@@ -75,6 +77,20 @@ export class SqliteHooks implements HookStore {
       this.cache.delete(hookId);
       tx.afterCommit({ kind: 'hook-changed', hookId });
     });
+  }
+
+  /**
+   * Removes every hook of a guild inside the caller's write (forgetting the guild), dropping the cached copies
+   * as every write of a hook does; returns their ids.
+   */
+  removeGuild(tx: WriteContext, guildId: string): string[] {
+    const hookIds = this.idsOfGuild.all(guildId).map((row) => row.hook_id);
+    for (const hookId of hookIds) {
+      this.delete.run(hookId);
+      this.cache.delete(hookId);
+      tx.afterCommit({ kind: 'hook-changed', hookId });
+    }
+    return hookIds;
   }
 
   listAll(): Promise<HookRecord[]> {

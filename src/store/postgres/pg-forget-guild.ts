@@ -1,0 +1,65 @@
+import type pg from 'pg';
+
+import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
+import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
+import { GUILD_LOCK_SQL, type PostgresGuildSettings } from './pg-guild-settings.js';
+import type { PostgresHooks } from './pg-hooks.js';
+import { notify } from './pg-signals.js';
+import { inTransaction } from './transaction.js';
+
+/** Forgets a guild the bot left, in one transaction; every process hears of it at the commit. */
+export class PostgresGuildForgetting implements GuildForgetting {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly hooks: PostgresHooks,
+    private readonly guilds: PostgresGuildSettings,
+  ) {}
+
+  async forgetGuild(guildId: string): Promise<ForgottenGuild> {
+    const { hookIds, forgotten } = await inTransaction(this.pool, async (client) => {
+      // The hook rows first, in hook_id order, then the guild's lock: the order of an accept that requires its
+      // hook (pg-accept-batcher.ts), so the two never wait on each other in a circle.
+      const { rows: hooks } = await client.query<{ hook_id: string }>(
+        'SELECT hook_id FROM hook WHERE guild_id = $1 ORDER BY hook_id FOR UPDATE',
+        [guildId],
+      );
+      const ids = hooks.map((row) => row.hook_id);
+      await client.query('DELETE FROM hook WHERE hook_id = ANY($1::text[])', [ids]);
+      await client.query('DELETE FROM hook_activity WHERE hook_id = ANY($1::text[])', [ids]);
+      await client.query(GUILD_LOCK_SQL, [guildId]);
+      const { rows: settings } = await client.query<{ settings: unknown }>(
+        'SELECT settings FROM guild_settings WHERE guild_id = $1',
+        [guildId],
+      );
+      const before = settings[0] ? GuildSettingsSchema.parse(settings[0].settings) : undefined;
+      // Emptied, not deleted: the version goes on counting, so settings cached before cannot pass for current.
+      await client.query('UPDATE guild_settings SET settings = $2, version = version + 1 WHERE guild_id = $1', [
+        guildId,
+        JSON.stringify(emptyGuildSettings(guildId)),
+      ]);
+      const open = await client.query(`DELETE FROM delivery WHERE guild_id = $1 AND state IN ('waiting', 'parked')`, [
+        guildId,
+      ]);
+      await client.query('DELETE FROM delivery WHERE guild_id = $1', [guildId]);
+      await client.query('DELETE FROM channel_state WHERE guild_id = $1', [guildId]);
+      // The guild's own key, or the guild's key and ':' then more (RecordStore): no LIKE, whose _ and % would match.
+      const documents = await client.query(`DELETE FROM record WHERE key = $1 OR starts_with(key, $1 || ':')`, [
+        guildId,
+      ]);
+      for (const hookId of ids) await notify(client, { kind: 'hook-changed', hookId });
+      await notify(client, { kind: 'settings-changed', guildId });
+      return {
+        hookIds: ids,
+        forgotten: {
+          hooks: ids.length,
+          serverKeys: (before?.serverKey ?? null) === null ? 0 : 1,
+          openDeliveries: open.rowCount ?? 0,
+          documents: documents.rowCount ?? 0,
+        },
+      };
+    });
+    this.hooks.dropCached(hookIds);
+    this.guilds.dropCached(guildId);
+    return forgotten;
+  }
+}

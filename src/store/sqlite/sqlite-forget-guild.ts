@@ -1,0 +1,50 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
+import { GuildSettingsSchema } from '../guild-settings.js';
+import type { SqliteHooks } from './sqlite-hooks.js';
+import type { WriteBatcher } from './write-batcher.js';
+
+/** Forgets a guild the bot left, in one job of the single writer (so no accept of its hooks comes between). */
+export class SqliteGuildForgetting implements GuildForgetting {
+  private readonly forgetActivity: Statement<[string]>;
+  private readonly settingsOf: Statement<[string], { settings: string }>;
+  private readonly forgetSettings: Statement<[string]>;
+  private readonly dropOpen: Statement<[string]>;
+  private readonly forgetPosted: Statement<[string]>;
+  private readonly forgetChannels: Statement<[string]>;
+  private readonly forgetDocuments: Statement<[{ guildId: string }]>;
+
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatcher,
+    private readonly hooks: SqliteHooks,
+  ) {
+    this.forgetActivity = db.prepare('DELETE FROM hook_activity WHERE hook_id IN (SELECT value FROM json_each(?))');
+    this.settingsOf = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
+    this.forgetSettings = db.prepare('DELETE FROM guild_settings WHERE guild_id = ?');
+    this.dropOpen = db.prepare(`DELETE FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`);
+    this.forgetPosted = db.prepare('DELETE FROM delivery WHERE guild_id = ?');
+    this.forgetChannels = db.prepare('DELETE FROM channel_state WHERE guild_id = ?');
+    // The guild's own key, or the guild's key and ':' then more (RecordStore): no LIKE, whose _ and % would match.
+    this.forgetDocuments = db.prepare(
+      `DELETE FROM record WHERE key = @guildId OR substr(key, 1, length(@guildId) + 1) = @guildId || ':'`,
+    );
+  }
+
+  forgetGuild(guildId: string): Promise<ForgottenGuild> {
+    return this.writes.run((tx) => {
+      const hookIds = this.hooks.removeGuild(tx, guildId);
+      this.forgetActivity.run(JSON.stringify(hookIds));
+      const stored = this.settingsOf.get(guildId);
+      const serverKeys = stored && GuildSettingsSchema.parse(JSON.parse(stored.settings)).serverKey !== null ? 1 : 0;
+      this.forgetSettings.run(guildId);
+      const openDeliveries = this.dropOpen.run(guildId).changes;
+      this.forgetPosted.run(guildId);
+      this.forgetChannels.run(guildId);
+      const documents = this.forgetDocuments.run({ guildId }).changes;
+      tx.afterCommit({ kind: 'settings-changed', guildId });
+      return { hooks: hookIds.length, serverKeys, openDeliveries, documents };
+    });
+  }
+}

@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
+import { startAppHarness, type AppHarness } from './app-harness.js';
+
+const MINUTE = 60_000;
+const modcall = { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data };
+
+/** Leaving a server, end to end: GUILD_DELETE sent over the fake Discord's gateway, as Discord does. */
+describe('when the bot is removed from a server', () => {
+  let stop: (() => Promise<void>) | undefined;
+
+  afterEach(async () => {
+    await stop?.();
+    stop = undefined;
+  });
+
+  it("forgets it: the service's next delivery is refused with 404, keys and held deliveries are gone; an outage changes nothing", async () => {
+    const h: AdminHarness = await startAdminHarness();
+    stop = () => h.stop();
+    const key = h.service.issueKey();
+    await h.setup(key);
+    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+    const webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+    // No route yet: the delivery is held (parked, unrouted), its body kept.
+    expect(await h.service.deliver(webhookId, modcall)).toMatchObject({ status: 204 });
+    const client = h.bot.discord;
+    if (!client) throw new Error('the bot runs without Discord');
+
+    // An outage (GUILD_DELETE with unavailable: true) is not a removal.
+    h.discord.makeGuildUnavailable(h.guild.id);
+    await h.discord.waitFor(() => client.guilds.cache.get(h.guild.id)?.available === false, 5_000, 'the outage');
+    expect(await h.service.deliver(webhookId, modcall)).toMatchObject({ status: 204 });
+    expect(await h.bot.store.hooks.listForGuild(h.guild.id)).toHaveLength(1);
+    expect((await h.bot.store.guilds.get(h.guild.id)).serverKey).not.toBeNull();
+    expect(await h.bot.store.deliveries.countOpen()).toBe(2);
+
+    h.discord.removeBotFromGuild(h.guild.id);
+    await h.discord.waitFor(
+      async () => (await h.bot.store.hooks.listForGuild(h.guild.id)).length === 0,
+      5_000,
+      'the hooks forgotten',
+    );
+    const refused = await h.service.deliver(webhookId, modcall);
+    expect(refused).toMatchObject({ status: 404, ok: false });
+    expect((await h.bot.store.guilds.get(h.guild.id)).serverKey).toBeNull();
+    expect(await h.bot.store.deliveries.countOpen()).toBe(0);
+    // One line in the log and in the audit log, counted, without a key or a secret.
+    const line = h.logs.lines
+      .map((text) => JSON.parse(text) as { msg?: string })
+      .find((entry) => entry.msg?.startsWith('removed from a server'));
+    expect(line).toMatchObject({ guildId: h.guild.id, hooks: 1, serverKeys: 1, openDeliveries: 2 });
+    const [audit] = await h.bot.store.audit.latest(h.guild.id, 1);
+    expect(audit).toMatchObject({
+      userId: h.discord.bot.id,
+      action: 'Removed from the server: forgot 1 webhook, the server key, 2 waiting or held deliveries',
+      result: 'done',
+    });
+    const secrets = [key, h.service.secretOf(webhookId)];
+    for (const text of [h.logs.text(), JSON.stringify(audit)]) {
+      expect(secrets.filter((secret) => text.includes(secret))).toEqual([]);
+    }
+  });
+
+  it("stops polling its watched apps: the service hears no more of that server's developer key", async () => {
+    const h: AppHarness = await startAppHarness();
+    stop = () => h.stop();
+    const { appId } = await h.seedApp('Pricewise', [{ version: '1.0', status: 'in_review' }]);
+    await h.run('app', 'watch', [
+      commandOption.string('app', String(appId)),
+      commandOption.channel('channel', h.channel('releases')),
+    ]);
+    await h.settle();
+    const polls = () => h.service.requests.filter((request) => request.path.startsWith('/api/v1/apps')).length;
+    await h.advance(2 * MINUTE);
+    const whilePresent = polls();
+    expect(whilePresent).toBeGreaterThan(0);
+
+    h.discord.removeBotFromGuild(h.guild.id);
+    await h.discord.waitFor(
+      async () => (await h.bot.apps.records.listGuilds()).length === 0,
+      5_000,
+      'the watches forgotten',
+    );
+    const removedAt = polls();
+    await h.advance(10 * MINUTE);
+    expect(polls()).toBe(removedAt);
+    expect((await h.bot.apps.records.readGuild(h.guild.id)).developerKey).toBeNull();
+  });
+});
