@@ -16,7 +16,7 @@ import { ModcallEscalator } from './cards/modcall-escalator.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { toAuditEntry } from './discord/audit-entry.js';
-import { createChannelSender } from './discord/channel-sender.js';
+import { createChannelSender, createPostFinder } from './discord/channel-sender.js';
 import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
 import { createDiscordClient, type DiscordClientOptions } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
@@ -76,6 +76,8 @@ export interface StartOptions {
         loginBackoff?: BackoffPolicy;
         /** How long a part-filled message waits for more of a burst (tests widen it to make a burst certain). */
         batchWindow?: BatchWindow;
+        /** How long Discord is taken to recognise a nonce (tests shorten it with the fake's). */
+        nonceWindowMs?: number;
         /** PostgreSQL only: how feed processes share the partitions (tests shorten the timings). */
         leases?: Pick<LeaseOptions, 'rebalanceMs' | 'idleTimeoutMs'>;
       };
@@ -366,6 +368,7 @@ async function startFeed(
     guilds: store.guilds,
     signals: store.signals,
     send: createChannelSender(discord, config.DISCORD_TOKEN),
+    findPosted: createPostFinder(discord),
     logger,
     clock,
     ownership,
@@ -373,6 +376,7 @@ async function startFeed(
     onStoreOutcome: (error) => parts.storeHealth.note(error),
     ...(feedOptions.backoff ? { backoff: feedOptions.backoff } : {}),
     ...(feedOptions.batchWindow ? { batchWindow: feedOptions.batchWindow } : {}),
+    ...(feedOptions.nonceWindowMs === undefined ? {} : { nonceWindowMs: feedOptions.nonceWindowMs }),
   });
   const commandContext: CommandContext = {
     hooks: store.hooks,

@@ -53,3 +53,33 @@ export function classifyDiscordError(error: unknown): SendFailure {
   // Timeouts (AbortError) and network errors: Discord may or may not have the message; the nonce covers that.
   return { kind: 'retry', reason: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
+
+/** Discord's epoch (2015-01-01): snowflakes count milliseconds from it. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000n;
+
+/**
+ * Finds a feed message among the channel's messages since `since` (the oldest 100), by what it shows: a fetched
+ * message carries no nonce, but every feed embed's footer names its delivery, so the same embeds (titles and
+ * footers) are the same post. Needs Read Message History, which the feed's channels are checked for.
+ */
+export function createPostFinder(
+  client: Client,
+): (channelId: string, body: FeedMessageBody, since: number) => Promise<string | undefined> {
+  return async (channelId, body, since) => {
+    // A minute before: the clocks of this host and Discord's may differ a little.
+    const after = (BigInt(Math.max(0, since - 60_000)) - DISCORD_EPOCH_MS) << 22n;
+    const query = new URLSearchParams({ after: (after > 0n ? after : 0n).toString(), limit: '100' });
+    let messages: Array<{ id: string; embeds?: Array<{ title?: string; footer?: { text?: string } }> }>;
+    try {
+      messages = (await client.rest.get(Routes.channelMessages(channelId), { query })) as typeof messages;
+    } catch (error) {
+      throw new SendError(classifyDiscordError(error));
+    }
+    const wanted = showing(body.embeds);
+    return messages.find((message) => showing(message.embeds ?? []) === wanted)?.id;
+  };
+}
+
+function showing(embeds: ReadonlyArray<{ title?: string; footer?: { text?: string } }>): string {
+  return JSON.stringify(embeds.map((embed) => [embed.title ?? '', embed.footer?.text ?? '']));
+}

@@ -6,7 +6,7 @@ import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
-import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow } from './lane.js';
+import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow, type LaneDeps } from './lane.js';
 import { ownEverything, partitionOf, type FeedOwnership } from './ownership.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 
@@ -33,6 +33,9 @@ export interface FeedWorkerDeps {
   rescanMs?: number;
   /** Modcall cards and cards that follow their subject (absent: every entry is a plain post). */
   cards?: FeedCards;
+  /** Finds an earlier post of a resend past the nonce window (see {@link LaneDeps.findPosted}). */
+  findPosted?: LaneDeps['findPosted'];
+  nonceWindowMs?: number;
 }
 
 /** Work is announced by signals; this re-read of the store is the safety net for one that got lost. */
@@ -134,6 +137,8 @@ export class FeedWorker {
           onSendOutcome: (failure) => this.deps.onSendOutcome?.(failure),
           onStoreOutcome: (error) => this.deps.onStoreOutcome?.(error),
           ...(this.deps.cards ? { cards: this.deps.cards } : {}),
+          ...(this.deps.findPosted ? { findPosted: this.deps.findPosted } : {}),
+          ...(this.deps.nonceWindowMs === undefined ? {} : { nonceWindowMs: this.deps.nonceWindowMs }),
         },
         (idle) => {
           if (this.lanes.get(idle.channelId) === idle && !idle.busy) this.lanes.delete(idle.channelId);

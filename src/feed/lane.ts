@@ -48,14 +48,24 @@ export interface LaneDeps {
   onStoreOutcome?(error: unknown): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
   cards?: FeedCards;
+  /**
+   * Finds a post of this body in the channel made since a time (its id), for a resend past the nonce window;
+   * without it a resend relies on the nonce alone.
+   */
+  findPosted?: (channelId: string, body: FeedMessageBody, since: number) => Promise<string | undefined>;
+  /** How long Discord recognises a nonce (enforce_nonce); a resend later than this looks for the post first. */
+  nonceWindowMs?: number;
 }
+
+/** Discord documents no length for its nonce check ("a few minutes"): 4 minutes is on the safe side. */
+export const DEFAULT_NONCE_WINDOW_MS = 4 * 60_000;
 
 /**
  * What goes next, written down under its nonce: a message of these entries (`rendered` is what each one put
  * in it), or the update of a card already posted by one entry.
  */
 type Outgoing =
-  | { kind: 'post'; entries: QueuedEntry[]; rendered: RenderedEntry[]; body: FeedMessageBody }
+  | { kind: 'post'; entries: QueuedEntry[]; rendered: RenderedEntry[]; body: FeedMessageBody; writtenAt: number }
   | { kind: 'update'; entries: QueuedEntry[]; nonce: string; run: () => Promise<'done' | 'gone'> };
 
 /**
@@ -169,7 +179,7 @@ export class Lane {
             continue;
           }
         } else {
-          messageId = await this.deps.send(this.channelId, outgoing.body);
+          messageId = (await this.findEarlierPost(outgoing)) ?? (await this.deps.send(this.channelId, outgoing.body));
         }
       } catch (error) {
         const failure = toSendFailure(error);
@@ -183,6 +193,19 @@ export class Lane {
       this.failures = 0;
       for (const entry of outgoing.entries) this.sendAlone.delete(entry.seq);
     }
+  }
+
+  /**
+   * A message written down longer ago than Discord keeps nonces may have been posted by a send whose answer was
+   * lost (a timeout, a crash): the channel's messages since it was written down are looked through first, so it
+   * is not posted twice. Within the window the nonce does that, at no cost.
+   */
+  private async findEarlierPost(outgoing: Extract<Outgoing, { kind: 'post' }>): Promise<string | undefined> {
+    const window = this.deps.nonceWindowMs ?? DEFAULT_NONCE_WINDOW_MS;
+    if (!this.deps.findPosted || this.deps.clock() - outgoing.writtenAt < window) return undefined;
+    const found = await this.deps.findPosted(this.channelId, outgoing.body, outgoing.writtenAt);
+    if (found) this.deps.logger.info({ channelId: this.channelId, messageId: found }, 'found the post of a resend');
+    return found;
   }
 
   /**
@@ -225,6 +248,7 @@ export class Lane {
       const written = serializeWrittenPost({
         body: outgoing.body,
         parts: outgoing.rendered.map(({ payload, settled }) => (settled ? { payload, settled } : { payload })),
+        writtenAt: outgoing.writtenAt,
       });
       if (await this.deps.queue.writeDown(this.channelId, outgoing.body.nonce, seqs, written)) return outgoing;
     }
@@ -246,7 +270,7 @@ export class Lane {
         const part = written.parts[index];
         return part ? [{ ...part, item }] : [];
       });
-      return { kind: 'post', entries, rendered, body: written.body };
+      return { kind: 'post', entries, rendered, body: written.body, writtenAt: written.writtenAt };
     }
     // An update (one entry, planned again), or a post written down by a version that kept no message.
     const outgoing = this.toOutgoing(await this.plan(entries), nonce);
@@ -273,7 +297,7 @@ export class Lane {
       enforce_nonce: true,
       ...(plan.components.length > 0 ? { components: plan.components } : {}),
     };
-    return { kind: 'post', entries: packed.items, rendered, body };
+    return { kind: 'post', entries: packed.items, rendered, body, writtenAt: this.deps.clock() };
   }
 
   /** The entries that may share the next message: up to the first that must go alone, or that one alone. */

@@ -11,6 +11,8 @@ import type { FeedMessageBody } from './send-failure.js';
 export interface WrittenPost {
   body: FeedMessageBody;
   parts: Array<{ payload: MessagePayload; settled?: boolean }>;
+  /** When it was written down: a resend past Discord's nonce window looks for the post first. */
+  writtenAt: number;
 }
 
 const WrittenPostSchema = z.object({
@@ -21,6 +23,7 @@ const WrittenPostSchema = z.object({
       settled: z.boolean().optional(),
     }),
   ),
+  writtenAt: z.number(),
 });
 
 export function serializeWrittenPost(post: WrittenPost): string {

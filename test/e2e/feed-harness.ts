@@ -32,8 +32,8 @@ export interface FeedHarness {
   channel(name: FeedChannel): string;
   /** Signs and posts a delivery to the intake; resolves with the HTTP status. */
   deliver(delivery: object): Promise<number>;
-  /** Stops the bot (gracefully) and starts a new one on the same SQLite file. */
-  restart(): Promise<void>;
+  /** Stops the bot (gracefully) and starts a new one on the same SQLite file (after `whileStopped`, if given). */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -46,6 +46,8 @@ export interface FeedHarnessOptions {
   waitForReady?: boolean;
   /** How long a part-filled message waits for more (default the bot's: 20 ms quiet, 200 ms in all). */
   batchWindow?: BatchWindow;
+  /** How long the bot takes Discord to recognise a nonce (set it with the fake's `nonceWindowMs`). */
+  nonceWindowMs?: number;
   /** A shorter "minute" for modcall escalation. */
   escalationTimings?: StartOptions['escalationTimings'];
   /** Permissions the bot is denied in some channels (a channel overwrite, as a server admin would set). */
@@ -91,6 +93,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
         loginBackoff: { baseMs: 200, capMs: 2_000 },
         rest: { timeout: options.restTimeoutMs ?? 15_000 },
         ...(options.batchWindow ? { batchWindow: options.batchWindow } : {}),
+        ...(options.nonceWindowMs === undefined ? {} : { nonceWindowMs: options.nonceWindowMs }),
       },
     });
     const client = bot.discord;
@@ -141,8 +144,9 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       });
       return response.status;
     },
-    async restart() {
+    async restart(whileStopped) {
       await bot.stop();
+      await whileStopped?.();
       bot = await start();
     },
     async stop() {

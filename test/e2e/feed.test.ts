@@ -137,6 +137,27 @@ describe('the event feed against Discord', () => {
     expect(postedDeliveryIds(h.discord, h.channel('modcalls'))).toEqual(['slow-1']);
   }, 30_000);
 
+  it('posts once when the answer was lost and the resend comes after Discord forgot the nonce', async () => {
+    // Discord recognises a nonce for a short time here (and the bot is told so): the resend must look first.
+    h = await startFeedHarness({ restTimeoutMs: 1_000, discord: { nonceWindowMs: 500 }, nonceWindowMs: 500 });
+    // Every try of the first send (discord.js tries 4 times) waits for an answer until the bot gives up.
+    h.discord.hangRequests({ count: 4, forMs: 5_000, match: /\/messages$/ });
+    expect(await h.deliver(caseCreated('late-1', 'answer lost'))).toBe(204);
+    await h.discord.waitFor(() => h!.discord.requests.some((r) => r.method === 'POST'), 5_000, 'the first send');
+    // Stopped while its send waits for an answer that never comes; Discord posts it meanwhile, and the bot is back
+    // only once Discord has forgotten the nonce.
+    await h.restart(async () => {
+      await h!.discord.waitFor(() => h!.discord.messages(h!.channel('cases')).length === 1, 5_000, 'the held post');
+      await delay(700);
+    });
+    await h.discord.waitFor(
+      async () => (await h!.bot.store.deliveries.countOpen()) === 0,
+      20_000,
+      'the entry confirmed',
+    );
+    expect(postedDeliveryIds(h.discord, h.channel('cases'))).toEqual(['late-1']);
+  }, 30_000);
+
   it('keeps the events of a 403 channel until it is re-routed, while other channels keep flowing', async () => {
     h = await startFeedHarness();
     h.discord.failChannel(h.channel('modcalls'), { status: 403 });

@@ -97,6 +97,30 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       },
     },
     {
+      // Newest first, as Discord answers. A fetched message carries no nonce (only the answer to its creation and
+      // the gateway's MESSAGE_CREATE do), so a bot can find its own post only by what the message shows.
+      method: 'GET',
+      path: '/channels/:channelId/messages',
+      auth: true,
+      channelParam: 'channelId',
+      handle: ({ params, query }) => {
+        const channelId = params['channelId'] ?? '';
+        if (!deps.guilds.channel(channelId)) throw ApiErrors.unknownChannel();
+        const permissions = deps.guilds.channelPermissions(channelId, deps.bot.id);
+        if (!hasPermissions(permissions, PermissionFlagsBits.ViewChannel)) throw ApiErrors.missingAccess();
+        if (!hasPermissions(permissions, PermissionFlagsBits.ReadMessageHistory)) return { status: 200, body: [] };
+        const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
+        const after = BigInt(query.get('after') ?? '0');
+        const found = deps.messages
+          .inChannel(channelId)
+          .filter((message) => BigInt(message.id) > after)
+          .slice(0, limit)
+          .reverse()
+          .map(({ api }) => ({ ...api, nonce: undefined }));
+        return { status: 200, body: found };
+      },
+    },
+    {
       method: 'GET',
       path: '/channels/:channelId',
       auth: true,
