@@ -32,6 +32,7 @@ import { IntakeFailures } from './health/intake-failures.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
 import type { Logger } from './logger.js';
+import { sealStoredSecrets } from './seal-stored-secrets.js';
 import { StartupError } from './startup-error.js';
 import { openStore, type Store } from './store/open-store.js';
 import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
@@ -122,6 +123,13 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const store = await openStore(config.STORE_URL, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
   const appRecords = appRecordsOn(store.records);
+  try {
+    const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appRecords, secrets });
+    if (Object.values(sealed).some((count) => count > 0)) logger.info(sealed, 'sealed stored secrets with SECRET_KEY');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const feedOptions = options.feed === false ? {} : (options.feed ?? {});
   const discord = runsFeed
     ? createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) })
