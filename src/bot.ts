@@ -35,6 +35,7 @@ import type { Logger } from './logger.js';
 import { sealStoredSecrets } from './seal-stored-secrets.js';
 import { StartupError } from './startup-error.js';
 import { openStore, type Store } from './store/open-store.js';
+import { withTimeouts } from './store/postgres/connection-timeouts.js';
 import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
 import { StoreHealth } from './store/store-health.js';
@@ -333,7 +334,10 @@ async function startFeed(
     discordHealth.gatewayHere = false;
     ownership = new PostgresLeases(
       // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
-      { connectionString: config.STORE_URL, application_name: `service-discord-bridge-leases-${process.pid}` },
+      withTimeouts({
+        connectionString: config.STORE_URL,
+        application_name: `service-discord-bridge-leases-${process.pid}`,
+      }),
       {
         logger,
         ...feedOptions.leases,

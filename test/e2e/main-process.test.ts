@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
@@ -153,7 +154,37 @@ describe('npm start (src/main.ts) as a process', () => {
       expect(JSON.stringify(logs.lines)).not.toContain(secret);
     }
   }, 30_000);
+
+  it('stops with one line naming PostgreSQL, its host:port and STORE_URL, and exit 1, when nothing listens there', async () => {
+    const discord: FakeDiscord = await startFakeDiscord();
+    cleanups.push(() => discord.close());
+    const port = await findClosedPort();
+    const password = 'store-password-0123456789';
+
+    const child = startMain(discord, `postgres://bridge:${password}@127.0.0.1:${port}/bridge`);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const logs = watchLogs(child.stdout);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      `Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check that the server runs and accepts connections there, and STORE_URL`,
+    ]);
+    expect(logs.lines).toEqual([]);
+    expect(stderr).not.toContain(password);
+  }, 30_000);
 });
+
+/** A local port nothing listens on: one the system just gave out and took back. */
+async function findClosedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
 
 /** A fake Discord with one guild, and a store file set up as an admin would have: a hook, a default channel. */
 async function setUpGuild() {

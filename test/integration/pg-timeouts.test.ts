@@ -1,0 +1,33 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { openStore } from '../../src/store/open-store.js';
+import { STATEMENT_TIMEOUT_MS } from '../../src/store/postgres/connection-timeouts.js';
+import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.skipIf(!POSTGRES_URL)('PostgreSQL timeouts', () => {
+  it('fail a statement stuck behind a lock after the statement timeout, instead of waiting for ever', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const store = await openStore(database.url);
+    cleanups.push(() => store.close());
+    // Another session (an admin's migration, a stuck transaction) holds the table.
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    cleanups.push(() => holder.end());
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE hook IN ACCESS EXCLUSIVE MODE');
+    cleanups.push(() => holder.query('ROLLBACK'));
+
+    const started = Date.now();
+    await expect(store.hooks.get('ffffffffffffffffffffffffffffffff')).rejects.toThrow(
+      'canceling statement due to statement timeout',
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT_MS - 100);
+  }, 30_000);
+});
