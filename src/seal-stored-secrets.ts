@@ -40,7 +40,8 @@ export async function sealStoredSecrets(stored: StoredSecrets): Promise<SealedCo
   if (!stored.secrets.encrypts) return counts;
   const seal = (value: string | null) => (isPlain(value) ? stored.secrets.seal(value) : value);
 
-  for (const { hookId } of hooks) {
+  for (const { hookId, secret } of hooks) {
+    if (!isPlain(secret)) continue;
     // Read again: another process may have changed or removed the hook since the list was read.
     const hook = await stored.hooks.get(hookId);
     if (hook === undefined || isSealed(hook.secret)) continue;
