@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { StartupError } from '../../src/startup-error.js';
 import { openStore } from '../../src/store/open-store.js';
 import { STATEMENT_TIMEOUT_MS } from '../../src/store/postgres/connection-timeouts.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
@@ -30,4 +31,21 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL timeouts', () => {
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT_MS - 100);
   }, 30_000);
+});
+
+describe.skipIf(!POSTGRES_URL)('PostgreSQL refusing the connection at start', () => {
+  it('is one line naming PostgreSQL, host:port, the server reason and STORE_URL, without the password', async () => {
+    const url = new URL(POSTGRES_URL);
+    url.password = 'store-password-0123456789';
+    url.pathname = '/no_such_database';
+
+    const error = await openStore(url.toString()).then(
+      () => undefined,
+      (refusal: unknown) => refusal,
+    );
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as Error).message).toBe(
+      `cannot connect to PostgreSQL at 127.0.0.1:${url.port} (database "no_such_database" does not exist): check that the server runs and accepts connections there, and STORE_URL`,
+    );
+  });
 });
