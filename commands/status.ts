@@ -1,5 +1,6 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
+import { describeSealing } from '../src/admin/describe-sealing.js';
 import { describeStatus } from '../src/admin/describe-status.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { describeReleaseStatus } from '../src/apps/describe-releases.js';
@@ -19,13 +20,22 @@ export const status: BotCommand = {
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
     const hooks = await ctx.hooks.listForGuild(guildId);
-    const releases = describeReleaseStatus(await ctx.appRecords.readGuild(guildId), ctx.secrets.encrypts);
+    const appGuild = await ctx.appRecords.readGuild(guildId);
+    const releases = describeReleaseStatus(appGuild, ctx.secrets.encrypts);
+    const sealing = describeSealing({
+      webhookSecrets: hooks.map((hook) => hook.secret),
+      serverKey: (await ctx.guilds.get(guildId)).serverKey,
+      developerKey: appGuild.developerKey,
+    });
     const health = describeHealth(
       await ctx.health.settings.get(guildId),
       ctx.health.monitor.openIn(guildId),
       await readRecoveryReport(ctx.health.records, guildId),
     );
-    await replyEphemeral(interaction, [...(await describeStatus(guildId, hooks, ctx, releases)), ...health].join('\n'));
+    await replyEphemeral(
+      interaction,
+      [...(await describeStatus(guildId, hooks, ctx, releases)), sealing, ...health].join('\n'),
+    );
   },
 
   readOnly: () => true,

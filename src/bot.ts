@@ -34,8 +34,10 @@ import { IntakeFailures } from './health/intake-failures.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
 import type { Logger } from './logger.js';
+import { sealStoredSecrets } from './seal-stored-secrets.js';
 import { StartupError } from './startup-error.js';
 import { openStore, type Store } from './store/open-store.js';
+import { withTimeouts } from './store/postgres/connection-timeouts.js';
 import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
 import { StoreHealth } from './store/store-health.js';
@@ -126,6 +128,13 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const store = await openStore(config.STORE_URL, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
   const appRecords = appRecordsOn(store.records);
+  try {
+    const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appRecords, secrets });
+    if (Object.values(sealed).some((count) => count > 0)) logger.info(sealed, 'sealed stored secrets with SECRET_KEY');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const feedOptions = options.feed === false ? {} : (options.feed ?? {});
   const discord = runsFeed
     ? createDiscordClient({ apiUrl: config.DISCORD_API_URL, ...(feedOptions.rest ? { rest: feedOptions.rest } : {}) })
@@ -329,7 +338,10 @@ async function startFeed(
     discordHealth.gatewayHere = false;
     ownership = new PostgresLeases(
       // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
-      { connectionString: config.STORE_URL, application_name: `service-discord-bridge-leases-${process.pid}` },
+      withTimeouts({
+        connectionString: config.STORE_URL,
+        application_name: `service-discord-bridge-leases-${process.pid}`,
+      }),
       {
         logger,
         ...feedOptions.leases,

@@ -15,6 +15,7 @@ export type IntakeErrorCode =
   | 'invalid_json'
   | 'invalid_envelope'
   | 'not_found'
+  | 'busy'
   | 'internal_error';
 
 /** Sends `{ error: { code, message } }` with `status`. Messages never echo what the caller sent. */

@@ -15,6 +15,14 @@ import { SigningKeys } from './signing-keys.js';
 
 /** Bodies larger than this are refused with 413 before they are verified (the service sends small JSON). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Deliveries this process lets wait for the store at once. Past it the intake answers 503 and the service
+ * retries later: a store that has fallen behind then costs a bounded amount of memory, not one held request and
+ * body per delivery the service sends meanwhile.
+ */
+export const MAX_PENDING_ACCEPTS = 1000;
+/** What a 503 asks the service to wait before it retries, in seconds. */
+export const BUSY_RETRY_AFTER_S = 5;
 
 export interface WebhookRouteDeps {
   hooks: HookStore;
@@ -26,6 +34,8 @@ export interface WebhookRouteDeps {
   /** Milliseconds since the Unix epoch. */
   clock: () => number;
   logger: Logger;
+  /** Default {@link MAX_PENDING_ACCEPTS}; tests lower it. */
+  maxPendingAccepts?: number;
 }
 
 const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
@@ -44,6 +54,10 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
  */
 export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
   const keys = new SigningKeys(deps.secrets);
+  const maxPending = deps.maxPendingAccepts ?? MAX_PENDING_ACCEPTS;
+  let pending = 0;
+  // One warning per time the store falls behind, not one per delivery refused meanwhile.
+  let busyLogged = false;
   return async (req, res) => {
     const hookId = String(req.params.hookId);
     const hook = await deps.hooks.get(hookId);
@@ -97,9 +111,18 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       res.status(204).end();
       return;
     }
+    if (pending >= maxPending) {
+      if (!busyLogged) {
+        busyLogged = true;
+        deps.logger.warn({ pending }, 'the store falls behind: deliveries are answered 503 until it catches up');
+      }
+      res.set('retry-after', String(BUSY_RETRY_AFTER_S));
+      return sendError(res, 503, 'busy', 'too many deliveries are waiting to be stored; retry later');
+    }
     // Only the envelope is checked here: the event's own schema is applied once, where the entry is rendered.
     // The store's unique key on (hook, delivery id) makes a repeat, or a concurrent copy, a duplicate.
     let outcome: AcceptOutcome;
+    pending += 1;
     try {
       outcome = await deps.deliveries.accept(
         {
@@ -118,6 +141,9 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       // Answered 500 by the error handler; the service counts it toward switching the webhook off, so do we.
       deps.intakeFailures.failed(hook, error, now);
       throw error;
+    } finally {
+      pending -= 1;
+      if (pending === 0) busyLogged = false;
     }
     if (outcome === 'unknown-hook') {
       // Removed since it was cached (by /webhook remove, or by the bot leaving the server).

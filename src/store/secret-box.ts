@@ -4,6 +4,11 @@ const SEALED_PREFIX = 'sealed:v1:';
 /** Fixed on purpose: SECRET_KEY is the secret; the salt only separates this use of it from any other. */
 const KEY_SALT = 'service-discord-bridge/secret-box/v1';
 
+/** Whether a stored value is sealed (written with SECRET_KEY set) rather than stored as it is. */
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(SEALED_PREFIX);
+}
+
 /** Seals server keys and webhook secrets before they are stored, when SECRET_KEY is set. */
 export interface SecretBox {
   seal(plain: string): string;
@@ -21,7 +26,7 @@ export function createSecretBox(secretKey: string | undefined): SecretBox {
       encrypts: false,
       seal: (plain) => plain,
       open(stored) {
-        if (stored.startsWith(SEALED_PREFIX)) {
+        if (isSealed(stored)) {
           throw new Error(
             'a stored secret is encrypted, but SECRET_KEY is not set: set the SECRET_KEY it was sealed with',
           );
@@ -40,8 +45,8 @@ export function createSecretBox(secretKey: string | undefined): SecretBox {
       return SEALED_PREFIX + [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.');
     },
     open(stored) {
-      // Values stored before SECRET_KEY was set are still readable; they are sealed on their next write.
-      if (!stored.startsWith(SEALED_PREFIX)) return stored;
+      // Values stored before SECRET_KEY was set are still readable; the next start seals them (sealStoredSecrets).
+      if (!isSealed(stored)) return stored;
       const [iv, tag, sealed] = stored
         .slice(SEALED_PREFIX.length)
         .split('.')

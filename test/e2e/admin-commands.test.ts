@@ -152,6 +152,9 @@ describe('admin slash commands, end to end', () => {
     await waitForEmptyOutbox();
     const status = await h.run('status');
     expect(status.text).toContain('Server key: set, stored encrypted.');
+    expect(status.text).toContain(
+      'Stored secrets: webhook secrets: 1 sealed, 0 plain; server key: sealed; developer key: not set.',
+    );
     expect(status.text).toContain('Events waiting to be posted: 0');
     expect(status.text).toContain('Broken channels: none.');
     const listed = await h.run('webhook', 'list');

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
 import { openStore } from '../../src/store/open-store.js';
+import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -127,7 +129,62 @@ describe('npm start (src/main.ts) as a process', () => {
     ]);
     expect(stderr).not.toContain(discord.botToken);
   }, 30_000);
+
+  it('stops with one line naming SECRET_KEY and exit 1 when SECRET_KEY is not the key the secrets were sealed with', async () => {
+    const { discord, storeUrl, hookId } = await setUpGuild();
+    const sealedWith = 'the-key-it-was-sealed-with-0123';
+    const wrongKey = 'a-changed-secret-key-0123456789';
+    const store = await openStore(storeUrl);
+    const hook = await store.hooks.get(hookId);
+    if (!hook) throw new Error('no hook');
+    await store.hooks.save({ ...hook, secret: createSecretBox(sealedWith).seal(SECRET) });
+    await store.close();
+
+    const child = startMain(discord, storeUrl, { SECRET_KEY: wrongKey });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const logs = watchLogs(child.stdout);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      'Cannot start: 1 stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again',
+    ]);
+    for (const secret of [SECRET, sealedWith, wrongKey]) {
+      expect(stderr).not.toContain(secret);
+      expect(JSON.stringify(logs.lines)).not.toContain(secret);
+    }
+  }, 30_000);
+
+  it('stops with one line naming PostgreSQL, its host:port and STORE_URL, and exit 1, when nothing listens there', async () => {
+    const discord: FakeDiscord = await startFakeDiscord();
+    cleanups.push(() => discord.close());
+    const port = await findClosedPort();
+    const password = 'store-password-0123456789';
+
+    const child = startMain(discord, `postgres://bridge:${password}@127.0.0.1:${port}/bridge`);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const logs = watchLogs(child.stdout);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      `Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check that the server runs and accepts connections there, and STORE_URL`,
+    ]);
+    expect(logs.lines).toEqual([]);
+    expect(stderr).not.toContain(password);
+  }, 30_000);
 });
+
+/** A local port nothing listens on: one the system just gave out and took back. */
+async function findClosedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
 
 /** A fake Discord with one guild, and a store file set up as an admin would have: a hook, a default channel. */
 async function setUpGuild() {
@@ -154,7 +211,7 @@ async function setUpGuild() {
 }
 
 /** `npm start`'s entry as a child process, against the fake Discord and the given store. */
-function startMain(discord: FakeDiscord, storeUrl: string) {
+function startMain(discord: FakeDiscord, storeUrl: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -165,6 +222,7 @@ function startMain(discord: FakeDiscord, storeUrl: string) {
       STORE_URL: storeUrl,
       PORT: '0',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

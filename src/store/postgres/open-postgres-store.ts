@@ -2,6 +2,8 @@ import pg from 'pg';
 
 import type { Logger } from '../../logger.js';
 import type { Store } from '../store.js';
+import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
+import { explainConnectFailure } from './explain-connect-failure.js';
 import { migrate } from './migrations.js';
 import { PostgresAudit } from './pg-audit.js';
 import { PostgresDeliveries } from './pg-deliveries.js';
@@ -11,6 +13,7 @@ import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
 import { PostgresRecords } from './pg-records.js';
 import { PostgresSignals } from './pg-signals.js';
+import { requireSupportedVersion } from './require-supported-version.js';
 
 /** BIGINT (int8) as a JS number: every bigint here (seq, ms timestamps) stays far below 2^53. */
 const INT8_OID = 20;
@@ -25,13 +28,17 @@ const types: pg.CustomTypesConfig = {
 const POOL_SIZE = 10;
 
 /**
- * Opens the PostgreSQL store at `url`: applies migrations (once, whichever process starts first), connects the
- * pool and the LISTEN connection that carries the store's signals between processes. Durability is the
- * server's: with `synchronous_commit=on` (the default) a commit, and so a 204, survives a crash of the server.
+ * Opens the PostgreSQL store at `url`: checks the server (PostgreSQL 14 or newer), applies migrations (once,
+ * whichever process starts first), connects the pool and the LISTEN connection that carries the store's signals
+ * between processes. Every connection but the migrations' has connect, statement and query timeouts. Durability
+ * is the server's: with `synchronous_commit=on` (the default) a commit, and so a 204, survives a crash of the
+ * server.
+ * @throws StartupError when the server cannot be reached or refuses the connection, or is older than 14
  */
 export async function openPostgresStore(url: string, clock: () => number, logger?: Logger): Promise<Store> {
   const config: pg.ClientConfig = { connectionString: url, types, application_name: 'service-discord-bridge' };
-  const pool = new pg.Pool({ ...config, max: POOL_SIZE });
+  await prepareDatabase(url, config);
+  const pool = new pg.Pool({ ...withTimeouts(config), max: POOL_SIZE });
   // A connection that fails while idle in the pool is replaced by the pool; the error must not crash the process.
   pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'a store connection failed'));
   // The pool listens for a connection's errors only at some moments of its life: a server that restarts or fails
@@ -40,19 +47,16 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   pool.on('connect', (client) => {
     client.on('error', (error) => logger?.debug({ err: { message: error.message } }, 'a store connection ended'));
   });
-  const signals = new PostgresSignals({ ...config, application_name: 'service-discord-bridge-signals' }, logger);
+  const signals = new PostgresSignals(
+    withTimeouts({ ...config, application_name: 'service-discord-bridge-signals' }),
+    logger,
+  );
   try {
-    const client = await pool.connect();
-    try {
-      await migrate(client);
-    } finally {
-      client.release();
-    }
     await signals.start();
   } catch (error) {
     await signals.close();
     await pool.end();
-    throw error;
+    throw explainConnectFailure(url, error);
   }
   const guilds = new PostgresGuildSettings(pool, signals, clock);
   const hooks = new PostgresHooks(pool, signals);
@@ -72,4 +76,25 @@ export async function openPostgresStore(url: string, clock: () => number, logger
       await pool.end();
     },
   };
+}
+
+/**
+ * The first connection: whether the server is there and new enough, then the migrations, on a connection of
+ * their own without statement or query timeouts (they wait for each other on a lock, and may rewrite tables).
+ */
+async function prepareDatabase(url: string, config: pg.ClientConfig): Promise<void> {
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // An error after connecting (the server going away meanwhile) surfaces on the query under way.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    throw explainConnectFailure(url, error);
+  }
+  try {
+    await requireSupportedVersion(client);
+    await migrate(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -6,6 +6,7 @@ import { LocalSignals } from '../signals.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
+import { createPrivateStoreFile, restrictCompanionFiles } from './restrict-file-modes.js';
 import { SqliteAudit } from './sqlite-audit.js';
 import { SqliteDeliveries } from './sqlite-deliveries.js';
 import { SqliteGuildForgetting } from './sqlite-forget-guild.js';
@@ -38,7 +39,8 @@ export interface SqliteTuning {
 
 /**
  * Opens the SQLite store at `path` (`:memory:` for a store that lives as long as the process), creating the file
- * and its folder, taking the single-process lock, and bringing the schema up to date.
+ * (mode 0600, like SQLite's `-wal` and `-shm` beside it) and its folder, taking the single-process lock, and
+ * bringing the schema up to date.
  */
 export function openSqliteStore(path: string, clock: () => number, tuning: SqliteTuning = {}): Store {
   const memory = path === ':memory:';
@@ -47,6 +49,10 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   const lock = memory ? undefined : lockStoreFile(file);
   let db: Database.Database;
   try {
+    if (!memory) {
+      createPrivateStoreFile(file);
+      restrictCompanionFiles(file);
+    }
     db = new Database(file);
     for (const pragma of SQLITE_PRAGMAS) db.pragma(pragma);
     if (tuning.synchronous) db.pragma(`synchronous = ${tuning.synchronous}`);
