@@ -114,6 +114,29 @@ describe('feed health alerts', () => {
     expect(textOf(alertsPosted()[0])).toContain('8 in a row');
   });
 
+  it('re-posts a deleted alert once, even when the bot fails between the post and its record of it', async () => {
+    await setAlerts();
+    await sendWronglySigned(5);
+    const [first] = alertsPosted();
+    h.discord.deleteMessage(first?.id ?? '');
+    await h.advance(60_000);
+    // The store refuses to record a new message id, as a crash right after Discord's answer would leave it.
+    const db = new Database(h.storeFile);
+    db.exec(`CREATE TRIGGER lose_message_id BEFORE UPDATE ON record
+      WHEN NEW.kind = 'incident' AND json_extract(NEW.value, '$.message.messageId') IS NOT NULL
+        AND json_extract(NEW.value, '$.message.messageId') IS NOT json_extract(OLD.value, '$.message.messageId')
+      BEGIN SELECT RAISE(ABORT, 'lost'); END`);
+    await sendWronglySigned(1);
+    expect(alertsPosted()).toHaveLength(1);
+
+    db.exec('DROP TRIGGER lose_message_id');
+    db.close();
+    await h.advance(60_000);
+    await sendWronglySigned(1);
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('7 in a row');
+  });
+
   it('keeps an incident without an alert channel, and posts it when one is set', async () => {
     await sendWronglySigned(5);
     expect(alertsPosted()).toHaveLength(0);
