@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 
 import { resolveRoute } from '../../feed/route.js';
 import { BoundedCache } from '../bounded-cache.js';
+import { dedupeKeyOf } from '../dedupe-key.js';
 import type {
   AcceptOutcome,
   BrokenChannel,
@@ -135,7 +136,8 @@ export class SqliteDeliveries implements DeliveryQueue {
     return this.writes.run((tx) => {
       // Routed in the same transaction as it is stored: a settings change commits before or after, never between.
       const route = resolveRoute(this.readSettings(delivery.guildId), delivery);
-      const { hookId, deliveryId, guildId, event, rawBody, receivedAt } = delivery;
+      const { hookId, guildId, event, rawBody, receivedAt } = delivery;
+      const deliveryId = dedupeKeyOf(delivery.deliveryId);
       const keys = [hookId, deliveryId, guildId, event, delivery.server ?? null, delivery.caseType ?? null, receivedAt];
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
@@ -368,7 +370,7 @@ export class SqliteDeliveries implements DeliveryQueue {
   stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {
     const row = this.db
       .prepare('SELECT state FROM delivery WHERE hook_id = ? AND delivery_id = ?')
-      .get(hookId, deliveryId) as { state: DeliveryState } | undefined;
+      .get(hookId, dedupeKeyOf(deliveryId)) as { state: DeliveryState } | undefined;
     return Promise.resolve(row?.state);
   }
 
