@@ -505,7 +505,17 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.hooks.listForGuild(GUILD)).map((h) => h.hookId)).toEqual(['hook-0', 'hook-1']);
       await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
       await store.activity.recordRefused('hook-1', 'stale_timestamp', 11);
+      // What the service says of on/off is announced, for the health alerts of whichever process holds them.
+      const announced = new Promise((resolve) => {
+        const stop = store.signals.subscribe((signal) => {
+          if (signal.kind === 'hook-state') {
+            stop();
+            resolve(signal);
+          }
+        });
+      });
       await store.activity.recordState('hook-1', false, 12);
+      expect(await announced).toEqual({ kind: 'hook-state', hookId: 'hook-1', enabled: false });
       expect(await store.activity.get('hook-1')).toMatchObject({
         refused: 2,
         refusedInARow: 2,

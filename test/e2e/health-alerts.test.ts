@@ -173,6 +173,30 @@ describe('feed health alerts', () => {
     expect(textOf(edited)).toContain('Resolved after');
   });
 
+  it('a webhook /webhook test finds switched off: an alert with Re-enable for every admin, resolved by its click', async () => {
+    await setAlerts();
+    h.service.disableWebhook(webhookId);
+    const tested = await h.run('webhook', 'test');
+    expect(tested.text).toContain(`The service says webhook \`${webhookId}\` is switched off`);
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    const [alert] = alertsPosted();
+    expect(textOf(alert)).toContain(`Switched off: webhook \`${webhookId}\``);
+    expect(alert?.content).toBe(`<@&${h.role('Developers')}>`);
+    expect(JSON.stringify(alert?.components)).toContain('"label":"Re-enable"');
+    const status = await h.run('status');
+    expect(status.text).toContain(`webhook \`${webhookId}\`: switched off by the service`);
+
+    const onAlert = { outcome: undefined as never, text: '', ephemeral: false, message: alert };
+    const done = await h.click(onAlert, 'Re-enable', 'admin');
+    expect(done.text).toContain(`Webhook \`${webhookId}\` is switched on again.`);
+    expect(h.service.isEnabled(webhookId)).toBe(true);
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('Resolved after');
+    expect(alertsPosted()[0]?.components).toEqual([]);
+  });
+
   it('release cards standing still: one alert while polls keep failing, resolved by a good poll', async () => {
     await setAlerts();
     h.bot.health?.notePoll(h.guild.id, { failing: true, failures: 5, problem: 'could not reach the service' });
@@ -330,6 +354,8 @@ describe('feed health: silence, downtime and the feed channel', () => {
     );
     const status = await h.run('status');
     expect(status.text).toContain('re-enabled, and the next test ping arrived');
+    // Switched on again while it was proved: no alert of its own.
+    expect(alertsPosted().filter((message) => textOf(message).includes('Switched off'))).toEqual([]);
   });
 
   it('a restart after a short stop tests nothing', async () => {
