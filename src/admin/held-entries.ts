@@ -7,6 +7,7 @@ import {
   type APIButtonComponent,
 } from 'discord.js';
 
+import { describeEntry } from '../feed/describe-entry.js';
 import { channelOf, resolveRoute } from '../feed/route.js';
 import type { DeliveryQueue, ParkedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
@@ -51,8 +52,9 @@ export interface HeldPage {
 }
 
 /**
- * One page of the server's held entries, oldest first: event, when it came, why it is held, and per entry
- * Retry (to its own channel), Route (when today's routes send it somewhere new) and Discard.
+ * One page of the server's held entries, oldest first: event, when it came, why it is held, what it is about
+ * (case, caller, session or shift, delivery id), and per entry Retry (to its own channel), Route (when today's
+ * routes send it somewhere new) and Discard.
  */
 export async function renderHeldPage(
   deps: { deliveries: Pick<DeliveryQueue, 'listParked' | 'statusOf'>; guilds: Pick<GuildSettingsStore, 'get'> },
@@ -81,6 +83,8 @@ export async function renderHeldPage(
     const n = index + 1;
     const received = time(Math.floor(entry.receivedAt / 1000), TimestampStyles.ShortDateTime);
     lines.push(`**${n}.** ${entry.event} · received ${received} · ${describeHeldReason(entry)}`);
+    // Several held entries of one event differ only here: the case, caller, session or shift, and the delivery.
+    lines.push(`> ${describeEntry(entry)}`);
     const buttons: APIButtonComponent[] = [];
     if (entry.kind !== 'unrouted')
       buttons.push(button(`Retry ${n}`, heldButtonId('retry', entry.seq, shown), ButtonStyle.Primary));
@@ -102,7 +106,7 @@ export function renderDiscardConfirmation(entry: ParkedEntry, page: number): Hel
   const received = time(Math.floor(entry.receivedAt / 1000), TimestampStyles.ShortDateTime);
   return {
     content:
-      `Discard ${entry.event} received ${received} (${describeHeldReason(entry)})? ` +
+      `Discard ${entry.event} received ${received}, ${describeEntry(entry)} (${describeHeldReason(entry)})? ` +
       'It will never be posted, and the service will not send it again.',
     components: [
       {

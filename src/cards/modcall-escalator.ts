@@ -1,3 +1,5 @@
+import { DiscordAPIError } from 'discord.js';
+
 import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
@@ -89,12 +91,19 @@ export class ModcallEscalator {
     try {
       await this.deps.poster.post(card.channelId, body, makeCardNonce(['escalate', card.guildId, card.messageId]));
     } catch (error) {
-      this.deps.logger.warn(
-        { guildId: card.guildId, messageId: card.messageId, err: { message: describeDiscordError(error) } },
-        'modcall escalation not posted; retried at the next check',
-      );
-      return;
+      const context = {
+        guildId: card.guildId,
+        messageId: card.messageId,
+        err: { message: describeDiscordError(error) },
+      };
+      if (!isRefusedForGood(error)) {
+        this.deps.logger.warn(context, 'modcall escalation not posted; retried at the next check');
+        return;
+      }
+      // Retrying a refusal that will not change would cost a request (and a log line) every tick for a day.
+      this.deps.logger.warn(context, 'modcall escalation given up: Discord refuses the channel');
     }
+    // Posted, or given up: either way this card's escalation is over.
     const at = this.deps.clock();
     await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
       current ? { ...current, escalatedAt: current.escalatedAt ?? at } : current,
@@ -117,6 +126,11 @@ export class ModcallEscalator {
         });
     }, this.deps.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
   }
+}
+
+/** Discord's 403 (no access) and 404 (channel gone): the same post would be refused again. */
+function isRefusedForGood(error: unknown): boolean {
+  return error instanceof DiscordAPIError && (error.status === 403 || error.status === 404);
 }
 
 function isStale(card: ModcallCard, now: number): boolean {

@@ -1,6 +1,7 @@
 import { roleMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 
 import { isSnowflake } from '../discord/snowflake.js';
+import { truncateText } from '../truncate-text.js';
 import { toEmbedTimestamp } from './time.js';
 import type { MessagePayload, RenderContext } from './types.js';
 
@@ -12,11 +13,18 @@ export interface DeliveryStamp {
 }
 
 /**
+ * A delivery id is shown up to this in the footer. The service's ids are short; a very long one (accepted all
+ * the same) would otherwise take up to a third of a message's 6000 characters, which its neighbours need.
+ */
+const MAX_FOOTER_ID_LENGTH = 200;
+
+/**
  * Wraps one event's embed into a message: footer `Server <server> · Delivery <id>`, the event time as the
  * embed timestamp, and the route's role ping, the only mention the message may make.
  */
 export function composeMessage(embed: APIEmbed, stamp: DeliveryStamp, ctx: RenderContext): MessagePayload {
-  const stamped: APIEmbed = { ...embed, footer: { text: `Server ${stamp.server} · Delivery ${stamp.id}` } };
+  const id = truncateText(stamp.id, MAX_FOOTER_ID_LENGTH);
+  const stamped: APIEmbed = { ...embed, footer: { text: `Server ${stamp.server} · Delivery ${id}` } };
   const timestamp = toEmbedTimestamp(stamp.at);
   if (timestamp !== undefined) stamped.timestamp = timestamp;
 

@@ -93,14 +93,23 @@ export class AlertDesk {
     }
     if (message.messageId === null) {
       await this.post(key, incident, message.channelId, message.nonce, payload);
+      // A nonce written down by an earlier sync may have been posted then: Discord answers with that first
+      // message as it was, so it is brought up to date by an edit.
+      if (incident.message !== null) this.again.add(key);
       return;
     }
     const edited = await this.deps.poster.edit(message.channelId, message.messageId, payload);
     if (edited === 'gone') {
-      // Deleted in Discord: a new message, with a nonce of its own (the old one would find the deleted message).
+      // Deleted in Discord: a new message, with a nonce of its own (the old one would find the deleted message),
+      // written down before the post like the first one, so a crash after Discord's post resends under it.
       if (incident.resolvedAt !== null) return this.forget(key, incident);
-      const nonce = nonceOf(key, this.deps.clock());
-      await this.post(key, incident, settings.channelId, nonce, payload);
+      const repost = { channelId: settings.channelId, messageId: null, nonce: nonceOf(key, this.deps.clock()) };
+      const written = await this.deps.incidents.update(key, (current) =>
+        current && current.openedAt === incident.openedAt ? { ...current, message: repost } : current,
+      );
+      // Replaced meanwhile by a newer incident of the key: that one's own sync posts it.
+      if (written?.openedAt !== incident.openedAt) return;
+      await this.post(key, incident, repost.channelId, repost.nonce, payload);
       return;
     }
     if (incident.resolvedAt !== null) await this.forget(key, incident);

@@ -13,6 +13,8 @@ export function describeIncident(incident: Incident): string {
       return `webhook ${incident.label}: ${incident.count} deliveries this bot failed to store, since ${since}`;
     case 'silence':
       return `webhook ${incident.label}: no deliveries and no test ping, since ${since}`;
+    case 'switched-off':
+      return `webhook ${incident.label}: switched off by the service, since ${since}`;
     case 'channel':
       return `${incident.label}: ${incident.detail}, since ${since}`;
     case 'held':

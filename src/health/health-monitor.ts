@@ -1,4 +1,5 @@
 import { requireServiceId, webhookName } from '../admin/find-webhook.js';
+import { relativeTime } from '../admin/format.js';
 import type { PollHealth } from '../apps/release-poller.js';
 import type { Clock } from '../clock.js';
 import { toLoggableError } from '../discord/log-error.js';
@@ -30,6 +31,8 @@ import { describeSilence, lastHeardAt, silenceTestDue } from './silence.js';
 export const DEFAULT_CHECK_EVERY_MS = 30_000;
 /** The unit of /alerts set silence:<hours>; tests shorten it. */
 const HOUR_MS = 60 * 60 * 1000;
+/** Incidents whose alert carries Re-enable (render-alert.ts): a webhook switched off is said there already. */
+const OFFERS_REENABLE: ReadonlySet<IncidentType> = new Set(['refusals', 'intake-errors', 'silence']);
 
 export interface HealthMonitorDeps {
   hooks: Pick<HookStore, 'get' | 'listForGuild' | 'listAll'>;
@@ -75,6 +78,8 @@ export class HealthMonitor {
   private readonly heartbeat: Heartbeat;
   private starting: Promise<void> | undefined;
   private readonly checks = new Set<Promise<void>>();
+  /** Hooks a check is testing now: what the service says meanwhile is that check's to report. */
+  private readonly probing = new Set<string>();
 
   constructor(private readonly deps: HealthMonitorDeps) {
     this.heartbeat = new Heartbeat(deps.records);
@@ -195,6 +200,9 @@ export class HealthMonitor {
         if (open) for (const incident of open.values()) void this.track(this.recheck(incident));
         break;
       }
+      case 'hook-state':
+        void this.track(this.checkSwitchedOff(signal.hookId));
+        break;
       case 'settings-changed':
         void this.track(this.checkFeed(signal.guildId));
         break;
@@ -214,6 +222,8 @@ export class HealthMonitor {
         return this.checkIntakeFailures(incident.subject);
       case 'silence':
         return this.checkHeard(incident.subject);
+      case 'switched-off':
+        return this.checkSwitchedOff(incident.subject);
       case 'channel':
       case 'held':
       case 'release-poll':
@@ -229,6 +239,38 @@ export class HealthMonitor {
     const open = this.open.get(hook.guildId)?.get(key);
     if (!open) return;
     if (lastHeardAt(hook, await this.deps.activity.get(hookId)) > open.openedAt) await this.resolve(key);
+  }
+
+  /**
+   * The service said the webhook is off (to /webhook test, a Send test, a check): an alert with Re-enable, unless
+   * an open alert of the webhook offers it already or a check testing it now reports it. It ends when the
+   * service says on again, or when anything arrives from the webhook after.
+   */
+  private async checkSwitchedOff(hookId: string): Promise<void> {
+    const hook = await this.deps.hooks.get(hookId);
+    if (!hook) return;
+    const key = incidentKey(hook.guildId, 'switched-off', hookId);
+    const { state, lastDeliveryAt } = await this.deps.activity.get(hookId);
+    if (state?.enabled !== false || (lastDeliveryAt ?? 0) > state.at) return this.resolve(key);
+    if (this.probing.has(hookId)) return;
+    const said = this.openIn(hook.guildId).some((open) => open.subject === hookId && OFFERS_REENABLE.has(open.type));
+    if (said) return;
+    await this.raise(hook.guildId, 'switched-off', hookId, {
+      label: `\`${webhookName(hook)}\``,
+      count: 0,
+      escalated: false,
+      detail: `learnt ${relativeTime(state.at)}`,
+    });
+  }
+
+  /** Runs a check that tests these hooks; what the service says of them meanwhile is left to it. */
+  private async whileProbing<T>(hookIds: readonly string[], check: () => Promise<T>): Promise<T> {
+    for (const hookId of hookIds) this.probing.add(hookId);
+    try {
+      return await check();
+    } finally {
+      for (const hookId of hookIds) this.probing.delete(hookId);
+    }
   }
 
   /**
@@ -249,17 +291,19 @@ export class HealthMonitor {
         continue;
       }
       if (!silenceTestDue(heardAt, this.deps.clock(), silenceMs, open)) continue;
-      const probe = await probeWebhook(this.deps.probe, requireServiceId(hook));
-      if (probe.arrived) {
-        await this.resolve(key);
-        continue;
-      }
-      await this.raise(guildId, 'silence', hook.hookId, {
-        label: `\`${webhookName(hook)}\``,
-        // The tests sent: each one bumps the incident, which is what spaces the next test 30 min later.
-        count: (open?.count ?? 0) + 1,
-        escalated: false,
-        detail: describeSilence(hook, heardAt, probe),
+      // Known to be switched off, and alerted as such: that is why it is silent.
+      if (this.open.get(guildId)?.has(incidentKey(guildId, 'switched-off', hook.hookId))) continue;
+      // The silence alert says it when the test finds the webhook switched off, and offers Re-enable.
+      await this.whileProbing([hook.hookId], async () => {
+        const probe = await probeWebhook(this.deps.probe, requireServiceId(hook));
+        if (probe.arrived) return this.resolve(key);
+        return this.raise(guildId, 'silence', hook.hookId, {
+          label: `\`${webhookName(hook)}\``,
+          // The tests sent: each one bumps the incident, which is what spaces the next test 30 min later.
+          count: (open?.count ?? 0) + 1,
+          escalated: false,
+          detail: describeSilence(hook, heardAt, probe),
+        });
       });
     }
   }
@@ -271,7 +315,10 @@ export class HealthMonitor {
       byGuild.set(hook.guildId, [...(byGuild.get(hook.guildId) ?? []), hook]);
     }
     for (const [guildId, hooks] of byGuild) {
-      const lines = await proveWebhooks(this.deps.probe, hooks);
+      // Switched off and on again as it is proved: only a webhook left off is worth an alert of its own.
+      const hookIds = hooks.map((hook) => hook.hookId);
+      const lines = await this.whileProbing(hookIds, () => proveWebhooks(this.deps.probe, hooks));
+      for (const hookId of hookIds) await this.checkSwitchedOff(hookId);
       if (lines.length === 0) continue;
       const report = { guildId, downSince, backAt, lines };
       await saveRecoveryReport(this.deps.records, report);

@@ -7,11 +7,20 @@ import type { RecordStore } from '../store/records.js';
  * - `refusals`: deliveries to one webhook refused in a row (bad signature, stale timestamp);
  * - `intake-errors`: the bot itself failed to answer deliveries to one webhook with a 2xx (its store failed);
  * - `silence`: no delivery for a long time and the service's test ping did not arrive either;
+ * - `switched-off`: the service said one webhook is switched off (to a test ping: /webhook test, a check);
  * - `channel`: Discord refuses a feed channel (403/404);
  * - `held`: entries kept aside because Discord refused them or nothing routes them;
  * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still).
  */
-export const INCIDENT_TYPES = ['refusals', 'intake-errors', 'silence', 'channel', 'held', 'release-poll'] as const;
+export const INCIDENT_TYPES = [
+  'refusals',
+  'intake-errors',
+  'silence',
+  'switched-off',
+  'channel',
+  'held',
+  'release-poll',
+] as const;
 export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
 /** The alert message an incident lives in: the nonce is written down before the post, so a retry lands on it. */
@@ -25,7 +34,7 @@ const AlertMessageSchema = z.object({
 export const IncidentSchema = z.object({
   guildId: z.string(),
   type: z.enum(INCIDENT_TYPES),
-  /** The hook id (refusals, intake-errors, silence), the channel id (channel), or '' (held). */
+  /** The hook id (refusals, intake-errors, silence, switched-off), the channel id (channel), or '' (held). */
   subject: z.string(),
   /** How the subject is named to admins: the service's webhook id, a channel mention. */
   label: z.string(),

@@ -95,6 +95,17 @@ function describe(incident: Incident): { title: string; lines: string[]; actions
         ],
         actions: ['reenable', 'test'],
       };
+    case 'switched-off':
+      return {
+        title: `Switched off: webhook ${incident.label}`,
+        lines: [
+          `The service says this webhook is switched off (${incident.detail}): it sends no deliveries until it is ` +
+            'switched on again. It does so after 20 failed deliveries in a row.',
+          'Fix what made them fail first (see /status and any other alert), then Re-enable: the bot asks the ' +
+            'service to switch it on and sends a test ping.',
+        ],
+        actions: ['reenable', 'test'],
+      };
     case 'channel':
       return {
         title: `Discord refuses the feed channel ${incident.label}`,

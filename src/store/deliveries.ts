@@ -2,6 +2,10 @@
 export interface NewDelivery {
   hookId: string;
   guildId: string;
+  /**
+   * The service's delivery id. The store keeps it as its dedupe key (dedupe-key.ts): the id itself, or for an id
+   * over 200 bytes its digest, which is then what an entry read back carries (the body keeps the id as sent).
+   */
   deliveryId: string;
   event: string;
   /** The game server it names (`server`), and a case's type: what routing rules may name besides the event. */

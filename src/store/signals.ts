@@ -9,6 +9,8 @@ export type StoreSignal =
   | { kind: 'work'; channelId: string; guildId: string; at: number }
   /** The service's ping arrived, or a delivery was refused (what /webhook test waits for). */
   | { kind: 'hook-outcome'; hookId: string; outcome: HookOutcome }
+  /** The service said whether a webhook is on or off (a test ping's answer, an enable): health alerts follow it. */
+  | { kind: 'hook-state'; hookId: string; enabled: boolean }
   | { kind: 'settings-changed'; guildId: string }
   | { kind: 'hook-changed'; hookId: string }
   /** Signals may have been missed (the listening connection was lost): anything that matters is read again. */

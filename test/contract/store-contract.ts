@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
@@ -101,6 +102,26 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.deliveries.countOpen()).toBe(1);
       // The same id from another hook is another delivery.
       expect(await store.deliveries.accept(delivery('d1', 'modcall', 'hook-2'))).toBe('accepted');
+    });
+
+    it('accepts a 5,000-character delivery id once, told apart from another that shares its start', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await routeTo(store, CHANNEL_A);
+      // Random, so PostgreSQL cannot compress it below its index's limit as it would a repeated character.
+      const long = randomBytes(3_750).toString('base64url');
+      const sibling = `${long.slice(0, -1)}${long.endsWith('A') ? 'B' : 'A'}`;
+      expect(await store.deliveries.accept(delivery(long))).toBe('accepted');
+      expect(await store.deliveries.accept(delivery(long))).toBe('duplicate');
+      expect(await store.deliveries.accept(delivery(sibling))).toBe('accepted');
+      expect(await store.deliveries.stateOf('hook-1', long)).toBe('waiting');
+      // The body is kept whole: the message shows the id as the service sent it.
+      const [first] = await store.deliveries.nextFor(CHANNEL_A, 10);
+      expect(first?.rawBody).toBe(`{"id":"${long}"}`);
+      await post(store, CHANNEL_A, 'n1');
+      expect(await store.deliveries.stateOf('hook-1', sibling)).toBe('posted');
+      expect(await store.deliveries.accept(delivery(long))).toBe('duplicate');
+      expect(await store.deliveries.countOpen()).toBe(0);
     });
 
     it('accepts the copy after a write that failed', async () => {
@@ -485,7 +506,17 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.hooks.listForGuild(GUILD)).map((h) => h.hookId)).toEqual(['hook-0', 'hook-1']);
       await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
       await store.activity.recordRefused('hook-1', 'stale_timestamp', 11);
+      // What the service says of on/off is announced, for the health alerts of whichever process holds them.
+      const announced = new Promise((resolve) => {
+        const stop = store.signals.subscribe((signal) => {
+          if (signal.kind === 'hook-state') {
+            stop();
+            resolve(signal);
+          }
+        });
+      });
       await store.activity.recordState('hook-1', false, 12);
+      expect(await announced).toEqual({ kind: 'hook-state', hookId: 'hook-1', enabled: false });
       expect(await store.activity.get('hook-1')).toMatchObject({
         refused: 2,
         refusedInARow: 2,

@@ -38,6 +38,37 @@ describe('/feed held', () => {
     );
   };
 
+  it('names what each held entry is: the case and its target, the caller, the session or shift, the delivery id', async () => {
+    h = await startFeedHarness();
+    // Nothing routes these events, so they are held as they come.
+    await h.bot.store.guilds.update(h.guild.id, (settings) => ({ ...settings, routes: {}, defaultChannelId: null }));
+    const sample = SAMPLE_DELIVERIES['case.created'];
+    const other = {
+      ...sample,
+      id: 'case-2',
+      data: { case: { ...sample.data.case, number: 1043, target: { robloxId: '77', name: 'GhostRider' } } },
+    };
+    const shift = SAMPLE_DELIVERIES['shift.started'];
+    for (const delivery of [kase('case-1'), other, { ...SAMPLE_DELIVERIES.modcall, id: 'call-1' }, shift]) {
+      expect(await h.deliver(delivery)).toBe(204);
+    }
+    await h.discord.waitFor(
+      async () => (await h!.bot.store.deliveries.listParked(h!.guild.id, { offset: 0, limit: 10 })).length === 4,
+      10_000,
+      'four held',
+    );
+    const lines = (await held()).reply?.content.split('\n') ?? [];
+    expect(lines).toContain('> Case #1042 (warn) on SpeedyRacer\\_09 by Mira · delivery `` case-1 ``');
+    expect(lines).toContain('> Case #1043 (warn) on GhostRider by Mira · delivery `` case-2 ``');
+    expect(lines).toContain('> Modcall from helpme\\_pls · delivery `` call-1 ``');
+    expect(lines).toContain(`> Shift #7781 of Mira · delivery \`\` ${shift.id} \`\``);
+
+    const asked = await click(await held(), 'Discard 2');
+    expect(asked.reply?.content).toMatch(
+      /^Discard case\.created received .*, Case #1043 \(warn\) on GhostRider by Mira/,
+    );
+  });
+
   it('lists an entry Discord refused with why; Retry posts it; Discard asks first, then drops it for good', async () => {
     h = await startFeedHarness();
     await refuseNext('refused-1');

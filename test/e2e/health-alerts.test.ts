@@ -114,6 +114,29 @@ describe('feed health alerts', () => {
     expect(textOf(alertsPosted()[0])).toContain('8 in a row');
   });
 
+  it('re-posts a deleted alert once, even when the bot fails between the post and its record of it', async () => {
+    await setAlerts();
+    await sendWronglySigned(5);
+    const [first] = alertsPosted();
+    h.discord.deleteMessage(first?.id ?? '');
+    await h.advance(60_000);
+    // The store refuses to record a new message id, as a crash right after Discord's answer would leave it.
+    const db = new Database(h.storeFile);
+    db.exec(`CREATE TRIGGER lose_message_id BEFORE UPDATE ON record
+      WHEN NEW.kind = 'incident' AND json_extract(NEW.value, '$.message.messageId') IS NOT NULL
+        AND json_extract(NEW.value, '$.message.messageId') IS NOT json_extract(OLD.value, '$.message.messageId')
+      BEGIN SELECT RAISE(ABORT, 'lost'); END`);
+    await sendWronglySigned(1);
+    expect(alertsPosted()).toHaveLength(1);
+
+    db.exec('DROP TRIGGER lose_message_id');
+    db.close();
+    await h.advance(60_000);
+    await sendWronglySigned(1);
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('7 in a row');
+  });
+
   it('keeps an incident without an alert channel, and posts it when one is set', async () => {
     await sendWronglySigned(5);
     expect(alertsPosted()).toHaveLength(0);
@@ -148,6 +171,30 @@ describe('feed health alerts', () => {
     await h.bot.health?.settled();
     const [edited] = alertsPosted();
     expect(textOf(edited)).toContain('Resolved after');
+  });
+
+  it('a webhook /webhook test finds switched off: an alert with Re-enable for every admin, resolved by its click', async () => {
+    await setAlerts();
+    h.service.disableWebhook(webhookId);
+    const tested = await h.run('webhook', 'test');
+    expect(tested.text).toContain(`The service says webhook \`${webhookId}\` is switched off`);
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    const [alert] = alertsPosted();
+    expect(textOf(alert)).toContain(`Switched off: webhook \`${webhookId}\``);
+    expect(alert?.content).toBe(`<@&${h.role('Developers')}>`);
+    expect(JSON.stringify(alert?.components)).toContain('"label":"Re-enable"');
+    const status = await h.run('status');
+    expect(status.text).toContain(`webhook \`${webhookId}\`: switched off by the service`);
+
+    const onAlert = { outcome: undefined as never, text: '', ephemeral: false, message: alert };
+    const done = await h.click(onAlert, 'Re-enable', 'admin');
+    expect(done.text).toContain(`Webhook \`${webhookId}\` is switched on again.`);
+    expect(h.service.isEnabled(webhookId)).toBe(true);
+    await h.bot.health?.settled();
+    expect(alertsPosted()).toHaveLength(1);
+    expect(textOf(alertsPosted()[0])).toContain('Resolved after');
+    expect(alertsPosted()[0]?.components).toEqual([]);
   });
 
   it('release cards standing still: one alert while polls keep failing, resolved by a good poll', async () => {
@@ -307,6 +354,8 @@ describe('feed health: silence, downtime and the feed channel', () => {
     );
     const status = await h.run('status');
     expect(status.text).toContain('re-enabled, and the next test ping arrived');
+    // Switched on again while it was proved: no alert of its own.
+    expect(alertsPosted().filter((message) => textOf(message).includes('Switched off'))).toEqual([]);
   });
 
   it('a restart after a short stop tests nothing', async () => {

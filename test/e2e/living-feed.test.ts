@@ -98,6 +98,45 @@ describe('a living feed', () => {
     expect(h.discord.messages(h.channel('modcalls'))).toHaveLength(2);
   });
 
+  it.each([403, 404])(
+    'an escalation Discord refuses for good (%i) is tried once and given up, not retried at every check',
+    async (status) => {
+      h = await startFeedHarness({ escalationTimings: { minuteMs: 300, checkEveryMs: 50 } });
+      const modcalls = h.channel('modcalls');
+      await h.discord.dispatchInteraction(
+        chatInputCommand({
+          name: 'feed',
+          subcommand: 'mention',
+          options: [
+            commandOption.string('event', 'modcall'),
+            commandOption.integer('escalate-after', 1),
+            commandOption.role('escalate-role', h.guild.roles['Leads'] ?? ''),
+          ],
+          as: 'admin',
+          guildId: h.guild.id,
+        }),
+      );
+      expect(await h.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
+      await h.discord.waitForMessages(modcalls, 1, 10_000);
+      // The channel is taken from the bot (or deleted) before the escalation falls due.
+      h.discord.failChannel(modcalls, { status });
+      const posts = () =>
+        h!.discord.requests.filter(
+          (request) => request.method === 'POST' && request.path.endsWith(`/channels/${modcalls}/messages`),
+        );
+      await h.discord.waitFor(() => posts().length === 2, 10_000, 'the escalation tried');
+      // Twenty checks later: still the one try, and one log line saying it was given up.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(posts()).toHaveLength(2);
+      const givenUp = h.logs
+        .text()
+        .split('\n')
+        .filter((line) => line.includes('modcall escalation given up'));
+      expect(givenUp).toHaveLength(1);
+      expect(givenUp[0]).toContain(`Discord ${status}`);
+    },
+  );
+
   it('three modcalls from one caller within minutes are one card, shown ×3, with one ping', async () => {
     h = await startFeedHarness();
     const call = SAMPLE_DELIVERIES.modcall;

@@ -17,10 +17,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function deliver(bot: RunningBot, hookId: string, id: string): Promise<number> {
+async function deliver(bot: RunningBot, hookId: string, id: string, caller = id): Promise<number> {
   // A caller of its own: one caller's calls within 10 minutes are one card, and these tests count posts.
   const call = SAMPLE_DELIVERIES.modcall;
-  const body = JSON.stringify({ ...call, id, data: { ...call.data, caller: { robloxId: id, name: id } } });
+  const body = JSON.stringify({ ...call, id, data: { ...call.data, caller: { robloxId: caller, name: caller } } });
   const timestamp = String(Math.floor(Date.now() / 1000));
   const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
     method: 'POST',
@@ -125,6 +125,23 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     expect(await first.store.forgetGuild(guildId)).toMatchObject({ hooks: 1 });
     expect(await deliver(second, again, 'after-3')).toBe(404);
     expect(await second.store.deliveries.stateOf(again, 'after-3')).toBeUndefined();
+  });
+
+  it('a 5,000-character delivery id: 2xx twice, posted once, its footer cut', async () => {
+    const { discord, channelId, hookId, bots } = await world(['all']);
+    const [bot] = bots;
+    if (!bot) throw new Error('no bot');
+    // Random, so PostgreSQL cannot compress it below its unique index's limit (about 2.7 kB).
+    const id = randomBytes(3_750).toString('base64url');
+    expect(await deliver(bot, hookId, id, 'long-id-caller')).toBe(204);
+    expect(await deliver(bot, hookId, id, 'long-id-caller')).toBe(200);
+    const [message] = await discord.waitForMessages(channelId, 1, 10_000);
+    const footer = message?.embeds[0]?.footer?.text ?? '';
+    expect(footer).toMatch(new RegExp(`^Server \\d+ · Delivery ${id.slice(0, 100)}[\\w-]*…$`));
+    expect(footer.length).toBeLessThan(300);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(discord.messages(channelId)).toHaveLength(1);
+    expect(discord.violations).toEqual([]);
   });
 
   it('split by role: the intake process takes the delivery, the feed process posts it', async () => {

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import { channelOf, resolveRoute } from '../../feed/route.js';
+import { dedupeKeyOf } from '../dedupe-key.js';
 import type {
   AcceptOptions,
   AcceptOutcome,
@@ -64,7 +65,7 @@ export class PostgresDeliveries implements DeliveryQueue {
       const route = resolveRoute(settings, delivery);
       const outcome = await this.batcher.accept({
         hookId: delivery.hookId,
-        deliveryId: delivery.deliveryId,
+        deliveryId: dedupeKeyOf(delivery.deliveryId),
         guildId: delivery.guildId,
         event: delivery.event,
         rawBody: delivery.rawBody,
@@ -319,7 +320,7 @@ export class PostgresDeliveries implements DeliveryQueue {
   async stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {
     const { rows } = await this.pool.query<{ state: DeliveryState }>(
       'SELECT state FROM delivery WHERE hook_id = $1 AND delivery_id = $2',
-      [hookId, deliveryId],
+      [hookId, dedupeKeyOf(deliveryId)],
     );
     return rows[0]?.state;
   }

@@ -47,6 +47,7 @@ export class PostgresHookActivity implements HookActivityStore {
        ON CONFLICT (hook_id) DO UPDATE SET enabled = EXCLUDED.enabled, enabled_at = EXCLUDED.enabled_at`,
       [hookId, enabled, at],
     );
+    await notify(this.pool, { kind: 'hook-state', hookId, enabled });
   }
 
   async restore(hookId: string, record: HookActivityRecord): Promise<void> {

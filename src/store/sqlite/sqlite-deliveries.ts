@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 
 import { resolveRoute } from '../../feed/route.js';
 import { BoundedCache } from '../bounded-cache.js';
+import { dedupeKeyOf } from '../dedupe-key.js';
 import type {
   AcceptOptions,
   AcceptOutcome,
@@ -136,7 +137,8 @@ export class SqliteDeliveries implements DeliveryQueue {
 
   accept(delivery: NewDelivery, options: AcceptOptions = {}): Promise<AcceptOutcome> {
     return this.writes.run((tx) => {
-      const { hookId, deliveryId, guildId, event, rawBody, receivedAt } = delivery;
+      const { hookId, guildId, event, rawBody, receivedAt } = delivery;
+      const deliveryId = dedupeKeyOf(delivery.deliveryId);
       // The single writer removes hooks too: a removal commits before this check or after this delivery.
       if (options.requireHook && !this.hookStored.get(hookId)) return 'unknown-hook';
       // Routed in the same transaction as it is stored: a settings change commits before or after, never between.
@@ -373,7 +375,7 @@ export class SqliteDeliveries implements DeliveryQueue {
   stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {
     const row = this.db
       .prepare('SELECT state FROM delivery WHERE hook_id = ? AND delivery_id = ?')
-      .get(hookId, deliveryId) as { state: DeliveryState } | undefined;
+      .get(hookId, dedupeKeyOf(deliveryId)) as { state: DeliveryState } | undefined;
     return Promise.resolve(row?.state);
   }
 

@@ -61,8 +61,9 @@ export class SqliteHookActivity implements HookActivityStore {
   }
 
   recordState(hookId: string, enabled: boolean, at: number): Promise<void> {
-    return this.writes.run(() => {
+    return this.writes.run((tx) => {
       this.state.run(hookId, enabled ? 1 : 0, at);
+      tx.afterCommit({ kind: 'hook-state', hookId, enabled });
     });
   }
 
