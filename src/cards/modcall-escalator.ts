@@ -55,19 +55,21 @@ export class ModcallEscalator {
     for (let slice = 0; slice < SLICES_PER_CHECK; slice += 1) {
       const now = this.deps.clock();
       const due = await this.deps.records.dueModcalls(now, DUE_SLICE);
-      let settled = 0;
-      for (const card of due) {
-        // One card that fails (its server's settings unreadable, a write refused) must not hold back the others'
-        // escalations: it is logged and, still due, looked at again at the next check.
-        const done = await this.checkCard(card, now).catch((error: unknown) => {
-          this.deps.logger.warn(
-            { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
-            'modcall escalation check failed; retried at the next check',
-          );
-          return false;
-        });
-        if (done) settled += 1;
-      }
+      // The cards of a slice are independent: handled together, their writes share the store's commits. One that
+      // fails (its server's settings unreadable, a write refused) must not hold back the others' escalations: it
+      // is logged and, still due, looked at again at the next check.
+      const outcomes = await Promise.all(
+        due.map((card) =>
+          this.checkCard(card, now).catch((error: unknown) => {
+            this.deps.logger.warn(
+              { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
+              'modcall escalation check failed; retried at the next check',
+            );
+            return false;
+          }),
+        ),
+      );
+      const settled = outcomes.filter(Boolean).length;
       // A full slice that moved may have more behind it; one where nothing moved would only read itself again.
       if (due.length < DUE_SLICE || settled === 0) return;
     }

@@ -2,7 +2,7 @@
  * Rows one sweep statement deletes at most. On SQLite a statement runs on the main thread, on PostgreSQL it
  * holds its locks until it ends: a slice keeps either short (`npm run bench -- housekeeping`).
  */
-export const SWEEP_SLICE = 500;
+export const SWEEP_SLICE = 200;
 
 /**
  * Runs `sweepSlice` (one bounded delete of at most `limit` rows; returns how many went) until a slice deletes
