@@ -28,8 +28,8 @@ export interface ModcallEscalatorDeps {
  * Escalates modcalls nobody claimed: after the server's escalate-after minutes, one reply to the card that pings
  * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply). Runs in
  * the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards that
- * are due (card-records.ts, dueOf): new ones (given their escalation time from the server's escalate-after of that moment),
- * those whose escalation time came, and those to forget.
+ * are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
+ * that moment; those whose escalation time came; and those to forget.
  */
 export class ModcallEscalator {
   private timer: unknown;
@@ -97,7 +97,7 @@ export class ModcallEscalator {
     if (escalation && escalateAt !== null && escalateAt <= now) {
       return this.escalate(card, escalation.roleId, escalation.afterMinutes);
     }
-    // Not yet, or escalation is off: the card is due again at its (new) time.
+    // Not yet, or escalation is off (null): the card is due again at that time, or when it is forgotten.
     await this.deps.records.updateModcall(...key, (current) =>
       current && isOpen(current) ? { ...current, escalateAt } : current,
     );
