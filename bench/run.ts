@@ -5,6 +5,7 @@ import { backlogGroup } from './backlog.js';
 import { feedDrainGroup } from './feed-drain.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
+import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
@@ -25,6 +26,7 @@ const GROUPS: readonly BenchGroup[] = [
   feedDrainGroup,
   feedMemoryGroup,
   backlogGroup,
+  housekeepingGroup,
   scaleGroup,
 ];
 

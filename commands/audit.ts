@@ -2,7 +2,7 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, time,
 
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { deferEphemeral } from '../src/discord/reply.js';
-import type { AuditEntry } from '../src/store/audit-log.js';
+import { BOT_USER_ID, type AuditEntry } from '../src/store/audit-log.js';
 import { fitLines, truncateText } from '../src/truncate-text.js';
 import type { BotCommand } from './context.js';
 
@@ -44,5 +44,6 @@ export function describeEntries(entries: readonly AuditEntry[]): string {
 function describeEntry(entry: AuditEntry): string {
   const when = time(Math.floor(entry.at / 1000), TimestampStyles.ShortDateTime);
   const result = entry.detail ? `${entry.result}: ${truncateText(entry.detail, 80)}` : entry.result;
-  return `${when} <@${entry.userId}> ${truncateText(entry.action, 100)} → ${result}`;
+  const who = entry.userId === BOT_USER_ID ? 'the bot' : `<@${entry.userId}>`;
+  return `${when} ${who} ${truncateText(entry.action, 100)} → ${result}`;
 }

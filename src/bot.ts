@@ -28,6 +28,7 @@ import type { BatchWindow } from './feed/lane.js';
 import { ownEverything, type FeedOwnership } from './feed/ownership.js';
 import { AlertDesk } from './health/alert-desk.js';
 import { alertSettingsOn } from './health/alert-settings.js';
+import { dropOldHeld } from './health/drop-old-held.js';
 import { HealthMonitor } from './health/health-monitor.js';
 import { incidentsOn } from './health/incidents.js';
 import { IntakeFailures } from './health/intake-failures.js';
@@ -107,7 +108,7 @@ export const POSTED_ID_TTL_MS = 25 * 60 * 60 * 1000;
 const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 /** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
 const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
-/** How often posted deliveries past that are swept out of the store. */
+/** How often what is past its retention (posted ids, audit entries, cards, held deliveries) is swept out. */
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** How long the health monitor waits for a test ping at the intake (the "no ping within 30 s"). */
 const SILENCE_PING_TIMEOUT_MS = 30_000;
@@ -192,6 +193,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     new CardRecords(store.records)
       .sweep(clock() - CARDS_FOLLOWED_MS)
       .catch((error: unknown) => logger.warn({ err: error }, 'sweeping old cards failed'));
+    dropOldHeld({ deliveries: store.deliveries, audit: store.audit, clock, logger }).catch((error: unknown) =>
+      logger.warn({ err: error }, 'dropping old held deliveries failed'),
+    );
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 

@@ -66,8 +66,14 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
 async function copyRecords(from: Store, to: Store): Promise<number> {
   let copied = 0;
   for (const kind of await from.records.kinds()) {
-    for (const { key, value } of await from.records.list(kind)) {
-      await to.records.update(kind, key, () => value);
+    for (const { key, value, at } of await from.records.list(kind)) {
+      // With its time: what is due or old in the source is due or old in the target.
+      await to.records.update(
+        kind,
+        key,
+        () => value,
+        () => at ?? null,
+      );
       copied += 1;
     }
   }

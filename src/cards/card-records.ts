@@ -2,6 +2,7 @@ import type { APIEmbed } from 'discord.js';
 import { z } from 'zod';
 
 import type { RecordStore } from '../store/records.js';
+import { sweepInSlices } from '../store/sweep-in-slices.js';
 
 /**
  * Where a case, session or shift was posted: its message and the embeds it has there. A later event of the same
@@ -52,8 +53,37 @@ export const ModcallCardSchema = z.object({
   resolvedBy: z.string().nullable(),
   resolvedAt: z.number().nullable(),
   escalatedAt: z.number().nullable(),
+  /**
+   * When the card is escalated if still unclaimed, set by the escalator when it first sees the card (its server's
+   * escalate-after then); null: never (no escalation then). Absent until the escalator has seen it.
+   */
+  escalateAt: z.number().nullable().optional(),
 });
 export type ModcallCard = z.infer<typeof ModcallCardSchema>;
+
+/** A modcall card is forgotten this long after it was resolved, or after it was posted when never resolved. */
+export const MODCALL_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** When the card is forgotten (its buttons then answer "no longer tracked"). */
+export function forgetAtOf(card: ModcallCard): number {
+  return (card.resolvedAt ?? card.postedAt) + MODCALL_KEPT_MS;
+}
+
+/** Nobody claimed or resolved it and it was not escalated: escalation may still concern it. */
+export function isOpen(card: ModcallCard): boolean {
+  return card.claimedBy === null && card.resolvedAt === null && card.escalatedAt === null;
+}
+
+/**
+ * When the escalator must look at the card next (its indexed time): at once while it has not seen it, at its
+ * escalation while it is open, and when it is to be forgotten.
+ */
+export function dueOf(card: ModcallCard): number {
+  const forgetAt = forgetAtOf(card);
+  if (!isOpen(card) || card.escalateAt === null) return forgetAt;
+  if (card.escalateAt === undefined) return card.postedAt;
+  return Math.min(card.escalateAt, forgetAt);
+}
 
 /** Escalation of unclaimed modcalls in one server (/feed mention event:modcall escalate-after: escalate-role:). */
 export const EscalationSchema = z.object({ afterMinutes: z.number().int().positive(), roleId: z.string() });
@@ -66,7 +96,11 @@ const MODCALL = 'modcall_card';
 const CALLER = 'modcall_caller';
 const ESCALATION = 'modcall_escalation';
 
-/** The living feed's records, as store documents: each change atomic, shared by every process. */
+/**
+ * The living feed's records, as store documents: each change atomic, shared by every process. Each carries a time
+ * in the store: followed cards, their messages and final states, and callers are swept by it (see {@link sweep});
+ * a modcall card's is when the escalator must look at it next ({@link dueOf}).
+ */
 export class CardRecords {
   constructor(private readonly records: RecordStore) {}
 
@@ -78,7 +112,7 @@ export class CardRecords {
   /** Stores where the subject's card is; null forgets it (its later events are then posted on their own). */
   async saveSubject(guildId: string, subjectKey: string, card: SubjectCard | null): Promise<void> {
     if (card === null) await this.records.delete(SUBJECT, `${guildId}:${subjectKey}`);
-    else await this.records.update(SUBJECT, `${guildId}:${subjectKey}`, () => card);
+    else await this.records.update(SUBJECT, `${guildId}:${subjectKey}`, () => card, timeOf(card.postedAt));
   }
 
   async finalState(guildId: string, subjectKey: string): Promise<FinalState | undefined> {
@@ -88,7 +122,7 @@ export class CardRecords {
   }
 
   async saveFinalState(guildId: string, subjectKey: string, final: FinalState): Promise<void> {
-    await this.records.update(FINAL, `${guildId}:${subjectKey}`, () => final);
+    await this.records.update(FINAL, `${guildId}:${subjectKey}`, () => final, timeOf(final.at));
   }
 
   async messageEmbeds(channelId: string, messageId: string): Promise<APIEmbed[] | undefined> {
@@ -102,31 +136,18 @@ export class CardRecords {
     embeds: readonly APIEmbed[],
     postedAt: number,
   ): Promise<void> {
-    await this.records.update(MESSAGE, `${channelId}:${messageId}`, () => ({ embeds, postedAt }));
+    await this.records.update(MESSAGE, `${channelId}:${messageId}`, () => ({ embeds, postedAt }), timeOf(postedAt));
   }
 
   /**
    * Forgets cards posted before `before`: their later events are then posted on their own ("too old" to
-   * follow). One pass over the cards (the hourly sweep); returns how many were forgotten.
+   * follow); their messages, the final states and the callers' latest calls of that age go with them. Deletes a
+   * bounded slice at a time by the indexed time (the hourly sweep); returns how many cards were forgotten.
    */
   async sweep(before: number): Promise<number> {
-    let forgotten = 0;
-    for (const { key, value } of await this.records.list(SUBJECT)) {
-      const card = SubjectCardSchema.safeParse(value);
-      if (value === null || (card.success && card.data.postedAt < before)) {
-        await this.records.delete(SUBJECT, key);
-        forgotten += 1;
-      }
-    }
-    for (const { key, value } of await this.records.list(FINAL)) {
-      const final = FinalStateSchema.safeParse(value);
-      if (!final.success || final.data.at < before) await this.records.delete(FINAL, key);
-    }
-    for (const { key, value } of await this.records.list(MESSAGE)) {
-      const message = MessageEmbedsSchema.safeParse(value);
-      if (value === null || (message.success && (message.data.postedAt ?? 0) < before)) {
-        await this.records.delete(MESSAGE, key);
-      }
+    const forgotten = await sweepInSlices((limit) => this.records.sweepBefore(SUBJECT, before, limit));
+    for (const kind of [FINAL, MESSAGE, CALLER]) {
+      await sweepInSlices((limit) => this.records.sweepBefore(kind, before, limit));
     }
     return forgotten;
   }
@@ -136,23 +157,33 @@ export class CardRecords {
     return stored === undefined || stored === null ? undefined : ModcallCardSchema.parse(stored);
   }
 
-  /** Changes a modcall card atomically; `change` may return the card unchanged. */
+  /**
+   * Changes a modcall card atomically; `change` may return the card unchanged, or undefined to forget it (its
+   * document is deleted). The card's due time follows from what is stored ({@link dueOf}).
+   */
   async updateModcall(
     guildId: string,
     messageId: string,
     change: (card: ModcallCard | undefined) => ModcallCard | undefined,
   ): Promise<ModcallCard | undefined> {
-    const stored = await this.records.update(MODCALL, `${guildId}:${messageId}`, (current) => {
-      const next = change(current === undefined || current === null ? undefined : ModcallCardSchema.parse(current));
-      return next ?? null;
-    });
-    return stored === null ? undefined : ModcallCardSchema.parse(stored);
+    const stored = await this.records.update(
+      MODCALL,
+      `${guildId}:${messageId}`,
+      (current) => change(current === undefined || current === null ? undefined : ModcallCardSchema.parse(current)),
+      (next) => dueOf(ModcallCardSchema.parse(next)),
+    );
+    return stored === undefined ? undefined : ModcallCardSchema.parse(stored);
   }
 
-  async listModcalls(): Promise<ModcallCard[]> {
-    return (await this.records.list(MODCALL)).flatMap(({ value }) =>
-      value === null ? [] : [ModcallCardSchema.parse(value)],
-    );
+  /** Up to `limit` modcall cards due by `until` ({@link dueOf}), earliest first: only those are read. */
+  async dueModcalls(until: number, limit: number): Promise<ModcallCard[]> {
+    const cards: ModcallCard[] = [];
+    for (const { key, value } of await this.records.listDue(MODCALL, until, limit)) {
+      // A tombstone a process of an earlier version wrote over a card kept the card's time: it goes now.
+      if (value === null) await this.records.delete(MODCALL, key);
+      else cards.push(ModcallCardSchema.parse(value));
+    }
+    return cards;
   }
 
   /** The message id of the caller's latest modcall card in this server. */
@@ -161,8 +192,15 @@ export class CardRecords {
     return typeof stored === 'string' ? stored : undefined;
   }
 
-  async saveLatestCall(guildId: string, server: string, robloxId: string, messageId: string): Promise<void> {
-    await this.records.update(CALLER, `${guildId}:${server}:${robloxId}`, () => messageId);
+  /** Remembers the caller's latest card, swept with the cards by `postedAt` (the card's). */
+  async saveLatestCall(
+    guildId: string,
+    server: string,
+    robloxId: string,
+    messageId: string,
+    postedAt: number,
+  ): Promise<void> {
+    await this.records.update(CALLER, `${guildId}:${server}:${robloxId}`, () => messageId, timeOf(postedAt));
   }
 
   async escalation(guildId: string): Promise<Escalation | undefined> {
@@ -170,7 +208,14 @@ export class CardRecords {
     return stored === undefined || stored === null ? undefined : EscalationSchema.parse(stored);
   }
 
+  /** Stores the server's escalation; null turns it off (its document is deleted). */
   async saveEscalation(guildId: string, escalation: Escalation | null): Promise<void> {
-    await this.records.update(ESCALATION, guildId, () => escalation);
+    if (escalation === null) await this.records.delete(ESCALATION, guildId);
+    else await this.records.update(ESCALATION, guildId, () => escalation);
   }
+}
+
+/** A document's fixed time, whatever its value. */
+function timeOf(at: number): () => number {
+  return () => at;
 }

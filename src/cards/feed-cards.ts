@@ -255,7 +255,8 @@ export class FeedCards {
     event: EventOf<'modcall'>,
   ): Promise<void> {
     const pingRoleId = entry.payload.allowed_mentions.roles?.[0] ?? null;
-    await this.deps.records.updateModcall(guildId, messageId, (current) => {
+    const postedAt = this.deps.clock();
+    const card = await this.deps.records.updateModcall(guildId, messageId, (current) => {
       if (current) return current;
       return {
         guildId,
@@ -264,12 +265,13 @@ export class FeedCards {
         server: event.server,
         caller: { robloxId: event.data.caller.robloxId, name: event.data.caller.name },
         ...freshState(event.id, event.data.at),
-        postedAt: this.deps.clock(),
+        postedAt,
         pingRoleId,
         escalatedAt: null,
       };
     });
-    await this.deps.records.saveLatestCall(guildId, event.server, event.data.caller.robloxId, messageId);
+    const { robloxId } = event.data.caller;
+    await this.deps.records.saveLatestCall(guildId, event.server, robloxId, messageId, card?.postedAt ?? postedAt);
   }
 
   /**

@@ -7,12 +7,13 @@ import { toLoggableError } from '../discord/log-error.js';
 import { formatName } from '../embeds/format.js';
 import type { Logger } from '../logger.js';
 import type { Timers } from '../timers.js';
-import type { CardRecords, ModcallCard } from './card-records.js';
+import { forgetAtOf, isOpen, type CardRecords, type ModcallCard } from './card-records.js';
 
-/** How often unclaimed modcalls are looked at. */
+/** How often due modcall cards are looked at. */
 const DEFAULT_CHECK_EVERY_MS = 15_000;
-/** Cards are forgotten this long after they were resolved, or after they were posted when never resolved. */
-const KEEP_CARDS_MS = 24 * 60 * 60 * 1000;
+/** Due cards read at a time, and slices per check: a backlog (after downtime) is worked off a bounded part a check. */
+const DUE_SLICE = 100;
+const SLICES_PER_CHECK = 10;
 
 export interface ModcallEscalatorDeps {
   records: CardRecords;
@@ -28,7 +29,9 @@ export interface ModcallEscalatorDeps {
 /**
  * Escalates modcalls nobody claimed: after the server's escalate-after minutes, one reply to the card that pings
  * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply). Runs in
- * the process that holds the gateway, like the cards' buttons.
+ * the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards that
+ * are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
+ * that moment; those whose escalation time came; and those to forget.
  */
 export class ModcallEscalator {
   private timer: unknown;
@@ -49,18 +52,28 @@ export class ModcallEscalator {
     await this.checking;
   }
 
-  /** Looks at every open card now (tests; the timer does it every 15 s). */
+  /** Looks at the cards due now (tests; the timer does it every 15 s). */
   async check(): Promise<void> {
-    const now = this.deps.clock();
-    for (const card of await this.deps.records.listModcalls()) {
-      // One card that fails (its server's settings unreadable, a write refused) must not hold back the others'
-      // escalations: it is logged and looked at again at the next check.
-      await this.checkCard(card, now).catch((error: unknown) =>
-        this.deps.logger.warn(
-          { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
-          'modcall escalation check failed; retried at the next check',
+    for (let slice = 0; slice < SLICES_PER_CHECK; slice += 1) {
+      const now = this.deps.clock();
+      const due = await this.deps.records.dueModcalls(now, DUE_SLICE);
+      // The cards of a slice are independent: handled together, their writes share the store's commits. One that
+      // fails (its server's settings unreadable, a write refused) must not hold back the others' escalations: it
+      // is logged and, still due, looked at again at the next check.
+      const outcomes = await Promise.all(
+        due.map((card) =>
+          this.checkCard(card, now).catch((error: unknown) => {
+            this.deps.logger.warn(
+              { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
+              'modcall escalation check failed; retried at the next check',
+            );
+            return false;
+          }),
         ),
       );
+      const settled = outcomes.filter(Boolean).length;
+      // A full slice that moved may have more behind it; one where nothing moved would only read itself again.
+      if (due.length < DUE_SLICE || settled === 0) return;
     }
   }
 
@@ -69,19 +82,31 @@ export class ModcallEscalator {
     await this.checking;
   }
 
-  private async checkCard(card: ModcallCard, now: number): Promise<void> {
-    if (isStale(card, now)) {
-      await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
-      return;
+  /** Handles a due card; true when it is no longer due (forgotten, escalated, or given its next time). */
+  private async checkCard(card: ModcallCard, now: number): Promise<boolean> {
+    const key = [card.guildId, card.messageId] as const;
+    if (now >= forgetAtOf(card)) {
+      await this.deps.records.updateModcall(...key, () => undefined);
+      return true;
     }
-    if (card.claimedBy !== null || card.resolvedAt !== null || card.escalatedAt !== null) return;
+    if (!isOpen(card)) {
+      // Stored before cards had due times: storing it again gives it its time (when it is forgotten).
+      await this.deps.records.updateModcall(...key, (current) => current);
+      return true;
+    }
     const escalation = await this.deps.records.escalation(card.guildId);
-    if (!escalation) return;
-    if (now - card.postedAt < escalation.afterMinutes * (this.deps.minuteMs ?? 60_000)) return;
-    await this.escalate(card, escalation.roleId, escalation.afterMinutes);
+    const escalateAt = escalation ? card.postedAt + escalation.afterMinutes * (this.deps.minuteMs ?? 60_000) : null;
+    if (escalation && escalateAt !== null && escalateAt <= now) {
+      return this.escalate(card, escalation.roleId, escalation.afterMinutes);
+    }
+    // Not yet, or escalation is off (null): the card is due again at that time, or when it is forgotten.
+    await this.deps.records.updateModcall(...key, (current) =>
+      current && isOpen(current) ? { ...current, escalateAt } : current,
+    );
+    return true;
   }
 
-  private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<void> {
+  private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<boolean> {
     const body = {
       content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed for ${minutes} min.`,
       embeds: [],
@@ -98,9 +123,9 @@ export class ModcallEscalator {
       };
       if (!isRefusedForGood(error)) {
         this.deps.logger.warn(context, 'modcall escalation not posted; retried at the next check');
-        return;
+        return false;
       }
-      // Retrying a refusal that will not change would cost a request (and a log line) every tick for a day.
+      // Retrying a refusal that will not change would cost a request (and a log line) every check for a day.
       this.deps.logger.warn(context, 'modcall escalation given up: Discord refuses the channel');
     }
     // Posted, or given up: either way this card's escalation is over.
@@ -108,6 +133,7 @@ export class ModcallEscalator {
     await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
       current ? { ...current, escalatedAt: current.escalatedAt ?? at } : current,
     );
+    return true;
   }
 
   private schedule(): void {
@@ -131,8 +157,4 @@ export class ModcallEscalator {
 /** Discord's 403 (no access) and 404 (channel gone): the same post would be refused again. */
 function isRefusedForGood(error: unknown): boolean {
   return error instanceof DiscordAPIError && (error.status === 403 || error.status === 404);
-}
-
-function isStale(card: ModcallCard, now: number): boolean {
-  return now - (card.resolvedAt ?? card.postedAt) > KEEP_CARDS_MS;
 }

@@ -1,6 +1,9 @@
 /** How an admin action ended: it did its job, it was refused (with the reason shown), or it failed on our side. */
 export type AuditResult = 'done' | 'refused' | 'failed';
 
+/** The `userId` of what the bot did on its own (a retention sweep): no Discord user did it. */
+export const BOT_USER_ID = 'bot';
+
 /** One admin action: who, what, when, how it ended. Never a key, a secret or anything typed into a dialog. */
 export interface AuditEntry {
   guildId: string;

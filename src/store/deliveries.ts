@@ -73,6 +73,12 @@ export interface PostedDelivery extends Omit<NewDelivery, 'rawBody'> {
 /** Where a delivery stands in the store (tests and diagnostics). */
 export type DeliveryState = 'waiting' | 'parked' | 'posted';
 
+/** Held entries one retention sweep dropped in one guild. */
+export interface DroppedHeld {
+  guildId: string;
+  count: number;
+}
+
 /** A channel Discord refused: its entries are parked until an admin changes the guild's routes. */
 export interface BrokenChannel {
   channelId: string;
@@ -179,6 +185,11 @@ export interface DeliveryQueue {
   rememberPosted(deliveries: readonly PostedDelivery[]): Promise<number>;
   /** Forgets posted deliveries posted before `before` (their unique keys expire); returns how many. */
   sweepPosted(before: number): Promise<number>;
+  /**
+   * Drops up to `limit` parked entries parked before `before` (their retention is over), oldest first, bodies and
+   * all, in one statement (a sweep repeats it); returns how many went in each guild, by guild id.
+   */
+  dropParked(before: number, limit: number): Promise<DroppedHeld[]>;
   /** Where a delivery stands, for tests and diagnostics. */
   stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined>;
   /** Waiting and parked entries (tests and diagnostics; O(backlog)). */

@@ -1,6 +1,7 @@
 import type {
   ChannelWithWork,
   DeliveryState,
+  DroppedHeld,
   GuildFeedStatus,
   NewDelivery,
   ParkedEntry,
@@ -103,6 +104,13 @@ export function toParked(row: DeliveryRow): ParkedEntry {
 /** A waiting row as a lane entry, a parked one with its reason. */
 export function toOpenEntry(row: DeliveryRow): QueuedEntry | ParkedEntry {
   return row.state === 'waiting' ? toQueued(row) : toParked(row);
+}
+
+/** The guilds of the rows a statement deleted, counted, by guild id (RETURNING promises no order). */
+export function countByGuild(rows: ReadonlyArray<{ guild_id: string }>): DroppedHeld[] {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.guild_id, (counts.get(row.guild_id) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([guildId, count]) => ({ guildId, count }));
 }
 
 /** Parked entries counted per kind and event. */

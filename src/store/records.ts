@@ -1,7 +1,22 @@
+/** One stored document, with its time when it has one. */
+export interface StoredRecord {
+  key: string;
+  value: unknown;
+  /** The document's indexed time (see {@link RecordStore.update}); absent when it has none. */
+  at?: number;
+}
+
+/**
+ * Gives a document its indexed time from the value about to be stored: when it falls due, or when it was made
+ * (what {@link RecordStore.listDue} and {@link RecordStore.sweepBefore} read); null for none.
+ */
+export type TimeOf = (value: unknown) => number | null;
+
 /**
  * Documents of the features built beside the feed (the developer API's records, for one): JSON values by
  * (kind, key), each changed atomically (a read-modify-write of one document never interleaves with another of
- * the same document, in any process). The feature parses what it reads with its own schema.
+ * the same document, in any process). The feature parses what it reads with its own schema. A document may carry
+ * a time, indexed per kind, so a timer reads only what is due and a sweep deletes only what is old, in slices.
  *
  * A document that belongs to one guild is keyed by the guild's id, or by the guild's id, `:` and more
  * (`<guildId>:<appId>`): that is how forgetting a guild finds them, whatever their kind.
@@ -10,12 +25,21 @@ export interface RecordStore {
   get(kind: string, key: string): Promise<unknown>;
   /**
    * Applies `change` to the stored value (undefined when there is none) and stores what it returns, in one
-   * transaction; returns the stored value. `change` must be synchronous and free of side effects: it may run again.
+   * transaction; returns the stored value. A change that returns undefined deletes the document. `timeOf` gives
+   * the stored value its time (none without it). `change` must be synchronous and free of side effects: it may
+   * run again.
    */
-  update(kind: string, key: string, change: (current: unknown) => unknown): Promise<unknown>;
+  update(kind: string, key: string, change: (current: unknown) => unknown, timeOf?: TimeOf): Promise<unknown>;
   delete(kind: string, key: string): Promise<void>;
-  /** Every document of a kind, by key order. */
-  list(kind: string): Promise<Array<{ key: string; value: unknown }>>;
+  /** Every document of a kind, by key order (migrate-store: the times are copied with them). */
+  list(kind: string): Promise<StoredRecord[]>;
+  /** Up to `limit` documents of a kind whose time is at or before `until`, earliest first (then by key). */
+  listDue(kind: string, until: number, limit: number): Promise<StoredRecord[]>;
+  /**
+   * Deletes up to `limit` documents of a kind whose time is before `before`, in one statement; returns how many.
+   * A sweep repeats it, yielding between slices, until fewer than `limit` went.
+   */
+  sweepBefore(kind: string, before: number, limit: number): Promise<number>;
   /** The kinds that have documents, in order (migrate-store copies every kind, whichever feature wrote it). */
   kinds(): Promise<string[]>;
 }

@@ -1,4 +1,4 @@
-import type { RecordStore } from '../../src/store/records.js';
+import type { RecordStore, TimeOf } from '../../src/store/records.js';
 
 /**
  * A real record store whose reads of one kind reject while `failing` says so, as a store does when its disk
@@ -18,9 +18,12 @@ export function failReadsOf(
       }
       return records.get(wanted, key);
     },
-    update: (wanted: string, key: string, change: (current: unknown) => unknown) => records.update(wanted, key, change),
+    update: (wanted: string, key: string, change: (current: unknown) => unknown, timeOf?: TimeOf) =>
+      records.update(wanted, key, change, timeOf),
     delete: (wanted: string, key: string) => records.delete(wanted, key),
     list: (wanted: string) => records.list(wanted),
+    listDue: (wanted: string, until: number, limit: number) => records.listDue(wanted, until, limit),
+    sweepBefore: (wanted: string, before: number, limit: number) => records.sweepBefore(wanted, before, limit),
     kinds: () => records.kinds(),
   };
   return wrapper;

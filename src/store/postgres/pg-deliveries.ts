@@ -9,6 +9,7 @@ import type {
   ChannelWithWork,
   DeliveryQueue,
   DeliveryState,
+  DroppedHeld,
   GuildFeedStatus,
   NewDelivery,
   ParkedEntry,
@@ -16,6 +17,7 @@ import type {
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  countByGuild,
   POSTED_COLUMNS,
   toChannelWithWork,
   toFeedStatus,
@@ -315,6 +317,16 @@ export class PostgresDeliveries implements DeliveryQueue {
       total += rowCount ?? 0;
       if ((rowCount ?? 0) < SWEEP_SLICE) return total;
     }
+  }
+
+  async dropParked(before: number, limit: number): Promise<DroppedHeld[]> {
+    const { rows } = await this.pool.query<{ guild_id: string }>(
+      `DELETE FROM delivery WHERE seq IN
+         (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < $1 ORDER BY parked_at LIMIT $2)
+       RETURNING guild_id`,
+      [before, limit],
+    );
+    return countByGuild(rows);
   }
 
   async stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {

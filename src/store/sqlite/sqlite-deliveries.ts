@@ -10,6 +10,7 @@ import type {
   ChannelWithWork,
   DeliveryQueue,
   DeliveryState,
+  DroppedHeld,
   GuildFeedStatus,
   NewDelivery,
   ParkedEntry,
@@ -17,6 +18,7 @@ import type {
   QueuedEntry,
 } from '../deliveries.js';
 import {
+  countByGuild,
   POSTED_COLUMNS,
   routingKeysOf,
   toChannelWithWork,
@@ -370,6 +372,19 @@ export class SqliteDeliveries implements DeliveryQueue {
       total += removed;
       if (removed < SWEEP_SLICE) return total;
     }
+  }
+
+  dropParked(before: number, limit: number): Promise<DroppedHeld[]> {
+    return this.writes.run(() => {
+      const rows = this.db
+        .prepare(
+          `DELETE FROM delivery WHERE seq IN
+             (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? ORDER BY parked_at LIMIT ?)
+           RETURNING guild_id`,
+        )
+        .all(before, limit) as Array<{ guild_id: string }>;
+      return countByGuild(rows);
+    });
   }
 
   stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined> {

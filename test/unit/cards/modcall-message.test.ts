@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { describeEntries } from '../../../commands/audit.js';
 import { formatElapsed, freshState, renderModcallMessage } from '../../../src/cards/modcall-message.js';
+import { BOT_USER_ID } from '../../../src/store/audit-log.js';
 import { SAMPLE_DELIVERIES } from '../../fixtures/deliveries.js';
 
 describe('a modcall card', () => {
@@ -53,5 +54,13 @@ describe('/audit lines', () => {
     expect(text.length).toBeLessThanOrEqual(4096);
     expect(text).toMatch(/\n…and \d+ older$/);
     expect(describeEntries([{ ...entry, detail: null, result: 'done' }])).toMatch(/ → done$/);
+  });
+
+  it('name the bot for what it did on its own, and mention the user for everything else', () => {
+    const entry = { guildId: 'g', userId: '1', action: 'Claim', result: 'done' as const, detail: null, at: 0 };
+    expect(describeEntries([entry])).toContain('> <@1> Claim → done');
+    const dropped = { ...entry, userId: BOT_USER_ID, action: 'Dropped 2 held deliveries older than 30 days' };
+    expect(describeEntries([dropped])).toContain('> the bot Dropped 2 held deliveries older than 30 days → done');
+    expect(describeEntries([dropped])).not.toContain('<@bot>');
   });
 });
