@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
 import {
+  chatInputCommand,
+  commandOption,
   startFakeDiscord,
   type AddedGuild,
   type FakeDiscord,
@@ -162,4 +164,22 @@ export function postedDeliveryIds(discord: FakeDiscord, channelId: string): stri
   return discord
     .messages(channelId)
     .flatMap((message) => message.embeds.map((embed) => /Delivery (\S+)$/.exec(embed.footer?.text ?? '')?.[1] ?? '?'));
+}
+
+/** An admin's `/feed mention event:modcall escalate-after: escalate-role:`; resolves with the reply's text. */
+export async function setEscalation(h: FeedHarness, afterMinutes: number, roleId: string): Promise<string | undefined> {
+  const answer = await h.discord.dispatchInteraction(
+    chatInputCommand({
+      name: 'feed',
+      subcommand: 'mention',
+      options: [
+        commandOption.string('event', 'modcall'),
+        commandOption.integer('escalate-after', afterMinutes),
+        commandOption.role('escalate-role', roleId),
+      ],
+      as: 'admin',
+      guildId: h.guild.id,
+    }),
+  );
+  return answer.reply?.content;
 }

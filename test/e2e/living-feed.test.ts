@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { chatInputCommand, commandOption, type FakeMessage, type Invoker } from '../../fakes/discord/index.js';
+import type { FakeMessage, Invoker } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { clickButton } from '../helpers/click-button.js';
-import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+import { setEscalation, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 /**
  * The living feed end to end: modcall cards staff claim and resolve, and cards that follow their case, session
@@ -72,20 +72,9 @@ describe('a living feed', () => {
     // A "minute" of escalate-after lasts 300 ms here.
     h = await startFeedHarness({ escalationTimings: { minuteMs: 300, checkEveryMs: 50 } });
     const leads = h.guild.roles['Leads'] ?? '';
-    const set = await h.discord.dispatchInteraction(
-      chatInputCommand({
-        name: 'feed',
-        subcommand: 'mention',
-        options: [
-          commandOption.string('event', 'modcall'),
-          commandOption.integer('escalate-after', 1),
-          commandOption.role('escalate-role', leads),
-        ],
-        as: 'admin',
-        guildId: h.guild.id,
-      }),
+    expect(await setEscalation(h, 1, leads)).toBe(
+      `A modcall nobody claims within 1 min gets one reply that pings <@&${leads}>.`,
     );
-    expect(set.reply?.content).toBe(`A modcall nobody claims within 1 min gets one reply that pings <@&${leads}>.`);
 
     expect(await h.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
     const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
@@ -103,19 +92,7 @@ describe('a living feed', () => {
     async (status) => {
       h = await startFeedHarness({ escalationTimings: { minuteMs: 300, checkEveryMs: 50 } });
       const modcalls = h.channel('modcalls');
-      await h.discord.dispatchInteraction(
-        chatInputCommand({
-          name: 'feed',
-          subcommand: 'mention',
-          options: [
-            commandOption.string('event', 'modcall'),
-            commandOption.integer('escalate-after', 1),
-            commandOption.role('escalate-role', h.guild.roles['Leads'] ?? ''),
-          ],
-          as: 'admin',
-          guildId: h.guild.id,
-        }),
-      );
+      await setEscalation(h, 1, h.guild.roles['Leads'] ?? '');
       expect(await h.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
       await h.discord.waitForMessages(modcalls, 1, 10_000);
       // The channel is taken from the bot (or deleted) before the escalation falls due.

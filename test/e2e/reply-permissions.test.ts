@@ -1,9 +1,8 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { chatInputCommand, commandOption } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
-import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+import { setEscalation, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 /**
  * Replies (a voided case, an escalated modcall) in a channel where the bot lacks Read Message History, which
@@ -50,20 +49,7 @@ describe('replies without Read Message History', () => {
       denyBot: { modcalls: noHistory },
     });
     const leads = h.guild.roles['Leads'] ?? '';
-    const set = await h.discord.dispatchInteraction(
-      chatInputCommand({
-        name: 'feed',
-        subcommand: 'mention',
-        options: [
-          commandOption.string('event', 'modcall'),
-          commandOption.integer('escalate-after', 1),
-          commandOption.role('escalate-role', leads),
-        ],
-        as: 'admin',
-        guildId: h.guild.id,
-      }),
-    );
-    expect(set.reply?.content).toContain('gets one reply that pings');
+    expect(await setEscalation(h, 1, leads)).toContain('gets one reply that pings');
     expect(await h.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
     const [, escalation] = await h.discord.waitForMessages(h.channel('modcalls'), 2, 10_000);
     expect(escalation?.content).toContain(`<@&${leads}>`);
