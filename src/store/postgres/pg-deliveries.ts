@@ -94,23 +94,25 @@ export class PostgresDeliveries implements DeliveryQueue {
   }
 
   async nextFor(channelId: string, max: number): Promise<QueuedEntry[]> {
-    const { rows: first } = await this.pool.query<DeliveryRow>(
-      `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' ORDER BY seq LIMIT 1`,
-      [channelId],
+    // One statement, so one snapshot: the head and the entries after it are seen together. Read apart, another
+    // process's lane (an overlap while a partition changes hands) could claim the head in between, and this lane
+    // would write down the entries after it and post them first.
+    const { rows } = await this.pool.query<DeliveryRow>(
+      `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' ORDER BY seq LIMIT $2`,
+      [channelId, max],
     );
-    const head = first[0];
+    const head = rows[0];
     if (!head) return [];
-    const { rows } = head.claim_nonce
-      ? await this.pool.query<DeliveryRow>(
-          `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2 ORDER BY seq`,
-          [channelId, head.claim_nonce],
-        )
-      : await this.pool.query<DeliveryRow>(
-          `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce IS NULL
-           ORDER BY seq LIMIT $2`,
-          [channelId, max],
-        );
-    return rows.map(toQueued);
+    if (head.claim_nonce) {
+      const { rows: written } = await this.pool.query<DeliveryRow>(
+        `SELECT * FROM delivery WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2 ORDER BY seq`,
+        [channelId, head.claim_nonce],
+      );
+      return written.map(toQueued);
+    }
+    // Up to the first entry written down for another message: nothing after it may go before it.
+    const stop = rows.findIndex((row) => row.claim_nonce !== null);
+    return (stop === -1 ? rows : rows.slice(0, stop)).map(toQueued);
   }
 
   async writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean> {
