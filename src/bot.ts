@@ -26,6 +26,7 @@ import type { BackoffPolicy } from './feed/backoff.js';
 import { FeedWorker } from './feed/feed-worker.js';
 import type { BatchWindow } from './feed/lane.js';
 import { ownEverything, type FeedOwnership } from './feed/ownership.js';
+import { reportHealth } from './health-report.js';
 import { AlertDesk } from './health/alert-desk.js';
 import { alertSettingsOn } from './health/alert-settings.js';
 import { dropOldHeld } from './health/drop-old-held.js';
@@ -153,23 +154,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     secrets,
     clock,
     logger,
-    health: async () => {
-      // A store that fails is reported, not answered with a 500: the process is up and keeps every delivery.
-      const outbox = await store.deliveries.countOpen().catch((error: unknown) => {
-        storeHealth.note(error);
-        return undefined;
-      });
-      const failing = outbox === undefined || storeHealth.since !== undefined;
-      return {
-        healthy: !failing,
-        report: {
-          store: failing ? 'failing' : store.kind,
-          role: config.ROLE,
-          ...(outbox === undefined ? {} : { outbox }),
-          discord: discordHealth.state,
-        },
-      };
-    },
+    health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE }),
   });
   let http: RunningServer;
   try {

@@ -1,13 +1,11 @@
-import { DiscordAPIError, type APIEmbed } from 'discord.js';
+import { DiscordAPIError } from 'discord.js';
 
 import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
 import { classifyDiscordError } from '../discord/channel-sender.js';
 import { formatCaseType } from '../embeds/case-type.js';
-import { embedLength, MAX_EMBEDS_PER_MESSAGE, MAX_MESSAGE_EMBED_CHARS } from '../embeds/limits.js';
 import { formatPersonId } from '../embeds/people.js';
-import { renderDelivery } from '../embeds/render-delivery.js';
 import { formatEventTime } from '../embeds/time.js';
 import type { MessagePayload } from '../embeds/types.js';
 import { classifyEntry } from '../feed/render-entry.js';
@@ -15,7 +13,8 @@ import { SendError } from '../feed/send-failure.js';
 import type { Logger } from '../logger.js';
 import type { QueuedEntry } from '../store/deliveries.js';
 import type { EventOf, ServiceEvent } from '../upstream/schemas.js';
-import type { CardRecords, FinalState, ModcallCard, SubjectCard } from './card-records.js';
+import type { CardRecords, ModcallCard, SubjectCard } from './card-records.js';
+import { finalEmbeds, fitsOneMessage, sessionStartOf, storedEnding, type Ending } from './final-state.js';
 import { eventOfCard, freshState, renderModcallMessage, type ModcallMessage } from './modcall-message.js';
 import { subjectOf } from './subjects.js';
 
@@ -348,42 +347,8 @@ export class FeedCards {
   }
 }
 
-/** The event that ends a subject, and its own embeds. */
-interface Ending {
-  event: ServiceEvent | undefined;
-  embeds: APIEmbed[];
-}
-
 function endingOf(fact: Facts): Ending {
   return { event: fact.event, embeds: fact.rendered.payload.embeds };
-}
-
-function storedEnding(final: FinalState): Ending {
-  const classified = classifyEntry(final);
-  return {
-    event: classified.kind === 'event' ? classified.event : undefined,
-    embeds: renderDelivery(classified, {}).embeds,
-  };
-}
-
-function sessionStartOf(start: ServiceEvent | undefined): Record<string, unknown> | undefined {
-  return start?.event === 'session.started' ? { ...start.data.session } : undefined;
-}
-
-/**
- * The embeds of a card's final state: the final event's own, except that an ended session is drawn with what its
- * start said (who started it, when: the duration), which session.ended does not carry.
- */
-function finalEmbeds(ending: Ending, sessionStart: Record<string, unknown> | undefined): APIEmbed[] {
-  const event = ending.event;
-  if (event?.event !== 'session.ended' || !sessionStart) return ending.embeds;
-  const merged = { ...event, data: { ...event.data, session: { ...sessionStart, ...event.data.session } } };
-  return renderDelivery({ kind: 'event', event: merged }, {}).embeds;
-}
-
-function fitsOneMessage(embeds: readonly APIEmbed[]): boolean {
-  const chars = embeds.reduce((sum, embed) => sum + embedLength(embed), 0);
-  return embeds.length <= MAX_EMBEDS_PER_MESSAGE && chars <= MAX_MESSAGE_EMBED_CHARS;
 }
 
 /** A Discord failure in the lane's terms (retry, wait, …). */
