@@ -134,6 +134,7 @@ export class FeedWorker {
           backoff: this.deps.backoff ?? DEFAULT_BACKOFF,
           batchWindow: this.deps.batchWindow ?? DEFAULT_BATCH_WINDOW,
           random: this.deps.random ?? Math.random,
+          lease: () => this.ownership.leaseOf(guildId),
           onSendOutcome: (failure) => this.deps.onSendOutcome?.(failure),
           onStoreOutcome: (error) => this.deps.onStoreOutcome?.(error),
           ...(this.deps.cards ? { cards: this.deps.cards } : {}),

@@ -2,11 +2,12 @@ import type { FeedCards, LanePlan, RenderedEntry } from '../cards/feed-cards.js'
 import type { Clock } from '../clock.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryQueue, QueuedEntry } from '../store/deliveries.js';
+import { LeaseLostError, type DeliveryQueue, type Lease, type QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { Timers } from '../timers.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
+import { partitionOf } from './ownership.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
 import { resolveRoute } from './route.js';
@@ -42,6 +43,12 @@ export interface LaneDeps {
   backoff: BackoffPolicy;
   batchWindow: BatchWindow;
   random: () => number;
+  /**
+   * The lease under which this process posts the lane's guild now, or undefined once it does not (the partition
+   * went to another process, or the lease could not be confirmed in time): checked before each send, and handed
+   * to the store with each write, which refuses it once another process took the partition.
+   */
+  lease(): Lease | undefined;
   /** Told of every send's outcome (Discord's token state is the process's, not a lane's). */
   onSendOutcome(failure: SendFailure | undefined): void;
   /** Told when a pass failed for a reason other than Discord's (the store), and when one completes again. */
@@ -134,6 +141,17 @@ export class Lane {
    * tries again after a backoff, and keeps the process up.
    */
   private noteStoreOutcome(error: unknown): void {
+    if (error instanceof LeaseLostError) {
+      // Not a failure: another process posts this channel now, from what the store holds (a message written
+      // down here is resent there under its nonce). This lane ends; the worker drops it.
+      this.stopped = true;
+      this.clearTimer();
+      this.deps.logger.info(
+        { channelId: this.channelId, guildId: this.guildId },
+        'this process no longer holds the lease of this channel’s guild; its lane stops',
+      );
+      return;
+    }
     if (error === undefined) {
       this.storeFailures = 0;
       this.deps.onStoreOutcome?.(undefined);
@@ -170,18 +188,22 @@ export class Lane {
       const outgoing = await this.prepare();
       if (!outgoing) return;
       const nonce = outgoing.kind === 'post' ? outgoing.body.nonce : outgoing.nonce;
+      // The lease is checked again right before the send: the write-down may be a while ago (a pause, a slow
+      // store), and a process that lost the lease must not post what the next owner will resend.
+      this.leaseNow();
       let messageId: string | void = undefined;
       try {
         if (outgoing.kind === 'update') {
           if ((await outgoing.run()) === 'gone') {
             // The card can no longer be edited: the entry is written down again as a message of its own.
-            await this.deps.queue.release(this.channelId, nonce);
+            await this.deps.queue.release(this.channelId, nonce, this.leaseNow());
             continue;
           }
         } else {
           messageId = (await this.findEarlierPost(outgoing)) ?? (await this.deps.send(this.channelId, outgoing.body));
         }
       } catch (error) {
+        if (error instanceof LeaseLostError) throw error;
         const failure = toSendFailure(error);
         this.deps.onSendOutcome(failure);
         await this.handleFailure(outgoing.entries, nonce, failure);
@@ -189,7 +211,7 @@ export class Lane {
       }
       this.deps.onSendOutcome(undefined);
       if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
-      await this.deps.queue.ack(this.channelId, nonce, this.deps.clock());
+      await this.deps.queue.ack(this.channelId, nonce, this.deps.clock(), this.leaseNow());
       this.failures = 0;
       for (const entry of outgoing.entries) this.sendAlone.delete(entry.seq);
     }
@@ -242,7 +264,9 @@ export class Lane {
       const seqs = outgoing.entries.map((entry) => entry.seq);
       if (outgoing.kind === 'update') {
         // One entry: a resend plans it again (the card may be gone by then, and it is posted on its own).
-        if (await this.deps.queue.writeDown(this.channelId, outgoing.nonce, seqs)) return outgoing;
+        if (await this.deps.queue.writeDown(this.channelId, outgoing.nonce, seqs, undefined, this.leaseNow())) {
+          return outgoing;
+        }
         continue;
       }
       const written = serializeWrittenPost({
@@ -250,7 +274,9 @@ export class Lane {
         parts: outgoing.rendered.map(({ payload, settled }) => (settled ? { payload, settled } : { payload })),
         writtenAt: outgoing.writtenAt,
       });
-      if (await this.deps.queue.writeDown(this.channelId, outgoing.body.nonce, seqs, written)) return outgoing;
+      if (await this.deps.queue.writeDown(this.channelId, outgoing.body.nonce, seqs, written, this.leaseNow())) {
+        return outgoing;
+      }
     }
   }
 
@@ -277,6 +303,13 @@ export class Lane {
     if (outgoing.entries.length === entries.length) return outgoing;
     // Planned differently now: every entry written down goes, drawn plainly, so none is confirmed unsent.
     return this.toOutgoing({ kind: 'post', items: await this.renderEach(entries), components: [], cut: false }, nonce);
+  }
+
+  /** This process's lease on the lane's guild; throws {@link LeaseLostError} (ending the lane) when it has none. */
+  private leaseNow(): Lease {
+    const lease = this.deps.lease();
+    if (!lease) throw new LeaseLostError(partitionOf(this.guildId));
+    return lease;
   }
 
   private async plan(entries: QueuedEntry[]): Promise<LanePlan> {
@@ -357,7 +390,7 @@ export class Lane {
           );
         } else {
           // One entry of the batch is at fault: its entries go one by one, through the usual path, to find it.
-          await this.deps.queue.release(this.channelId, nonce);
+          await this.deps.queue.release(this.channelId, nonce, this.leaseNow());
           for (const entry of entries) this.sendAlone.add(entry.seq);
           this.deps.logger.warn(log, 'Discord refused a batch; sending its entries one by one');
         }

@@ -1,3 +1,5 @@
+import type { Lease } from '../store/deliveries.js';
+
 /**
  * Which guilds' feeds this process posts. With one process (SQLite) it posts them all. With several (PostgreSQL)
  * guilds are hashed into a fixed number of partitions and each partition is owned by one process at a time,
@@ -26,6 +28,8 @@ export interface OwnershipListener {
 export interface FeedOwnership {
   /** Whether this process posts the guild's feed now. */
   owns(guildId: string): boolean;
+  /** The lease under which this process posts the guild's feed now (handed to the store's writes), if it does. */
+  leaseOf(guildId: string): Lease | undefined;
   start(listener: OwnershipListener): Promise<void>;
   stop(): Promise<void>;
 }
@@ -34,6 +38,8 @@ export interface FeedOwnership {
 export function ownEverything(): FeedOwnership {
   return {
     owns: () => true,
+    // Epoch 0: a partition no process ever leased (the store checks nothing for SQLite).
+    leaseOf: (guildId) => ({ partition: partitionOf(guildId), epoch: 0 }),
     start(listener) {
       listener.gained(Array.from({ length: PARTITIONS }, (_, partition) => partition));
       return Promise.resolve();

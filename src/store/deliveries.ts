@@ -97,6 +97,25 @@ export interface RetryingChannel {
 }
 
 /** A channel whose lane has work; `retryAt` is set while its last sends failed and it waits (a stored backoff). */
+/**
+ * The feed process's lease on the partition of a lane's guild (src/feed/ownership.ts): the lease's epoch grows
+ * each time the partition changes hands. An engine shared by several processes refuses a write from an older
+ * epoch, so a process that lost the partition (paused, cut off) cannot write down or confirm a message after
+ * another took it over. With one process (SQLite, whose file lock admits no other) the epoch is not checked.
+ */
+export interface Lease {
+  partition: number;
+  epoch: number;
+}
+
+/** A write refused because the partition is another process's now (or this one's lease has run out). */
+export class LeaseLostError extends Error {
+  constructor(partition: number) {
+    super(`partition ${partition} is no longer this process's`);
+    this.name = 'LeaseLostError';
+  }
+}
+
 export interface ChannelWithWork {
   channelId: string;
   guildId: string;
@@ -139,15 +158,22 @@ export interface DeliveryQueue {
   nextFor(channelId: string, max: number): Promise<QueuedEntry[]>;
   /**
    * Writes the message down before it is sent: its entries, and `message` (what the lane will send, opaque here)
-   * in the same transaction. False when one of the entries left the lane meanwhile.
+   * in the same transaction. False when one of the entries left the lane meanwhile. Throws
+   * {@link LeaseLostError} when `lease` is no longer the partition's (here and in ack and release).
    */
-  writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean>;
+  writeDown(
+    channelId: string,
+    nonce: string,
+    seqs: readonly number[],
+    message?: string,
+    lease?: Lease,
+  ): Promise<boolean>;
   /** What was written down with the channel's message `nonce`, while it is not confirmed; a resend sends it. */
   writtenMessage(channelId: string, nonce: string): Promise<string | undefined>;
   /** Discord confirmed the message: its entries are posted, and the channel's failures are forgotten. */
-  ack(channelId: string, nonce: string, postedAt: number): Promise<void>;
+  ack(channelId: string, nonce: string, postedAt: number, lease?: Lease): Promise<void>;
   /** Forgets a written-down message that Discord did not post (it refused it): its entries wait as before. */
-  release(channelId: string, nonce: string): Promise<void>;
+  release(channelId: string, nonce: string, lease?: Lease): Promise<void>;
   /** A send failed in a way worth retrying: stores the failure count and when to try again. */
   recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
   /** Discord refused this message on its own: its entries are parked (never lost), the rest of the lane goes on. */

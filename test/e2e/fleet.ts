@@ -65,6 +65,15 @@ export class Fleet {
     await once(bot.child, 'exit');
   }
 
+  /** SIGSTOP: the process stands still (a long GC pause, a frozen VM) until resume(); no socket is closed. */
+  pause(name: string): void {
+    this.processes.get(name)?.child.kill('SIGSTOP');
+  }
+
+  resume(name: string): void {
+    this.processes.get(name)?.child.kill('SIGCONT');
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all(
       [...this.processes.values()].map(async (bot) => {

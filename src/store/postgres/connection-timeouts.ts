@@ -12,9 +12,14 @@ export const STATEMENT_TIMEOUT_MS = 15_000;
  * (a network that drops packets instead of refusing them).
  */
 export const QUERY_TIMEOUT_MS = 20_000;
+/**
+ * TCP keepalive on every connection, first probe after this much silence: a server that vanished without closing
+ * the connection (a host gone, a network cut) is noticed by the kernel, also on a connection that only listens.
+ */
+export const KEEPALIVE_DELAY_MS = 5_000;
 
 /**
- * `config` with the connect, statement and query timeouts: for every connection that runs the bot's own
+ * `config` with the connect, statement and query timeouts and keepalive: for every connection that runs the bot's own
  * statements (the pool, the LISTEN connection, the lease session). Not for migrations, which wait for each other
  * on a lock and may rewrite large tables.
  */
@@ -24,5 +29,7 @@ export function withTimeouts<Config extends pg.ClientConfig>(config: Config): Co
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     statement_timeout: STATEMENT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   };
 }

@@ -328,6 +328,15 @@ const MIGRATIONS: readonly string[] = [
   -- Held (parked) entries are dropped after their retention, the oldest first.
   CREATE INDEX delivery_parked ON delivery (parked_at) WHERE state = 'parked';
   `,
+  `
+  -- Each feed partition's lease epoch: bumped by a process when it takes the partition (holding its advisory
+  -- lock), checked (FOR SHARE) in the transaction of every write-down, confirm and release. A process that lost
+  -- the partition without noticing (paused, cut off) is refused from the moment the next owner took it.
+  CREATE TABLE feed_lease (
+    partition INTEGER PRIMARY KEY,
+    epoch     BIGINT NOT NULL
+  );
+  `,
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -2,19 +2,21 @@ import type pg from 'pg';
 
 import { channelOf, resolveRoute } from '../../feed/route.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
-import type {
-  AcceptOptions,
-  AcceptOutcome,
-  BrokenChannel,
-  ChannelWithWork,
-  DeliveryQueue,
-  DeliveryState,
-  DroppedHeld,
-  GuildFeedStatus,
-  NewDelivery,
-  ParkedEntry,
-  PostedDelivery,
-  QueuedEntry,
+import {
+  LeaseLostError,
+  type AcceptOptions,
+  type AcceptOutcome,
+  type BrokenChannel,
+  type ChannelWithWork,
+  type DeliveryQueue,
+  type DeliveryState,
+  type DroppedHeld,
+  type GuildFeedStatus,
+  type Lease,
+  type NewDelivery,
+  type ParkedEntry,
+  type PostedDelivery,
+  type QueuedEntry,
 } from '../deliveries.js';
 import {
   countByGuild,
@@ -41,6 +43,22 @@ import { inTransaction } from './transaction.js';
 const SWEEP_SLICE = 5_000;
 
 const FORGET_MESSAGE_SQL = 'DELETE FROM written_message WHERE channel_id = $1 AND nonce = $2';
+
+/**
+ * Refuses the transaction unless `lease` is the partition's current one, and keeps it so until commit: FOR SHARE
+ * makes the next owner's epoch bump (an UPDATE) wait for this transaction, and a bump already committed is seen
+ * here (READ COMMITTED reads the newest row version under a row lock). So a write either commits before the
+ * partition changes hands, where the next owner sees it, or is refused.
+ */
+async function holdLease(client: pg.PoolClient, lease: Lease | undefined): Promise<void> {
+  if (!lease) return;
+  const { rows } = await client.query<{ epoch: string }>(
+    'SELECT epoch FROM feed_lease WHERE partition = $1 FOR SHARE',
+    [lease.partition],
+  );
+  // No row: no process has leased the partition yet (epoch 0).
+  if (Number(rows[0]?.epoch ?? 0) !== lease.epoch) throw new LeaseLostError(lease.partition);
+}
 
 /** How many times an accept routed with settings that changed meanwhile is routed again before giving up. */
 const STALE_RETRIES = 5;
@@ -115,8 +133,15 @@ export class PostgresDeliveries implements DeliveryQueue {
     return (stop === -1 ? rows : rows.slice(0, stop)).map(toQueued);
   }
 
-  async writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean> {
+  async writeDown(
+    channelId: string,
+    nonce: string,
+    seqs: readonly number[],
+    message?: string,
+    lease?: Lease,
+  ): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
+      await holdLease(client, lease);
       const { rowCount } = await client.query(
         `UPDATE delivery SET claim_nonce = $1
          WHERE channel_id = $2 AND state = 'waiting' AND claim_nonce IS NULL AND seq = ANY($3::bigint[])`,
@@ -147,8 +172,9 @@ export class PostgresDeliveries implements DeliveryQueue {
     return rows[0]?.message;
   }
 
-  async ack(channelId: string, nonce: string, postedAt: number): Promise<void> {
+  async ack(channelId: string, nonce: string, postedAt: number, lease?: Lease): Promise<void> {
     await inTransaction(this.pool, async (client) => {
+      await holdLease(client, lease);
       await client.query(
         `UPDATE delivery SET state = 'posted', raw_body = NULL, posted_at = $1, claim_nonce = NULL
          WHERE channel_id = $2 AND state = 'waiting' AND claim_nonce = $3`,
@@ -159,8 +185,9 @@ export class PostgresDeliveries implements DeliveryQueue {
     });
   }
 
-  async release(channelId: string, nonce: string): Promise<void> {
+  async release(channelId: string, nonce: string, lease?: Lease): Promise<void> {
     await inTransaction(this.pool, async (client) => {
+      await holdLease(client, lease);
       await client.query(
         `UPDATE delivery SET claim_nonce = NULL WHERE channel_id = $1 AND state = 'waiting' AND claim_nonce = $2`,
         [channelId, nonce],

@@ -1,7 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
 import { partitionOf, PARTITIONS, type FeedOwnership, type OwnershipListener } from '../../feed/ownership.js';
 import type { Logger } from '../../logger.js';
+import type { Lease } from '../deliveries.js';
 
 /**
  * Advisory lock classes (the two-int form: class, object): what a feed process holds. Session-level locks: the
@@ -15,6 +17,12 @@ const GATEWAY_CLASS = 0x42524447; // 'BRDG'
 const DEFAULT_REBALANCE_MS = 500;
 /** Member slots: more than any deployment runs feed processes. */
 const MEMBER_SLOTS = 256;
+/**
+ * The share of the idle-session timeout this process trusts its leases for after the session last answered.
+ * The server ends a silent session no sooner than the timeout after its last statement, and another process
+ * takes the partitions only after that: stopping at 80 % leaves the rest as a margin for the lanes to stop.
+ */
+const LEASE_TRUST = 0.8;
 
 export interface LeaseOptions {
   logger: Logger;
@@ -39,6 +47,10 @@ export interface LeaseOptions {
 export class PostgresLeases implements FeedOwnership {
   private client: pg.Client | undefined;
   private readonly held = new Set<number>();
+  /** The epoch of each held partition, as this process made it when it took the partition. */
+  private readonly epochs = new Map<number, number>();
+  /** When the statement the session last answered was sent (performance.now()): the leases hold until then. */
+  private aliveAt: number | undefined;
   private gatewayHeld = false;
   private listener: OwnershipListener | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -51,7 +63,27 @@ export class PostgresLeases implements FeedOwnership {
   ) {}
 
   owns(guildId: string): boolean {
-    return this.held.has(partitionOf(guildId));
+    return this.leaseOf(guildId) !== undefined;
+  }
+
+  /**
+   * The lease on the guild's partition, while this process holds it and its session answered recently enough
+   * that the server cannot have ended it yet: a paused or cut-off process stops on its own before another
+   * process may take the partition, and the store refuses its writes after that in any case (the epoch).
+   */
+  leaseOf(guildId: string): Lease | undefined {
+    const partition = partitionOf(guildId);
+    const epoch = this.epochs.get(partition);
+    if (epoch === undefined || !this.held.has(partition) || !this.trusted()) return undefined;
+    return { partition, epoch };
+  }
+
+  private trusted(): boolean {
+    return this.aliveAt !== undefined && performance.now() - this.aliveAt < this.idleTimeoutMs * LEASE_TRUST;
+  }
+
+  private get idleTimeoutMs(): number {
+    return this.options.idleTimeoutMs ?? 10_000;
   }
 
   /** The partitions held now (tests, /status). */
@@ -62,7 +94,10 @@ export class PostgresLeases implements FeedOwnership {
   async start(listener: OwnershipListener): Promise<void> {
     this.listener = listener;
     await this.rebalance();
-    this.timer = setInterval(() => void this.rebalance(), this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS);
+    this.timer = setInterval(() => {
+      this.dropIfUnconfirmed();
+      void this.rebalance();
+    }, this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS);
     this.timer.unref();
   }
 
@@ -75,6 +110,24 @@ export class PostgresLeases implements FeedOwnership {
     this.client = undefined;
   }
 
+  /**
+   * A rebalance that has not been answered for longer than the leases are trusted (the server is unreachable,
+   * the process was paused): the lanes stop now, before another process may take their partitions, and the
+   * session is dropped, so the server frees whatever it still holds and the next rebalance starts afresh.
+   */
+  private dropIfUnconfirmed(): void {
+    if (this.stopped || this.held.size === 0 || this.trusted()) return;
+    this.options.logger.warn(
+      { sinceMs: Math.round(performance.now() - (this.aliveAt ?? 0)), partitions: this.held.size },
+      'the feed lease session has not answered in time: its lanes stop and the session is dropped',
+    );
+    void this.loseAll();
+    const client = this.client;
+    this.client = undefined;
+    // Not awaited: a connection that gets no answers may take long to close, and nothing waits for it.
+    void client?.end().catch(() => undefined);
+  }
+
   private rebalance(): Promise<void> {
     this.rebalancing ??= this.rebalanceOnce()
       .catch(async (error: unknown) => {
@@ -83,8 +136,9 @@ export class PostgresLeases implements FeedOwnership {
           'the feed lease session failed; giving up its partitions and reconnecting',
         );
         await this.loseAll();
-        await this.client?.end().catch(() => undefined);
+        const client = this.client;
         this.client = undefined;
+        await client?.end().catch(() => undefined);
       })
       .finally(() => {
         this.rebalancing = undefined;
@@ -103,7 +157,10 @@ export class PostgresLeases implements FeedOwnership {
       const extra = [...this.held].slice(target);
       // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
       // ones finish; the locks go only after that, so no other process takes them meanwhile.
-      for (const partition of extra) this.held.delete(partition);
+      for (const partition of extra) {
+        this.held.delete(partition);
+        this.epochs.delete(partition);
+      }
       // The lanes stop and their sends finish before another process may take these partitions. Sends can take
       // longer than idle_session_timeout (a slow Discord, a long rate-limit queue): meanwhile the session shows
       // it is alive, or the server would end it and free every partition while those sends are in flight.
@@ -111,34 +168,40 @@ export class PostgresLeases implements FeedOwnership {
         this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS,
         (this.options.idleTimeoutMs ?? 10_000) / 2,
       );
-      const heartbeat = setInterval(() => void client.query('SELECT 1').catch(() => undefined), heartbeatMs);
+      const heartbeat = setInterval(() => void this.query(client, 'SELECT 1').catch(() => undefined), heartbeatMs);
       try {
         await this.listener?.losing(extra);
       } finally {
         clearInterval(heartbeat);
       }
       for (const partition of extra) {
-        await client.query('SELECT pg_advisory_unlock($1, $2)', [PARTITION_CLASS, partition]);
+        await this.query(client, 'SELECT pg_advisory_unlock($1, $2)', [PARTITION_CLASS, partition]);
       }
     } else if (this.held.size < target) {
-      const gained: number[] = [];
+      const locked: number[] = [];
       for (const partition of shuffled(PARTITIONS)) {
-        if (this.held.size >= target) break;
+        if (this.held.size + locked.length >= target) break;
         if (this.held.has(partition)) continue;
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
-          PARTITION_CLASS,
-          partition,
-        ]);
-        if (rows[0]?.locked) {
-          this.held.add(partition);
-          gained.push(partition);
-        }
+        const { rows } = await this.query<{ locked: boolean }>(
+          client,
+          'SELECT pg_try_advisory_lock($1, $2) AS locked',
+          [PARTITION_CLASS, partition],
+        );
+        if (rows[0]?.locked) locked.push(partition);
       }
-      if (gained.length > 0) this.listener?.gained(gained);
+      if (locked.length > 0) {
+        // A new epoch for each, before any lane starts: from this commit on, the previous owner's writes are
+        // refused (the store checks the epoch), and its last ones, if any, are already committed and seen here.
+        for (const { partition, epoch } of await this.nextEpochs(client, locked)) {
+          this.epochs.set(partition, epoch);
+          this.held.add(partition);
+        }
+        this.listener?.gained(locked);
+      }
     }
 
     if (this.options.wantsGateway && !this.gatewayHeld) {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS locked', [
+      const { rows } = await this.query<{ locked: boolean }>(client, 'SELECT pg_try_advisory_lock($1, 0) AS locked', [
         GATEWAY_CLASS,
       ]);
       if (rows[0]?.locked) {
@@ -146,6 +209,29 @@ export class PostgresLeases implements FeedOwnership {
         this.options.onGateway?.(true);
       }
     }
+  }
+
+  private async nextEpochs(client: pg.Client, partitions: number[]): Promise<Lease[]> {
+    const { rows } = await this.query<{ partition: number; epoch: string }>(
+      client,
+      `INSERT INTO feed_lease (partition, epoch) SELECT partition, 1 FROM unnest($1::int[]) AS partition
+       ON CONFLICT (partition) DO UPDATE SET epoch = feed_lease.epoch + 1
+       RETURNING partition, epoch`,
+      [partitions],
+    );
+    return rows.map((row) => ({ partition: row.partition, epoch: Number(row.epoch) }));
+  }
+
+  /** A statement on the lease session; its answer shows the session was alive when it was sent. */
+  private async query<Row extends pg.QueryResultRow>(
+    client: pg.Client,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<pg.QueryResult<Row>> {
+    const sentAt = performance.now();
+    const result = await client.query<Row>(text, values);
+    if (client === this.client) this.aliveAt = Math.max(this.aliveAt ?? 0, sentAt);
+    return result;
   }
 
   /** The lease session, made (with its member lock) when there is none. */
@@ -157,7 +243,7 @@ export class PostgresLeases implements FeedOwnership {
       this.options.logger.warn({ err: { message: error.message } }, 'the feed lease session broke');
     });
     await client.connect();
-    await client.query(`SET idle_session_timeout = ${Math.round(this.options.idleTimeoutMs ?? 10_000)}`);
+    await client.query(`SET idle_session_timeout = ${Math.round(this.idleTimeoutMs)}`);
     for (let slot = 0; slot < MEMBER_SLOTS; slot += 1) {
       const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
         MEMBER_CLASS,
@@ -165,6 +251,7 @@ export class PostgresLeases implements FeedOwnership {
       ]);
       if (rows[0]?.locked) {
         this.client = client;
+        this.aliveAt = undefined;
         return client;
       }
     }
@@ -173,7 +260,8 @@ export class PostgresLeases implements FeedOwnership {
   }
 
   private async countMembers(client: pg.Client): Promise<number> {
-    const { rows } = await client.query<{ members: number }>(
+    const { rows } = await this.query<{ members: number }>(
+      client,
       `SELECT count(*)::int AS members FROM pg_locks
        WHERE locktype = 'advisory' AND granted AND classid = $1 AND objsubid = 2
          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
@@ -187,6 +275,7 @@ export class PostgresLeases implements FeedOwnership {
     if (this.held.size > 0) {
       const lost = [...this.held];
       this.held.clear();
+      this.epochs.clear();
       await this.listener?.losing(lost).catch(() => undefined);
     }
     if (this.gatewayHeld) {

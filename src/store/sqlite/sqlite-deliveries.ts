@@ -190,6 +190,7 @@ export class SqliteDeliveries implements DeliveryQueue {
     return Promise.resolve(rows.map(toQueued));
   }
 
+  // No lease argument: the file lock lets one process at a time open the file, so no other can take its lanes.
   writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean> {
     return this.writes.run(() => {
       if (this.claim.run(nonce, channelId, JSON.stringify(seqs)).changes === seqs.length) {

@@ -1,0 +1,186 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { FeedWorker } from '../../src/feed/feed-worker.js';
+import type { FeedMessageBody } from '../../src/feed/send-failure.js';
+import { LeaseLostError, type NewDelivery } from '../../src/store/deliveries.js';
+import { openStore, type Store } from '../../src/store/open-store.js';
+import { withTimeouts } from '../../src/store/postgres/connection-timeouts.js';
+import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { startBlackHoleProxy } from '../helpers/black-hole-proxy.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+
+const GUILD = '222222222222222222';
+const CHANNEL = '300000000000000001';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await sleep(20);
+  }
+}
+
+function modcall(id: string): NewDelivery {
+  return {
+    hookId: 'h1',
+    guildId: GUILD,
+    deliveryId: id,
+    event: 'modcall',
+    receivedAt: Date.now(),
+    // A caller of its own: one caller's calls are one card, and this test counts posts.
+    rawBody: JSON.stringify({
+      ...SAMPLE_DELIVERIES.modcall,
+      id,
+      data: { ...SAMPLE_DELIVERIES.modcall.data, caller: { robloxId: id, name: id } },
+    }),
+  };
+}
+
+/** The bot's store on a database of its own, its feed routed to CHANNEL. */
+async function storeOn(url: string): Promise<Store> {
+  const store = await openStore(url);
+  cleanups.push(() => store.close());
+  await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: CHANNEL }));
+  return store;
+}
+
+function leasesOn(url: string, name: string, timing: { rebalanceMs: number; idleTimeoutMs: number }) {
+  const leases = new PostgresLeases(withTimeouts({ connectionString: url, application_name: name }), {
+    logger: captureLogs().logger,
+    wantsGateway: false,
+    ...timing,
+  });
+  cleanups.push(() => leases.stop());
+  return leases;
+}
+
+async function terminate(url: string, applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
+  } finally {
+    await client.end();
+  }
+}
+
+const noFeed = { gained: () => undefined, losing: () => Promise.resolve() };
+const idsIn = (body: FeedMessageBody) =>
+  body.embeds.map((embed) => /Delivery (\S+)$/.exec(embed.footer?.text ?? '')?.[1] ?? '?');
+
+describe.skipIf(!POSTGRES_URL)('a feed process fenced off once its lease is gone (PostgreSQL)', () => {
+  it('refuses to write down, confirm or release a message under a lease another process has taken since', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const store = await storeOn(database.url);
+    for (const id of ['f1', 'f2']) await store.deliveries.accept(modcall(id));
+    const timing = { rebalanceMs: 100, idleTimeoutMs: 5_000 };
+
+    const first = leasesOn(database.url, 'fence-first', timing);
+    await first.start(noFeed);
+    const old = first.leaseOf(GUILD);
+    expect(old).toBeDefined();
+    const [f1, f2] = await store.deliveries.nextFor(CHANNEL, 10);
+    expect(await store.deliveries.writeDown(CHANNEL, 'nonce-of-first', [f1?.seq ?? -1], '{"m":1}', old)).toBe(true);
+
+    // The first process's session ends (as a crash would end it) and another takes the partition.
+    await terminate(database.url, 'fence-first');
+    const second = leasesOn(database.url, 'fence-second', timing);
+    await second.start(noFeed);
+    await until(() => second.owns(GUILD), 5_000, 'the partition taken over');
+    const current = second.leaseOf(GUILD);
+    expect(current?.epoch).toBeGreaterThan(old?.epoch ?? Infinity);
+
+    // The first process, late, under its old lease: every write is refused and changes nothing.
+    await expect(store.deliveries.ack(CHANNEL, 'nonce-of-first', Date.now(), old)).rejects.toBeInstanceOf(
+      LeaseLostError,
+    );
+    await expect(store.deliveries.release(CHANNEL, 'nonce-of-first', old)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(
+      store.deliveries.writeDown(CHANNEL, 'nonce-late', [f2?.seq ?? -1], '{"m":2}', old),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await store.deliveries.nextFor(CHANNEL, 10)).map((e) => [e.deliveryId, e.claimNonce])).toEqual([
+      ['f1', 'nonce-of-first'],
+    ]);
+    expect(await store.deliveries.writtenMessage(CHANNEL, 'nonce-of-first')).toBe('{"m":1}');
+
+    // The new owner resends what was written down and confirms it.
+    await store.deliveries.ack(CHANNEL, 'nonce-of-first', Date.now(), current);
+    expect(await store.deliveries.stateOf('h1', 'f1')).toBe('posted');
+    expect(await store.deliveries.stateOf('h1', 'f2')).toBe('waiting');
+  });
+
+  it('a feed process cut off from the database stops posting before another takes its channel over', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const timing = { rebalanceMs: 100, idleTimeoutMs: 1_500 };
+    const sends: Array<{ by: 'a' | 'b'; at: number; nonce: string; ids: string[] }> = [];
+    const feedProcess = async (by: 'a' | 'b', leaseUrl: string) => {
+      const store = await storeOn(database.url);
+      const worker = new FeedWorker({
+        queue: store.deliveries,
+        guilds: store.guilds,
+        signals: store.signals,
+        send: async (_channelId, body) => {
+          sends.push({ by, at: Date.now(), nonce: String(body.nonce), ids: idsIn(body) });
+          await sleep(5);
+        },
+        logger: captureLogs().logger,
+        clock: () => Date.now(),
+        batchWindow: { quietMs: 5, maxMs: 20 },
+        ownership: leasesOn(leaseUrl, `fence-${by}`, timing),
+      });
+      cleanups.push(() => worker.stop());
+      await worker.start();
+      return store;
+    };
+
+    // Process a holds its lease through a network path that is about to die silently; its store connections
+    // stay up, so only the lease can stop it.
+    const path = await startBlackHoleProxy({ host: '127.0.0.1', port: Number(new URL(database.url).port) });
+    const a = await feedProcess('a', database.url.replace(/:\d+\//, `:${path.port}/`));
+    cleanups.push(() => path.close());
+    const sent: string[] = [];
+    let flowing = true;
+    const deliveries = (async () => {
+      for (let n = 0; flowing; n += 1) {
+        const id = `d${String(n).padStart(4, '0')}`;
+        await a.deliveries.accept(modcall(id));
+        sent.push(id);
+        await sleep(25);
+      }
+    })();
+    await until(() => sends.length > 3, 5_000, 'process a posting');
+
+    path.swallow();
+    await feedProcess('b', database.url);
+    await until(() => sends.some((send) => send.by === 'b'), 10_000, 'process b posting');
+    // Both would be posting now if a did not stop by itself.
+    await sleep(1_000);
+    flowing = false;
+    await deliveries;
+    await until(async () => (await a.deliveries.countOpen()) === 0, 10_000, 'every delivery posted');
+
+    const firstByB = Math.min(...sends.filter((send) => send.by === 'b').map((send) => send.at));
+    const lastByA = Math.max(...sends.filter((send) => send.by === 'a').map((send) => send.at));
+    expect(lastByA).toBeLessThan(firstByB);
+    const nonceBy = new Map<string, Set<string>>();
+    for (const send of sends) nonceBy.set(send.nonce, (nonceBy.get(send.nonce) ?? new Set()).add(send.by));
+    expect([...nonceBy.values()].filter((senders) => senders.size > 1)).toEqual([]);
+    // Each delivery in one message, in the order it was accepted (a resend under one nonce is one message).
+    const messages = new Map(sends.map((send) => [send.nonce, send.ids]));
+    expect([...messages.values()].flat()).toEqual(sent);
+  });
+});
