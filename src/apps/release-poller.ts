@@ -88,6 +88,8 @@ export class ReleasePoller {
   private readonly activity: PollActivity;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** Whether the poller should be running: the last call was start(), not stop(). */
+  private wanted = false;
   private betweenCycles: Nap | undefined;
 
   constructor(private readonly options: ReleasePollerOptions) {
@@ -95,15 +97,25 @@ export class ReleasePoller {
     this.activity = new PollActivity(options.timers);
   }
 
-  /** Starts the loop (once); the first cycle runs at once and catches up on what changed while the bot was down. */
+  /**
+   * Starts the loop; the first cycle runs at once and catches up on what changed while the bot was down. Started
+   * again after a stop (the gateway lease lost, then regained), it polls again; started while a stop is still
+   * ending the last loop, the next loop begins once that one has ended.
+   */
   start(): void {
-    if (this.running || this.stopped) return;
+    this.wanted = true;
+    if (this.running) return;
+    this.stopped = false;
     this.activity.begin();
-    this.running = this.loop();
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+      if (this.wanted) this.start();
+    });
   }
 
   /** Stops the loop and waits for the polls in progress to end. */
   async stop(): Promise<void> {
+    this.wanted = false;
     this.stopped = true;
     this.activity.wakeAll();
     await this.running;

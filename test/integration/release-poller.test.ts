@@ -189,6 +189,28 @@ describe('the release poller', () => {
     expect(discord.messages(channel('elsewhere'))).toHaveLength(1);
   });
 
+  it('polls again when started after a stop, as when this process loses the gateway lease and gets it back', async () => {
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'submitted' }] });
+    await watch(appId, 'releases');
+    poller.start();
+    await advance(0);
+    expect(discord.messages(channel('releases'))).toHaveLength(1);
+
+    // Lost, and regained before the stop has even finished: the poller ends up running, once.
+    const stopping = poller.stop();
+    poller.start();
+    await stopping;
+    await advance(0);
+    await poller.stop();
+    poller.start();
+    service.setVersionState(appId, '1.0', 'approved');
+    await advance(MINUTE);
+    const [card, outcome, ...rest] = discord.messages(channel('releases'));
+    expect(rest).toEqual([]);
+    expect(stateOf(card)).toContain('`` approved ``');
+    expect(outcome?.content).toMatch(/^\*\*Pricewise 1\.0\*\* left review: `` approved ``/);
+  });
+
   it('posts an outcome Discord refused once at the next poll, exactly once', async () => {
     const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
     await watch(appId, 'releases');
