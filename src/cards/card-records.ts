@@ -175,15 +175,25 @@ export class CardRecords {
     return stored === undefined ? undefined : ModcallCardSchema.parse(stored);
   }
 
-  /** Up to `limit` modcall cards due by `until` ({@link dueOf}), earliest first: only those are read. */
-  async dueModcalls(until: number, limit: number): Promise<ModcallCard[]> {
+  /**
+   * Up to `limit` modcall cards due by `until` ({@link dueOf}), earliest first: only those are read. A document
+   * that is not a card (written by hand, or damaged) is dropped and its key returned in `unreadable`: left in
+   * place it would stay due and be read first at every check, and its escalation could never run anyway.
+   */
+  async dueModcalls(until: number, limit: number): Promise<{ cards: ModcallCard[]; unreadable: string[] }> {
     const cards: ModcallCard[] = [];
+    const unreadable: string[] = [];
     for (const { key, value } of await this.records.listDue(MODCALL, until, limit)) {
+      const card = ModcallCardSchema.safeParse(value);
+      if (card.success) {
+        cards.push(card.data);
+        continue;
+      }
       // A tombstone a process of an earlier version wrote over a card kept the card's time: it goes now.
-      if (value === null) await this.records.delete(MODCALL, key);
-      else cards.push(ModcallCardSchema.parse(value));
+      if (value !== null) unreadable.push(key);
+      await this.records.delete(MODCALL, key);
     }
-    return cards;
+    return { cards, unreadable };
   }
 
   /** The message id of the caller's latest modcall card in this server. */

@@ -56,7 +56,10 @@ export class ModcallEscalator {
   async check(): Promise<void> {
     for (let slice = 0; slice < SLICES_PER_CHECK; slice += 1) {
       const now = this.deps.clock();
-      const due = await this.deps.records.dueModcalls(now, DUE_SLICE);
+      const { cards: due, unreadable } = await this.deps.records.dueModcalls(now, DUE_SLICE);
+      for (const key of unreadable) {
+        this.deps.logger.warn({ key }, 'a stored modcall card could not be read; it was dropped, with its escalation');
+      }
       // The cards of a slice are independent: handled together, their writes share the store's commits. One that
       // fails (its server's settings unreadable, a write refused) must not hold back the others' escalations: it
       // is logged and, still due, looked at again at the next check.
@@ -73,7 +76,7 @@ export class ModcallEscalator {
       );
       const settled = outcomes.filter(Boolean).length;
       // A full slice that moved may have more behind it; one where nothing moved would only read itself again.
-      if (due.length < DUE_SLICE || settled === 0) return;
+      if (due.length + unreadable.length < DUE_SLICE || settled + unreadable.length === 0) return;
     }
   }
 

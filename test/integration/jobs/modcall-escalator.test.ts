@@ -84,6 +84,38 @@ describe('the modcall escalator on a failing store', () => {
     await time.advance(5_000, settle);
     expect(poster.posts).toHaveLength(2);
   });
+
+  it('a stored card it cannot read is logged and dropped; the cards due after it still escalate', async () => {
+    const time = new ManualTime();
+    const logs = captureLogs();
+    const cards = new CardRecords(store.records);
+    // Due first (the earliest time), and not a card: written by hand, or damaged.
+    await store.records.update(
+      'modcall_card',
+      'g0:card-g0',
+      () => ({ guildId: 'g0' }),
+      () => time.now() - 1,
+    );
+    await cards.updateModcall('g1', 'card-g1', () => card('g1', time.now()));
+    await cards.saveEscalation('g1', { afterMinutes: 1, roleId: 'leads-g1' });
+    const poster = recordingPoster();
+    escalator = new ModcallEscalator({
+      records: cards,
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: logs.logger,
+      checkEveryMs: 1_000,
+      minuteMs: 1_000,
+    });
+    escalator.start();
+
+    await time.advance(2_000, () => escalator!.settled());
+    expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g1']);
+    expect(logs.text()).toContain('a stored modcall card could not be read; it was dropped, with its escalation');
+    expect(logs.text()).toContain('g0:card-g0');
+    expect(await store.records.get('modcall_card', 'g0:card-g0')).toBeUndefined();
+  });
 });
 
 /** The escalator over a store holding many cards: it reads only the due ones, and forgets cards by deleting them. */
