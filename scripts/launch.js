@@ -1,0 +1,69 @@
+// Runs one of the bot's compiled entry points: `npm start`, `npm run deploy-commands`, `npm run migrate-store`.
+// Plain JavaScript on purpose: it must run in a production install (`npm ci --omit=dev`), which has neither
+// TypeScript nor tsx. Where TypeScript is installed (a checkout with its dev dependencies), a missing or stale
+// build is made first, so `git pull && npm start` runs what was pulled.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
+
+const ENTRIES = {
+  bot: 'dist/src/main.js',
+  'deploy-commands': 'dist/scripts/deploy-commands.js',
+  'migrate-store': 'dist/scripts/migrate-store.js',
+};
+/** What the build compiles (tsconfig.build.json): newer sources than the build make it stale. */
+const SOURCES = ['src', 'commands', 'scripts', 'tsconfig.json', 'tsconfig.build.json'];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const name = process.argv[2] ?? '';
+const entry = ENTRIES[name];
+if (!entry) {
+  process.stderr.write(`scripts/launch.js: unknown entry "${name}" (one of: ${Object.keys(ENTRIES).join(', ')})\n`);
+  process.exit(2);
+}
+// The entry point reads the rest of the arguments as its own (e.g. `--guild <id>`).
+process.argv.splice(2, 1);
+
+/** The newest modification time under `path` (a file or a folder), 0 when it does not exist. */
+function newestChange(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of readdirSync(path)) newest = Math.max(newest, newestChange(join(path, child)));
+  return newest;
+}
+
+function typescriptCompiler() {
+  try {
+    return createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    return undefined;
+  }
+}
+
+const built = join(root, entry);
+const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+const sourcesAt = Math.max(...SOURCES.map((source) => newestChange(join(root, source))));
+if (builtAt === 0 || (sourcesAt > builtAt && existsSync(join(root, 'src')))) {
+  const tsc = typescriptCompiler();
+  if (tsc) {
+    const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  } else if (builtAt === 0) {
+    process.stderr.write(
+      `Cannot start: ${entry} is missing and TypeScript is not installed here (a production install). Build where ` +
+        'the dev dependencies are (`npm ci && npm run build`) and copy dist/ beside package.json, as the Dockerfile does.\n',
+    );
+    process.exit(1);
+  } else {
+    process.stderr.write(
+      'dist/ is older than src/: running it as built (run `npm run build` to bring it up to date)\n',
+    );
+  }
+}
+
+await import(pathToFileURL(built).href);
