@@ -1,7 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /** Real bot fleets that take both cores (and, for the store restart, a PostgreSQL cluster of their own). */
-const CHAOS = ['test/e2e/chaos.test.ts', 'test/e2e/store-restart.test.ts', 'test/e2e/paused-feed.test.ts'];
+const CHAOS = [
+  'test/e2e/chaos.test.ts',
+  'test/e2e/store-restart.test.ts',
+  'test/e2e/paused-feed.test.ts',
+  'test/e2e/failover-bound.test.ts',
+];
 
 export default defineConfig({
   test: {

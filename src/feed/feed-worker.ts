@@ -40,6 +40,12 @@ export interface FeedWorkerDeps {
 
 /** Work is announced by signals; this re-read of the store is the safety net for one that got lost. */
 const DEFAULT_RESCAN_MS = 30_000;
+/**
+ * A rescan whose read of the store failed is done again this soon (a full one, doubling up to the rescan
+ * period while the store keeps failing): after a partition is gained nothing else starts its lanes, and the
+ * failover bound in the README does not count on the 30 s safety net.
+ */
+const RESCAN_RETRY_MS = 1_000;
 
 /**
  * Posts the store's waiting deliveries to their channels, one {@link Lane} per channel with work: each in store
@@ -51,6 +57,8 @@ export class FeedWorker {
   private readonly lanes = new Map<string, Lane>();
   private unsubscribe: (() => void) | undefined;
   private rescanTimer: NodeJS.Timeout | undefined;
+  /** The retry of a failed rescan, when one is due, and how many failed in a row. */
+  private rescanRetry: { timer: NodeJS.Timeout | undefined; failures: number } = { timer: undefined, failures: 0 };
   private running = false;
   private readonly ownership: FeedOwnership;
 
@@ -82,6 +90,7 @@ export class FeedWorker {
     this.running = false;
     this.unsubscribe?.();
     clearInterval(this.rescanTimer);
+    clearTimeout(this.rescanRetry.timer);
     await Promise.all([...this.lanes.values()].map((lane) => lane.stop()));
     this.lanes.clear();
     await this.ownership.stop();
@@ -99,7 +108,26 @@ export class FeedWorker {
         if (retryAt === undefined) lane.poke();
         else lane.resumeAt(retryAt);
       }
-    })().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'reading the channels with work failed'));
+      this.rescanRetry.failures = 0;
+    })().catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'reading the channels with work failed; reading again soon');
+      this.retryRescan();
+    });
+  }
+
+  /** One full rescan soon after a failed one (several failing at once share it). */
+  private retryRescan(): void {
+    if (!this.running || this.rescanRetry.timer !== undefined) return;
+    this.rescanRetry.failures += 1;
+    const delay = Math.min(
+      this.deps.rescanMs ?? DEFAULT_RESCAN_MS,
+      RESCAN_RETRY_MS * 2 ** (this.rescanRetry.failures - 1),
+    );
+    this.rescanRetry.timer = setTimeout(() => {
+      this.rescanRetry.timer = undefined;
+      this.rescan(() => true);
+    }, delay);
+    this.rescanRetry.timer.unref();
   }
 
   /** Stops the lanes of these partitions' guilds and waits for their sends: another process takes them next. */

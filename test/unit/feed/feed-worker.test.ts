@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { FeedWorker } from '../../../src/feed/feed-worker.js';
+import { partitionOf, type FeedOwnership, type OwnershipListener } from '../../../src/feed/ownership.js';
 import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/feed/send-failure.js';
 import type { NewDelivery } from '../../../src/store/deliveries.js';
 import { openStore, type Store } from '../../../src/store/open-store.js';
@@ -289,6 +290,53 @@ describe('the feed worker', () => {
       { deliveryId: 'bad', kind: 'refused', detail: 'Invalid Form Body' },
     ]);
     expect(await openCount(store)).toBe(1);
+  });
+
+  it('starts the lanes of a partition gained while the store failed to list the channels with work', async () => {
+    const store = await openStore('memory://', () => Date.now());
+    const sender = recordingSender();
+    // Owns nothing until the test hands it the guild's partition, as a lease taken over from a killed process.
+    let listener: OwnershipListener | undefined;
+    let owned = false;
+    const ownership: FeedOwnership = {
+      owns: () => owned,
+      start: (l) => {
+        listener = l;
+        return Promise.resolve();
+      },
+      stop: () => Promise.resolve(),
+    };
+    // The read that follows the gain fails once (a pool busy with the new lanes, a statement timeout).
+    let failReads = 0;
+    const queue = Object.create(store.deliveries) as Store['deliveries'];
+    queue.channelsWithWork = () =>
+      failReads-- > 0 ? Promise.reject(new Error('timeout exceeded')) : store.deliveries.channelsWithWork();
+    const worker = new FeedWorker({
+      queue,
+      guilds: store.guilds,
+      signals: store.signals,
+      send: sender.send,
+      logger: captureLogs().logger,
+      clock: () => Date.now(),
+      backoff: { baseMs: 5, capMs: 20 },
+      ownership,
+    });
+    cleanups.push(
+      () => store.close(),
+      () => worker.stop(),
+    );
+    await routeAll(store, CHANNEL_A);
+    // Accepted while another process owned the partition: its signal went by, only a read of the store finds it.
+    await store.deliveries.accept(modcall('g1'));
+    await worker.start();
+    await advance(50);
+    expect(sender.sent).toEqual([]);
+    failReads = 1;
+    owned = true;
+    listener?.gained([partitionOf(GUILD)]);
+    // Within seconds, not at the 30 s safety-net rescan (real setInterval here, so it never comes in this test).
+    await until(async () => (await openCount(store)) === 0);
+    expect(deliveryIdsOf(sender.sent)).toEqual(['g1']);
   });
 
   it('keeps a lane only while its channel has work', async () => {
