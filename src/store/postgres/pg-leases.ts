@@ -243,20 +243,25 @@ export class PostgresLeases implements FeedOwnership {
       this.options.logger.warn({ err: { message: error.message } }, 'the feed lease session broke');
     });
     await client.connect();
-    await client.query(`SET idle_session_timeout = ${Math.round(this.idleTimeoutMs)}`);
-    for (let slot = 0; slot < MEMBER_SLOTS; slot += 1) {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
-        MEMBER_CLASS,
-        slot,
-      ]);
-      if (rows[0]?.locked) {
-        this.client = client;
-        this.aliveAt = undefined;
-        return client;
+    try {
+      await client.query(`SET idle_session_timeout = ${Math.round(this.idleTimeoutMs)}`);
+      for (let slot = 0; slot < MEMBER_SLOTS; slot += 1) {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+          MEMBER_CLASS,
+          slot,
+        ]);
+        if (rows[0]?.locked) {
+          this.client = client;
+          this.aliveAt = undefined;
+          return client;
+        }
       }
+      throw new Error(`more than ${MEMBER_SLOTS} feed processes share this database`);
+    } catch (error) {
+      // Closed, not left open: a connection holding a member lock would count as a member that takes no share.
+      await client.end().catch(() => undefined);
+      throw error;
     }
-    await client.end();
-    throw new Error(`more than ${MEMBER_SLOTS} feed processes share this database`);
   }
 
   private async countMembers(client: pg.Client): Promise<number> {

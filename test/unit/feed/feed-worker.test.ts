@@ -300,6 +300,7 @@ describe('the feed worker', () => {
     let owned = false;
     const ownership: FeedOwnership = {
       owns: () => owned,
+      leaseOf: (guildId) => (owned ? { partition: partitionOf(guildId), epoch: 0 } : undefined),
       start: (l) => {
         listener = l;
         return Promise.resolve();
