@@ -19,7 +19,11 @@ export default defineConfig({
       },
       // The chaos tests run real bot fleets that take both cores: alone, after the rest, so no timing-sensitive
       // test shares the machine with them.
-      { extends: true, test: { name: 'chaos', include: CHAOS, sequence: { groupOrder: 1 } } },
+      // One file at a time, too: two fleets at once would starve each other of the cores their bounds assume.
+      {
+        extends: true,
+        test: { name: 'chaos', include: CHAOS, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
