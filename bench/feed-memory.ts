@@ -60,11 +60,44 @@ function describeMemory(memory: FeedBotMemory): string {
   );
 }
 
+const count = (n: number, what: string) => `${n} ${what}`;
+
+/** Where the RSS goes (lib/memory-breakdown.ts): one line, every figure with its unit. */
+function describeBreakdown(memory: FeedBotMemory): string {
+  const b = memory.breakdown;
+  const parts = [
+    `V8 heap used ${mb(b.heapUsed).toFixed(1)} MB of ${mb(b.heapResident).toFixed(1)} MB resident (young generation ${mb(b.newSpaceResident).toFixed(1)} MB)`,
+  ];
+  if (b.mallocMain !== undefined && b.mallocThreads !== undefined && b.otherAnon !== undefined) {
+    parts.push(
+      `malloc main arena ${mb(b.mallocMain).toFixed(1)} MB + ${count(b.threadArenas ?? 0, 'thread arenas')} ${mb(b.mallocThreads).toFixed(1)} MB` +
+        ` (MALLOC_ARENA_MAX ${memory.mallocArenaMax ?? 'unset'})`,
+      `other anon ${mb(b.otherAnon).toFixed(1)} MB (V8 heap, stacks, mmap'd blocks)`,
+    );
+  }
+  if (memory.rssFile !== undefined) parts.push(`file-backed ${mb(memory.rssFile).toFixed(1)} MB (code)`);
+  parts.push(
+    `SQLite page cache at most ${b.sqliteCacheBound === undefined ? '?' : mb(b.sqliteCacheBound).toFixed(1)} MB (cache_size ${mb(b.sqliteCacheCap).toFixed(1)} MB)`,
+    `external ${mb(memory.external).toFixed(1)} MB, array buffers ${mb(memory.arrayBuffers).toFixed(1)} MB`,
+  );
+  const d = b.discord;
+  if (d) {
+    parts.push(
+      `discord.js caches ${count(d.guilds, 'guilds')}, ${count(d.channels, 'channels')}, ${count(d.roles, 'roles')}, ` +
+        `${count(d.members, 'members')}, ${count(d.users, 'users')}, ${count(d.messages, 'messages')}, ${count(d.emojis, 'emojis')}, ` +
+        `${count(d.stickers, 'stickers')}, ${count(d.voiceStates, 'voice states')}, ${count(d.presences, 'presences')}`,
+    );
+  }
+  return parts.join('; ');
+}
+
 function logRound(round: number, run: MemoryRun): void {
   const posted = (ms: number) => `posted in ${(ms / 1000).toFixed(1)} s (${formatNumber(HALF / (ms / 1000))} events/s)`;
   log(`  round ${round} at start:     ${describeMemory(run.start)}`);
   log(`  round ${round} after ${HALF}:  ${describeMemory(run.half)}; ${posted(run.halfMs[0])}`);
   log(`  round ${round} after ${EVENTS}: ${describeMemory(run.full)}; ${posted(run.halfMs[1])}`);
+  log(`    at start:     ${describeBreakdown(run.start)}`);
+  log(`    after ${EVENTS}: ${describeBreakdown(run.full)}`);
 }
 
 async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<MemoryRun> {

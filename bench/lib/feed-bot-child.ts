@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
+import { SQLITE_PRAGMAS } from '../../src/store/sqlite/open-sqlite-store.js';
 import { fillBacklog } from './backlog-fill.js';
 import { seedBacklogStore } from './backlog-seed.js';
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
 import { resumeFeedBot, startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
+import { readMemoryBreakdown } from './memory-breakdown.js';
 import { mainThreadCpuMs, wallClockMs } from './timing.js';
 
 /**
@@ -14,6 +16,11 @@ import { mainThreadCpuMs, wallClockMs } from './timing.js';
  */
 
 let feed: FeedBot | undefined;
+
+// BENCH_SQLITE_CACHE_KIB=<n>: SQLite's page cache at n KiB instead of the bot's, so that what the cache holds can
+// be measured by difference (better-sqlite3 does not expose sqlite3_memory_used). The last cache_size wins.
+const sqliteCacheKib = Number(process.env.BENCH_SQLITE_CACHE_KIB ?? '');
+if (sqliteCacheKib > 0) SQLITE_PRAGMAS.push(`cache_size = -${sqliteCacheKib}`);
 
 function reply(message: FeedBotReply, then: () => void = () => {}): void {
   if (process.connected) process.send?.(message, then);
@@ -47,6 +54,8 @@ async function snapshot(bot: FeedBot): Promise<FeedBotMemory> {
     arrayBuffers: usage.arrayBuffers,
     rssAnon: procStatus('RssAnon'),
     rssFile: procStatus('RssFile'),
+    breakdown: readMemoryBreakdown(bot.storeFile, bot.bot.discord),
+    mallocArenaMax: process.env.MALLOC_ARENA_MAX,
     outbox: await bot.bot.store.deliveries.countOpen(),
     warnings: warnings.count,
     firstWarning: warnings.first[0],
