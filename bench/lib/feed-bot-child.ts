@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-import { SQLITE_PRAGMAS } from '../../src/store/sqlite/open-sqlite-store.js';
 import { fillBacklog } from './backlog-fill.js';
 import { seedBacklogStore } from './backlog-seed.js';
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
 import { resumeFeedBot, startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
 import { readMemoryBreakdown } from './memory-breakdown.js';
+import { applySqliteCacheOverride } from './sqlite-cache-override.js';
 import { mainThreadCpuMs, wallClockMs } from './timing.js';
 
 /**
@@ -17,10 +17,7 @@ import { mainThreadCpuMs, wallClockMs } from './timing.js';
 
 let feed: FeedBot | undefined;
 
-// BENCH_SQLITE_CACHE_KIB=<n>: SQLite's page cache at n KiB instead of the bot's, so that what the cache holds can
-// be measured by difference (better-sqlite3 does not expose sqlite3_memory_used). The last cache_size wins.
-const sqliteCacheKib = Number(process.env.BENCH_SQLITE_CACHE_KIB ?? '');
-if (sqliteCacheKib > 0) SQLITE_PRAGMAS.push(`cache_size = -${sqliteCacheKib}`);
+applySqliteCacheOverride();
 
 function reply(message: FeedBotReply, then: () => void = () => {}): void {
   if (process.connected) process.send?.(message, then);
