@@ -24,7 +24,8 @@ import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
  * feed.rss_mb: the bot process's resident memory after 10,000 events through intake and feed, and
  * feed.rss_growth_mb: how much of it the second 5,000 added. The bot runs alone in a child process against a
  * fake Discord in this one, which also sends the load; each figure is taken after the outbox emptied and two
- * full garbage collections (`--expose-gc`). A leak per event shows as growth; the size as the RSS.
+ * full garbage collections (`--expose-gc`), once the RSS stopped falling (V8 returns freed pages a little later). A
+ * leak per event shows as growth; the size as the RSS.
  * The child runs compiled JavaScript, as `npm start` does (lib/feed-compile.ts): under tsx, Node 20's loader
  * thread alone adds ~35 MB. BENCH_FEED_TSX=1 runs it through tsx instead, to see that difference.
  */
@@ -55,7 +56,7 @@ function describeMemory(memory: FeedBotMemory): string {
       ? ''
       : `anon ${mb(memory.rssAnon).toFixed(1)} + file ${mb(memory.rssFile).toFixed(1)}; `;
   return (
-    `rss ${mb(memory.rss).toFixed(1)} MB (${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
+    `rss ${mb(memory.rss).toFixed(1)} MB (${mb(memory.rssAtGc).toFixed(1)} right after GC; ${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
     `external ${mb(memory.external).toFixed(1)}, array buffers ${mb(memory.arrayBuffers).toFixed(1)})`
   );
 }
@@ -162,7 +163,7 @@ export const feedMemoryGroup: BenchGroup = {
   figures: ['feed.rss_mb', 'feed.rss_growth_mb', 'feed.rss_vs_limit'],
   async run(figures) {
     log(
-      `feed-memory: RSS of the bot process (child, --expose-gc, after GC) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
+      `feed-memory: RSS of the bot process (child, --expose-gc, after GC, once settled) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
         `${CONCURRENCY} in flight, ${EVENT_KINDS.length} channels, fake Discord limit ${LIMIT.limit} per ${LIMIT.windowMs} ms; ${ROUNDS} rounds`,
     );
     const tag = makeRunTag();

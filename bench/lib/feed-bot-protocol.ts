@@ -42,10 +42,12 @@ export interface FeedBotResumed {
   readyAt: number;
 }
 
-/** process.memoryUsage() after a full garbage collection, bytes. */
+/** process.memoryUsage() after a full garbage collection, once the RSS settled, bytes. */
 export interface FeedBotMemory {
   type: 'memory';
+  /** Once V8 has returned what the collection freed (the RSS stopped falling); `rssAtGc` right after it. */
   rss: number;
+  rssAtGc: number;
   heapUsed: number;
   heapTotal: number;
   external: number;
