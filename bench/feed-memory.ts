@@ -24,7 +24,8 @@ import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
  * feed.rss_mb: the bot process's resident memory after 10,000 events through intake and feed, and
  * feed.rss_growth_mb: how much of it the second 5,000 added. The bot runs alone in a child process against a
  * fake Discord in this one, which also sends the load; each figure is taken after the outbox emptied and two
- * full garbage collections (`--expose-gc`). A leak per event shows as growth; the size as the RSS.
+ * full garbage collections (`--expose-gc`), once the RSS stopped falling (V8 returns freed pages a little later). A
+ * leak per event shows as growth; the size as the RSS.
  * The child runs compiled JavaScript, as `npm start` does (lib/feed-compile.ts): under tsx, Node 20's loader
  * thread alone adds ~35 MB. BENCH_FEED_TSX=1 runs it through tsx instead, to see that difference.
  */
@@ -55,9 +56,40 @@ function describeMemory(memory: FeedBotMemory): string {
       ? ''
       : `anon ${mb(memory.rssAnon).toFixed(1)} + file ${mb(memory.rssFile).toFixed(1)}; `;
   return (
-    `rss ${mb(memory.rss).toFixed(1)} MB (${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
+    `rss ${mb(memory.rss).toFixed(1)} MB (${mb(memory.rssAtGc).toFixed(1)} right after GC; ${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
     `external ${mb(memory.external).toFixed(1)}, array buffers ${mb(memory.arrayBuffers).toFixed(1)})`
   );
+}
+
+const count = (n: number, what: string) => `${n} ${what}`;
+
+/** Where the RSS goes (lib/memory-breakdown.ts): one line, every figure with its unit. */
+function describeBreakdown(memory: FeedBotMemory): string {
+  const b = memory.breakdown;
+  const parts = [
+    `V8 heap used ${mb(b.heapUsed).toFixed(1)} MB of ${mb(b.heapResident).toFixed(1)} MB resident (young generation ${mb(b.newSpaceResident).toFixed(1)} MB)`,
+  ];
+  if (b.mallocMain !== undefined && b.mallocThreads !== undefined && b.otherAnon !== undefined) {
+    parts.push(
+      `malloc main arena ${mb(b.mallocMain).toFixed(1)} MB + ${count(b.threadArenas ?? 0, 'thread arenas')} ${mb(b.mallocThreads).toFixed(1)} MB` +
+        ` (MALLOC_ARENA_MAX ${memory.mallocArenaMax ?? 'unset'})`,
+      `other anon ${mb(b.otherAnon).toFixed(1)} MB (V8 heap, stacks, mmap'd blocks)`,
+    );
+  }
+  if (memory.rssFile !== undefined) parts.push(`file-backed ${mb(memory.rssFile).toFixed(1)} MB (code)`);
+  parts.push(
+    `SQLite page cache at most ${b.sqliteCacheBound === undefined ? '?' : mb(b.sqliteCacheBound).toFixed(1)} MB (cache_size ${mb(b.sqliteCacheCap).toFixed(1)} MB)`,
+    `external ${mb(memory.external).toFixed(1)} MB, array buffers ${mb(memory.arrayBuffers).toFixed(1)} MB`,
+  );
+  const d = b.discord;
+  if (d) {
+    parts.push(
+      `discord.js caches ${count(d.guilds, 'guilds')}, ${count(d.channels, 'channels')}, ${count(d.roles, 'roles')}, ` +
+        `${count(d.members, 'members')}, ${count(d.users, 'users')}, ${count(d.messages, 'messages')}, ${count(d.emojis, 'emojis')}, ` +
+        `${count(d.stickers, 'stickers')}, ${count(d.voiceStates, 'voice states')}, ${count(d.presences, 'presences')}`,
+    );
+  }
+  return parts.join('; ');
 }
 
 function logRound(round: number, run: MemoryRun): void {
@@ -65,6 +97,8 @@ function logRound(round: number, run: MemoryRun): void {
   log(`  round ${round} at start:     ${describeMemory(run.start)}`);
   log(`  round ${round} after ${HALF}:  ${describeMemory(run.half)}; ${posted(run.halfMs[0])}`);
   log(`  round ${round} after ${EVENTS}: ${describeMemory(run.full)}; ${posted(run.halfMs[1])}`);
+  log(`    at start:     ${describeBreakdown(run.start)}`);
+  log(`    after ${EVENTS}: ${describeBreakdown(run.full)}`);
 }
 
 async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<MemoryRun> {
@@ -129,7 +163,7 @@ export const feedMemoryGroup: BenchGroup = {
   figures: ['feed.rss_mb', 'feed.rss_growth_mb', 'feed.rss_vs_limit'],
   async run(figures) {
     log(
-      `feed-memory: RSS of the bot process (child, --expose-gc, after GC) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
+      `feed-memory: RSS of the bot process (child, --expose-gc, after GC, once settled) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
         `${CONCURRENCY} in flight, ${EVENT_KINDS.length} channels, fake Discord limit ${LIMIT.limit} per ${LIMIT.windowMs} ms; ${ROUNDS} rounds`,
     );
     const tag = makeRunTag();

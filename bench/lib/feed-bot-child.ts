@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 import { fillBacklog } from './backlog-fill.js';
 import { seedBacklogStore } from './backlog-seed.js';
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
 import { resumeFeedBot, startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
+import { readMemoryBreakdown } from './memory-breakdown.js';
+import { applySqliteCacheOverride } from './sqlite-cache-override.js';
 import { mainThreadCpuMs, wallClockMs } from './timing.js';
 
 /**
@@ -14,6 +16,12 @@ import { mainThreadCpuMs, wallClockMs } from './timing.js';
  */
 
 let feed: FeedBot | undefined;
+
+/** How often the RSS is read after a collection, and by how little it must fall to count as still falling. */
+const SETTLE_STEP_MS = 100;
+const SETTLED_BYTES = 256 * 1024;
+
+applySqliteCacheOverride();
 
 function reply(message: FeedBotReply, then: () => void = () => {}): void {
   if (process.connected) process.send?.(message, then);
@@ -36,17 +44,30 @@ async function snapshot(bot: FeedBot): Promise<FeedBotMemory> {
   collect();
   await nextTurn();
   collect();
+  // V8 returns the pages a collection freed to the OS from a background thread, a little later; until then they
+  // count in the RSS (up to ~50 MB here, which made the growth between two readings noise). Read once the RSS
+  // stops falling (at most 2 s, the bot idle meanwhile), and report the reading right after the GC too.
+  const rssAtGc = process.memoryUsage.rss();
+  for (let rss = rssAtGc, waited = 0; waited < 2_000; waited += SETTLE_STEP_MS) {
+    await sleep(SETTLE_STEP_MS);
+    const now = process.memoryUsage.rss();
+    if (now > rss - SETTLED_BYTES) break;
+    rss = now;
+  }
   const usage = process.memoryUsage();
   const warnings = bot.warnings();
   return {
     type: 'memory',
     rss: usage.rss,
+    rssAtGc,
     heapUsed: usage.heapUsed,
     heapTotal: usage.heapTotal,
     external: usage.external,
     arrayBuffers: usage.arrayBuffers,
     rssAnon: procStatus('RssAnon'),
     rssFile: procStatus('RssFile'),
+    breakdown: readMemoryBreakdown(bot.storeFile, bot.bot.discord),
+    mallocArenaMax: process.env.MALLOC_ARENA_MAX,
     outbox: await bot.bot.store.deliveries.countOpen(),
     warnings: warnings.count,
     firstWarning: warnings.first[0],

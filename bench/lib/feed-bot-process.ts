@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
@@ -34,14 +35,27 @@ export type FeedBotRuntime = { compiled: string } | 'tsx';
 
 const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
+/**
+ * The node flags `npm start` gives the bot (package.json's start script: `node <flags> scripts/launch.js bot`): the
+ * bot process is measured sized as it runs in production (the young generation's limit, most of all).
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const flags = /\bnode((?:\s+--\S+)*)\s+scripts\/launch\.js bot/.exec(pkg.scripts?.start ?? '')?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+const START_FLAGS = startFlags();
+
 function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] } {
   if (runtime === 'tsx') {
     return {
       module: fileURLToPath(new URL('./feed-bot-child.ts', import.meta.url)),
-      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...SERVER_FLAGS],
+      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...START_FLAGS, ...SERVER_FLAGS],
     };
   }
-  return { module: runtime.compiled, execArgv: ['--expose-gc', ...SERVER_FLAGS] };
+  return { module: runtime.compiled, execArgv: ['--expose-gc', ...START_FLAGS, ...SERVER_FLAGS] };
 }
 
 /** Forks the bot process; nothing runs in it until the first request. */

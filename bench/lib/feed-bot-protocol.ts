@@ -1,6 +1,7 @@
 import type { BacklogFill } from './backlog-fill.js';
 import type { BacklogSeed } from './backlog-seed.js';
 import type { FeedBotOptions, ResumeOptions } from './feed-bot.js';
+import type { MemoryBreakdown } from './memory-breakdown.js';
 
 /** Messages between the feed benchmarks and the bot process (bench/lib/feed-bot-child.ts). */
 
@@ -41,10 +42,12 @@ export interface FeedBotResumed {
   readyAt: number;
 }
 
-/** process.memoryUsage() after a full garbage collection, bytes. */
+/** process.memoryUsage() after a full garbage collection, once the RSS settled, bytes. */
 export interface FeedBotMemory {
   type: 'memory';
+  /** Once V8 has returned what the collection freed (the RSS stopped falling); `rssAtGc` right after it. */
   rss: number;
+  rssAtGc: number;
   heapUsed: number;
   heapTotal: number;
   external: number;
@@ -52,6 +55,10 @@ export interface FeedBotMemory {
   /** Linux only (/proc/self/status): anonymous memory (heaps, malloc) and file-backed pages (node's code), bytes. */
   rssAnon: number | undefined;
   rssFile: number | undefined;
+  /** Where the RSS goes: V8's spaces, glibc's arenas, SQLite's page cache, discord.js's caches. */
+  breakdown: MemoryBreakdown;
+  /** MALLOC_ARENA_MAX as the process was started with (glibc reads it once, at start). */
+  mallocArenaMax: string | undefined;
   /** Entries still in the outbox (0: everything posted and confirmed). */
   outbox: number;
   /** Warnings and errors the bot logged so far. */

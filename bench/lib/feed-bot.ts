@@ -42,6 +42,8 @@ export interface FeedBot {
   guildId: string;
   /** Where deliveries go: `<intake>/webhooks/<hookId>`. */
   webhookUrl: string;
+  /** The SQLite file the bot's store lives in. */
+  storeFile: string;
   /** Warnings and errors the bot logged (retries, refusals): a clean run logs none. */
   warnings(): { count: number; first: string[] };
   stop(): Promise<void>;
@@ -126,6 +128,7 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
       hookId,
       guildId: options.guildId,
       webhookUrl: `${bot.http.url}/webhooks/${hookId}`,
+      storeFile: storeFileOf(options.storeDir),
       warnings,
       stop: () => bot.stop(),
     };
@@ -147,6 +150,7 @@ export async function resumeFeedBot(
       hookId: options.hookId,
       guildId: options.guildId,
       webhookUrl: `${bot.http.url}/webhooks/${options.hookId}`,
+      storeFile: storeFileOf(options.storeDir),
       warnings,
       stop: () => bot.stop(),
     },

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import type { FeedBotRuntime } from './feed-bot-process.js';
+import { startFlags, type FeedBotRuntime } from './feed-bot-process.js';
 import { log } from './report.js';
 
 /**
@@ -52,19 +52,27 @@ export async function compileFeedBotChild(dir: string): Promise<string> {
   return join(out, 'bench/lib/feed-bot-child.js');
 }
 
+/** npm start's node flags, each followed by a space, for the log line. */
+const flagsOfStart = () =>
+  startFlags()
+    .map((flag) => `${flag} `)
+    .join('');
+
 /**
  * Runs `work` with the bot process's runtime: compiled into a temp dir removed afterwards, or tsx when
  * BENCH_FEED_TSX=1 (to see what the loader thread costs). Logs which.
  */
 export async function withFeedBotRuntime<T>(work: (runtime: FeedBotRuntime) => Promise<T>): Promise<T> {
   if (process.env.BENCH_FEED_TSX === '1') {
-    log('  bot process: node --expose-gc --import tsx bench/lib/feed-bot-child.ts (BENCH_FEED_TSX=1)');
+    log(`  bot process: node --expose-gc ${flagsOfStart()}--import tsx bench/lib/feed-bot-child.ts (BENCH_FEED_TSX=1)`);
     return work('tsx');
   }
   const dir = mkdtempSync(join(tmpdir(), 'bridge-feed-build-'));
   try {
     const compiled = await compileFeedBotChild(dir);
-    log('  bot process: node --expose-gc bench/lib/feed-bot-child.js (compiled with tsc, as npm start runs the bot)');
+    log(
+      `  bot process: node --expose-gc ${flagsOfStart()}bench/lib/feed-bot-child.js (compiled with tsc; flags and JavaScript as npm start runs the bot)`,
+    );
     return await work({ compiled });
   } finally {
     rmSync(dir, { recursive: true, force: true });

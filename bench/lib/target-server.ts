@@ -10,11 +10,14 @@ import { listen } from '../../src/http-server.js';
 import { createLogger } from '../../src/logger.js';
 import { BENCH_GUILD_ID, BENCH_SECRET } from './delivery.js';
 import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.js';
+import { applySqliteCacheOverride } from './sqlite-cache-override.js';
 
 /**
  * A server process of the benchmarks: the real bot (SQLite or PostgreSQL) or the bare Express peer, started the same way
  * (this module, forked with tsx), so the two differ only in what they serve.
  */
+
+applySqliteCacheOverride();
 
 interface Running {
   url: string;
