@@ -127,8 +127,8 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
     await expect.poll(waiting).toBe(1);
     const removed = store.hooks.remove('hook-1');
     await expect.poll(waiting).toBe(2);
+    // Held back until the guild's batch in flight is stored, so sent after the removal queued for the lock.
     const late = store.deliveries.accept(delivery('late', guildId), { requireHook: true });
-    await expect.poll(waiting).toBe(3);
     await blocker.query('COMMIT');
 
     expect(await early).toBe('accepted');
@@ -137,5 +137,34 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
     expect(await store.deliveries.stateOf('hook-1', 'early')).toBe('waiting');
     expect(await store.deliveries.stateOf('hook-1', 'late')).toBeUndefined();
     expect(await store.hooks.get('hook-1')).toBeUndefined();
+  });
+
+  it("sends one batch of a guild at a time, and another guild's meanwhile", async () => {
+    const store = await start();
+    const [busy = '', other = ''] = GUILDS;
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    cleanups.push(() => blocker.end());
+    // Another session holds the first guild's lock, as a batch being stored would.
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT pg_advisory_xact_lock(hashtextextended('bridge.guild:' || $1, 0))`, [busy]);
+    const waiting = async () => {
+      const { rows } = await blocker.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
+      return rows[0]?.n;
+    };
+    const first = store.deliveries.accept(delivery('b-1', busy));
+    await expect.poll(waiting).toBe(1);
+    // Held back in this process for the guild's next batch, not sent to wait in the database beside the first.
+    const later = Array.from({ length: 5 }, (_, i) => store.deliveries.accept(delivery(`b-${i + 2}`, busy)));
+    // The other guild is not held up by the first's.
+    expect(await store.deliveries.accept(delivery('o-1', other))).toBe('accepted');
+    expect(await waiting()).toBe(1);
+    await blocker.query('COMMIT');
+
+    expect(await Promise.all([first, ...later])).toEqual(Array.from({ length: 6 }, () => 'accepted'));
+    const lane = await store.deliveries.nextFor(channelOf(busy), 100);
+    expect(lane.map((entry) => entry.deliveryId)).toEqual(['b-1', 'b-2', 'b-3', 'b-4', 'b-5', 'b-6']);
   });
 });
