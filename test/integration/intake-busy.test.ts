@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { IntakeFailures } from '../../src/health/intake-failures.js';
 import { listen } from '../../src/http-server.js';
@@ -63,10 +63,12 @@ describe.skipIf(!POSTGRES_URL)('the intake past its bounded queue', () => {
     cleanups.push(() => holder.end());
     await holder.query('BEGIN');
     await holder.query('LOCK TABLE delivery IN ACCESS EXCLUSIVE MODE');
+    const accepting = vi.spyOn(store.deliveries, 'accept');
     const held = [deliver('held-1')];
     await waitForLockWaiters(holder, 1);
+    // The second waits in the store's queue for the guild's next batch (one batch of a guild at a time).
     held.push(deliver('held-2'));
-    await waitForLockWaiters(holder, 2);
+    await vi.waitFor(() => expect(accepting).toHaveBeenCalledTimes(2));
 
     const refused = [await deliver('refused-1'), await deliver('refused-2')];
     for (const answer of refused) {
@@ -100,7 +102,7 @@ async function waitForLockWaiters(holder: pg.Client, atLeast: number): Promise<v
     const { rows } = await holder.query<{ waiting: number }>(
       `SELECT count(*)::int AS waiting FROM pg_stat_activity
        WHERE datname = current_database() AND wait_event_type = 'Lock' AND state = 'active'
-         AND query LIKE '%bridge_accept_many%'`,
+         AND query LIKE '%bridge_accept_batch%'`,
     );
     if ((rows[0]?.waiting ?? 0) >= atLeast) return;
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
@@ -22,9 +23,11 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  let databaseUrl = '';
   const start = async (): Promise<Store> => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
+    databaseUrl = database.url;
     const store = await openStore(database.url);
     cleanups.push(() => store.close());
     for (const guildId of GUILDS) {
@@ -95,5 +98,73 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
         .sort(),
     );
     expect(await store.deliveries.stateOf('hook-1', 'poison')).toBeUndefined();
+  });
+
+  it('stores a delivery that came before a removal of its hook, and refuses one that came while it was under way', async () => {
+    const store = await start();
+    const guildId = GUILDS[0] ?? '';
+    await store.hooks.save({
+      hookId: 'hook-1',
+      guildId,
+      webhookId: 'wh_1',
+      secret: 's',
+      events: ['all'],
+      createdAt: 1,
+    });
+    // Another session holds the guild's lock, as a batch being stored would: what comes next queues behind it.
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    cleanups.push(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT pg_advisory_xact_lock(hashtextextended('bridge.guild:' || $1, 0))`, [guildId]);
+    const waiting = async () => {
+      const { rows } = await blocker.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
+      return rows[0]?.n;
+    };
+    const early = store.deliveries.accept(delivery('early', guildId), { requireHook: true });
+    await expect.poll(waiting).toBe(1);
+    const removed = store.hooks.remove('hook-1');
+    await expect.poll(waiting).toBe(2);
+    // Held back until the guild's batch in flight is stored, so sent after the removal queued for the lock.
+    const late = store.deliveries.accept(delivery('late', guildId), { requireHook: true });
+    await blocker.query('COMMIT');
+
+    expect(await early).toBe('accepted');
+    await removed;
+    expect(await late).toBe('unknown-hook');
+    expect(await store.deliveries.stateOf('hook-1', 'early')).toBe('waiting');
+    expect(await store.deliveries.stateOf('hook-1', 'late')).toBeUndefined();
+    expect(await store.hooks.get('hook-1')).toBeUndefined();
+  });
+
+  it("sends one batch of a guild at a time, and another guild's meanwhile", async () => {
+    const store = await start();
+    const [busy = '', other = ''] = GUILDS;
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    cleanups.push(() => blocker.end());
+    // Another session holds the first guild's lock, as a batch being stored would.
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT pg_advisory_xact_lock(hashtextextended('bridge.guild:' || $1, 0))`, [busy]);
+    const waiting = async () => {
+      const { rows } = await blocker.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
+      return rows[0]?.n;
+    };
+    const first = store.deliveries.accept(delivery('b-1', busy));
+    await expect.poll(waiting).toBe(1);
+    // Held back in this process for the guild's next batch, not sent to wait in the database beside the first.
+    const later = Array.from({ length: 5 }, (_, i) => store.deliveries.accept(delivery(`b-${i + 2}`, busy)));
+    // The other guild is not held up by the first's.
+    expect(await store.deliveries.accept(delivery('o-1', other))).toBe('accepted');
+    expect(await waiting()).toBe(1);
+    await blocker.query('COMMIT');
+
+    expect(await Promise.all([first, ...later])).toEqual(Array.from({ length: 6 }, () => 'accepted'));
+    const lane = await store.deliveries.nextFor(channelOf(busy), 100);
+    expect(lane.map((entry) => entry.deliveryId)).toEqual(['b-1', 'b-2', 'b-3', 'b-4', 'b-5', 'b-6']);
   });
 });

@@ -329,6 +329,111 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX delivery_parked ON delivery (parked_at) WHERE state = 'parked';
   `,
   `
+  -- bridge_accept_many with the check that an item's hook is still stored (requireHook) done inside, after the
+  -- guilds' locks: an item of a removed hook is answered 'unknown-hook', stores nothing and counts nothing. The
+  -- intake called bridge_accept_many through a statement that locked the hook rows FOR KEY SHARE and rebuilt the
+  -- batch without the refused items; that statement cost PostgreSQL half as much again as the function alone
+  -- (planned anew on every batch, the tuple lock written on every batch). bridge_accept_many is kept for the
+  -- processes of the previous version during a rolling restart.
+  CREATE FUNCTION bridge_accept_batch(p_items JSONB) RETURNS TEXT[]
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    v_guild    TEXT;
+    v_item     JSONB;
+    v_live     TEXT[];
+    v_version  BIGINT;
+    v_channel  TEXT;
+    v_muted    BOOLEAN;
+    v_broken   TEXT;
+    v_seq      BIGINT;
+    v_outcomes TEXT[] := '{}';
+    v_hooks    TEXT[] := '{}';
+    v_ats      BIGINT[] := '{}';
+    v_events   TEXT[] := '{}';
+    v_work     JSONB := '{}';
+  BEGIN
+    FOR v_guild IN SELECT DISTINCT item->>'guildId' FROM jsonb_array_elements(p_items) AS item ORDER BY 1 LOOP
+      PERFORM pg_advisory_xact_lock(hashtextextended('bridge.guild:' || v_guild, 0));
+    END LOOP;
+    -- Read after the locks, so with a snapshot of after them: a removal holds its guild's lock until it commits
+    -- (hooks.remove, forgetGuild), so it is either seen here or waits for this batch to commit. A plain read, no
+    -- row lock: locking the hook row (FOR KEY SHARE, as the statement before this function did) wrote to the row
+    -- on every batch and, with two batches in flight, made a multixact of it.
+    SELECT COALESCE(array_agg(hook_id), '{}') INTO v_live FROM hook
+      WHERE hook_id IN (SELECT item->>'hookId' FROM jsonb_array_elements(p_items) AS item
+                        WHERE COALESCE((item->>'requireHook')::BOOLEAN, false));
+    FOR v_item IN SELECT item FROM jsonb_array_elements(p_items) WITH ORDINALITY AS t(item, n) ORDER BY n LOOP
+      IF COALESCE((v_item->>'requireHook')::BOOLEAN, false) AND NOT (v_item->>'hookId' = ANY (v_live)) THEN
+        v_outcomes := v_outcomes || 'unknown-hook'::TEXT;
+        CONTINUE;
+      END IF;
+      SELECT version INTO v_version FROM guild_settings WHERE guild_id = v_item->>'guildId';
+      IF COALESCE(v_version, 0) <> (v_item->>'version')::BIGINT THEN
+        v_outcomes := v_outcomes || 'stale'::TEXT;
+        CONTINUE;
+      END IF;
+      v_channel := v_item->>'channelId';
+      v_muted := (v_item->>'muted')::BOOLEAN;
+      v_broken := NULL;
+      v_seq := NULL;
+      IF v_muted THEN
+        INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, state, posted_at, server,
+                              case_type, muted)
+          VALUES (nextval('delivery_seq'), v_item->>'hookId', v_item->>'deliveryId', v_item->>'guildId',
+                  v_item->>'event', (v_item->>'receivedAt')::BIGINT, 'posted', (v_item->>'receivedAt')::BIGINT,
+                  v_item->>'server', v_item->>'caseType', true)
+          ON CONFLICT (hook_id, delivery_id) DO NOTHING
+          RETURNING seq INTO v_seq;
+      ELSE
+        IF v_channel IS NOT NULL THEN
+          SELECT broken_reason INTO v_broken FROM channel_state
+            WHERE channel_id = v_channel AND broken_status IS NOT NULL;
+        END IF;
+        INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id,
+                              park_kind, park_detail, parked_at, server, case_type)
+          VALUES (nextval('delivery_seq'), v_item->>'hookId', v_item->>'deliveryId', v_item->>'guildId',
+                  v_item->>'event', (v_item->>'receivedAt')::BIGINT, v_item->>'rawBody',
+                  CASE WHEN v_channel IS NULL OR v_broken IS NOT NULL THEN 'parked' ELSE 'waiting' END,
+                  v_channel,
+                  CASE WHEN v_channel IS NULL THEN 'unrouted' WHEN v_broken IS NOT NULL THEN 'broken' END,
+                  CASE WHEN v_channel IS NULL THEN '' WHEN v_broken IS NOT NULL THEN v_broken END,
+                  CASE WHEN v_channel IS NULL OR v_broken IS NOT NULL THEN (v_item->>'receivedAt')::BIGINT END,
+                  v_item->>'server', v_item->>'caseType')
+          ON CONFLICT (hook_id, delivery_id) DO NOTHING
+          RETURNING seq INTO v_seq;
+      END IF;
+      v_hooks := v_hooks || (v_item->>'hookId');
+      v_ats := v_ats || (v_item->>'receivedAt')::BIGINT;
+      v_events := v_events || (v_item->>'event');
+      IF v_seq IS NULL THEN
+        v_outcomes := v_outcomes || 'duplicate'::TEXT;
+        CONTINUE;
+      END IF;
+      v_outcomes := v_outcomes || 'accepted'::TEXT;
+      IF NOT v_muted AND v_channel IS NOT NULL AND v_broken IS NULL THEN
+        v_work := jsonb_set(v_work, ARRAY[v_channel],
+          jsonb_build_object('guildId', v_item->>'guildId', 'at', GREATEST(
+            COALESCE((v_work->v_channel->>'at')::BIGINT, 0), (v_item->>'receivedAt')::BIGINT)));
+      END IF;
+    END LOOP;
+    -- Each hook's latest delivery, a duplicate too; a stale item or one of a removed hook is not counted.
+    INSERT INTO hook_activity (hook_id, last_delivery_at, last_event, refused_in_a_row)
+      SELECT DISTINCT ON (hook) hook, at, event, 0
+      FROM unnest(v_hooks, v_ats, v_events) WITH ORDINALITY AS t(hook, at, event, n)
+      ORDER BY hook, at DESC, n DESC
+      -- Batches of one moment commit in any order: the latest delivery wins, not the last commit.
+      ON CONFLICT (hook_id) DO UPDATE SET
+        last_delivery_at = GREATEST(hook_activity.last_delivery_at, EXCLUDED.last_delivery_at),
+        last_event = CASE WHEN hook_activity.last_delivery_at > EXCLUDED.last_delivery_at
+                          THEN hook_activity.last_event ELSE EXCLUDED.last_event END,
+        refused_in_a_row = 0;
+    PERFORM pg_notify('bridge', json_build_object('kind', 'work', 'channelId', lane.key,
+        'guildId', lane.value->>'guildId', 'at', (lane.value->>'at')::BIGINT)::text)
+      FROM jsonb_each(v_work) AS lane;
+    RETURN v_outcomes;
+  END $$;
+  `,
+  `
   -- Each feed partition's lease epoch: bumped by a process when it takes the partition (holding its advisory
   -- lock), checked (FOR SHARE) in the transaction of every write-down, confirm and release. A process that lost
   -- the partition without noticing (paused, cut off) is refused from the moment the next owner took it.

@@ -65,7 +65,7 @@ const STALE_RETRIES = 5;
 
 /**
  * The delivery queue in PostgreSQL. Every guarantee comes from the engine: the unique key dedupes concurrent
- * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept_many), the guild's
+ * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept_batch), the guild's
  * advisory transaction lock makes a guild's order its commit order, and NOTIFY announces work at commit.
  */
 export class PostgresDeliveries implements DeliveryQueue {
@@ -80,7 +80,7 @@ export class PostgresDeliveries implements DeliveryQueue {
 
   async accept(delivery: NewDelivery, options: AcceptOptions = {}): Promise<AcceptOutcome> {
     for (let attempt = 0; attempt <= STALE_RETRIES; attempt += 1) {
-      // Routed with the cached settings; bridge_accept_many answers 'stale' if they changed since.
+      // Routed with the cached settings; bridge_accept_batch answers 'stale' if they changed since.
       const { settings, version } = await this.guilds.versioned(delivery.guildId, attempt > 0);
       const route = resolveRoute(settings, delivery);
       const outcome = await this.batcher.accept({

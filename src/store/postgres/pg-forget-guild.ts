@@ -17,16 +17,18 @@ export class PostgresGuildForgetting implements GuildForgetting {
 
   async forgetGuild(guildId: string): Promise<ForgottenGuild> {
     const { hookIds, forgotten } = await inTransaction(this.pool, async (client) => {
-      // The hook rows first, in hook_id order, then the guild's lock: the order of an accept that requires its
-      // hook (pg-accept-batcher.ts), so the two never wait on each other in a circle.
+      // The hook rows first, in hook_id order, then the guild's lock, as a hook's removal takes them (and the
+      // previous version's accept, which locked the hook rows before its guild's lock). The lock comes before
+      // anything is deleted: an accept (bridge_accept_batch) holds it while it reads the hooks and counts their
+      // activity, so it finds nothing of this removal half done, and this removal waits for it to commit.
       const { rows: hooks } = await client.query<{ hook_id: string }>(
         'SELECT hook_id FROM hook WHERE guild_id = $1 ORDER BY hook_id FOR UPDATE',
         [guildId],
       );
       const ids = hooks.map((row) => row.hook_id);
+      await client.query(GUILD_LOCK_SQL, [guildId]);
       await client.query('DELETE FROM hook WHERE hook_id = ANY($1::text[])', [ids]);
       await client.query('DELETE FROM hook_activity WHERE hook_id = ANY($1::text[])', [ids]);
-      await client.query(GUILD_LOCK_SQL, [guildId]);
       const { rows: settings } = await client.query<{ settings: unknown }>(
         'SELECT settings FROM guild_settings WHERE guild_id = $1',
         [guildId],

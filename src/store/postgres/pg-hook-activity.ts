@@ -16,7 +16,8 @@ export class PostgresHookActivity implements HookActivityStore {
   }
 
   async recordAccepted(hookId: string, event: string, at: number): Promise<boolean> {
-    // The hook's row locked as an accept locks it (pg-accept-batcher.ts): a removal under way is waited for.
+    // The hook's row locked FOR KEY SHARE, which a removal's FOR UPDATE conflicts with: a removal under way is
+    // waited for, and a removed hook counts nothing. A ping is rare: the lock's write costs nothing here.
     const { rows } = await this.pool.query(
       `WITH live AS (SELECT hook_id FROM hook WHERE hook_id = $1 FOR KEY SHARE),
        counted AS (

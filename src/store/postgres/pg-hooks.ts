@@ -4,6 +4,7 @@ import { BoundedCache } from '../bounded-cache.js';
 import { toHookRecord, type HookRow } from '../hook-rows.js';
 import type { HookRecord, HookStore } from '../hooks.js';
 import type { StoreSignals } from '../signals.js';
+import { GUILD_LOCK_SQL } from './pg-guild-settings.js';
 import { notify } from './pg-signals.js';
 import { inTransaction } from './transaction.js';
 
@@ -50,6 +51,16 @@ export class PostgresHooks implements HookStore {
   async remove(hookId: string): Promise<void> {
     // The notice commits with the removal: a process that stopped between the two could not leave it unsaid.
     await inTransaction(this.pool, async (client) => {
+      // The hook's guild lock held until the commit: an accept that requires the hook (bridge_accept_batch)
+      // reads it under the same lock, so it stores its delivery before the removal or finds the hook gone. The
+      // row first, then the lock: the order forgetting a guild takes them in, and the previous version's accept.
+      const { rows } = await client.query<{ guild_id: string }>(
+        'SELECT guild_id FROM hook WHERE hook_id = $1 FOR UPDATE',
+        [hookId],
+      );
+      const guildId = rows[0]?.guild_id;
+      if (guildId === undefined) return;
+      await client.query(GUILD_LOCK_SQL, [guildId]);
       await client.query('DELETE FROM hook WHERE hook_id = $1', [hookId]);
       await notify(client, { kind: 'hook-changed', hookId });
     });
