@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { inject } from 'vitest';
 
 import { createDatabase, type PostgresDatabase } from './postgres-cluster.js';
@@ -9,4 +10,17 @@ export const POSTGRES_URL = inject('postgresUrl');
 export function createTestDatabase(): Promise<PostgresDatabase> {
   if (!POSTGRES_URL) return Promise.reject(new Error('no PostgreSQL cluster in this run'));
   return createDatabase(POSTGRES_URL);
+}
+
+/** Ends every session of `applicationName` on the server, as a crash of the process holding them would. */
+export async function terminateSessions(url: string, applicationName: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+      applicationName,
+    ]);
+  } finally {
+    await client.end();
+  }
 }

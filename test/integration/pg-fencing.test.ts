@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { FeedWorker } from '../../src/feed/feed-worker.js';
@@ -10,7 +9,7 @@ import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { startBlackHoleProxy } from '../helpers/black-hole-proxy.js';
 import { captureLogs } from '../helpers/capture-logs.js';
-import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+import { createTestDatabase, POSTGRES_URL, terminateSessions } from '../helpers/postgres-database.js';
 
 const GUILD = '222222222222222222';
 const CHANNEL = '300000000000000001';
@@ -64,18 +63,6 @@ function leasesOn(url: string, name: string, timing: { rebalanceMs: number; idle
   return leases;
 }
 
-async function terminate(url: string, applicationName: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-      applicationName,
-    ]);
-  } finally {
-    await client.end();
-  }
-}
-
 const noFeed = { gained: () => undefined, losing: () => Promise.resolve() };
 const idsIn = (body: FeedMessageBody) =>
   body.embeds.map((embed) => /Delivery (\S+)$/.exec(embed.footer?.text ?? '')?.[1] ?? '?');
@@ -96,7 +83,7 @@ describe.skipIf(!POSTGRES_URL)('a feed process fenced off once its lease is gone
     expect(await store.deliveries.writeDown(CHANNEL, 'nonce-of-first', [f1?.seq ?? -1], '{"m":1}', old)).toBe(true);
 
     // The first process's session ends (as a crash would end it) and another takes the partition.
-    await terminate(database.url, 'fence-first');
+    await terminateSessions(database.url, 'fence-first');
     const second = leasesOn(database.url, 'fence-second', timing);
     await second.start(noFeed);
     await until(() => second.owns(GUILD), 5_000, 'the partition taken over');

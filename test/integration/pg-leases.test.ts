@@ -5,7 +5,7 @@ import { PARTITIONS } from '../../src/feed/ownership.js';
 import { migrate } from '../../src/store/postgres/migrations.js';
 import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
 import { captureLogs } from '../helpers/capture-logs.js';
-import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+import { createTestDatabase, POSTGRES_URL, terminateSessions } from '../helpers/postgres-database.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -65,18 +65,6 @@ async function holders(url: string): Promise<Map<number, number>> {
   }
 }
 
-async function terminate(url: string, applicationName: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-      applicationName,
-    ]);
-  } finally {
-    await client.end();
-  }
-}
-
 describe.skipIf(!POSTGRES_URL)('feed partitions held through PostgreSQL advisory locks', () => {
   it('splits the partitions between two processes, never both on one, and hands a killed one’s over within seconds', async () => {
     const database = await leaseDatabase();
@@ -96,7 +84,7 @@ describe.skipIf(!POSTGRES_URL)('feed partitions held through PostgreSQL advisory
     expect([...held.values()].every((n) => n === 1)).toBe(true);
 
     // As a SIGKILL would: the session ends without a goodbye; the server frees its locks at once.
-    await terminate(database.url, 'lease-a');
+    await terminateSessions(database.url, 'lease-a');
     const tookMs = await until(() => b.partitions.length === PARTITIONS, 5_000, 'the killed one’s partitions taken');
     expect(tookMs).toBeLessThan(5_000);
   });
