@@ -3,7 +3,6 @@ import type pg from 'pg';
 import { channelOf, resolveRoute } from '../../feed/route.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import {
-  LeaseLostError,
   type AcceptOptions,
   type AcceptOutcome,
   type BrokenChannel,
@@ -34,6 +33,7 @@ import {
   type ParkedCount,
   type PostedRow,
 } from '../delivery-rows.js';
+import { holdLease } from './hold-lease.js';
 import { PgAcceptBatcher } from './pg-accept-batcher.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
 import { notify } from './pg-signals.js';
@@ -43,22 +43,6 @@ import { inTransaction } from './transaction.js';
 const SWEEP_SLICE = 5_000;
 
 const FORGET_MESSAGE_SQL = 'DELETE FROM written_message WHERE channel_id = $1 AND nonce = $2';
-
-/**
- * Refuses the transaction unless `lease` is the partition's current one, and keeps it so until commit: FOR SHARE
- * makes the next owner's epoch bump (an UPDATE) wait for this transaction, and a bump already committed is seen
- * here (READ COMMITTED reads the newest row version under a row lock). So a write either commits before the
- * partition changes hands, where the next owner sees it, or is refused.
- */
-async function holdLease(client: pg.PoolClient, lease: Lease | undefined): Promise<void> {
-  if (!lease) return;
-  const { rows } = await client.query<{ epoch: string }>(
-    'SELECT epoch FROM feed_lease WHERE partition = $1 FOR SHARE',
-    [lease.partition],
-  );
-  // No row: no process has leased the partition yet (epoch 0).
-  if (Number(rows[0]?.epoch ?? 0) !== lease.epoch) throw new LeaseLostError(lease.partition);
-}
 
 /** How many times an accept routed with settings that changed meanwhile is routed again before giving up. */
 const STALE_RETRIES = 5;
