@@ -17,8 +17,8 @@ export default defineConfig({
         extends: true,
         test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: CHAOS, sequence: { groupOrder: 0 } },
       },
-      // The chaos tests run real bot fleets that take both cores: alone, after the rest, so no timing-sensitive
-      // test shares the machine with them.
+      // The chaos tests run real bot fleets that take both cores for minutes: `npm run test:chaos` (which CI runs
+      // after `npm test`), never beside the rest, so no timing-sensitive test shares the machine with them.
       // One file at a time, too: two fleets at once would starve each other of the cores their bounds assume.
       {
         extends: true,
