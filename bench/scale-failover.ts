@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-import { partitionOf, PARTITIONS } from '../src/feed/ownership.js';
+import { partitionOf, PARTITIONS } from '../src/store/coordination.js';
 import {
   buildChaosWorld,
   chaosFleet,

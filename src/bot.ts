@@ -25,7 +25,6 @@ import { onGuildRemoved } from './discord/on-guild-removed.js';
 import type { BackoffPolicy } from './feed/backoff.js';
 import { FeedWorker } from './feed/feed-worker.js';
 import type { BatchWindow } from './feed/lane.js';
-import { ownEverything, type FeedOwnership } from './feed/ownership.js';
 import { reportHealth } from './health-report.js';
 import { AlertDesk } from './health/alert-desk.js';
 import { alertSettingsOn } from './health/alert-settings.js';
@@ -38,9 +37,8 @@ import { createApp } from './intake/create-app.js';
 import type { Logger } from './logger.js';
 import { sealStoredSecrets } from './seal-stored-secrets.js';
 import { StartupError } from './startup-error.js';
+import type { CoordinationOptions } from './store/coordination.js';
 import { openStore, type Store } from './store/open-store.js';
-import { withTimeouts } from './store/postgres/connection-timeouts.js';
-import { PostgresLeases, type LeaseOptions } from './store/postgres/pg-leases.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
 import { StoreHealth } from './store/store-health.js';
 import { RUNTIME_TIMERS, type Timers } from './timers.js';
@@ -83,7 +81,7 @@ export interface StartOptions {
         /** How long Discord is taken to recognise a nonce (tests shorten it with the fake's). */
         nonceWindowMs?: number;
         /** PostgreSQL only: how feed processes share the partitions (tests shorten the timings). */
-        leases?: Pick<LeaseOptions, 'rebalanceMs' | 'idleTimeoutMs'>;
+        leases?: Pick<CoordinationOptions, 'rebalanceMs' | 'idleTimeoutMs'>;
       };
   /**
    * The base of the address the service is told to post to, given the intake's own URL; default PUBLIC_URL.
@@ -313,55 +311,48 @@ async function startFeed(
   });
   const startHealth = () =>
     health.start().catch((error: unknown) => logger.error({ err: error }, 'the health monitor could not start'));
-  const connect = (refusalIsFatal: boolean) =>
+  // The token was checked at start: a refusal later is reported (/status, /healthz) and retried, not fatal.
+  const connect = () =>
     connectDiscord(discord, config.DISCORD_TOKEN, {
       logger,
-      refusalIsFatal,
+      refusalIsFatal: false,
       ...(feedOptions.loginBackoff ? { backoff: feedOptions.loginBackoff } : {}),
     });
 
-  let ownership: FeedOwnership = ownEverything();
   let connection: { stop(): void } | undefined;
-  if (store.kind === 'postgres') {
-    await refuseARefusedToken(discord, config.DISCORD_TOKEN, logger);
-    discordHealth.gatewayHere = false;
-    ownership = new PostgresLeases(
-      // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
-      withTimeouts({
-        connectionString: config.STORE_URL,
-        application_name: `service-discord-bridge-leases-${process.pid}`,
-      }),
-      {
-        logger,
-        ...feedOptions.leases,
-        wantsGateway: true,
-        onGateway: (held) => {
-          discordHealth.gatewayHere = held;
-          if (held) {
-            logger.info('this process holds the gateway: slash commands are answered here');
-            void connect(false).then((handle) => (connection = handle));
-            poller.start();
-            escalator.start();
-            void startHealth();
-          } else {
-            logger.warn('this process lost the gateway lease: disconnecting from the gateway');
-            connection?.stop();
-            void poller.stop();
-            void escalator.stop();
-            void health.stop();
-            void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
-          }
-        },
-        onMembers: (members) => {
-          // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second.
-          discord.rest.options.globalRequestsPerSecond = Math.max(
-            1,
-            Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND / members),
-          );
-        },
-      },
-    );
-  }
+  // Whether this process holds the gateway is the store's coordination to say: at once where one process runs
+  // (SQLite), by a lease where several share the store (PostgreSQL). Posting needs only REST either way.
+  await refuseARefusedToken(discord, config.DISCORD_TOKEN, logger);
+  discordHealth.gatewayHere = false;
+  const ownership = store.coordinate({
+    logger,
+    ...feedOptions.leases,
+    wantsGateway: true,
+    onGateway: (held) => {
+      discordHealth.gatewayHere = held;
+      if (held) {
+        logger.info('this process holds the gateway: slash commands are answered here');
+        void connect().then((handle) => (connection = handle));
+        poller.start();
+        escalator.start();
+        void startHealth();
+      } else {
+        logger.info('this process no longer holds the gateway: disconnecting from it');
+        connection?.stop();
+        void poller.stop();
+        void escalator.stop();
+        void health.stop();
+        void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
+      }
+    },
+    onMembers: (members) => {
+      // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second.
+      discord.rest.options.globalRequestsPerSecond = Math.max(
+        1,
+        Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND / members),
+      );
+    },
+  });
 
   const worker = new FeedWorker({
     cards: new FeedCards({ records: cardRecords, poster: createCardPoster(discord, logger), clock, logger }),
@@ -416,20 +407,10 @@ async function startFeed(
     logger,
   );
 
-  if (store.kind === 'postgres') {
-    discord.on(Events.ClientReady, (client) => logger.info({ user: client.user.tag }, 'Discord gateway ready'));
-    // Posting needs only REST (the token was checked above); the gateway follows the lease.
-    await worker.start();
-  } else {
-    discord.once(Events.ClientReady, (client) => {
-      logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord ready: feed starting');
-      worker.start().catch((error: unknown) => logger.error({ err: error }, 'the feed could not start'));
-      poller.start();
-      escalator.start();
-      void startHealth();
-    });
-    connection = await connect(true);
-  }
+  discord.on(Events.ClientReady, (client) =>
+    logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord gateway ready'),
+  );
+  await worker.start();
   return {
     feed: worker,
     poller,

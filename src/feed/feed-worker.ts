@@ -7,7 +7,7 @@ import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow, type LaneDeps } from './lane.js';
-import { ownEverything, partitionOf, type FeedOwnership } from './ownership.js';
+import { ownEverything, partitionOf, type FeedOwnership } from '../store/coordination.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 
 export interface FeedWorkerDeps {

@@ -7,7 +7,7 @@ import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { Timers } from '../timers.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
-import { partitionOf } from './ownership.js';
+import { partitionOf } from '../store/coordination.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
 import { resolveRoute } from './route.js';

@@ -98,7 +98,7 @@ export interface RetryingChannel {
 
 /** A channel whose lane has work; `retryAt` is set while its last sends failed and it waits (a stored backoff). */
 /**
- * The feed process's lease on the partition of a lane's guild (src/feed/ownership.ts): the lease's epoch grows
+ * The feed process's lease on the partition of a lane's guild (src/store/coordination.ts): the lease's epoch grows
  * each time the partition changes hands. An engine shared by several processes refuses a write from an older
  * epoch, so a process that lost the partition (paused, cut off) cannot write down or confirm a message after
  * another took it over. With one process (SQLite, whose file lock admits no other) the epoch is not checked.

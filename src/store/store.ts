@@ -1,4 +1,5 @@
 import type { AuditLog } from './audit-log.js';
+import type { CoordinationOptions, FeedOwnership } from './coordination.js';
 import type { DeliveryQueue } from './deliveries.js';
 import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
@@ -26,5 +27,10 @@ export interface Store extends GuildForgetting {
   /** Admin actions, for /audit. */
   readonly audit: AuditLog;
   readonly signals: StoreSignals;
+  /**
+   * How this feed process shares the feeds and the gateway with others, as far as the engine allows several:
+   * started by the feed worker. The composition root never needs to know which engine it runs on.
+   */
+  coordinate(options: CoordinationOptions): FeedOwnership;
   close(): Promise<void>;
 }

@@ -58,7 +58,7 @@ describe('npm start (src/main.ts) as a process', () => {
     const child = startMain(discord, storeUrl);
     const logs = watchLogs(child.stdout);
     const listening = await logs.waitFor('intake listening');
-    await logs.waitFor('Discord ready: feed starting');
+    await logs.waitFor('Discord gateway ready');
 
     const body = JSON.stringify(SAMPLE_DELIVERIES['case.created']);
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -89,7 +89,7 @@ describe('npm start (src/main.ts) as a process', () => {
     const first = startMain(discord, storeUrl);
     const logs = watchLogs(first.stdout);
     const listening = await logs.waitFor('intake listening');
-    await logs.waitFor('Discord ready: feed starting');
+    await logs.waitFor('Discord gateway ready');
 
     const second = startMain(discord, storeUrl);
     let stderr = '';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { PARTITIONS } from '../../src/feed/ownership.js';
+import { PARTITIONS } from '../../src/store/coordination.js';
 import { migrate } from '../../src/store/postgres/migrations.js';
 import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
 import { captureLogs } from '../helpers/capture-logs.js';

@@ -11,6 +11,7 @@ import { PostgresGuildForgetting } from './pg-forget-guild.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
+import { PostgresLeases } from './pg-leases.js';
 import { PostgresRecords } from './pg-records.js';
 import { PostgresSignals } from './pg-signals.js';
 import { requireSupportedVersion } from './require-supported-version.js';
@@ -71,6 +72,12 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     audit: new PostgresAudit(pool),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
+    // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
+    coordinate: (options) =>
+      new PostgresLeases(
+        withTimeouts({ connectionString: url, application_name: `service-discord-bridge-leases-${process.pid}` }),
+        options,
+      ),
     async close() {
       await signals.close();
       await pool.end();

@@ -1,8 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
-import { partitionOf, PARTITIONS, type FeedOwnership, type OwnershipListener } from '../../feed/ownership.js';
-import type { Logger } from '../../logger.js';
+import {
+  partitionOf,
+  PARTITIONS,
+  type CoordinationOptions,
+  type FeedOwnership,
+  type OwnershipListener,
+} from '../coordination.js';
 import type { Lease } from '../deliveries.js';
 
 /**
@@ -24,19 +29,11 @@ const MEMBER_SLOTS = 256;
  */
 const LEASE_TRUST = 0.8;
 
-export interface LeaseOptions {
-  logger: Logger;
-  /** How often shares are rebalanced (and the session shows it is alive). Default 0.5 s. */
-  rebalanceMs?: number;
-  /** How long a silent session lives: a hung process loses its partitions after this. Default 10 s. */
-  idleTimeoutMs?: number;
-  /** Whether this process may hold the gateway (the one Discord connection that receives slash commands). */
-  wantsGateway: boolean;
-  /** Told when this process gains or loses the gateway. */
-  onGateway?(held: boolean): void;
-  /** Told how many feed processes share the partitions (Discord's global rate limit is split by it). */
-  onMembers?(members: number): void;
-}
+/**
+ * `rebalanceMs`: how often shares are rebalanced (and the session shows it is alive). `idleTimeoutMs`: how long
+ * a silent session lives (idle_session_timeout): a hung process loses its partitions after this.
+ */
+export type LeaseOptions = CoordinationOptions;
 
 /**
  * The feed processes' shares of the partitions, through session advisory locks on a connection of its own.

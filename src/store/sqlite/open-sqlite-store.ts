@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
+import { ownEverything } from '../coordination.js';
 import { LocalSignals } from '../signals.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
@@ -78,6 +79,8 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     audit: new SqliteAudit(db, writes),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
+    // The file lock admits one process: it posts every feed and holds the gateway.
+    coordinate: (options) => ownEverything(options),
     close() {
       writes.flush();
       db.close();

@@ -1,0 +1,75 @@
+import type { Logger } from '../logger.js';
+import type { Lease } from './deliveries.js';
+
+/**
+ * How feed processes share the work, as the store's engine allows: which guilds' feeds this process posts, and
+ * whether it holds the gateway (the one Discord connection that receives slash commands, so each runs once).
+ * With one process (SQLite: its file lock admits one) it posts them all and holds the gateway. With several
+ * (PostgreSQL) guilds are hashed into a fixed number of partitions and each partition is owned by one process at
+ * a time, through a lease the engine enforces (src/store/postgres/pg-leases.ts); one of them holds the gateway.
+ */
+export const PARTITIONS = 64;
+
+/** The partition of a guild: FNV-1a of its id, so every process computes the same one. */
+export function partitionOf(guildId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < guildId.length; i += 1) {
+    hash ^= guildId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % PARTITIONS;
+}
+
+/** What the feed is told when its share of the partitions changes. */
+export interface OwnershipListener {
+  /** These partitions are this process's now: their lanes may start (a message written down goes first). */
+  gained(partitions: readonly number[]): void;
+  /** These partitions are about to go to another process: stop their lanes and let their sends finish. */
+  losing(partitions: readonly number[]): Promise<void>;
+}
+
+export interface FeedOwnership {
+  /** Whether this process posts the guild's feed now. */
+  owns(guildId: string): boolean;
+  /** The lease under which this process posts the guild's feed now (handed to the store's writes), if it does. */
+  leaseOf(guildId: string): Lease | undefined;
+  start(listener: OwnershipListener): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What a process tells the store's coordination about itself, and what it wants to hear. */
+export interface CoordinationOptions {
+  logger: Logger;
+  /** How often shares are rebalanced, where there are several processes (tests shorten it). Default 0.5 s. */
+  rebalanceMs?: number;
+  /** How long a silent process keeps its share, where there are several. Default 10 s. */
+  idleTimeoutMs?: number;
+  /** Whether this process may hold the gateway. */
+  wantsGateway: boolean;
+  /** Told when this process gains or loses the gateway. */
+  onGateway?(held: boolean): void;
+  /** Told how many feed processes share the work (Discord's global rate limit is split by it). */
+  onMembers?(members: number): void;
+}
+
+/**
+ * One process posts everything and holds the gateway (the SQLite store: the file lock already makes it the only
+ * one): told so as soon as the feed starts.
+ */
+export function ownEverything(options: Partial<CoordinationOptions> = {}): FeedOwnership {
+  return {
+    owns: () => true,
+    // Epoch 0: a partition no process ever leased (the store checks nothing for SQLite).
+    leaseOf: (guildId) => ({ partition: partitionOf(guildId), epoch: 0 }),
+    start(listener) {
+      listener.gained(Array.from({ length: PARTITIONS }, (_, partition) => partition));
+      options.onMembers?.(1);
+      if (options.wantsGateway) options.onGateway?.(true);
+      return Promise.resolve();
+    },
+    stop() {
+      if (options.wantsGateway) options.onGateway?.(false);
+      return Promise.resolve();
+    },
+  };
+}
