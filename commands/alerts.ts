@@ -1,15 +1,21 @@
 import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
 import { requireAdmin } from '../src/admin/require-admin.js';
+import type { Command } from '../src/discord/command.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { HealthDeps } from '../src/features/health/feature.js';
+import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
 import { clickAlertButton } from './alerts/buttons.js';
 import { setAlerts, showAlerts, turnAlertsOff } from './alerts/settings.js';
-import type { BotCommand } from './context.js';
+
+/** What /alerts is given: its feature's dependencies, no more. */
+export type AlertsDeps = CommandBasics & HealthDeps & WebhooksDeps;
 
 /** The longest silence check: a week. */
 const MAX_SILENCE_HOURS = 168;
 
 /** /alerts set|off|show: where the bot tells admins that the feed is breaking, and the alerts' buttons. */
-export const alerts: BotCommand = {
+export const alerts: Command<AlertsDeps> = {
   data: new SlashCommandBuilder()
     .setName('alerts')
     .setDescription('Where the bot warns that the feed is breaking')

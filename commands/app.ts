@@ -2,7 +2,10 @@ import { InteractionContextType, SlashCommandBuilder, type SlashCommandStringOpt
 
 import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
+import type { Command } from '../src/discord/command.js';
 import { UserFacingError } from '../src/errors.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { ReleasesDeps } from '../src/features/releases/feature.js';
 import { suggestApps } from './app/autocomplete.js';
 import { askForDeveloperKey, KEY_MODAL_ID, saveDeveloperKey } from './app/key.js';
 import { listApps, showApp } from './app/list.js';
@@ -16,7 +19,9 @@ import { prepareSubmission } from './app/submit.js';
 import { listUploads } from './app/uploads.js';
 import { unwatchApp, watchApp } from './app/watch.js';
 import { confirmWithdrawal, KEEP_ACTION, keepSubmission, WITHDRAW_ACTION, withdrawSubmission } from './app/withdraw.js';
-import type { BotCommand } from './context.js';
+
+/** What /app is given: its feature's dependencies, no more. */
+export type AppDeps = CommandBasics & ReleasesDeps;
 
 const appOption = (description: string) => (option: SlashCommandStringOption) =>
   option.setName('app').setDescription(description).setRequired(true).setAutocomplete(true).setMaxLength(100);
@@ -27,7 +32,7 @@ const appOption = (description: string) => (option: SlashCommandStringOption) =>
  * submit, new, withdraw and uploads need the release-manager role (/app managers) or Manage Server. Each is
  * checked when it runs, and again on every button click. Every answer is ephemeral.
  */
-export const app: BotCommand = {
+export const app: Command<AppDeps> = {
   data: new SlashCommandBuilder()
     .setName(APP_COMMAND)
     .setDescription("Your apps in the service's app store: release cards, submissions")

@@ -1,10 +1,15 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, time, TimestampStyles } from 'discord.js';
 
 import { requireAdmin } from '../src/admin/require-admin.js';
+import type { Command } from '../src/discord/command.js';
 import { deferEphemeral } from '../src/discord/reply.js';
+import type { AuditDeps } from '../src/features/audit/feature.js';
+import type { CommandBasics } from '../src/features/feature.js';
 import { BOT_USER_ID, type AuditEntry } from '../src/store/audit-log.js';
 import { fitLines, truncateText } from '../src/truncate-text.js';
-import type { BotCommand } from './context.js';
+
+/** What /audit is given: its feature's dependencies, no more. */
+export type AuditCommandDeps = CommandBasics & AuditDeps;
 
 /** The entries /audit shows. */
 export const AUDIT_SHOWN = 25;
@@ -12,7 +17,7 @@ export const AUDIT_SHOWN = 25;
 const MAX_DESCRIPTION = 4096;
 
 /** /audit: the server's last 25 admin actions, newest first. */
-export const audit: BotCommand = {
+export const audit: Command<AuditCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('audit')
     .setDescription('The last 25 admin actions in this server: who, what, when, result')

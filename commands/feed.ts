@@ -9,13 +9,21 @@ import {
 import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
 import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
-import type { BotCommand } from './context.js';
+import type { Command } from '../src/discord/command.js';
+import type { CardsDeps } from '../src/features/cards/feature.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { HealthDeps } from '../src/features/health/feature.js';
+import type { RoutingDeps } from '../src/features/routing/feature.js';
+import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
 import { setDefaultChannel } from './feed/default.js';
 import { clickHeldButton, showHeld } from './feed/held.js';
 import { setEventMention } from './feed/mention.js';
 import { clickModcallButton } from './feed/modcall-buttons.js';
 import { clearRule, setEventChannel, turnEventOff } from './feed/set.js';
 import { showRoutes } from './feed/show.js';
+
+/** What /feed is given: its feature's dependencies, no more. */
+export type FeedDeps = CommandBasics & RoutingDeps & CardsDeps & HealthDeps & Pick<WebhooksDeps, 'hooks' | 'guilds'>;
 
 /** The longest escalation delay: a day. */
 const MAX_ESCALATE_AFTER_MINUTES = 1_440;
@@ -49,7 +57,7 @@ const channelOption = (description: string) => (option: SlashCommandChannelOptio
     .addChannelTypes(...FEED_CHANNEL_TYPES);
 
 /** /feed set|off|clear|default|mention|show|held: which event goes to which channel, and whom it pings. */
-export const feed: BotCommand = {
+export const feed: Command<FeedDeps> = {
   data: new SlashCommandBuilder()
     .setName('feed')
     .setDescription('Choose where events are posted and whom they ping')

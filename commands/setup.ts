@@ -10,9 +10,13 @@ import {
 
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { readServerKeyInput, saveServerKey } from '../src/admin/server-key.js';
-import { modalCustomId } from '../src/discord/command.js';
+import { modalCustomId, type Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
-import type { BotCommand } from './context.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
+
+/** What /setup is given: its feature's dependencies, no more. */
+export type SetupDeps = CommandBasics & WebhooksDeps;
 
 const KEY_MODAL_ID = modalCustomId('setup', 'server-key');
 const KEY_INPUT_ID = 'key';
@@ -21,7 +25,7 @@ const KEY_INPUT_ID = 'key';
  * /setup: asks for the server key in a modal, never as a slash-command option, whose value Discord would show
  * in the channel's "used /setup" line and keep in the client's command history.
  */
-export const setup: BotCommand = {
+export const setup: Command<SetupDeps> = {
   data: new SlashCommandBuilder()
     .setName('setup')
     .setDescription("Set this server's key for the service (server API v2, starts with usk_)")

@@ -4,13 +4,23 @@ import { describeSealing } from '../src/admin/describe-sealing.js';
 import { describeStatus } from '../src/admin/describe-status.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
 import { describeReleaseStatus } from '../src/apps/describe-releases.js';
+import type { Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { HealthDeps } from '../src/features/health/feature.js';
+import type { ReleasesDeps } from '../src/features/releases/feature.js';
+import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
 import { describeHealth } from '../src/health/describe-health.js';
 import { readRecoveryReport } from '../src/health/downtime-recovery.js';
-import type { BotCommand } from './context.js';
+
+/** What /status is given: its feature's dependencies, no more. */
+export type StatusDeps = CommandBasics &
+  HealthDeps &
+  Pick<WebhooksDeps, 'hooks' | 'guilds' | 'secrets' | 'activity'> &
+  Pick<ReleasesDeps, 'appRecords'>;
 
 /** /status: what an admin needs to see whether the feed flows, and if not, why. */
-export const status: BotCommand = {
+export const status: Command<StatusDeps> = {
   data: new SlashCommandBuilder()
     .setName('status')
     .setDescription("This server's feed and release cards: webhooks, deliveries, broken routes, last poll")

@@ -9,13 +9,17 @@ import {
 } from 'discord.js';
 
 import type { AppGuild } from '../src/apps/app-records.js';
-import { modalCustomId } from '../src/discord/command.js';
+import { modalCustomId, type Command } from '../src/discord/command.js';
 import { formatName, formatUserText } from '../src/embeds/format.js';
 import { fitMessageToLimits } from '../src/embeds/limits.js';
 import { UserFacingError } from '../src/errors.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { ReleasesDeps } from '../src/features/releases/feature.js';
 import type { StoreApp } from '../src/upstream/developer-schemas.js';
 import { askService } from './app/shared.js';
-import type { BotCommand, CommandContext } from './context.js';
+
+/** What /store is given: its feature's dependencies, no more. */
+export type StoreDeps = CommandBasics & ReleasesDeps;
 
 /** Apps per page of /store. */
 export const STORE_PAGE_SIZE = 10;
@@ -29,7 +33,7 @@ const MAX_SEARCH = 50;
  * every member), paged with buttons. Anyone in the server may use it once a developer key is set; with
  * `public:true` the answer is visible to the channel.
  */
-export const store: BotCommand = {
+export const store: Command<StoreDeps> = {
   data: new SlashCommandBuilder()
     .setName(STORE_COMMAND)
     .setDescription("Browse the service's app store")
@@ -70,7 +74,7 @@ export const store: BotCommand = {
   },
 };
 
-function loadStore(ctx: CommandContext, guild: AppGuild): Promise<StoreApp[]> {
+function loadStore(ctx: StoreDeps, guild: AppGuild): Promise<StoreApp[]> {
   return ctx.developerCache.store.get(STORE_CACHE_KEY, () =>
     askService(ctx, guild, 'read the store', (caller) => ctx.developer.getStore(caller)),
   );

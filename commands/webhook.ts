@@ -7,14 +7,19 @@ import {
 
 import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
 import { requireAdmin } from '../src/admin/require-admin.js';
+import type { Command } from '../src/discord/command.js';
 import { deferEphemeral } from '../src/discord/reply.js';
-import type { BotCommand } from './context.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
 import { suggestWebhooks } from './webhook/autocomplete.js';
 import { enableWebhook } from './webhook/enable.js';
 import { listWebhooks } from './webhook/list.js';
 import { registerWebhook } from './webhook/register.js';
 import { removeWebhook } from './webhook/remove.js';
 import { testWebhook } from './webhook/test.js';
+
+/** What /webhook is given: its feature's dependencies, no more. */
+export type WebhookDeps = CommandBasics & WebhooksDeps;
 
 const webhookOption = (option: SlashCommandStringOption) =>
   option
@@ -23,7 +28,7 @@ const webhookOption = (option: SlashCommandStringOption) =>
     .setAutocomplete(true);
 
 /** /webhook register|test|enable|list|remove: the service's webhooks that feed this server. */
-export const webhook: BotCommand = {
+export const webhook: Command<WebhookDeps> = {
   data: new SlashCommandBuilder()
     .setName('webhook')
     .setDescription("Manage the service's webhooks for this server")

@@ -168,7 +168,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       webhookBaseUrl: (intakeUrl) => intakeUrl,
       // Release cards follow the review within seconds here, not a minute: a change in GET /apps brings the
       // app's versions at once, and the key's budget still holds polling to 30 requests a minute.
-      releasePolling: { cycleMs: RELEASE_POLL_MS, pendingEveryMs: 60_000, idleEveryMs: 60_000 },
+      timings: { releasePolling: { cycleMs: RELEASE_POLL_MS, pendingEveryMs: 60_000, idleEveryMs: 60_000 } },
     });
     cleanups.push(() => bot.stop());
     const client = bot.discord;

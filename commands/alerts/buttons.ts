@@ -9,13 +9,13 @@ import { requireAdmin } from '../../src/admin/require-admin.js';
 import { openServerKey } from '../../src/admin/server-key.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { AlertsDeps } from '../alerts.js';
 
 /**
  * A click on an alert's button (`alerts:<action>:<hook id>`). Anyone who sees the alert can click, so Manage
  * Server is checked first, before anything is sent to the service.
  */
-export async function clickAlertButton(interaction: ButtonInteraction, ctx: CommandContext): Promise<void> {
+export async function clickAlertButton(interaction: ButtonInteraction, ctx: AlertsDeps): Promise<void> {
   const guildId = requireAdmin(interaction);
   const [, action = '', subject = ''] = interaction.customId.split(':');
   switch (action) {
@@ -31,7 +31,7 @@ export async function clickAlertButton(interaction: ButtonInteraction, ctx: Comm
 
 async function actOnWebhook(
   interaction: ButtonInteraction,
-  ctx: CommandContext,
+  ctx: AlertsDeps,
   guildId: string,
   hookId: string,
   action: 'reenable' | 'test',
@@ -74,7 +74,7 @@ function pingVerdict(run: PingRun): string {
 }
 
 /** The held list of /feed held, page 1, with its buttons. */
-async function showHeld(interaction: ButtonInteraction, ctx: CommandContext, guildId: string): Promise<void> {
+async function showHeld(interaction: ButtonInteraction, ctx: AlertsDeps, guildId: string): Promise<void> {
   const page = await renderHeldPage(ctx, guildId, 1);
   await interaction.reply({ ...page, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }

@@ -1,7 +1,7 @@
 import type { AutocompleteInteraction } from 'discord.js';
 
 import { truncateText } from '../../src/truncate-text.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { loadApps } from './shared.js';
 
 const MAX_CHOICES = 25;
@@ -12,7 +12,7 @@ const MAX_NAME = 100;
  * nothing is cached (or it is over a minute old) is GET /apps asked, once for all keystrokes waiting on it.
  * Without a usable key, or when the budget says wait, there is simply nothing to suggest.
  */
-export async function suggestApps(interaction: AutocompleteInteraction, ctx: CommandContext): Promise<void> {
+export async function suggestApps(interaction: AutocompleteInteraction, ctx: AppDeps): Promise<void> {
   const guildId = interaction.guildId;
   if (!guildId) {
     await interaction.respond([]);

@@ -4,7 +4,7 @@ import type { AppDraft } from '../../src/apps/app-draft.js';
 import type { Draft } from '../../src/apps/drafts.js';
 import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 
 /** What a click on a preview that no longer exists says (restart, 15 minutes). */
 export const EXPIRED_PREVIEW = 'This preview has expired or was already answered: run the command again.';
@@ -19,7 +19,7 @@ type DraftOf<K extends AppDraft['kind']> = Draft<Extract<AppDraft, { kind: K }>>
  */
 export function findOwnDraft<K extends AppDraft['kind']>(
   interaction: ButtonInteraction | ModalSubmitInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   draftId: string,
   kinds: readonly K[],
 ): DraftOf<K> {
@@ -45,7 +45,7 @@ export function findOwnDraft<K extends AppDraft['kind']>(
  */
 export async function claimDraft<K extends AppDraft['kind']>(
   interaction: ButtonInteraction | ModalSubmitInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   draftId: string,
   ...kinds: K[]
 ): Promise<DraftOf<K>> {

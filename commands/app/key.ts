@@ -13,7 +13,7 @@ import { readDeveloperKeyInput } from '../../src/apps/developer-key.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
 import type { ServiceApiError } from '../../src/upstream/service-api-error.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { appCustomId } from './shared.js';
 
 /** The /app key dialog and its one text input. */
@@ -47,7 +47,7 @@ export async function askForDeveloperKey(interaction: ChatInputCommandInteractio
 }
 
 /** The dialog's submit: check the key with the service, then store it and show the account's name. */
-export async function saveDeveloperKey(interaction: ModalSubmitInteraction, ctx: CommandContext): Promise<void> {
+export async function saveDeveloperKey(interaction: ModalSubmitInteraction, ctx: AppDeps): Promise<void> {
   const guildId = requireAdmin(interaction);
   const input = readDeveloperKeyInput(interaction.fields.getTextInputValue(KEY_INPUT_ID));
   if (!input.ok) {

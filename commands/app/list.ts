@@ -3,15 +3,11 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { describeApp, describeAppLine } from '../../src/apps/describe-apps.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { askService, loadApps, resolveApp } from './shared.js';
 
 /** /app list: the account's apps, the version waiting for review and since when, and where cards go. */
-export async function listApps(
-  interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
-  guildId: string,
-): Promise<void> {
+export async function listApps(interaction: ChatInputCommandInteraction, ctx: AppDeps, guildId: string): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
   await deferEphemeral(interaction);
   const apps = await loadApps(ctx, guild);
@@ -25,11 +21,7 @@ export async function listApps(
 }
 
 /** /app show app: one app's versions with their review states, the waiting one first. */
-export async function showApp(
-  interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
-  guildId: string,
-): Promise<void> {
+export async function showApp(interaction: ChatInputCommandInteraction, ctx: AppDeps, guildId: string): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
   await deferEphemeral(interaction);
   const app = await resolveApp(ctx, guild, interaction.options.getString('app', true));

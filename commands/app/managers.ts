@@ -2,12 +2,12 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 
 /** /app managers [role]: who may send and withdraw versions besides Manage Server; without a role, admins only. */
 export async function setManagers(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
 ): Promise<void> {
   const role = interaction.options.getRole('role');

@@ -14,7 +14,7 @@ import { toUploadName } from '../../src/apps/upload-name.js';
 import { deferEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import { MIN_DESCRIPTION_LENGTH } from '../../src/upstream/developer-schemas.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { appCustomId, loadOptions } from './shared.js';
 import { fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
@@ -40,7 +40,7 @@ const INPUTS = [
  */
 export async function openNewAppDialog(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
@@ -81,11 +81,7 @@ export async function openNewAppDialog(
 }
 
 /** The dialog's submit: fetch and read the files, check everything against GET /options, show the preview. */
-export async function prepareNewApp(
-  interaction: ModalSubmitInteraction,
-  ctx: CommandContext,
-  draftId: string,
-): Promise<void> {
+export async function prepareNewApp(interaction: ModalSubmitInteraction, ctx: AppDeps, draftId: string): Promise<void> {
   const draft = await claimDraft(interaction, ctx, draftId, 'new-app');
   const guild = await ctx.appRecords.readGuild(draft.guildId);
   await deferEphemeral(interaction);

@@ -8,17 +8,13 @@ import { UserFacingError } from '../../src/errors.js';
 import { truncateText } from '../../src/truncate-text.js';
 import type { Submission } from '../../src/upstream/developer-schemas.js';
 import { ServiceApiError } from '../../src/upstream/service-api-error.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { askService } from './shared.js';
 import { withUploadedToken } from './submission-preview.js';
 
 /** Cancel: nothing is sent; the preview says so and loses its buttons. */
-export async function cancelSubmission(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-): Promise<void> {
+export async function cancelSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
   await claimDraft(interaction, ctx, draftId, 'submission', 'submission-fields');
   await interaction.update({ content: 'Cancelled: nothing was sent to the service.', embeds: [], components: [] });
 }
@@ -30,11 +26,7 @@ export async function cancelSubmission(
  * many submissions are left this hour, and has the poller look at the app at once, so a watched app's new
  * release card follows.
  */
-export async function sendSubmission(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-): Promise<void> {
+export async function sendSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'submission');
   const at = ctx.clock();
   const left = await takeSubmissionSlot(ctx.appRecords, guildId, at);
@@ -97,7 +89,7 @@ export async function sendSubmission(
  * submission is already sent: a store failure here is logged, and the member still reads that it was sent.
  */
 async function keepSentFields(
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
   appId: string,
   submission: Submission,

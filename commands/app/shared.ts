@@ -15,7 +15,7 @@ import { truncateText } from '../../src/truncate-text.js';
 import type { DeveloperCaller } from '../../src/upstream/developer-client.js';
 import type { AppSummary, DeveloperOptions } from '../../src/upstream/developer-schemas.js';
 import type { ServiceApiError } from '../../src/upstream/service-api-error.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 
 /** The command's name: the prefix of its modal and button custom ids. */
 export const APP_COMMAND = 'app';
@@ -32,13 +32,13 @@ export function readAppCustomId(customId: string): [string, string] {
 }
 
 /** What calling the developer API for a command needs, from the command context. */
-export function keyDeps(ctx: CommandContext): DeveloperKeyDeps {
+export function keyDeps(ctx: AppDeps): DeveloperKeyDeps {
   return { records: ctx.appRecords, secrets: ctx.secrets, logger: ctx.logger, clock: ctx.clock };
 }
 
 /** One developer API call for a command (see callDeveloper): the guild's key, errors in words. */
 export function askService<T>(
-  ctx: CommandContext,
+  ctx: AppDeps,
   guild: AppGuild,
   action: string,
   call: (caller: DeveloperCaller) => Promise<T>,
@@ -51,7 +51,7 @@ export function askService<T>(
  * The guild's apps: from the cache while younger than `maxAgeMs` (default a minute; the poller refreshes it),
  * else GET /apps.
  */
-export function loadApps(ctx: CommandContext, guild: AppGuild, maxAgeMs?: number): Promise<AppSummary[]> {
+export function loadApps(ctx: AppDeps, guild: AppGuild, maxAgeMs?: number): Promise<AppSummary[]> {
   return ctx.developerCache.apps.get(
     guild.guildId,
     () => askService(ctx, guild, 'list your apps', (caller) => ctx.developer.listApps(caller)),
@@ -60,7 +60,7 @@ export function loadApps(ctx: CommandContext, guild: AppGuild, maxAgeMs?: number
 }
 
 /** GET /options, cached for an hour per guild. */
-export function loadOptions(ctx: CommandContext, guild: AppGuild): Promise<DeveloperOptions> {
+export function loadOptions(ctx: AppDeps, guild: AppGuild): Promise<DeveloperOptions> {
   return ctx.developerCache.options.get(guild.guildId, () =>
     askService(ctx, guild, 'read the allowed values (options)', (caller) => ctx.developer.getOptions(caller)),
   );
@@ -70,7 +70,7 @@ export function loadOptions(ctx: CommandContext, guild: AppGuild): Promise<Devel
  * The app an `app` option names: the id autocomplete filled in, or an id or name typed by hand.
  * @throws UserFacingError when the account has no such app
  */
-export async function resolveApp(ctx: CommandContext, guild: AppGuild, typed: string): Promise<AppSummary> {
+export async function resolveApp(ctx: AppDeps, guild: AppGuild, typed: string): Promise<AppSummary> {
   const wanted = typed.trim();
   const find = (apps: AppSummary[]) =>
     apps.find((app) => app.id === wanted) ?? apps.find((app) => app.name.toLowerCase() === wanted.toLowerCase());

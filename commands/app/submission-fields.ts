@@ -17,7 +17,7 @@ import { formatVersionName } from '../../src/apps/release-card.js';
 import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { UserFacingError } from '../../src/errors.js';
 import { truncateText } from '../../src/truncate-text.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { ALREADY_ANSWERED, findOwnDraft } from './claim-draft.js';
 import { appCustomId, confirmButtons, loadOptions, showPreview } from './shared.js';
 import { CANCEL_ACTION, fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
@@ -36,7 +36,7 @@ const FROM_DIALOG = 'Typed in the dialog';
  */
 export async function askForMissingFields(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
   draft: FieldsDraft,
 ): Promise<void> {
@@ -56,11 +56,7 @@ export async function askForMissingFields(
 }
 
 /** Fill in: opens the dialog with what was typed before, so a correction keeps the rest. */
-export async function openFieldsDialog(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-): Promise<void> {
+export async function openFieldsDialog(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
   const draft = findOwnDraft(interaction, ctx, draftId, ['submission-fields']);
   requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
   const modal = new ModalBuilder()
@@ -76,7 +72,7 @@ export async function openFieldsDialog(
  */
 export async function completeFields(
   interaction: ModalSubmitInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   draftId: string,
 ): Promise<void> {
   const draft = findOwnDraft(interaction, ctx, draftId, ['submission-fields']);

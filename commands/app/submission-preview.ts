@@ -9,7 +9,7 @@ import { formatName, formatUserText } from '../../src/embeds/format.js';
 import { fitMessageToLimits } from '../../src/embeds/limits.js';
 import { UserFacingError } from '../../src/errors.js';
 import { DEFAULT_MAX_UPLOAD_BYTES, type DeveloperOptions } from '../../src/upstream/developer-schemas.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { confirmButtons, formatBytes, showPreview } from './shared.js';
 
 type SubmissionDraft = Extract<AppDraft, { kind: 'submission' }>;
@@ -47,7 +47,7 @@ export function checkGivenFile(options: DeveloperOptions, file: GivenFile): Give
  * @throws UserFacingError for a file checkGivenFile refuses, or one that did not arrive whole
  */
 export async function fetchGivenFile(
-  ctx: CommandContext,
+  ctx: AppDeps,
   options: DeveloperOptions,
   file: GivenFile,
 ): Promise<{ name: string; bytes: Uint8Array }> {
@@ -59,7 +59,7 @@ export async function fetchGivenFile(
 /** Shows the checked submission with Submit and Cancel; nothing has been sent to the service yet. */
 export async function showSubmissionPreview(
   interaction: RepliableInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
   draft: SubmissionDraft,
   sources: readonly FieldSource[],

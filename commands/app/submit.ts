@@ -13,7 +13,7 @@ import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { submissionsLeft } from '../../src/apps/submission-quota.js';
 import { deferEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { askService, loadOptions, resolveApp } from './shared.js';
 import { askForMissingFields } from './submission-fields.js';
 import { checkGivenFile, fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
@@ -36,7 +36,7 @@ export const FROM_LAST_SENT = 'Kept from the last submission sent from here';
  */
 export async function prepareSubmission(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);

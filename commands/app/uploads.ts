@@ -5,13 +5,13 @@ import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatInlineCode } from '../../src/embeds/format.js';
 import { formatDuration } from '../../src/embeds/time.js';
 import { UPLOAD_LIFETIME_MS } from '../../src/upstream/developer-schemas.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { askService, formatBytes } from './shared.js';
 
 /** /app uploads: the uploads no version uses yet, with the time left before the service deletes them (24 h). */
 export async function listUploads(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);

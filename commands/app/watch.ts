@@ -4,7 +4,7 @@ import { readFeedChannel, requirePostableChannel } from '../../src/admin/feed-ch
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { resolveApp } from './shared.js';
 
 /**
@@ -12,11 +12,7 @@ import { resolveApp } from './shared.js';
  * review moves; an outcome pings the role. The first card (the waiting version, or the latest) follows with
  * the next poll, which is asked for at once.
  */
-export async function watchApp(
-  interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
-  guildId: string,
-): Promise<void> {
+export async function watchApp(interaction: ChatInputCommandInteraction, ctx: AppDeps, guildId: string): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
   await requirePostableChannel(channel);
   const role = interaction.options.getRole('role');
@@ -53,7 +49,7 @@ export async function watchApp(
 /** /app unwatch app: no more cards for the app; the posted ones stay in the channel. */
 export async function unwatchApp(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
 ): Promise<void> {
   const typed = interaction.options.getString('app', true).trim();

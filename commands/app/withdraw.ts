@@ -7,7 +7,7 @@ import { formatVersionName } from '../../src/apps/release-card.js';
 import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
-import type { CommandContext } from '../context.js';
+import type { AppDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { askService, confirmButtons, resolveApp, showPreview } from './shared.js';
 
@@ -20,7 +20,7 @@ export const KEEP_ACTION = 'keep';
  */
 export async function confirmWithdrawal(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: AppDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
@@ -55,11 +55,7 @@ export async function confirmWithdrawal(
 }
 
 /** Keep it: nothing is withdrawn. */
-export async function keepSubmission(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-): Promise<void> {
+export async function keepSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
   await claimDraft(interaction, ctx, draftId, 'withdrawal');
   await interaction.update({ content: 'Nothing was withdrawn.', embeds: [], components: [] });
 }
@@ -68,11 +64,7 @@ export async function keepSubmission(
  * Withdraw: DELETE /apps/:id/submissions/pending, then the version's release card shows who withdrew it, at
  * once, and the poller looks at the app for the service's new state.
  */
-export async function withdrawSubmission(
-  interaction: ButtonInteraction,
-  ctx: CommandContext,
-  draftId: string,
-): Promise<void> {
+export async function withdrawSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'withdrawal');
   await interaction.deferUpdate();
   const guild = await ctx.appRecords.readGuild(guildId);

@@ -2,12 +2,12 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { readFeedChannel, requireFeedChannel } from '../../src/admin/feed-channel.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 
 /** /feed default channel: where every event without a channel of its own goes. */
 export async function setDefaultChannel(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');

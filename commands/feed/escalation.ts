@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 
 /**
  * The escalation options of /feed mention (event:modcall only): `escalate-after` minutes and `escalate-role`;
@@ -9,7 +9,7 @@ import type { CommandContext } from '../context.js';
  */
 export async function applyEscalation(
   interaction: ChatInputCommandInteraction,
-  ctx: Pick<CommandContext, 'cards'>,
+  ctx: Pick<FeedDeps, 'cards'>,
   guildId: string,
   event: string,
 ): Promise<string | undefined> {

@@ -8,12 +8,12 @@ import {
   type HeldPage,
 } from '../../src/admin/held-entries.js';
 import { requireAdmin } from '../../src/admin/require-admin.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 
 /** /feed held [page]: the server's held deliveries, with Retry, Route and Discard. */
 export async function showHeld(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const page = await renderHeldPage(ctx, guildId, interaction.options.getInteger('page') ?? 1);
@@ -24,7 +24,7 @@ export async function showHeld(
  * A click on the held list. Anyone who sees the list could click, so Manage Server is checked first; then the
  * list is redrawn as it now is (another admin may have acted meanwhile: the store answers for the entry).
  */
-export async function clickHeldButton(interaction: ButtonInteraction, ctx: CommandContext): Promise<void> {
+export async function clickHeldButton(interaction: ButtonInteraction, ctx: FeedDeps): Promise<void> {
   const guildId = requireAdmin(interaction);
   const { action, seq, page } = readHeldButtonId(interaction.customId);
   const redraw = async (note?: string) => update(interaction, await renderHeldPage(ctx, guildId, page, note));

@@ -2,13 +2,13 @@ import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.j
 
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 import { applyEscalation } from './escalation.js';
 
 /** /feed mention event [role]: pings a role with an event; without a role, stops pinging for it. */
 export async function setEventMention(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const event = interaction.options.getString('event', true);
@@ -43,7 +43,7 @@ const NOT_MENTIONABLE =
   'mention without pinging anyone. Make the role mentionable in Server Settings, or grant me that permission.';
 
 /** Whether the bot may ping roles that are not mentionable. */
-async function canMentionAnyRole(ctx: Pick<CommandContext, 'client'>, guildId: string): Promise<boolean> {
+async function canMentionAnyRole(ctx: Pick<FeedDeps, 'client'>, guildId: string): Promise<boolean> {
   const guild = await ctx.client.guilds.fetch(guildId);
   const me = guild.members.me ?? (await guild.members.fetchMe());
   return me.permissions.has(PermissionFlagsBits.MentionEveryone);

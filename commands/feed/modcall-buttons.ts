@@ -5,14 +5,14 @@ import type { ModcallCard } from '../../src/cards/card-records.js';
 import { CLAIM_BUTTON_ID, eventOfCard, renderModcallMessage } from '../../src/cards/modcall-message.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 
 /**
  * Claim or Resolve on a modcall card. Members with the role the modcall pinged may click, and Manage Server;
  * the card's state is stored and changed atomically, so two moderators clicking Claim at once get one claim,
  * and the buttons keep working after a restart.
  */
-export async function clickModcallButton(interaction: ButtonInteraction, ctx: CommandContext): Promise<void> {
+export async function clickModcallButton(interaction: ButtonInteraction, ctx: FeedDeps): Promise<void> {
   const guildId = interaction.guildId;
   if (!guildId) throw new UserFacingError('Modcall cards work in servers only.');
   const messageId = interaction.message.id;

@@ -14,7 +14,7 @@ import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
 import { resolveRoute } from '../../src/feed/route.js';
 import type { GuildSettings } from '../../src/store/guild-settings.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 
 function scopeOf(interaction: ChatInputCommandInteraction): RuleScope {
   return readRuleScope({
@@ -27,7 +27,7 @@ function scopeOf(interaction: ChatInputCommandInteraction): RuleScope {
 /** /feed set event channel [server] [case-type] [mention]: a rule that sends those events to a channel. */
 export async function setEventChannel(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const scope = scopeOf(interaction);
@@ -50,7 +50,7 @@ export async function setEventChannel(
 /** /feed off event [server] [case-type]: those events are stored and counted as muted, never posted. */
 export async function turnEventOff(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const scope = scopeOf(interaction);
@@ -65,7 +65,7 @@ export async function turnEventOff(
 /** /feed clear event [server] [case-type]: removes that rule; the events follow the next matching rule. */
 export async function clearRule(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const scope = scopeOf(interaction);

@@ -3,7 +3,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { describeRules, SPECIFICITY_ORDER } from '../../src/admin/route-rules.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { fitLines } from '../../src/truncate-text.js';
-import type { CommandContext } from '../context.js';
+import type { FeedDeps } from '../feed.js';
 
 /** Discord's limit on a message's content. */
 const MAX_CONTENT = 2_000;
@@ -11,7 +11,7 @@ const MAX_CONTENT = 2_000;
 /** /feed show: every rule, most specific first, and whom each pings. */
 export async function showRoutes(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: FeedDeps,
   guildId: string,
 ): Promise<void> {
   const settings = await ctx.guilds.get(guildId);

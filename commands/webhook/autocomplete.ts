@@ -4,7 +4,7 @@ import { describeEvents } from '../../src/admin/describe-events.js';
 import { webhookName } from '../../src/admin/find-webhook.js';
 import { isAdmin } from '../../src/admin/require-admin.js';
 import { truncateText } from '../../src/truncate-text.js';
-import type { CommandContext } from '../context.js';
+import type { WebhookDeps } from '../webhook.js';
 
 /** Discord shows at most 25 suggestions, each named in at most 100 characters. */
 const MAX_CHOICES = 25;
@@ -16,7 +16,7 @@ const MAX_NAME = 100;
  */
 export async function suggestWebhooks(
   interaction: AutocompleteInteraction,
-  ctx: Pick<CommandContext, 'hooks'>,
+  ctx: Pick<WebhookDeps, 'hooks'>,
 ): Promise<void> {
   if (!isAdmin(interaction) || !interaction.guildId) {
     await interaction.respond([]);

@@ -4,12 +4,12 @@ import { switchWebhookOn } from '../../src/admin/enable-webhook.js';
 import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js';
 import { openServerKey } from '../../src/admin/server-key.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import type { CommandContext } from '../context.js';
+import type { WebhookDeps } from '../webhook.js';
 
 /** /webhook enable [webhook]: switches a webhook the service turned off (after 20 failures) back on. */
 export async function enableWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: WebhookDeps,
   guildId: string,
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));

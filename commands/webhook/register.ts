@@ -8,7 +8,7 @@ import { UserFacingError } from '../../src/errors.js';
 import { makeHookId } from '../../src/store/hooks.js';
 import type { ServiceApiError } from '../../src/upstream/client.js';
 import { MAX_WEBHOOKS_PER_KEY } from '../../src/upstream/schemas.js';
-import type { CommandContext } from '../context.js';
+import type { WebhookDeps } from '../webhook.js';
 
 /**
  * /webhook register events:<event|all>: registers a webhook with the service for this guild and keeps its
@@ -16,7 +16,7 @@ import type { CommandContext } from '../context.js';
  */
 export async function registerWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: WebhookDeps,
   guildId: string,
 ): Promise<void> {
   const events = expandEventChoice(interaction.options.getString('events', true));

@@ -2,7 +2,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { findGuildHook, webhookName } from '../../src/admin/find-webhook.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import type { CommandContext } from '../context.js';
+import type { WebhookDeps } from '../webhook.js';
 
 /**
  * /webhook remove [webhook]: forgets a webhook here. The service documents no delete (upstream-api.md §4.2),
@@ -10,7 +10,7 @@ import type { CommandContext } from '../context.js';
  */
 export async function removeWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: WebhookDeps,
   guildId: string,
 ): Promise<void> {
   const hook = await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook'));

@@ -5,7 +5,7 @@ import { describePing } from '../../src/admin/ping-result.js';
 import { pingWebhook } from '../../src/admin/ping-webhook.js';
 import { openServerKey } from '../../src/admin/server-key.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import type { CommandContext } from '../context.js';
+import type { WebhookDeps } from '../webhook.js';
 
 /**
  * /webhook test [webhook]: asks the service to ping the webhook and waits for the ping at our own intake, so
@@ -13,7 +13,7 @@ import type { CommandContext } from '../context.js';
  */
 export async function testWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: CommandContext,
+  ctx: WebhookDeps,
   guildId: string,
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));

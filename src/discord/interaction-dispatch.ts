@@ -12,7 +12,7 @@ import {
 
 import { UserFacingError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { commandOfCustomId, type Command } from './command.js';
+import { commandOfCustomId, type BoundCommand } from './command.js';
 import { toLoggableError } from './log-error.js';
 import { replyEphemeral } from './reply.js';
 
@@ -54,9 +54,8 @@ interface InteractionPlace {
  * A {@link UserFacingError} is shown to the user as it is; anything else is logged with where it happened
  * and answered with {@link GENERIC_FAILURE}. Every answer is ephemeral. The returned function never rejects.
  */
-export function createInteractionDispatcher<Context>(
-  commands: readonly Command<Context>[],
-  ctx: Context,
+export function createInteractionDispatcher(
+  commands: readonly BoundCommand[],
   logger: Logger,
   options: DispatchOptions = {},
 ): (interaction: Interaction) => Promise<void> {
@@ -65,7 +64,7 @@ export function createInteractionDispatcher<Context>(
   const run = async (
     interaction: DispatchedAction['interaction'],
     place: InteractionPlace,
-    work: (command: Command<Context>) => Promise<void>,
+    work: (command: BoundCommand) => Promise<void>,
     typed: string[] = [],
   ) => {
     const command = byName.get(place.command);
@@ -104,7 +103,7 @@ export function createInteractionDispatcher<Context>(
         kind: 'command',
         ...(subcommand ? { subcommand } : {}),
       };
-      await run(interaction, place, (command) => command.execute(interaction, ctx));
+      await run(interaction, place, (command) => command.execute(interaction));
     } else if (interaction.isModalSubmit()) {
       const place: InteractionPlace = {
         command: commandOfCustomId(interaction.customId),
@@ -116,7 +115,7 @@ export function createInteractionDispatcher<Context>(
         place,
         async (command) => {
           if (!command.submitModal) throw new UserFacingError(UNKNOWN_COMMAND);
-          await command.submitModal(interaction, ctx);
+          await command.submitModal(interaction);
         },
         typedValues(interaction),
       );
@@ -128,10 +127,10 @@ export function createInteractionDispatcher<Context>(
       };
       await run(interaction, place, async (command) => {
         if (!command.button) throw new UserFacingError(UNKNOWN_COMMAND);
-        await command.button(interaction, ctx);
+        await command.button(interaction);
       });
     } else if (interaction.isAutocomplete()) {
-      await suggest(interaction, byName.get(interaction.commandName), ctx, logger);
+      await suggest(interaction, byName.get(interaction.commandName), logger);
     }
   };
 
@@ -153,27 +152,25 @@ export function createInteractionDispatcher<Context>(
 }
 
 /** Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it. */
-export function attachInteractionDispatcher<Context>(
+export function attachInteractionDispatcher(
   client: Client,
-  commands: readonly Command<Context>[],
-  ctx: Context,
+  commands: readonly BoundCommand[],
   logger: Logger,
   options: DispatchOptions = {},
 ): () => void {
-  const dispatch = createInteractionDispatcher(commands, ctx, logger, options);
+  const dispatch = createInteractionDispatcher(commands, logger, options);
   const listener = (interaction: Interaction) => void dispatch(interaction);
   client.on(Events.InteractionCreate, listener);
   return () => client.off(Events.InteractionCreate, listener);
 }
 
-async function suggest<Context>(
+async function suggest(
   interaction: AutocompleteInteraction,
-  command: Command<Context> | undefined,
-  ctx: Context,
+  command: BoundCommand | undefined,
   logger: Logger,
 ): Promise<void> {
   try {
-    if (command?.autocomplete) await command.autocomplete(interaction, ctx);
+    if (command?.autocomplete) await command.autocomplete(interaction);
     else await interaction.respond([]);
   } catch (error) {
     logger.error(

@@ -22,9 +22,9 @@ export interface RegisterResult {
  * command-creation rate limit that one POST per command would run into.
  * @param rest a REST client with the bot token set (and, for tests, the fake's base URL)
  */
-export async function registerCommands<Context>(
+export async function registerCommands(
   rest: REST,
-  commands: readonly Command<Context>[],
+  commands: ReadonlyArray<Pick<Command<never>, 'data'>>,
   options: RegisterOptions = {},
 ): Promise<RegisterResult> {
   if (options.guildId !== undefined && !isSnowflake(options.guildId)) {

@@ -1,13 +1,13 @@
 import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
+import { ownEverything, partitionOf, type FeedOwnership } from '../store/coordination.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow, type LaneDeps } from './lane.js';
-import { ownEverything, partitionOf, type FeedOwnership } from '../store/coordination.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 
 export interface FeedWorkerDeps {

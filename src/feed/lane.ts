@@ -2,12 +2,12 @@ import type { FeedCards, LanePlan, RenderedEntry } from '../cards/feed-cards.js'
 import type { Clock } from '../clock.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
+import { partitionOf } from '../store/coordination.js';
 import { LeaseLostError, type DeliveryQueue, type Lease, type QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { Timers } from '../timers.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
-import { partitionOf } from '../store/coordination.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
 import { resolveRoute } from './route.js';

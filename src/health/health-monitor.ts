@@ -3,6 +3,7 @@ import { relativeTime } from '../admin/format.js';
 import type { PollHealth } from '../apps/release-poller.js';
 import type { Clock } from '../clock.js';
 import { toLoggableError } from '../discord/log-error.js';
+import type { IntakeFailures } from '../intake/intake-failures.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
@@ -22,7 +23,6 @@ import {
   saveRecoveryReport,
 } from './downtime-recovery.js';
 import { incidentKey, keyOf, type Incident, type IncidentStore, type IncidentType } from './incidents.js';
-import type { IntakeFailures } from './intake-failures.js';
 import { probeWebhook, type ProbeDeps } from './probe-webhook.js';
 import { STREAK_ESCALATION, STREAK_WARNING } from './render-alert.js';
 import { describeSilence, lastHeardAt, silenceTestDue } from './silence.js';

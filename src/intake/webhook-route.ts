@@ -1,6 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
 
-import type { IntakeFailures } from '../health/intake-failures.js';
 import type { Logger } from '../logger.js';
 import type { AcceptOutcome, DeliveryQueue } from '../store/deliveries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
@@ -10,6 +9,7 @@ import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import { sendError } from './error-response.js';
+import type { IntakeFailures } from './intake-failures.js';
 import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
 import { SigningKeys } from './signing-keys.js';
 

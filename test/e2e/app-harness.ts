@@ -16,8 +16,9 @@ import {
 } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService, type VersionInput } from '../../fakes/service/index.js';
 import type { ReleasePoller } from '../../src/apps/release-poller.js';
-import { startBot, type RunningBot, type StartOptions } from '../../src/bot.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
+import type { FeatureTimings } from '../../src/features/index.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -111,7 +112,7 @@ export interface AppHarness {
 export async function startAppHarness(
   options: {
     messagesPerFiveSeconds?: number;
-    healthTimings?: StartOptions['healthTimings'];
+    healthTimings?: FeatureTimings['health'];
     minimalVersions?: boolean;
   } = {},
 ): Promise<AppHarness> {
@@ -155,7 +156,7 @@ export async function startAppHarness(
       clock: time.now,
       timers: time,
       webhookBaseUrl: (intakeUrl) => intakeUrl,
-      ...(options.healthTimings ? { healthTimings: options.healthTimings } : {}),
+      ...(options.healthTimings ? { timings: { health: options.healthTimings } } : {}),
     });
     const client = started.discord;
     const poller = started.apps.poller;

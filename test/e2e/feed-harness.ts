@@ -8,7 +8,8 @@ import {
   type FakeDiscord,
   type FakeDiscordOptions,
 } from '../../fakes/discord/index.js';
-import { startBot, type RunningBot, type StartOptions } from '../../src/bot.js';
+import { startBot, type RunningBot } from '../../src/bot.js';
+import type { FeatureTimings } from '../../src/features/index.js';
 import type { BatchWindow } from '../../src/feed/lane.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { signDelivery } from '../../src/upstream/signature.js';
@@ -51,7 +52,7 @@ export interface FeedHarnessOptions {
   /** How long the bot takes Discord to recognise a nonce (set it with the fake's `nonceWindowMs`). */
   nonceWindowMs?: number;
   /** A shorter "minute" for modcall escalation. */
-  escalationTimings?: StartOptions['escalationTimings'];
+  escalationTimings?: FeatureTimings['escalation'];
   /** Permissions the bot is denied in some channels (a channel overwrite, as a server admin would set). */
   denyBot?: Partial<Record<FeedChannel, bigint>>;
 }
@@ -89,7 +90,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       }),
       logger: logs.logger,
       host: '127.0.0.1',
-      ...(options.escalationTimings ? { escalationTimings: options.escalationTimings } : {}),
+      ...(options.escalationTimings ? { timings: { escalation: options.escalationTimings } } : {}),
       feed: {
         backoff: { baseMs: 50, capMs: 1_000 },
         loginBackoff: { baseMs: 200, capMs: 2_000 },

@@ -1,21 +1,14 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
 
-import type { CommandContext } from '../../commands/context.js';
 import { createCardPoster } from '../../src/apps/card-poster.js';
-import { DeveloperCache } from '../../src/apps/developer-cache.js';
-import { createAttachmentDownloader } from '../../src/apps/download-attachment.js';
-import { DraftStore } from '../../src/apps/drafts.js';
 import type { RunningBot } from '../../src/bot.js';
-import { CardRecords } from '../../src/cards/card-records.js';
-import { AlertDesk } from '../../src/health/alert-desk.js';
-import { alertSettingsOn } from '../../src/health/alert-settings.js';
-import { HealthMonitor } from '../../src/health/health-monitor.js';
-import { incidentsOn } from '../../src/health/incidents.js';
-import { IntakeFailures } from '../../src/health/intake-failures.js';
+import type { CommandBasics } from '../../src/features/feature.js';
+import { createFeatures, type Features } from '../../src/features/index.js';
+import { IntakeFailures } from '../../src/intake/intake-failures.js';
 import type { Logger } from '../../src/logger.js';
 import { RUNTIME_TIMERS } from '../../src/timers.js';
 import { createServiceClient } from '../../src/upstream/client.js';
-import { createDeveloperClient } from '../../src/upstream/developer-client.js';
+import { testConfig } from '../helpers/test-config.js';
 
 /** What a stub interaction was answered with, in order. */
 export interface StubAnswers {
@@ -70,70 +63,50 @@ export function stubChatInput(input: {
   return { interaction: stub as unknown as ChatInputCommandInteraction, answers };
 }
 
-/** A command context over a bot started with `feed: false`; its client never logs in. */
+/** What every command may be given: the features' dependencies together (each command takes its part). */
+export type AnyCommandDeps = CommandBasics &
+  Features[keyof Features]['deps'] &
+  UnionToIntersection<Features[keyof Features]['deps']>;
+
+type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (both: infer I) => void
+  ? I
+  : never;
+
+/**
+ * The features' dependencies over a bot started with `feed: false`, made as the bot makes them; its client never
+ * logs in, and no feature's job is started.
+ */
 export function contextFor(
   bot: RunningBot,
   options: { serviceUrl: string; logger: Logger; pingTimeoutMs?: number },
-): CommandContext {
+): AnyCommandDeps {
   const client = new Client({ intents: [] });
-  const alertSettings = alertSettingsOn(bot.store.records);
-  const incidents = incidentsOn(bot.store.records);
-  // A monitor that is never started: these tests run commands other than /alerts, which only read it.
-  const monitor = new HealthMonitor({
-    hooks: bot.store.hooks,
-    activity: bot.store.activity,
-    deliveries: bot.store.deliveries,
-    signals: bot.store.signals,
-    intakeFailures: new IntakeFailures(),
-    incidents,
-    settings: alertSettings,
-    desk: new AlertDesk({
-      incidents,
-      settings: alertSettings,
-      poster: createCardPoster(client),
-      clock: Date.now,
-      logger: options.logger,
-    }),
-    records: bot.store.records,
-    probe: {
-      signals: bot.store.signals,
-      service: createServiceClient({ serviceUrl: options.serviceUrl }),
-      activity: bot.store.activity,
-      guilds: bot.store.guilds,
+  const pingTimeoutMs = options.pingTimeoutMs ?? 2_000;
+  const features = createFeatures(
+    {
+      config: testConfig({ SERVICE_URL: options.serviceUrl, PUBLIC_URL: 'https://bot.example.test' }),
+      store: bot.store,
       secrets: bot.secrets,
-      logger: options.logger,
+      discord: client,
+      discordHealth: bot.discordHealth,
+      poster: createCardPoster(client),
+      service: createServiceClient({ serviceUrl: options.serviceUrl }),
+      intakeFailures: new IntakeFailures(),
+      webhookBaseUrl: bot.http.url,
       clock: Date.now,
-      publicUrl: 'https://bot.example.test',
-      pingTimeoutMs: options.pingTimeoutMs ?? 2_000,
+      timers: RUNTIME_TIMERS,
+      logger: options.logger,
     },
-    clock: Date.now,
-    timers: RUNTIME_TIMERS,
-    logger: options.logger,
-  });
+    { health: { pingTimeoutMs } },
+  );
+  const deps = Object.values(features).reduce((all, feature) => ({ ...all, ...feature.deps }), {});
   return {
-    hooks: bot.store.hooks,
-    guilds: bot.store.guilds,
-    secrets: bot.secrets,
-    service: createServiceClient({ serviceUrl: options.serviceUrl }),
-    publicUrl: 'https://bot.example.test',
-    webhookBaseUrl: bot.http.url,
-    deliveries: bot.store.deliveries,
-    activity: bot.store.activity,
-    signals: bot.store.signals,
-    discordHealth: bot.discordHealth,
-    logger: options.logger,
-    clock: Date.now,
+    ...(deps as UnionToIntersection<Features[keyof Features]['deps']>),
     client,
-    pingTimeoutMs: options.pingTimeoutMs ?? 2_000,
-    appRecords: bot.apps.records,
-    developer: createDeveloperClient({ serviceUrl: options.serviceUrl }),
-    developerCache: new DeveloperCache(Date.now),
-    // Started with `feed: false`, the bot has no poller: nothing follows an app here.
-    releases: bot.apps.poller ?? { pollSoon: () => undefined },
-    appDrafts: new DraftStore(Date.now),
-    downloadAttachment: createAttachmentDownloader(),
-    health: { settings: alertSettings, records: bot.store.records, monitor },
-    cards: new CardRecords(bot.store.records),
-    audit: bot.store.audit,
+    clock: Date.now,
+    logger: options.logger,
+    pingTimeoutMs,
+    // Nothing follows an app here: the poller is never started.
+    releases: { pollSoon: () => undefined },
   };
 }

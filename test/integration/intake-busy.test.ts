@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import { IntakeFailures } from '../../src/health/intake-failures.js';
 import { listen } from '../../src/http-server.js';
 import { createApp } from '../../src/intake/create-app.js';
+import { IntakeFailures } from '../../src/intake/intake-failures.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';

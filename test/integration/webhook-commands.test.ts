@@ -1,19 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { CommandContext } from '../../commands/context.js';
 import { webhook } from '../../commands/webhook.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { saveServerKey } from '../../src/admin/server-key.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { testConfig } from '../helpers/test-config.js';
-import { contextFor, stubChatInput } from './command-stubs.js';
+import { contextFor, stubChatInput, type AnyCommandDeps } from './command-stubs.js';
 
 const GUILD = '123456789012345678';
 
 let service: FakeService;
 let bot: RunningBot;
-let ctx: CommandContext;
+let ctx: AnyCommandDeps;
 let logs: ReturnType<typeof captureLogs>;
 /** Set to false to cut the network between the service and the bot. */
 let reachable = true;

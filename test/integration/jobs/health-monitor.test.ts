@@ -4,7 +4,7 @@ import { AlertDesk } from '../../../src/health/alert-desk.js';
 import { alertSettingsOn } from '../../../src/health/alert-settings.js';
 import { HealthMonitor } from '../../../src/health/health-monitor.js';
 import { incidentsOn } from '../../../src/health/incidents.js';
-import { IntakeFailures } from '../../../src/health/intake-failures.js';
+import { IntakeFailures } from '../../../src/intake/intake-failures.js';
 import { openStore, type Store } from '../../../src/store/open-store.js';
 import type { RecordStore } from '../../../src/store/records.js';
 import { createSecretBox } from '../../../src/store/secret-box.js';

@@ -1,0 +1,69 @@
+import type { Client } from 'discord.js';
+
+import type { CardPoster } from '../apps/card-poster.js';
+import type { FeedCards } from '../cards/feed-cards.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { DiscordHealth } from '../discord/discord-health.js';
+import type { DispatchedAction } from '../discord/interaction-dispatch.js';
+import type { IntakeFailures } from '../intake/intake-failures.js';
+import type { Logger } from '../logger.js';
+import type { SecretBox } from '../store/secret-box.js';
+import type { Store } from '../store/store.js';
+import type { Timers } from '../timers.js';
+import type { ServiceClient } from '../upstream/client.js';
+
+/** What every feature may use: the bottom layers, made once by the composition root. */
+export interface BotParts {
+  config: Config;
+  store: Store;
+  secrets: SecretBox;
+  /** The discord.js client: its REST layer posts; the gateway is connected only where this process holds it. */
+  discord: Client;
+  discordHealth: DiscordHealth;
+  /** Posts and edits the bot's own messages (cards, alerts, release cards) under a nonce. */
+  poster: CardPoster;
+  /** The Server API v2 client. */
+  service: ServiceClient;
+  intakeFailures: IntakeFailures;
+  /** The base of the address the service posts to: `${webhookBaseUrl}/webhooks/<hookId>`. */
+  webhookBaseUrl: string;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+}
+
+/** What every slash command may use, whatever its feature. */
+export interface CommandBasics {
+  /** The discord.js client: channels, roles and permissions of the server a command came from. */
+  client: Client;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Work a feature does on its own time (polling, escalating, checking health). It runs in the one process that
+ * holds the gateway, like the slash commands, so each thing it posts is posted once per deployment.
+ */
+export interface Job {
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * What a feature gives the bot: the dependencies its slash commands use, its jobs, what it keeps past a
+ * retention, and what it hears of the rest. The bot is composed from a list of these (src/features/index.ts).
+ */
+export interface Feature<Deps extends object = object> {
+  /** What its slash commands are given (commands/<command>.ts names the shape). */
+  deps: Deps;
+  jobs?: readonly Job[];
+  /** Drops what is past its retention; run every hour with the time. */
+  sweep?(now: number): Promise<unknown>;
+  /** The living cards: what the feed asks before and after it posts an entry. */
+  feedCards?: FeedCards;
+  /** Told of every admin action a command, dialog or button carried out (the audit trail). */
+  onAction?(action: DispatchedAction): Promise<void>;
+  /** Told when the bot was removed from a server. */
+  onGuildRemoved?(guildId: string): Promise<unknown>;
+}

@@ -1,0 +1,88 @@
+import type { DiscordHealth } from '../../discord/discord-health.js';
+import { AlertDesk } from '../../health/alert-desk.js';
+import { alertSettingsOn, type AlertSettingsStore } from '../../health/alert-settings.js';
+import { dropOldHeld } from '../../health/drop-old-held.js';
+import { HealthMonitor } from '../../health/health-monitor.js';
+import { incidentsOn } from '../../health/incidents.js';
+import type { DeliveryQueue } from '../../store/deliveries.js';
+import type { RecordStore } from '../../store/records.js';
+import type { BotParts, Feature } from '../feature.js';
+
+/** How long the monitor waits for a test ping at the intake (the alert's "no ping within 30 s"). */
+const SILENCE_PING_TIMEOUT_MS = 30_000;
+
+/** The monitor's timings: how often it checks, the hour of /alerts set silence:<hours>, the test ping's wait. */
+export interface HealthTimings {
+  checkEveryMs?: number;
+  hourMs?: number;
+  pingTimeoutMs?: number;
+}
+
+/** What /alerts, /status, /feed held and the held entries' buttons use of feed health. */
+export interface HealthDeps {
+  /** The feed's queue: its counts, and the entries it holds. */
+  deliveries: DeliveryQueue;
+  /** Whether Discord takes the bot's token (shown by /status when it does not). */
+  discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
+  health: {
+    settings: AlertSettingsStore;
+    /** Where the recovery reports are kept. */
+    records: RecordStore;
+    monitor: Pick<HealthMonitor, 'checkGuild' | 'postOpen' | 'openIn' | 'noteAction'>;
+  };
+}
+
+export type HealthFeature = Feature<HealthDeps> & { monitor: HealthMonitor };
+
+/**
+ * Feed health: alerts before the service switches a webhook off, when a channel refuses the feed, when entries
+ * are held; held entries past their retention dropped. Its monitor, like the cards, runs where the gateway is.
+ */
+export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}): HealthFeature {
+  const { store, clock, logger } = parts;
+  const settings = alertSettingsOn(store.records);
+  const incidents = incidentsOn(store.records);
+  const monitor = new HealthMonitor({
+    hooks: store.hooks,
+    activity: store.activity,
+    deliveries: store.deliveries,
+    signals: store.signals,
+    intakeFailures: parts.intakeFailures,
+    incidents,
+    settings,
+    desk: new AlertDesk({ incidents, settings, poster: parts.poster, clock, logger }),
+    records: store.records,
+    probe: {
+      signals: store.signals,
+      service: parts.service,
+      activity: store.activity,
+      guilds: store.guilds,
+      secrets: parts.secrets,
+      logger,
+      clock,
+      publicUrl: parts.config.PUBLIC_URL,
+      pingTimeoutMs: timings.pingTimeoutMs ?? SILENCE_PING_TIMEOUT_MS,
+    },
+    clock,
+    timers: parts.timers,
+    logger,
+    ...(timings.checkEveryMs ? { checkEveryMs: timings.checkEveryMs } : {}),
+    ...(timings.hourMs ? { hourMs: timings.hourMs } : {}),
+  });
+  return {
+    monitor,
+    deps: {
+      deliveries: store.deliveries,
+      discordHealth: parts.discordHealth,
+      health: { settings, records: store.records, monitor },
+    },
+    jobs: [
+      {
+        start: () =>
+          monitor.start().catch((error: unknown) => logger.error({ err: error }, 'the health monitor could not start')),
+        stop: () => monitor.stop(),
+      },
+    ],
+    sweep: () => dropOldHeld({ deliveries: store.deliveries, audit: store.audit, clock, logger }),
+  };
+}

@@ -1,0 +1,41 @@
+import { createAuditFeature } from './audit/feature.js';
+import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
+import type { BotParts, Feature } from './feature.js';
+import { createHealthFeature, type HealthTimings } from './health/feature.js';
+import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
+import { createRoutingFeature } from './routing/feature.js';
+import { createWebhooksFeature } from './webhooks/feature.js';
+
+/** The features' own timings: tests and the demo shorten them. */
+export interface FeatureTimings {
+  releasePolling?: ReleasesOptions['intervals'];
+  escalation?: EscalationTimings;
+  health?: HealthTimings;
+}
+
+/**
+ * Every feature of the bot, made from the shared parts. A new feature is one more line here (and its commands'
+ * in commands/index.ts); the rest of the bot takes it from {@link featureList}.
+ */
+export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
+  const health = createHealthFeature(parts, timings.health);
+  return {
+    webhooks: createWebhooksFeature(parts),
+    routing: createRoutingFeature(parts),
+    health,
+    cards: createCardsFeature(parts, timings.escalation),
+    releases: createReleasesFeature(parts, {
+      intervals: timings.releasePolling,
+      // A guild whose polls keep failing is a health incident like any other.
+      onPollHealth: (guildId, pollHealth) => health.monitor.notePoll(guildId, pollHealth),
+    }),
+    audit: createAuditFeature(parts),
+  };
+}
+
+export type Features = ReturnType<typeof createFeatures>;
+
+/** The features as a list: what the frame starts, sweeps and tells. */
+export function featureList(features: Features): Feature[] {
+  return Object.values(features);
+}

@@ -1,0 +1,70 @@
+import type { AppDraft } from '../../apps/app-draft.js';
+import type { AppRecords } from '../../apps/app-records.js';
+import { DeveloperCache } from '../../apps/developer-cache.js';
+import { createAttachmentDownloader, type AttachmentDownloader } from '../../apps/download-attachment.js';
+import { DraftStore } from '../../apps/drafts.js';
+import { ReleasePoller, type PollHealth, type PollIntervals } from '../../apps/release-poller.js';
+import { appRecordsOn } from '../../apps/store-app-records.js';
+import type { SecretBox } from '../../store/secret-box.js';
+import { createDeveloperClient, type DeveloperClient } from '../../upstream/developer-client.js';
+import type { BotParts, Feature } from '../feature.js';
+
+/** What /app and /store use of the developer API. */
+export interface ReleasesDeps {
+  /** The developer API's records: key, managers role, watches, release cards, submission counts. */
+  appRecords: AppRecords;
+  /** The developer API v1, with one request budget per key shared with the poller. */
+  developer: DeveloperClient;
+  /** App lists, options and the store, so autocomplete and paging cost no request per keystroke or click. */
+  developerCache: DeveloperCache;
+  /** The release poller: told to look at an app at once after a submission or a withdrawal. */
+  releases: { pollSoon(guildId: string, appId: string): void };
+  /** Previews and confirmations waiting for their buttons (memory only). */
+  appDrafts: DraftStore<AppDraft>;
+  /** Fetches a command's attachment from Discord. */
+  downloadAttachment: AttachmentDownloader;
+  /** Seals the developer key before it is stored, and opens it for a call. */
+  secrets: SecretBox;
+}
+
+export interface ReleasesOptions {
+  /** The poller's intervals; the demo shortens them. */
+  intervals?: Partial<PollIntervals> | undefined;
+  /** Told when a guild's polls start or stop failing (the health alerts). */
+  onPollHealth?(guildId: string, health: PollHealth): void;
+}
+
+export type ReleasesFeature = Feature<ReleasesDeps> & { poller: ReleasePoller };
+
+/** A studio's apps in the service's app store: release cards kept current by a poller, submit, withdraw. */
+export function createReleasesFeature(parts: BotParts, options: ReleasesOptions = {}): ReleasesFeature {
+  const { clock, logger } = parts;
+  const appRecords = appRecordsOn(parts.store.records);
+  const developer = createDeveloperClient({ serviceUrl: parts.config.SERVICE_URL, clock });
+  const developerCache = new DeveloperCache(clock);
+  const poller = new ReleasePoller({
+    records: appRecords,
+    developer,
+    secrets: parts.secrets,
+    poster: parts.poster,
+    cache: developerCache,
+    clock,
+    timers: parts.timers,
+    logger,
+    ...(options.intervals ? { intervals: options.intervals } : {}),
+    ...(options.onPollHealth ? { onPollHealth: options.onPollHealth.bind(options) } : {}),
+  });
+  return {
+    poller,
+    deps: {
+      appRecords,
+      developer,
+      developerCache,
+      releases: poller,
+      appDrafts: new DraftStore(clock),
+      downloadAttachment: createAttachmentDownloader(),
+      secrets: parts.secrets,
+    },
+    jobs: [poller],
+  };
+}

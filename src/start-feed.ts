@@ -1,0 +1,161 @@
+import { Events } from 'discord.js';
+
+import { bindCommands } from '../commands/index.js';
+import { createChannelSender, createPostFinder } from './discord/channel-sender.js';
+import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
+import type { DiscordClientOptions } from './discord/create-client.js';
+import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
+import { onGuildRemoved } from './discord/on-guild-removed.js';
+import type { BotParts, Feature } from './features/feature.js';
+import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
+import type { BackoffPolicy } from './feed/backoff.js';
+import { FeedWorker } from './feed/feed-worker.js';
+import type { BatchWindow } from './feed/lane.js';
+import { StartupError } from './startup-error.js';
+import type { CoordinationOptions } from './store/coordination.js';
+import type { StoreHealth } from './store/store-health.js';
+
+/** Discord's global limit for one bot: split between the feed processes that share it. */
+const DISCORD_GLOBAL_REQUESTS_PER_SECOND = 50;
+
+/** How the feed posts; tests narrow the timings to make an outcome certain. */
+export interface FeedOptions {
+  rest?: DiscordClientOptions['rest'];
+  backoff?: BackoffPolicy;
+  /** Between failed logins (default: 2 s doubling to 2 min). */
+  loginBackoff?: BackoffPolicy;
+  /** How long a part-filled message waits for more of a burst (tests widen it to make a burst certain). */
+  batchWindow?: BatchWindow;
+  /** How long Discord is taken to recognise a nonce (tests shorten it with the fake's). */
+  nonceWindowMs?: number;
+  /** How feed processes share the work, where several share the store (tests shorten the timings). */
+  leases?: Pick<CoordinationOptions, 'rebalanceMs' | 'idleTimeoutMs'>;
+}
+
+export interface RunningFeed {
+  worker: FeedWorker;
+  features: Features;
+  stop(): Promise<void>;
+}
+
+/**
+ * The feed and the features. The store's coordination says which guilds' feeds this process posts and whether
+ * it holds the gateway: the one Discord connection that receives slash commands (so each runs once), where the
+ * features' jobs run too. Posting needs only REST, so it starts at once, gateway or not.
+ */
+export async function startFeed(
+  parts: BotParts & { storeHealth: StoreHealth },
+  options: FeedOptions,
+  timings: FeatureTimings,
+): Promise<RunningFeed> {
+  const { config, store, discord, discordHealth, logger } = parts;
+  const features = createFeatures(parts, timings);
+  const list = featureList(features);
+  await refuseARefusedToken(parts);
+
+  let connection: { stop(): void } | undefined;
+  const gateway = (held: boolean) => {
+    discordHealth.gatewayHere = held;
+    if (held) {
+      logger.info('this process holds the gateway: slash commands are answered here');
+      // The token was checked above: a refusal later is reported (/status, /healthz) and retried, not fatal.
+      void connectDiscord(discord, config.DISCORD_TOKEN, {
+        logger,
+        refusalIsFatal: false,
+        ...(options.loginBackoff ? { backoff: options.loginBackoff } : {}),
+      }).then((handle) => (connection = handle));
+      for (const job of jobsOf(list)) void job.start();
+    } else {
+      logger.info('this process no longer holds the gateway: disconnecting from it');
+      connection?.stop();
+      for (const job of jobsOf(list)) void job.stop();
+      void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
+    }
+  };
+  discordHealth.gatewayHere = false;
+  const ownership = store.coordinate({
+    logger,
+    ...options.leases,
+    wantsGateway: true,
+    onGateway: gateway,
+    onMembers: (members) => {
+      // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second.
+      const share = Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND / members);
+      discord.rest.options.globalRequestsPerSecond = Math.max(1, share);
+    },
+  });
+
+  const worker = new FeedWorker({
+    queue: store.deliveries,
+    guilds: store.guilds,
+    signals: store.signals,
+    send: createChannelSender(discord, config.DISCORD_TOKEN),
+    findPosted: createPostFinder(discord),
+    logger,
+    clock: parts.clock,
+    ownership,
+    onSendOutcome: (failure) => discordHealth.noteSend(failure),
+    onStoreOutcome: (error) => parts.storeHealth.note(error),
+    ...feedCardsOf(list),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.batchWindow ? { batchWindow: options.batchWindow } : {}),
+    ...(options.nonceWindowMs === undefined ? {} : { nonceWindowMs: options.nonceWindowMs }),
+  });
+  // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
+  attachInteractionDispatcher(
+    discord,
+    bindCommands(features, { client: discord, clock: parts.clock, logger }),
+    logger,
+    {
+      onAction: async (action) => {
+        for (const feature of list) await feature.onAction?.(action);
+      },
+    },
+  );
+  // Heard where the gateway is, like the commands: once per removal, whichever process holds it.
+  onGuildRemoved(
+    discord,
+    async (guildId) => {
+      for (const feature of list) await feature.onGuildRemoved?.(guildId);
+    },
+    logger,
+  );
+  discord.on(Events.ClientReady, (client) =>
+    logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord gateway ready'),
+  );
+  await worker.start();
+  return {
+    worker,
+    features,
+    // The jobs first: nothing new is polled or checked while the lanes finish what they send.
+    stop: async () => {
+      await Promise.all(jobsOf(list).map((job) => job.stop()));
+      await worker.stop();
+      connection?.stop();
+    },
+  };
+}
+
+function jobsOf(features: readonly Feature[]) {
+  return features.flatMap((feature) => feature.jobs ?? []);
+}
+
+/** The one feature that keeps living cards, if any: the feed asks it before and after each post. */
+function feedCardsOf(features: readonly Feature[]) {
+  const cards = features.find((feature) => feature.feedCards)?.feedCards;
+  return cards ? { cards } : {};
+}
+
+/** A token Discord refuses is the host's to fix: one line, exit 1. Discord being down is not (it is retried). */
+async function refuseARefusedToken({ discord, config, logger }: BotParts): Promise<void> {
+  try {
+    await checkToken(discord, config.DISCORD_TOKEN);
+  } catch (error) {
+    if (isTokenRefused(error)) throw new StartupError(TOKEN_REFUSED);
+    logger.warn(
+      { err: { message: error instanceof Error ? error.message : String(error) } },
+      'Discord did not answer at start; posting is retried',
+    );
+    discord.rest.setToken(config.DISCORD_TOKEN);
+  }
+}
