@@ -103,7 +103,7 @@ export interface StartOptions {
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */
 export const POSTED_ID_TTL_MS = 25 * 60 * 60 * 1000;
-/** Admin actions are kept this long (README, Audit). */
+/** Admin actions are kept this long (docs/operations.md, "Audit"). */
 const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 /** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
 const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
