@@ -7,8 +7,8 @@ import { measureFailover } from './scale-failover.js';
 import { measureIntakeScaling, measurePgAck, measurePgThroughput } from './scale-intake.js';
 
 /**
- * Several processes on PostgreSQL (README, "Several processes on PostgreSQL"): the intake on PostgreSQL against
- * bare Express, its answer time at a steady rate, three intake processes against one, and then real bot
+ * Several processes on PostgreSQL (docs/hosting.md, "Several processes on PostgreSQL"): the intake on PostgreSQL
+ * against bare Express, its answer time at a steady rate, three intake processes against one, and then real bot
  * processes (`node --import tsx src/main.ts`) through the chaos scenario and through feed process kills.
  * One throwaway cluster for the group (stopped at the end, whatever happens), a fresh database per measurement.
  * The intake measurements run first, while no fleet of bot processes loads the machine.

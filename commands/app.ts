@@ -85,7 +85,10 @@ export const app: Command<AppDeps> = {
         .setName('new')
         .setDescription('Send a first app for review (release managers)')
         .addAttachmentOption((option) =>
-          option.setName('details').setDescription('JSON with the other fields (see the README)').setRequired(true),
+          option
+            .setName('details')
+            .setDescription('JSON with the other fields (see docs/developer-api.md)')
+            .setRequired(true),
         )
         .addAttachmentOption((option) =>
           option.setName('file').setDescription('The build: .zip, .tar.gz, .tar or a code file'),

@@ -35,7 +35,7 @@ const INPUTS = [
 
 /**
  * /app new details [file]: a first app. The fields a dialog cannot hold come from the `details` JSON file
- * (README, "For app developers"); the dialog asks for name, tagline, description, version and change note.
+ * (docs/developer-api.md, "Submitting"); the dialog asks for name, tagline, description, version and change note.
  * The dialog opens at once (Discord wants it as the first answer); the files are fetched after it is sent.
  */
 export async function openNewAppDialog(
@@ -48,7 +48,9 @@ export async function openNewAppDialog(
   const details = interaction.options.getAttachment('details', true);
   const file = interaction.options.getAttachment('file');
   if (details.size > MAX_DETAILS_BYTES) {
-    throw new UserFacingError('The details file is over 100 KB: it should be the small JSON object the README shows.');
+    throw new UserFacingError(
+      'The details file is over 100 KB: it should be the small JSON object docs/developer-api.md shows.',
+    );
   }
   if (submissionsLeft(guild, ctx.clock()) === 0) {
     throw new UserFacingError(

@@ -4,7 +4,10 @@ import type { ServiceEvent } from '../../src/upstream/schemas.js';
 import { FRESHNESS_WINDOW_SECONDS } from '../../src/upstream/signature.js';
 import { signedHeaders, type DeliveryRequest } from './post-delivery.js';
 
-/** A delivery the endpoint must refuse, and how (DESIGN.md intake rules, README "Answers"). */
+/**
+ * A delivery the endpoint must refuse, and how (DESIGN.md intake rules; docs/hosting.md, "How a delivery flows",
+ * "Answers").
+ */
 export interface BadDelivery {
   name: string;
   /** What is wrong with it, for the printed table. */

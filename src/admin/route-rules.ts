@@ -12,7 +12,7 @@ const SERVER_ID = /^\d{1,20}$/;
 /** Case types the service sends look like `warn`; allowed values beyond it are not documented. */
 const CASE_TYPE = /^[a-z0-9_-]{1,32}$/;
 
-/** The order /feed show and README state; the same as {@link specificityOf}. */
+/** The order /feed show and docs/commands.md ("Routing") state; the same as {@link specificityOf}. */
 export const SPECIFICITY_ORDER =
   'server + event + case type, then server + event, server + case type, server, event + case type, event, case type, ' +
   'and last the default channel';

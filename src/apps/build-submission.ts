@@ -65,7 +65,10 @@ export function checkSubmission(candidate: Record<string, unknown>, options: Dev
   return { ok: true, submission: parsed.data };
 }
 
-/** The JSON attachment of /app new: an object with the fields the dialog cannot hold (README: "For app developers"). */
+/**
+ * The JSON attachment of /app new: an object with the fields the dialog cannot hold (docs/developer-api.md,
+ * "Submitting").
+ */
 const NewAppDetailsSchema = z.record(z.string(), z.unknown());
 
 /**

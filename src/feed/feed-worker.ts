@@ -43,7 +43,7 @@ const DEFAULT_RESCAN_MS = 30_000;
 /**
  * A rescan whose read of the store failed is done again this soon (a full one, doubling up to the rescan
  * period while the store keeps failing): after a partition is gained nothing else starts its lanes, and the
- * failover bound in the README does not count on the 30 s safety net.
+ * failover bound in docs/hosting.md ("How long a failover takes") does not count on the 30 s safety net.
  */
 const RESCAN_RETRY_MS = 1_000;
 

@@ -22,7 +22,8 @@ export type RouteDecision = Route | 'muted' | null;
 /**
  * How specific a rule is. A rule naming the game server beats any that does not; then one naming the event; then
  * one naming the case type. So: server + event + case type, server + event, server + case type, server, event +
- * case type, event, case type, and last the default channel. README and /feed show state this order.
+ * case type, event, case type, and last the default channel. docs/commands.md ("Routing") and /feed show state
+ * this order.
  */
 export function specificityOf(rule: Pick<RouteRule, 'server' | 'event' | 'caseType'>): number {
   return (

@@ -4,7 +4,10 @@ import { BOT_USER_ID, type AuditLog } from '../store/audit-log.js';
 import type { DeliveryQueue } from '../store/deliveries.js';
 import { sweepInSlices } from '../store/sweep-in-slices.js';
 
-/** Held deliveries are kept this many days after they were held (README, Routing), then dropped. */
+/**
+ * Held deliveries are kept this many days after they were held (docs/operations.md, "Held deliveries"), then
+ * dropped.
+ */
 export const HELD_KEPT_DAYS = 30;
 const HELD_KEPT_MS = HELD_KEPT_DAYS * 24 * 60 * 60 * 1000;
 

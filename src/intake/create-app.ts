@@ -16,7 +16,7 @@ export interface AppDeps extends WebhookRouteDeps {
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  // Behind a reverse proxy (the README's HTTPS setup) the client address comes from X-Forwarded-For.
+  // Behind a reverse proxy (docs/hosting.md, "Running behind HTTPS") the client address comes from X-Forwarded-For.
   app.set('trust proxy', 'loopback');
 
   app.get('/healthz', async (_req, res) => {

@@ -18,7 +18,8 @@ export interface SecretBox {
 
 /**
  * AES-256-GCM with a random 96-bit IV per value; the auth tag makes a tampered or wrongly keyed value fail
- * instead of decrypting to garbage. Without SECRET_KEY values are stored as they are (the README says so).
+ * instead of decrypting to garbage. Without SECRET_KEY values are stored as they are (README.md, "Configuration",
+ * says so).
  */
 export function createSecretBox(secretKey: string | undefined): SecretBox {
   if (!secretKey) {

@@ -12,7 +12,7 @@ import {
 } from './chaos-scenario.js';
 
 /**
- * The README's failover bound (README.md, "Several processes on PostgreSQL", "How long a failover takes"): once
+ * The failover bound of docs/hosting.md ("Several processes on PostgreSQL", "How long a failover takes"): once
  * the last feed process has (re)started and Discord answers, every waiting entry is posted within 15 s (lease
  * rebalance 0.5 s + idle_session_timeout 10 s for an owner that hung + the previous owner's sends in flight and
  * the new owner's read of the store), plus the time Discord's rate limits need for the backlog: its channel's
@@ -52,7 +52,10 @@ function postTimes(world: ChaosWorld): Map<string, number> {
   return posted;
 }
 
-/** The README's bound for the backlog waiting at `from`: 15 s plus what Discord's rate limits take to post it. */
+/**
+ * The documented bound (docs/hosting.md) for the backlog waiting at `from`: 15 s plus what Discord's rate limits
+ * take to post it.
+ */
 function boundFor(record: SendRecord, posted: Map<string, number>, from: number): number {
   const waiting = new Map<string, number>();
   for (const [id, { at, channelId }] of record.answeredAt) {
@@ -65,7 +68,7 @@ function boundFor(record: SendRecord, posted: Map<string, number>, from: number)
 }
 
 describe.skipIf(!POSTGRES_URL)('failover bound: feed processes SIGKILLed and restarted on PostgreSQL', () => {
-  it('posts every answered delivery once, in order, within the README bound after the last restart', async () => {
+  it('posts every answered delivery once, in order, within the documented bound after the last restart', async () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
     const world = await buildChaosWorld(database.url, GUILDS);
