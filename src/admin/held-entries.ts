@@ -8,9 +8,9 @@ import {
 } from 'discord.js';
 
 import { describeEntry } from '../feed/describe-entry.js';
-import { channelOf, resolveRoute } from '../feed/route.js';
 import type { DeliveryQueue, ParkedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import { channelOf, resolveRoute } from '../store/routing-rules.js';
 import { truncateText } from '../truncate-text.js';
 
 /** Entries on one page of /feed held: each has a row of buttons, and Discord allows five rows (one for paging). */

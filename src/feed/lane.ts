@@ -4,13 +4,13 @@ import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
 import { LeaseLostError, type DeliveryQueue, type Lease, type QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import { resolveRoute } from '../store/routing-rules.js';
 import type { Timers } from '../timers.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
 import { partitionOf } from './ownership.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
-import { resolveRoute } from './route.js';
 import {
   SendError,
   toSendFailure,

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 
-import { channelOf, resolveRoute } from '../../feed/route.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import {
   type AcceptOptions,
@@ -33,6 +32,7 @@ import {
   type ParkedCount,
   type PostedRow,
 } from '../delivery-rows.js';
+import { channelOf, resolveRoute } from '../routing-rules.js';
 import { holdLease } from './hold-lease.js';
 import { PgAcceptBatcher } from './pg-accept-batcher.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';

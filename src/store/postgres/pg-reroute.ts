@@ -1,8 +1,8 @@
 import type pg from 'pg';
 
-import { resolveRoute } from '../../feed/route.js';
 import { routingKeysOf, type RoutingRow } from '../delivery-rows.js';
 import type { GuildSettings } from '../guild-settings.js';
+import { resolveRoute } from '../routing-rules.js';
 import { notify } from './pg-signals.js';
 
 /** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */

@@ -1,6 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import { resolveRoute } from '../../feed/route.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import type {
@@ -36,6 +35,7 @@ import {
   type RoutingRow,
 } from '../delivery-rows.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
+import { resolveRoute } from '../routing-rules.js';
 import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
 import type { WriteBatcher, WriteContext } from './write-batcher.js';
 
