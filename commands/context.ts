@@ -12,8 +12,8 @@ import type { AlertSettingsStore } from '../src/health/alert-settings.js';
 import type { HealthMonitor } from '../src/health/health-monitor.js';
 import type { Logger } from '../src/logger.js';
 import type { AuditLog } from '../src/store/audit-log.js';
-import type { DeliveryQueue } from '../src/store/deliveries.js';
 import type { GuildSettingsStore } from '../src/store/guild-settings.js';
+import type { HeldEntries } from '../src/store/held-entries.js';
 import type { HookActivityStore } from '../src/store/hook-activity.js';
 import type { HookStore } from '../src/store/hooks.js';
 import type { RecordStore } from '../src/store/records.js';
@@ -32,8 +32,8 @@ export const DEFAULT_PING_TIMEOUT_MS = 10_000;
 export interface CommandContext {
   hooks: HookStore;
   guilds: GuildSettingsStore;
-  /** The feed's queue: what /status counts and lists. */
-  deliveries: DeliveryQueue;
+  /** The feed's queue as admins see it: what /status counts and lists, and what /feed held acts on. */
+  deliveries: HeldEntries;
   /** Deliveries seen and on/off learnt per hook. */
   activity: HookActivityStore;
   /** The store's signals: /webhook test hears the service's ping through them, whichever process it reached. */

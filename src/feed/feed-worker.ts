@@ -1,8 +1,8 @@
 import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryQueue } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { LaneQueue } from '../store/lane-queue.js';
 import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
@@ -11,7 +11,7 @@ import { ownEverything, partitionOf, type FeedOwnership } from './ownership.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 
 export interface FeedWorkerDeps {
-  queue: DeliveryQueue;
+  queue: LaneQueue;
   guilds: GuildSettingsStore;
   signals: StoreSignals;
   send: MessageSender;

@@ -6,7 +6,6 @@ import {
   type AcceptOutcome,
   type BrokenChannel,
   type ChannelWithWork,
-  type DeliveryQueue,
   type DeliveryState,
   type DroppedHeld,
   type GuildFeedStatus,
@@ -16,6 +15,7 @@ import {
   type PostedDelivery,
   type QueuedEntry,
 } from '../deliveries.js';
+import type { DeliveryQueue } from '../delivery-queue.js';
 import {
   countByGuild,
   POSTED_COLUMNS,

@@ -7,7 +7,6 @@ import type {
   AcceptOutcome,
   BrokenChannel,
   ChannelWithWork,
-  DeliveryQueue,
   DeliveryState,
   DroppedHeld,
   GuildFeedStatus,
@@ -16,6 +15,7 @@ import type {
   PostedDelivery,
   QueuedEntry,
 } from '../deliveries.js';
+import type { DeliveryQueue } from '../delivery-queue.js';
 import {
   countByGuild,
   POSTED_COLUMNS,
