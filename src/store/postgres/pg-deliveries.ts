@@ -32,9 +32,11 @@ import {
   type ParkedCount,
   type PostedRow,
 } from '../delivery-rows.js';
+import { placementOf } from '../placement.js';
 import { channelOf, resolveRoute } from '../routing-rules.js';
 import { holdLease } from './hold-lease.js';
 import { PgAcceptBatcher } from './pg-accept-batcher.js';
+import { PgBrokenChannels } from './pg-broken-channels.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
 import { notify } from './pg-signals.js';
 import { inTransaction } from './transaction.js';
@@ -49,41 +51,47 @@ const STALE_RETRIES = 5;
 
 /**
  * The delivery queue in PostgreSQL. Every guarantee comes from the engine: the unique key dedupes concurrent
- * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept_batch), the guild's
+ * copies on any number of processes (`INSERT … ON CONFLICT DO NOTHING` inside bridge_accept_placed), the guild's
  * advisory transaction lock makes a guild's order its commit order, and NOTIFY announces work at commit.
  */
 export class PostgresDeliveries implements DeliveryQueue {
   private readonly batcher: PgAcceptBatcher;
+  private readonly broken: PgBrokenChannels;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly guilds: PostgresGuildSettings,
   ) {
     this.batcher = new PgAcceptBatcher(pool);
+    this.broken = new PgBrokenChannels(pool);
   }
 
   async accept(delivery: NewDelivery, options: AcceptOptions = {}): Promise<AcceptOutcome> {
     for (let attempt = 0; attempt <= STALE_RETRIES; attempt += 1) {
-      // Routed with the cached settings; bridge_accept_batch answers 'stale' if they changed since.
-      const { settings, version } = await this.guilds.versioned(delivery.guildId, attempt > 0);
+      // Placed by the cached settings and broken channels; bridge_accept_placed answers 'stale' if either changed.
+      const fresh = attempt > 0;
+      const { settings, version } = await this.guilds.versioned(delivery.guildId, fresh);
       const route = resolveRoute(settings, delivery);
+      const channelId = channelOf(route);
+      const brokenSeen = channelId === undefined ? undefined : await this.broken.reasonOf(channelId, fresh);
+      const { keepsBody, ...place } = placementOf(route, brokenSeen, delivery.receivedAt);
       const outcome = await this.batcher.accept({
+        ...place,
         hookId: delivery.hookId,
         deliveryId: dedupeKeyOf(delivery.deliveryId),
         guildId: delivery.guildId,
         event: delivery.event,
-        rawBody: delivery.rawBody,
+        rawBody: keepsBody ? delivery.rawBody : null,
         receivedAt: delivery.receivedAt,
-        channelId: channelOf(route) ?? null,
         version,
+        brokenSeen: brokenSeen ?? null,
         server: delivery.server ?? null,
         caseType: delivery.caseType ?? null,
-        muted: route === 'muted',
         requireHook: options.requireHook ?? false,
       });
       if (outcome !== 'stale') return outcome;
     }
-    throw new Error('the guild settings kept changing while a delivery was routed');
+    throw new Error('the guild settings or the channel kept changing while a delivery was placed');
   }
 
   async channelsWithWork(): Promise<ChannelWithWork[]> {

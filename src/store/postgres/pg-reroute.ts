@@ -2,6 +2,7 @@ import type pg from 'pg';
 
 import { routingKeysOf, type RoutingRow } from '../delivery-rows.js';
 import type { GuildSettings } from '../guild-settings.js';
+import { placementOf } from '../placement.js';
 import { resolveRoute } from '../routing-rules.js';
 import { notify } from './pg-signals.js';
 
@@ -31,29 +32,28 @@ export async function rerouteGuild(
     [guildId],
   );
   for (const group of groups) {
-    const route = resolveRoute(settings, routingKeysOf(group));
-    const same = `guild_id = $2 AND event = $3 AND server IS NOT DISTINCT FROM $4
-      AND case_type IS NOT DISTINCT FROM $5 AND ${MOVABLE}`;
-    const where = [guildId, group.event, group.server, group.case_type];
-    if (route === 'muted') {
-      await client.query(
-        `UPDATE delivery SET state = 'posted', muted = true, raw_body = NULL, posted_at = $1, channel_id = NULL,
-           park_kind = NULL, park_detail = NULL, parked_at = NULL WHERE ${same}`,
-        [now, ...where],
-      );
-    } else if (route) {
-      await client.query(
-        `UPDATE delivery SET state = 'waiting', channel_id = $1, park_kind = NULL, park_detail = NULL, parked_at = NULL
-         WHERE ${same}`,
-        [route.channelId, ...where],
-      );
-    } else {
-      await client.query(
-        `UPDATE delivery SET state = 'parked', channel_id = NULL, park_kind = 'unrouted', park_detail = '',
-           parked_at = $1 WHERE ${same}`,
-        [now, ...where],
-      );
-    }
+    // The guild's broken channels were cleared above: every route is tried again.
+    const place = placementOf(resolveRoute(settings, routingKeysOf(group)), undefined, now);
+    await client.query(
+      `UPDATE delivery SET state = $1, channel_id = $2, park_kind = $3, park_detail = $4, parked_at = $5,
+         posted_at = $6, muted = $7, raw_body = CASE WHEN $8 THEN raw_body END
+       WHERE guild_id = $9 AND event = $10 AND server IS NOT DISTINCT FROM $11
+         AND case_type IS NOT DISTINCT FROM $12 AND ${MOVABLE}`,
+      [
+        place.state,
+        place.channelId,
+        place.parkKind,
+        place.parkDetail,
+        place.parkedAt,
+        place.postedAt,
+        place.muted,
+        place.keepsBody,
+        guildId,
+        group.event,
+        group.server,
+        group.case_type,
+      ],
+    );
   }
   const { rows: lanes } = await client.query<{ channel_id: string }>(
     `SELECT DISTINCT channel_id FROM delivery WHERE guild_id = $1 AND state = 'waiting'`,

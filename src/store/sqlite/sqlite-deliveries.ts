@@ -35,7 +35,8 @@ import {
   type RoutingRow,
 } from '../delivery-rows.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
-import { resolveRoute } from '../routing-rules.js';
+import { placementOf } from '../placement.js';
+import { channelOf, resolveRoute } from '../routing-rules.js';
 import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
 import type { WriteBatcher, WriteContext } from './write-batcher.js';
 
@@ -58,7 +59,6 @@ export class SqliteDeliveries implements DeliveryQueue {
   private readonly parsedSettings = new BoundedCache<GuildSettings>(PARSED_SETTINGS);
   private readonly brokenOf: Statement<[string], { broken_reason: string | null }>;
   private readonly insert: Statement<unknown[]>;
-  private readonly insertMuted: Statement<unknown[]>;
   private readonly recordAccepted: Statement<[string, number, string]>;
   private readonly hookStored: Statement<[string], { found: number }>;
   private readonly firstWaiting: Statement<[string], DeliveryRow>;
@@ -85,14 +85,8 @@ export class SqliteDeliveries implements DeliveryQueue {
     );
     this.insert = db.prepare(`
       INSERT INTO delivery (hook_id, delivery_id, guild_id, event, server, case_type, received_at, raw_body, state,
-                            channel_id, park_kind, park_detail, parked_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
-    // Off: kept as posted (the unique key still dedupes the service's retries) and counted, with no body.
-    this.insertMuted = db.prepare(`
-      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, server, case_type, received_at, state, posted_at,
-                            muted)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 'posted', ?, 1)
+                            channel_id, park_kind, park_detail, parked_at, posted_at, muted)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
     this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
@@ -145,26 +139,30 @@ export class SqliteDeliveries implements DeliveryQueue {
       if (options.requireHook && !this.hookStored.get(hookId)) return 'unknown-hook';
       // Routed in the same transaction as it is stored: a settings change commits before or after, never between.
       const route = resolveRoute(this.readSettings(delivery.guildId), delivery);
-      const keys = [hookId, deliveryId, guildId, event, delivery.server ?? null, delivery.caseType ?? null, receivedAt];
+      const place = placementOf(route, this.brokenReasonOf(channelOf(route)), receivedAt);
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
-      if (route === 'muted') return this.insertMuted.run(...keys, receivedAt).changes === 0 ? 'duplicate' : 'accepted';
-      const broken = route ? this.brokenOf.get(route.channelId) : undefined;
-      const { changes } = !route
-        ? this.insert.run(...keys, rawBody, 'parked', null, 'unrouted', '', receivedAt)
-        : broken
-          ? this.insert.run(
-              ...keys,
-              rawBody,
-              'parked',
-              route.channelId,
-              'broken',
-              broken.broken_reason ?? '',
-              receivedAt,
-            )
-          : this.insert.run(...keys, rawBody, 'waiting', route.channelId, null, null, null);
+      const { changes } = this.insert.run(
+        hookId,
+        deliveryId,
+        guildId,
+        event,
+        delivery.server ?? null,
+        delivery.caseType ?? null,
+        receivedAt,
+        place.keepsBody ? rawBody : null,
+        place.state,
+        place.channelId,
+        place.parkKind,
+        place.parkDetail,
+        place.parkedAt,
+        place.postedAt,
+        place.muted ? 1 : 0,
+      );
       if (changes === 0) return 'duplicate';
-      if (route && !broken) tx.afterCommit({ kind: 'work', channelId: route.channelId, guildId, at: receivedAt });
+      if (place.state === 'waiting' && place.channelId !== null) {
+        tx.afterCommit({ kind: 'work', channelId: place.channelId, guildId, at: receivedAt });
+      }
       return 'accepted';
     });
   }
@@ -428,38 +426,41 @@ export class SqliteDeliveries implements DeliveryQueue {
         `SELECT DISTINCT event, server, case_type FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`,
       )
       .all(guildId) as RoutingRow[];
-    const same = `guild_id = ? AND event = ? AND server IS ? AND case_type IS ? AND ${MOVABLE}`;
+    const move = this.db.prepare(
+      `UPDATE delivery SET state = ?, channel_id = ?, park_kind = ?, park_detail = ?, parked_at = ?, posted_at = ?,
+         muted = ?, raw_body = CASE WHEN ? THEN raw_body END
+       WHERE guild_id = ? AND event = ? AND server IS ? AND case_type IS ? AND ${MOVABLE}`,
+    );
     for (const group of groups) {
-      const route = resolveRoute(settings, routingKeysOf(group));
-      const where = [guildId, group.event, group.server, group.case_type];
-      if (route === 'muted') {
-        this.db
-          .prepare(
-            `UPDATE delivery SET state = 'posted', muted = 1, raw_body = NULL, posted_at = ?, channel_id = NULL,
-               park_kind = NULL, park_detail = NULL, parked_at = NULL WHERE ${same}`,
-          )
-          .run(now, ...where);
-      } else if (route) {
-        this.db
-          .prepare(
-            `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL, parked_at = NULL
-             WHERE ${same}`,
-          )
-          .run(route.channelId, ...where);
-      } else {
-        this.db
-          .prepare(
-            `UPDATE delivery SET state = 'parked', channel_id = NULL, park_kind = 'unrouted', park_detail = '',
-               parked_at = ? WHERE ${same}`,
-          )
-          .run(now, ...where);
-      }
+      // The guild's broken channels were cleared above: every route is tried again.
+      const place = placementOf(resolveRoute(settings, routingKeysOf(group)), undefined, now);
+      move.run(
+        place.state,
+        place.channelId,
+        place.parkKind,
+        place.parkDetail,
+        place.parkedAt,
+        place.postedAt,
+        place.muted ? 1 : 0,
+        place.keepsBody ? 1 : 0,
+        guildId,
+        group.event,
+        group.server,
+        group.case_type,
+      );
     }
     const lanes = this.db
       .prepare(`SELECT DISTINCT channel_id FROM delivery WHERE guild_id = ? AND state = 'waiting'`)
       .all(guildId) as Array<{ channel_id: string }>;
     tx.afterCommit({ kind: 'settings-changed', guildId });
     for (const lane of lanes) tx.afterCommit({ kind: 'work', channelId: lane.channel_id, guildId, at: now });
+  }
+
+  /** What Discord said of the channel while it is marked broken; undefined while it is not (or for no channel). */
+  private brokenReasonOf(channelId: string | undefined): string | undefined {
+    if (channelId === undefined) return undefined;
+    const row = this.brokenOf.get(channelId);
+    return row && (row.broken_reason ?? '');
   }
 
   private readSettings(guildId: string): GuildSettings {
