@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import { BoundedCache } from '../bounded-cache.js';
+import { rowsOf, SQL } from './pg-sql.js';
 
 /** Channels whose broken state the intake keeps; a change anywhere is caught by bridge_accept_placed's check. */
 const CACHED_CHANNELS = 10_000;
@@ -20,12 +21,7 @@ export class PgBrokenChannels {
   async reasonOf(channelId: string, fresh: boolean): Promise<string | undefined> {
     const cached = fresh ? undefined : this.cache.get(channelId);
     if (cached) return cached.reason;
-    const { rows } = await this.pool.query<{ reason: string }>(
-      `SELECT COALESCE(broken_reason, '') AS reason FROM channel_state
-       WHERE channel_id = $1 AND broken_status IS NOT NULL`,
-      [channelId],
-    );
-    const reason = rows[0]?.reason;
+    const reason = (await rowsOf(this.pool, SQL.brokenReason, [channelId]))[0]?.reason;
     this.cache.set(channelId, { reason });
     return reason;
   }
