@@ -150,6 +150,14 @@ export function queueStatements(d: SqlDialect) {
        RETURNING guild_id`,
     ),
 
+    // SQLite's accept (PostgreSQL's is bridge_accept_placed, a function of its schema): stored where it was placed.
+    insertPlaced: d.sql(
+      `INSERT INTO delivery (state, channel_id, park_kind, park_detail, parked_at, posted_at, muted, raw_body,
+                             hook_id, delivery_id, guild_id, event, server, case_type, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN ? END, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (hook_id, delivery_id) DO NOTHING`,
+    ),
+
     // A settings change's re-route (placement.ts decides where each group goes).
     clearGuildBroken: d.sql<never, [string]>(
       `UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL, failures = 0,
@@ -172,7 +180,7 @@ export function queueStatements(d: SqlDialect) {
 
 export type QueueStatements = ReturnType<typeof queueStatements>;
 
-/** The values a statement binds for `PLACED` (placeGroup), in its order. */
+/** The values a statement binds for a placement (placeGroup, insertPlaced), in the order Placement lists them. */
 export function placedValues(d: SqlDialect, place: Placement): unknown[] {
   return [
     place.state,

@@ -6,7 +6,9 @@ import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from '.
 import type { DeliveryIntake } from '../delivery-intake.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
 import { placementOf } from '../placement.js';
+import { placedValues } from '../queue-statements.js';
 import { channelOf, resolveRoute } from '../routing-rules.js';
+import { sqliteDialect as d } from '../sql-dialect.js';
 import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
 import { prepare, SQL } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
@@ -20,7 +22,6 @@ const PARSED_SETTINGS = 1_000;
  */
 export class SqliteDeliveryIntake implements DeliveryIntake {
   private readonly statements;
-  private readonly insert: Statement<unknown[]>;
   private readonly recordAccepted: Statement<[string, number, string]>;
   private readonly settingsOf: Statement<[string], { settings: string }>;
   private readonly hookStored: Statement<[string], { found: number }>;
@@ -35,12 +36,8 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       brokenReason: prepare(db, SQL.brokenReason),
       stateOf: prepare(db, SQL.stateOf),
       countOpen: prepare(db, SQL.countOpen),
+      insertPlaced: prepare(db, SQL.insertPlaced),
     };
-    this.insert = db.prepare(`
-      INSERT INTO delivery (hook_id, delivery_id, guild_id, event, server, case_type, received_at, raw_body, state,
-                            channel_id, park_kind, park_detail, parked_at, posted_at, muted)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (hook_id, delivery_id) DO NOTHING`);
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
     this.settingsOf = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
     this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
@@ -57,7 +54,9 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       const place = placementOf(route, broken?.reason, receivedAt);
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
-      const { changes } = this.insert.run(
+      const { changes } = this.statements.insertPlaced.run(
+        ...placedValues(d, place),
+        rawBody,
         hookId,
         dedupeKeyOf(delivery.deliveryId),
         guildId,
@@ -65,14 +64,6 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
         delivery.server ?? null,
         delivery.caseType ?? null,
         receivedAt,
-        place.keepsBody ? rawBody : null,
-        place.state,
-        place.channelId,
-        place.parkKind,
-        place.parkDetail,
-        place.parkedAt,
-        place.postedAt,
-        place.muted ? 1 : 0,
       );
       if (changes === 0) return 'duplicate';
       if (place.state === 'waiting' && place.channelId !== null) {
