@@ -23,7 +23,7 @@ import { clearRule, setEventChannel, turnEventOff } from './feed/set.js';
 import { showRoutes } from './feed/show.js';
 
 /** What /feed is given: its feature's dependencies, no more. */
-export type FeedDeps = CommandBasics & RoutingDeps & CardsDeps & HealthDeps & Pick<WebhooksDeps, 'hooks' | 'guilds'>;
+export type FeedDeps = CommandBasics & RoutingDeps & CardsDeps & HealthDeps & Pick<WebhooksDeps, 'hooks'>;
 
 /** The longest escalation delay: a day. */
 const MAX_ESCALATE_AFTER_MINUTES = 1_440;

@@ -1,10 +1,11 @@
 import type { DiscordHealth } from './discord/discord-health.js';
+import type { DeliveryIntake } from './store/delivery-intake.js';
 import type { StoreHealth } from './store/store-health.js';
 import type { Store } from './store/store.js';
 
 /** What GET /healthz reads: the store (and how its last operations went), the role, and Discord's state. */
 export interface HealthReportParts {
-  store: Pick<Store, 'kind' | 'deliveries'>;
+  store: Pick<Store, 'kind'> & { deliveries: Pick<DeliveryIntake, 'countOpen'> };
   storeHealth: StoreHealth;
   discordHealth: DiscordHealth;
   role: string;

@@ -1,4 +1,4 @@
-import type { DeliveryQueue } from '../../src/store/deliveries.js';
+import type { DeliveryIntake } from '../../src/store/delivery-intake.js';
 import { makeFeedDelivery } from './feed-deliveries.js';
 
 /**
@@ -29,7 +29,7 @@ export function backlogDeliveryId(idPrefix: string, n: number): string {
 
 /** Accepts the fill's entries for the hook `owner`; throws if the store calls any of them a duplicate. */
 export async function fillBacklog(
-  queue: Pick<DeliveryQueue, 'accept'>,
+  queue: Pick<DeliveryIntake, 'accept'>,
   owner: { hookId: string; guildId: string },
   fill: BacklogFill,
 ): Promise<void> {

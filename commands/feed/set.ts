@@ -12,8 +12,8 @@ import {
 } from '../../src/admin/route-rules.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { UserFacingError } from '../../src/errors.js';
-import { resolveRoute } from '../../src/feed/route.js';
 import type { GuildSettings } from '../../src/store/guild-settings.js';
+import { resolveRoute } from '../../src/store/routing-rules.js';
 import type { FeedDeps } from '../feed.js';
 
 function scopeOf(interaction: ChatInputCommandInteraction): RuleScope {

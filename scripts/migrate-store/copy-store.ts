@@ -1,4 +1,7 @@
 import type { ParkedEntry, QueuedEntry } from '../../src/store/deliveries.js';
+import type { DeliveryIntake } from '../../src/store/delivery-intake.js';
+import type { DeliveryMigration } from '../../src/store/delivery-migration.js';
+import type { LaneQueue } from '../../src/store/lane-queue.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 
 export interface Copied {
@@ -47,8 +50,8 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
   for (const settings of guilds) await to.guilds.update(settings.guildId, () => settings);
   const records = await copyRecords(from, to);
   const auditEntries = await copyAudit(from, to);
-  const postedIds = await copyPosted(from, to);
-  const { openDeliveries, writtenDown, writtenDownLost } = await copyOpen(from, to);
+  const postedIds = await copyPosted(from.deliveries, to.deliveries);
+  const { openDeliveries, writtenDown, writtenDownLost } = await copyOpen(from.deliveries, to.deliveries);
   // Last: accepting the open deliveries above counted them as new activity in the target.
   for (const hook of hooks) await to.activity.restore(hook.hookId, await from.activity.get(hook.hookId));
   return {
@@ -88,13 +91,13 @@ async function copyAudit(from: Store, to: Store): Promise<number> {
   return entries.length;
 }
 
-async function copyPosted(from: Store, to: Store): Promise<number> {
+async function copyPosted(from: DeliveryMigration, to: DeliveryMigration): Promise<number> {
   let copied = 0;
   let afterSeq = 0;
   for (;;) {
-    const page = await from.deliveries.listPosted({ afterSeq, limit: POSTED_PAGE });
+    const page = await from.listPosted({ afterSeq, limit: POSTED_PAGE });
     if (page.length === 0) return copied;
-    copied += await to.deliveries.rememberPosted(page.map(({ seq: _seq, ...posted }) => posted));
+    copied += await to.rememberPosted(page.map(({ seq: _seq, ...posted }) => posted));
     afterSeq = page.at(-1)?.seq ?? afterSeq;
   }
 }
@@ -104,16 +107,16 @@ async function copyPosted(from: Store, to: Store): Promise<number> {
  * confirmed is written down again under its nonce, so if it did reach Discord, the resend returns that post.
  */
 async function copyOpen(
-  from: Store,
-  to: Store,
+  from: DeliveryMigration & Pick<LaneQueue, 'writtenMessage'>,
+  to: DeliveryMigration & Pick<DeliveryIntake, 'accept'> & Pick<LaneQueue, 'writeDown'>,
 ): Promise<Pick<Copied, 'openDeliveries' | 'writtenDown' | 'writtenDownLost'>> {
-  const open = await from.deliveries.listOpen();
+  const open = await from.listOpen();
   let openDeliveries = 0;
   // An open entry is a delivery with its routing keys (accept reads only those fields): routed again on arrival.
-  for (const entry of open) if ((await to.deliveries.accept(entry)) === 'accepted') openDeliveries += 1;
+  for (const entry of open) if ((await to.accept(entry)) === 'accepted') openDeliveries += 1;
   const messages = writtenDownMessages(open);
   if (messages.size === 0) return { openDeliveries, writtenDown: 0, writtenDownLost: 0 };
-  const copies = new Map((await to.deliveries.listOpen()).map((entry) => [idOf(entry), entry]));
+  const copies = new Map((await to.listOpen()).map((entry) => [idOf(entry), entry]));
   let writtenDown = 0;
   for (const { channelId, nonce, ids } of messages.values()) {
     const lane = ids.flatMap((id) => {
@@ -124,11 +127,11 @@ async function copyOpen(
     const kept =
       lane.length === ids.length &&
       (lane.every((copy) => copy.claimNonce === nonce) ||
-        (await to.deliveries.writeDown(
+        (await to.writeDown(
           channelId,
           nonce,
           lane.map((copy) => copy.seq),
-          await from.deliveries.writtenMessage(channelId, nonce),
+          await from.writtenMessage(channelId, nonce),
         )));
     if (kept) writtenDown += 1;
   }

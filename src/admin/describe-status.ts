@@ -1,6 +1,7 @@
 import type { DiscordHealth } from '../discord/discord-health.js';
-import type { DeliveryQueue, GuildFeedStatus, ParkedEntry } from '../store/deliveries.js';
+import type { GuildFeedStatus, ParkedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { HeldEntries } from '../store/held-entries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookRecord } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -19,7 +20,7 @@ export interface StatusDeps {
   guilds: Pick<GuildSettingsStore, 'get'>;
   secrets: Pick<SecretBox, 'encrypts'>;
   activity: Pick<HookActivityStore, 'get'>;
-  deliveries: Pick<DeliveryQueue, 'statusOf' | 'listParked'>;
+  deliveries: Pick<HeldEntries, 'statusOf' | 'listParked'>;
   discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
 }
 

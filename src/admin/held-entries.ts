@@ -8,9 +8,10 @@ import {
 } from 'discord.js';
 
 import { describeEntry } from '../feed/describe-entry.js';
-import { channelOf, resolveRoute } from '../feed/route.js';
-import type { DeliveryQueue, ParkedEntry } from '../store/deliveries.js';
+import type { ParkedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { HeldEntries } from '../store/held-entries.js';
+import { channelOf, resolveRoute } from '../store/routing-rules.js';
 import { truncateText } from '../truncate-text.js';
 
 /** Entries on one page of /feed held: each has a row of buttons, and Discord allows five rows (one for paging). */
@@ -57,7 +58,7 @@ export interface HeldPage {
  * routes send it somewhere new) and Discard.
  */
 export async function renderHeldPage(
-  deps: { deliveries: Pick<DeliveryQueue, 'listParked' | 'statusOf'>; guilds: Pick<GuildSettingsStore, 'get'> },
+  deps: { deliveries: Pick<HeldEntries, 'listParked' | 'statusOf'>; guilds: Pick<GuildSettingsStore, 'get'> },
   guildId: string,
   page: number,
   note?: string,

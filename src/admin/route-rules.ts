@@ -1,6 +1,6 @@
 import { UserFacingError } from '../errors.js';
-import { rulesOf } from '../feed/route.js';
 import { MAX_RULES, type GuildSettings, type RouteRule } from '../store/guild-settings.js';
+import { rulesOf } from '../store/routing-rules.js';
 import { EVENT_NAMES } from '../upstream/schemas.js';
 import { ALL_EVENTS } from './describe-events.js';
 

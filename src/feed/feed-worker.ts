@@ -2,8 +2,8 @@ import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { ownEverything, partitionOf, type FeedOwnership } from '../store/coordination.js';
-import type { DeliveryQueue } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { LaneQueue } from '../store/lane-queue.js';
 import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
@@ -11,7 +11,7 @@ import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow, type LaneDeps } from './l
 import type { MessageSender, SendFailure } from './send-failure.js';
 
 export interface FeedWorkerDeps {
-  queue: DeliveryQueue;
+  queue: LaneQueue;
   guilds: GuildSettingsStore;
   signals: StoreSignals;
   send: MessageSender;

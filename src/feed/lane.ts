@@ -3,14 +3,15 @@ import type { Clock } from '../clock.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
 import { partitionOf } from '../store/coordination.js';
-import { LeaseLostError, type DeliveryQueue, type Lease, type QueuedEntry } from '../store/deliveries.js';
+import { LeaseLostError, type Lease, type QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
+import type { LaneQueue } from '../store/lane-queue.js';
+import { resolveRoute } from '../store/routing-rules.js';
 import type { Timers } from '../timers.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
 import { nonceForEntries } from './nonce.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
-import { resolveRoute } from './route.js';
 import {
   SendError,
   toSendFailure,
@@ -34,7 +35,7 @@ export const DEFAULT_BATCH_WINDOW: BatchWindow = { quietMs: 20, maxMs: 200 };
 
 /** What every lane shares. */
 export interface LaneDeps {
-  queue: DeliveryQueue;
+  queue: LaneQueue;
   guilds: GuildSettingsStore;
   send: MessageSender;
   logger: Logger;

@@ -1,8 +1,8 @@
 import { renderDelivery } from '../embeds/render-delivery.js';
 import type { MessagePayload } from '../embeds/types.js';
 import type { NewDelivery } from '../store/deliveries.js';
+import type { Route } from '../store/routing-rules.js';
 import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';
-import type { Route } from './route.js';
 
 /**
  * The message for one queued delivery. The store keeps the body exactly as signed; it is classified here, once,

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { BOT_USER_ID, type AuditLog } from '../store/audit-log.js';
-import type { DeliveryQueue } from '../store/deliveries.js';
+import type { DeliveryRetention } from '../store/delivery-retention.js';
 import { sweepInSlices } from '../store/sweep-in-slices.js';
 
 /**
@@ -12,7 +12,7 @@ export const HELD_KEPT_DAYS = 30;
 const HELD_KEPT_MS = HELD_KEPT_DAYS * 24 * 60 * 60 * 1000;
 
 export interface DropOldHeldDeps {
-  deliveries: Pick<DeliveryQueue, 'dropParked'>;
+  deliveries: Pick<DeliveryRetention, 'dropParked'>;
   audit: Pick<AuditLog, 'append'>;
   clock: Clock;
   logger: Logger;

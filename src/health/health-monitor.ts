@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { toLoggableError } from '../discord/log-error.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryQueue } from '../store/deliveries.js';
+import type { HeldEntries } from '../store/held-entries.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookRecord, HookStore } from '../store/hooks.js';
 import type { RecordStore } from '../store/records.js';
@@ -37,7 +37,7 @@ const OFFERS_REENABLE: ReadonlySet<IncidentType> = new Set(['refusals', 'intake-
 export interface HealthMonitorDeps {
   hooks: Pick<HookStore, 'get' | 'listForGuild' | 'listAll'>;
   activity: Pick<HookActivityStore, 'get'>;
-  deliveries: Pick<DeliveryQueue, 'statusOf'>;
+  deliveries: Pick<HeldEntries, 'statusOf'>;
   signals: StoreSignals;
   intakeFailures: IntakeFailures;
   incidents: IncidentStore;

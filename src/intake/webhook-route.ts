@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 
 import type { Logger } from '../logger.js';
-import type { AcceptOutcome, DeliveryQueue } from '../store/deliveries.js';
+import type { AcceptOutcome } from '../store/deliveries.js';
+import type { DeliveryIntake } from '../store/delivery-intake.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookStore } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -26,7 +27,7 @@ export const BUSY_RETRY_AFTER_S = 5;
 
 export interface WebhookRouteDeps {
   hooks: HookStore;
-  deliveries: Pick<DeliveryQueue, 'accept'>;
+  deliveries: Pick<DeliveryIntake, 'accept'>;
   activity: Pick<HookActivityStore, 'recordAccepted' | 'recordRefused'>;
   secrets: SecretBox;
   /** Deliveries this process failed to store, per hook: the feed's health alerts count them. */

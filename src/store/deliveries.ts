@@ -96,7 +96,6 @@ export interface RetryingChannel {
   nextTryAt: number;
 }
 
-/** A channel whose lane has work; `retryAt` is set while its last sends failed and it waits (a stored backoff). */
 /**
  * The feed process's lease on the partition of a lane's guild (src/store/coordination.ts): the lease's epoch grows
  * each time the partition changes hands. An engine shared by several processes refuses a write from an older
@@ -116,6 +115,7 @@ export class LeaseLostError extends Error {
   }
 }
 
+/** A channel whose lane has work; `retryAt` is set while its last sends failed and it waits (a stored backoff). */
 export interface ChannelWithWork {
   channelId: string;
   guildId: string;
@@ -134,91 +134,4 @@ export interface GuildFeedStatus {
   parkedRefused: number;
   broken: BrokenChannel[];
   retrying: RetryingChannel[];
-}
-
-/**
- * The durable queue between the intake and the feed, ordered and deduplicated by the store (DESIGN.md, State).
- * A delivery is accepted once per (hook, delivery id) by a unique key that lasts from acceptance until at least
- * 24 h after it was posted; it is routed by the guild's settings in the same transaction; it then waits in its
- * channel's lane, is written down with a nonce before a send, and is marked posted when Discord confirmed it.
- * Nothing here is held in process memory.
- */
-export interface DeliveryQueue {
-  /**
-   * Stores the delivery, or answers `duplicate` for a (hook, delivery id) the store already has, or (only with
-   * `requireHook`) `unknown-hook` for a hook the store does not have.
-   */
-  accept(delivery: NewDelivery, options?: AcceptOptions): Promise<AcceptOutcome>;
-  /** Channels with waiting entries (what the feed starts with), and when each may be tried again if it failed. */
-  channelsWithWork(): Promise<ChannelWithWork[]>;
-  /**
-   * The channel's next message to send: the entries of a message written down and not confirmed (same nonce,
-   * all of them), else up to `max` oldest waiting entries, oldest first.
-   */
-  nextFor(channelId: string, max: number): Promise<QueuedEntry[]>;
-  /**
-   * Writes the message down before it is sent: its entries, and `message` (what the lane will send, opaque here)
-   * in the same transaction. False when one of the entries left the lane meanwhile. Throws
-   * {@link LeaseLostError} when `lease` is no longer the partition's (here and in ack and release).
-   */
-  writeDown(
-    channelId: string,
-    nonce: string,
-    seqs: readonly number[],
-    message?: string,
-    lease?: Lease,
-  ): Promise<boolean>;
-  /** What was written down with the channel's message `nonce`, while it is not confirmed; a resend sends it. */
-  writtenMessage(channelId: string, nonce: string): Promise<string | undefined>;
-  /** Discord confirmed the message: its entries are posted, and the channel's failures are forgotten. */
-  ack(channelId: string, nonce: string, postedAt: number, lease?: Lease): Promise<void>;
-  /** Forgets a written-down message that Discord did not post (it refused it): its entries wait as before. */
-  release(channelId: string, nonce: string, lease?: Lease): Promise<void>;
-  /** A send failed in a way worth retrying: stores the failure count and when to try again. */
-  recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
-  /** Discord refused this message on its own: its entries are parked (never lost), the rest of the lane goes on. */
-  parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void>;
-  /** Discord refuses the channel: it is marked broken and every entry of its lane parked, in one transaction. */
-  parkBrokenChannel(channel: BrokenChannel): Promise<void>;
-  /** The stored state of a channel's retries, for a lane starting after a restart. */
-  retryAtOf(channelId: string): Promise<number | undefined>;
-  statusOf(guildId: string): Promise<GuildFeedStatus>;
-  /** The guild's parked entries, oldest first. */
-  listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]>;
-  /** One parked entry of the guild, or undefined when it is not parked (any more). */
-  parkedOne(guildId: string, seq: number): Promise<ParkedEntry | undefined>;
-  /**
-   * Sends parked entries again (/feed held): the entry waits in `channelId`'s lane with its own seq, so it goes
-   * before what arrived after it. For an entry parked with its broken channel, the channel is tried again: its
-   * broken state is cleared and all its entries parked with it wait again, in order. False when the entry is not
-   * parked any more (someone acted first).
-   */
-  requeueParked(guildId: string, seq: number, channelId: string, at: number): Promise<boolean>;
-  /**
-   * Gives up on a parked entry (/feed held, Discard): it leaves the open set as if posted, body dropped, so the
-   * service's retry of it stays a duplicate for 24 h more. False when it is not parked any more.
-   */
-  discardParked(guildId: string, seq: number, at: number): Promise<boolean>;
-  /**
-   * Posted and muted deliveries still remembered, by seq: up to `limit` after `afterSeq` (migrate-store pages
-   * through them with the last seq it got).
-   */
-  listPosted(page: { afterSeq: number; limit: number }): Promise<Array<PostedDelivery & { seq: number }>>;
-  /**
-   * Remembers deliveries another store posted (migrate-store), as posted here: their retries stay duplicates and
-   * muted ones stay counted. One already known is left as it is. Returns how many were new.
-   */
-  rememberPosted(deliveries: readonly PostedDelivery[]): Promise<number>;
-  /** Forgets posted deliveries posted before `before` (their unique keys expire); returns how many. */
-  sweepPosted(before: number): Promise<number>;
-  /**
-   * Drops up to `limit` parked entries parked before `before` (their retention is over), oldest first, bodies and
-   * all, in one statement (a sweep repeats it); returns how many went in each guild, by guild id.
-   */
-  dropParked(before: number, limit: number): Promise<DroppedHeld[]>;
-  /** Where a delivery stands, for tests and diagnostics. */
-  stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined>;
-  /** Waiting and parked entries (tests and diagnostics; O(backlog)). */
-  listOpen(): Promise<Array<QueuedEntry | ParkedEntry>>;
-  countOpen(): Promise<number>;
 }

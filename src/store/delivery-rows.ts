@@ -32,10 +32,6 @@ export interface DeliveryRow {
 /** A posted row as listPosted reads it (`muted` is 0/1 in SQLite, a boolean in PostgreSQL). */
 export type PostedRow = StoredRow & { posted_at: number; muted: boolean | number };
 
-/** The columns listPosted selects, in both engines. */
-export const POSTED_COLUMNS =
-  'seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, posted_at, muted';
-
 export function toPosted(row: PostedRow): PostedDelivery & { seq: number } {
   return { ...storedFieldsOf(row), postedAt: row.posted_at, muted: Boolean(row.muted) };
 }

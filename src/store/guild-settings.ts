@@ -5,7 +5,7 @@ export const MAX_RULES = 40;
 
 /**
  * A routing rule that names a game server or a case type (rules by event alone are `routes`). A field left out
- * matches anything. The most specific matching rule wins (src/feed/route.ts).
+ * matches anything. The most specific matching rule wins (routing-rules.ts).
  */
 export const RouteRuleSchema = z.object({
   /** The game server (`server` of the delivery). */

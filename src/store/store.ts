@@ -1,6 +1,6 @@
 import type { AuditLog } from './audit-log.js';
 import type { CoordinationOptions, FeedOwnership } from './coordination.js';
-import type { DeliveryQueue } from './deliveries.js';
+import type { DeliveryQueue } from './delivery-queue.js';
 import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';

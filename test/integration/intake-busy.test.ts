@@ -102,7 +102,7 @@ async function waitForLockWaiters(holder: pg.Client, atLeast: number): Promise<v
     const { rows } = await holder.query<{ waiting: number }>(
       `SELECT count(*)::int AS waiting FROM pg_stat_activity
        WHERE datname = current_database() AND wait_event_type = 'Lock' AND state = 'active'
-         AND query LIKE '%bridge_accept_batch%'`,
+         AND query LIKE '%bridge_accept_placed%'`,
     );
     if ((rows[0]?.waiting ?? 0) >= atLeast) return;
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -4,7 +4,7 @@ import { alertSettingsOn, type AlertSettingsStore } from '../../health/alert-set
 import { dropOldHeld } from '../../health/drop-old-held.js';
 import { HealthMonitor } from '../../health/health-monitor.js';
 import { incidentsOn } from '../../health/incidents.js';
-import type { DeliveryQueue } from '../../store/deliveries.js';
+import type { HeldEntries } from '../../store/held-entries.js';
 import type { RecordStore } from '../../store/records.js';
 import type { BotParts, Feature } from '../feature.js';
 
@@ -21,7 +21,7 @@ export interface HealthTimings {
 /** What /alerts, /status, /feed held and the held entries' buttons use of feed health. */
 export interface HealthDeps {
   /** The feed's queue: its counts, and the entries it holds. */
-  deliveries: DeliveryQueue;
+  deliveries: HeldEntries;
   /** Whether Discord takes the bot's token (shown by /status when it does not). */
   discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
   health: {

@@ -6,7 +6,7 @@ import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';
 import { migrate } from './migrations.js';
 import { PostgresAudit } from './pg-audit.js';
-import { PostgresDeliveries } from './pg-deliveries.js';
+import { createPostgresDeliveries } from './pg-deliveries.js';
 import { PostgresGuildForgetting } from './pg-forget-guild.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
@@ -66,7 +66,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     kind: 'postgres',
     hooks,
     guilds,
-    deliveries: new PostgresDeliveries(pool, guilds),
+    deliveries: createPostgresDeliveries(pool, guilds),
     activity: new PostgresHookActivity(pool),
     records: new PostgresRecords(pool),
     audit: new PostgresAudit(pool),

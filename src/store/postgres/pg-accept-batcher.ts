@@ -1,26 +1,30 @@
 import type pg from 'pg';
 
 import type { AcceptOutcome } from '../deliveries.js';
+import type { Placement } from '../placement.js';
 
-/** One delivery as bridge_accept_batch takes it: routed, with the settings version it was routed with. */
-export interface AcceptItem {
+/**
+ * One delivery as bridge_accept_placed takes it: placed (placement.ts), with what the placement assumed: the
+ * settings version it was routed with, and its channel's broken state.
+ */
+export interface AcceptItem extends Omit<Placement, 'keepsBody'> {
   hookId: string;
   deliveryId: string;
   guildId: string;
   event: string;
-  rawBody: string;
+  /** Null when the placement drops the body (muted). */
+  rawBody: string | null;
   receivedAt: number;
-  /** The lane it goes to; null when no rule names a channel (parked as unrouted). */
-  channelId: string | null;
   version: number;
+  /** The broken reason of `channelId` the placement saw; null while the channel was not marked broken. */
+  brokenSeen: string | null;
   server: string | null;
   caseType: string | null;
-  muted: boolean;
   /** Stored only if its hook is (AcceptOptions.requireHook); else answered 'unknown-hook'. */
   requireHook: boolean;
 }
 
-/** 'stale': the guild's settings changed since the item was routed; nothing was stored, route it again. */
+/** 'stale': the guild's settings or the channel's broken state changed since the item was placed; place it again. */
 export type ItemOutcome = AcceptOutcome | 'stale';
 
 /** Most deliveries in one batch, and most body bytes (a body may be up to 1 MiB). */
@@ -28,11 +32,11 @@ const MAX_ITEMS = 200;
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
 
 /**
- * One batch in one statement. bridge_accept_batch takes the guilds' locks, then reads which hooks of the items
+ * One batch in one statement. bridge_accept_placed takes the guilds' locks, then reads which hooks of the items
  * that require theirs are still stored: a removal (hooks.remove, forgetGuild) holds the same lock until it
  * commits, so once it has committed no process stores a delivery of that hook, whatever its cache holds.
  */
-const ACCEPT_BATCH_SQL = 'SELECT bridge_accept_batch($1::jsonb) AS outcomes';
+const ACCEPT_BATCH_SQL = 'SELECT bridge_accept_placed($1::jsonb) AS outcomes';
 
 /** Batches in flight at once: more lets several guilds' batches commit side by side on the pool. */
 const MAX_IN_FLIGHT = 2;
@@ -45,7 +49,7 @@ interface Pending {
 
 /**
  * Group commit for the intake on PostgreSQL: the accepts that arrive while earlier ones are in flight go
- * together in one bridge_accept_batch call, so a burst pays one round trip, one transaction and one commit (one
+ * together in one bridge_accept_placed call, so a burst pays one round trip, one transaction and one commit (one
  * WAL flush with `synchronous_commit=on`) per batch instead of per delivery. Nothing waits on a timer: a lone
  * delivery goes at once. Each caller still hears only after the commit that stored its delivery.
  */
@@ -96,7 +100,7 @@ export class PgAcceptBatcher {
         rest.push(pending);
         continue;
       }
-      const size = pending.item.rawBody.length;
+      const size = pending.item.rawBody?.length ?? 0;
       // Closed at the first accept that does not fit, so no later one of its guild goes ahead of it.
       if (batch.length > 0 && (batch.length === MAX_ITEMS || chars + size > MAX_BODY_CHARS)) {
         full = true;
@@ -127,7 +131,7 @@ export class PgAcceptBatcher {
   private async send(items: AcceptItem[]): Promise<ItemOutcome[]> {
     const { rows } = await this.pool.query<{ outcomes: ItemOutcome[] }>(ACCEPT_BATCH_SQL, [JSON.stringify(items)]);
     const outcomes = rows[0]?.outcomes ?? [];
-    if (outcomes.length !== items.length) throw new Error(`bridge_accept_batch answered ${outcomes.length} outcomes`);
+    if (outcomes.length !== items.length) throw new Error(`bridge_accept_placed answered ${outcomes.length} outcomes`);
     return outcomes;
   }
 }

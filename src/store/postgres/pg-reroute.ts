@@ -1,12 +1,13 @@
 import type pg from 'pg';
 
-import { resolveRoute } from '../../feed/route.js';
-import { routingKeysOf, type RoutingRow } from '../delivery-rows.js';
+import { routingKeysOf } from '../delivery-rows.js';
 import type { GuildSettings } from '../guild-settings.js';
+import { placementOf } from '../placement.js';
+import { placedValues } from '../queue-statements.js';
+import { resolveRoute } from '../routing-rules.js';
+import { postgresDialect as d } from '../sql-dialect.js';
 import { notify } from './pg-signals.js';
-
-/** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */
-const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
+import { changesOf, rowsOf, SQL } from './pg-sql.js';
 
 /**
  * Routes the guild's movable entries again by `settings`, inside the settings change's transaction (which holds
@@ -20,45 +21,19 @@ export async function rerouteGuild(
   settings: GuildSettings,
   now: number,
 ): Promise<void> {
-  await client.query(
-    `UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL, failures = 0,
-       retry_at = NULL WHERE guild_id = $1 AND broken_status IS NOT NULL`,
-    [guildId],
-  );
-  // One statement per (event, server, case type) the guild has open: what the rules can tell apart.
-  const { rows: groups } = await client.query<RoutingRow>(
-    `SELECT DISTINCT event, server, case_type FROM delivery WHERE guild_id = $1 AND state IN ('waiting', 'parked')`,
-    [guildId],
-  );
-  for (const group of groups) {
-    const route = resolveRoute(settings, routingKeysOf(group));
-    const same = `guild_id = $2 AND event = $3 AND server IS NOT DISTINCT FROM $4
-      AND case_type IS NOT DISTINCT FROM $5 AND ${MOVABLE}`;
-    const where = [guildId, group.event, group.server, group.case_type];
-    if (route === 'muted') {
-      await client.query(
-        `UPDATE delivery SET state = 'posted', muted = true, raw_body = NULL, posted_at = $1, channel_id = NULL,
-           park_kind = NULL, park_detail = NULL, parked_at = NULL WHERE ${same}`,
-        [now, ...where],
-      );
-    } else if (route) {
-      await client.query(
-        `UPDATE delivery SET state = 'waiting', channel_id = $1, park_kind = NULL, park_detail = NULL, parked_at = NULL
-         WHERE ${same}`,
-        [route.channelId, ...where],
-      );
-    } else {
-      await client.query(
-        `UPDATE delivery SET state = 'parked', channel_id = NULL, park_kind = 'unrouted', park_detail = '',
-           parked_at = $1 WHERE ${same}`,
-        [now, ...where],
-      );
-    }
+  await changesOf(client, SQL.clearGuildBroken, [guildId]);
+  for (const group of await rowsOf(client, SQL.openGroups, [guildId])) {
+    // The guild's broken channels were cleared above: every route is tried again.
+    const place = placementOf(resolveRoute(settings, routingKeysOf(group)), undefined, now);
+    await changesOf(client, SQL.placeGroup, [
+      ...placedValues(d, place),
+      guildId,
+      group.event,
+      group.server,
+      group.case_type,
+    ]);
   }
-  const { rows: lanes } = await client.query<{ channel_id: string }>(
-    `SELECT DISTINCT channel_id FROM delivery WHERE guild_id = $1 AND state = 'waiting'`,
-    [guildId],
-  );
+  const lanes = await rowsOf(client, SQL.guildLanes, [guildId]);
   await notify(client, { kind: 'settings-changed', guildId });
   for (const lane of lanes) await notify(client, { kind: 'work', channelId: lane.channel_id, guildId, at: now });
 }

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 
-import { channelOf, resolveRoute } from '../../feed/route.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
 import { HookRecordSchema } from '../hooks.js';
+import { channelOf, resolveRoute } from '../routing-rules.js';
 
 /** The key-value tables of versions before the store had a schema of its own (one keyv namespace each). */
 const OLD_TABLES = ['hooks', 'guilds', 'outbox', 'sends', 'seen'] as const;

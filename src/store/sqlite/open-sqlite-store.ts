@@ -9,12 +9,13 @@ import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
 import { createPrivateStoreFile, restrictCompanionFiles } from './restrict-file-modes.js';
 import { SqliteAudit } from './sqlite-audit.js';
-import { SqliteDeliveries } from './sqlite-deliveries.js';
+import { createSqliteDeliveries } from './sqlite-deliveries.js';
 import { SqliteGuildForgetting } from './sqlite-forget-guild.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
 import { SqliteHooks } from './sqlite-hooks.js';
 import { SqliteRecords } from './sqlite-records.js';
+import { SqliteReroute } from './sqlite-reroute.js';
 import { WriteBatcher } from './write-batcher.js';
 
 /**
@@ -66,13 +67,13 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   }
   const signals = new LocalSignals();
   const writes = new WriteBatcher(db, signals);
-  const deliveries = new SqliteDeliveries(db, writes, clock);
+  const deliveries = createSqliteDeliveries(db, writes);
   const hooks = new SqliteHooks(db, writes);
   const forgetting = new SqliteGuildForgetting(db, writes, hooks);
   return {
     kind: memory ? 'memory' : 'sqlite',
     hooks,
-    guilds: new SqliteGuildSettings(db, writes, deliveries),
+    guilds: new SqliteGuildSettings(db, writes, new SqliteReroute(db, clock)),
     deliveries,
     activity: new SqliteHookActivity(db, writes),
     records: new SqliteRecords(db, writes),

@@ -6,7 +6,7 @@ import {
   type GuildSettings,
   type GuildSettingsStore,
 } from '../guild-settings.js';
-import type { SqliteDeliveries } from './sqlite-deliveries.js';
+import type { SqliteReroute } from './sqlite-reroute.js';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** Guild settings in the `guild_settings` table, one JSON document per guild. */
@@ -18,7 +18,7 @@ export class SqliteGuildSettings implements GuildSettingsStore {
   constructor(
     db: Database,
     private readonly writes: WriteBatcher,
-    private readonly deliveries: SqliteDeliveries,
+    private readonly routing: SqliteReroute,
   ) {
     this.byId = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
     this.all = db.prepare('SELECT settings FROM guild_settings ORDER BY guild_id');
@@ -37,7 +37,7 @@ export class SqliteGuildSettings implements GuildSettingsStore {
     return this.writes.run((tx) => {
       const next = GuildSettingsSchema.parse(change(structuredClone(this.read(guildId))));
       this.upsert.run(guildId, JSON.stringify(next));
-      this.deliveries.reroute(tx, guildId, next);
+      this.routing.reroute(tx, guildId, next);
       return next;
     });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { resolveRoute, rulesOf, specificityOf } from '../../../src/feed/route.js';
 import { emptyGuildSettings, type GuildSettings } from '../../../src/store/guild-settings.js';
+import { resolveRoute, rulesOf, specificityOf } from '../../../src/store/routing-rules.js';
 
 const settings = (change: Partial<GuildSettings>): GuildSettings => ({ ...emptyGuildSettings('g'), ...change });
 

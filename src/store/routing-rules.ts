@@ -1,4 +1,4 @@
-import type { GuildSettings, RouteRule } from '../store/guild-settings.js';
+import type { GuildSettings, RouteRule } from './guild-settings.js';
 
 /** Where one event of a guild goes, and whom it pings. */
 export interface Route {

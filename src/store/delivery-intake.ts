@@ -1,0 +1,14 @@
+import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from './deliveries.js';
+
+/** The delivery queue as the intake sees it: deliveries go in, deduplicated and routed; nothing comes out. */
+export interface DeliveryIntake {
+  /**
+   * Stores the delivery, or answers `duplicate` for a (hook, delivery id) the store already has, or (only with
+   * `requireHook`) `unknown-hook` for a hook the store does not have.
+   */
+  accept(delivery: NewDelivery, options?: AcceptOptions): Promise<AcceptOutcome>;
+  /** Where a delivery stands, for tests and diagnostics. */
+  stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined>;
+  /** Waiting and parked entries: what the intake let in and the feed has not posted yet (/healthz's outbox). */
+  countOpen(): Promise<number>;
+}

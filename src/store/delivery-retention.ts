@@ -1,0 +1,12 @@
+import type { DroppedHeld } from './deliveries.js';
+
+/** The delivery queue as the hourly sweep sees it: what is past its retention goes, in bounded slices. */
+export interface DeliveryRetention {
+  /** Forgets posted deliveries posted before `before` (their unique keys expire); returns how many. */
+  sweepPosted(before: number): Promise<number>;
+  /**
+   * Drops up to `limit` parked entries parked before `before` (their retention is over), oldest first, bodies and
+   * all, in one statement (a sweep repeats it); returns how many went in each guild, by guild id.
+   */
+  dropParked(before: number, limit: number): Promise<DroppedHeld[]>;
+}

@@ -1,0 +1,195 @@
+import type { DeliveryState, ParkKind } from './deliveries.js';
+import type {
+  ChannelRow,
+  DeliveryRow,
+  LaneRow,
+  MutedCount,
+  ParkedCount,
+  PostedRow,
+  RoutingRow,
+} from './delivery-rows.js';
+import type { Placement } from './placement.js';
+import type { SqlDialect } from './sql-dialect.js';
+
+/** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */
+const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
+
+/** Deletes of expired posted deliveries go in slices, so a big sweep never holds locks (or the writer) for long. */
+export const SWEEP_SLICE = 5_000;
+
+/** The columns listPosted selects. */
+const POSTED_COLUMNS = 'seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, posted_at, muted';
+
+/** The placement columns (placement.ts) a statement sets, in the order Placement lists them. */
+const PLACED = `state = ?, channel_id = ?, park_kind = ?, park_detail = ?, parked_at = ?, posted_at = ?, muted = ?,
+  raw_body = CASE WHEN ? THEN raw_body END`;
+
+/**
+ * The delivery queue's statements, written once for both engines in the dialect `d` (sql-dialect.ts). Each
+ * engine makes them once, at startup. The engines differ in how they run them (SQLite's single writer, group
+ * committed; PostgreSQL's pool and its guild locks), not in what they say.
+ */
+export function queueStatements(d: SqlDialect) {
+  const claimed = d.indexedBy('delivery_claimed');
+  return {
+    // The feed's lanes.
+    channelsWithWork: d.sql<LaneRow, []>(
+      `SELECT lane.channel_id, lane.guild_id, channel_state.retry_at FROM
+         (SELECT channel_id, min(guild_id) AS guild_id FROM delivery
+          WHERE state = 'waiting' AND channel_id IS NOT NULL GROUP BY channel_id) AS lane
+       LEFT JOIN channel_state ON channel_state.channel_id = lane.channel_id`,
+    ),
+    waitingHead: d.sql<DeliveryRow, [string, number]>(
+      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT ?`,
+    ),
+    // A written-down message is found through its nonce, never by reading the rest of its lane.
+    claimedEntries: d.sql<DeliveryRow, [string, string]>(
+      `SELECT * FROM delivery${claimed} WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting' ORDER BY seq`,
+    ),
+    unclaimedEntries: d.sql<DeliveryRow, [string, number]>(
+      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
+    ),
+    claim: d.sql(
+      `UPDATE delivery SET claim_nonce = ?
+       WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL AND ${d.inList('seq')}`,
+    ),
+    unclaim: d.sql<never, [string, string]>(
+      `UPDATE delivery${claimed} SET claim_nonce = NULL WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
+    ),
+    saveMessage: d.sql<never, [string, string, string]>(
+      `INSERT INTO written_message (channel_id, nonce, message) VALUES (?, ?, ?)
+       ON CONFLICT (channel_id) DO UPDATE SET nonce = excluded.nonce, message = excluded.message`,
+    ),
+    writtenMessage: d.sql<{ message: string }, [string, string]>(
+      'SELECT message FROM written_message WHERE channel_id = ? AND nonce = ?',
+    ),
+    forgetMessage: d.sql<never, [string, string]>('DELETE FROM written_message WHERE channel_id = ? AND nonce = ?'),
+    markPosted: d.sql<never, [number, string, string]>(
+      `UPDATE delivery${claimed} SET state = 'posted', raw_body = NULL, posted_at = ?, claim_nonce = NULL
+       WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
+    ),
+    clearFailures: d.sql<never, [string]>(
+      'UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = ?',
+    ),
+    recordFailure: d.sql<{ failures: number }, [string, string, number]>(
+      `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES (?, ?, 1, ?)
+       ON CONFLICT (channel_id) DO UPDATE SET failures = channel_state.failures + 1, retry_at = excluded.retry_at
+       RETURNING failures`,
+    ),
+    parkRefused: d.sql(
+      `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
+       WHERE state = 'waiting' AND ${d.inList('seq')}`,
+    ),
+    markBroken: d.sql<never, [string, string, number, string, number]>(
+      `INSERT INTO channel_state (channel_id, guild_id, broken_status, broken_reason, broken_since) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (channel_id) DO UPDATE SET broken_status = excluded.broken_status,
+         broken_reason = excluded.broken_reason, broken_since = excluded.broken_since, failures = 0, retry_at = NULL`,
+    ),
+    parkBrokenLane: d.sql<never, [string, number, string]>(
+      `UPDATE delivery SET state = 'parked', park_kind = 'broken', park_detail = ?, parked_at = ?, claim_nonce = NULL
+       WHERE channel_id = ? AND state = 'waiting'`,
+    ),
+    retryAtOf: d.sql<{ retry_at: number | null }, [string]>('SELECT retry_at FROM channel_state WHERE channel_id = ?'),
+
+    // Admins' view: /status and held entries.
+    countWaiting: d.sql<{ n: number }, [string]>(
+      `SELECT count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'waiting'`,
+    ),
+    countParked: d.sql<ParkedCount, [string]>(
+      `SELECT park_kind, event, count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'parked'
+       GROUP BY park_kind, event`,
+    ),
+    countMuted: d.sql<MutedCount, [string]>(
+      `SELECT event, count(*) AS n FROM delivery WHERE guild_id = ? AND ${d.isTrue('muted')} GROUP BY event`,
+    ),
+    channelStates: d.sql<ChannelRow, [string]>('SELECT * FROM channel_state WHERE guild_id = ? ORDER BY channel_id'),
+    listParked: d.sql<DeliveryRow, [string, number, number]>(
+      `SELECT * FROM delivery WHERE guild_id = ? AND state = 'parked' ORDER BY seq LIMIT ? OFFSET ?`,
+    ),
+    parkedOne: d.sql<DeliveryRow, [string, number]>(
+      `SELECT * FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
+    ),
+    parkedPlace: d.sql<{ park_kind: ParkKind; channel_id: string | null }, [string, number]>(
+      `SELECT park_kind, channel_id FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'${d.forUpdate}`,
+    ),
+    requeueBrokenLane: d.sql<never, [string, string]>(
+      `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL, parked_at = NULL,
+         claim_nonce = NULL WHERE channel_id = ? AND state = 'parked' AND park_kind = 'broken'`,
+    ),
+    requeueOne: d.sql<never, [string, number]>(
+      `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL, parked_at = NULL,
+         claim_nonce = NULL WHERE seq = ?`,
+    ),
+    clearBroken: d.sql<never, [string]>(
+      'UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL WHERE channel_id = ?',
+    ),
+    discardParked: d.sql<never, [number, string, number]>(
+      `UPDATE delivery SET state = 'posted', posted_at = ?, raw_body = NULL, claim_nonce = NULL
+       WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
+    ),
+
+    // The intake, migrate-store and the retention sweep.
+    brokenReason: d.sql<{ reason: string }, [string]>(
+      `SELECT COALESCE(broken_reason, '') AS reason FROM channel_state WHERE channel_id = ? AND broken_status IS NOT NULL`,
+    ),
+    stateOf: d.sql<{ state: DeliveryState }, [string, string]>(
+      'SELECT state FROM delivery WHERE hook_id = ? AND delivery_id = ?',
+    ),
+    countOpen: d.sql<{ n: number }, []>(`SELECT count(*) AS n FROM delivery WHERE state IN ('waiting', 'parked')`),
+    listOpen: d.sql<DeliveryRow, []>(`SELECT * FROM delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`),
+    listPosted: d.sql<PostedRow, [number, number]>(
+      `SELECT ${POSTED_COLUMNS} FROM delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`,
+    ),
+    sweepPosted: d.sql<never, [number]>(
+      `DELETE FROM delivery WHERE seq IN
+         (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? LIMIT ${SWEEP_SLICE})`,
+    ),
+    dropParked: d.sql<{ guild_id: string }, [number, number]>(
+      `DELETE FROM delivery WHERE seq IN
+         (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? ORDER BY parked_at LIMIT ?)
+       RETURNING guild_id`,
+    ),
+
+    // SQLite's accept (PostgreSQL's is bridge_accept_placed, a function of its schema): stored where it was placed.
+    insertPlaced: d.sql(
+      `INSERT INTO delivery (state, channel_id, park_kind, park_detail, parked_at, posted_at, muted, raw_body,
+                             hook_id, delivery_id, guild_id, event, server, case_type, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN ? END, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (hook_id, delivery_id) DO NOTHING`,
+    ),
+
+    // A settings change's re-route (placement.ts decides where each group goes).
+    clearGuildBroken: d.sql<never, [string]>(
+      `UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL, failures = 0,
+         retry_at = NULL WHERE guild_id = ? AND broken_status IS NOT NULL`,
+    ),
+    // One statement per (event, server, case type) the guild has open: what the rules can tell apart.
+    openGroups: d.sql<RoutingRow, [string]>(
+      `SELECT DISTINCT event, server, case_type FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`,
+    ),
+    placeGroup: d.sql(
+      `UPDATE delivery SET ${PLACED}
+       WHERE guild_id = ? AND event = ? AND server IS NOT DISTINCT FROM ? AND case_type IS NOT DISTINCT FROM ?
+         AND ${MOVABLE}`,
+    ),
+    guildLanes: d.sql<{ channel_id: string }, [string]>(
+      `SELECT DISTINCT channel_id FROM delivery WHERE guild_id = ? AND state = 'waiting'`,
+    ),
+  };
+}
+
+export type QueueStatements = ReturnType<typeof queueStatements>;
+
+/** The values a statement binds for a placement (placeGroup, insertPlaced), in the order Placement lists them. */
+export function placedValues(d: SqlDialect, place: Placement): unknown[] {
+  return [
+    place.state,
+    place.channelId,
+    place.parkKind,
+    place.parkDetail,
+    place.parkedAt,
+    place.postedAt,
+    d.bool(place.muted),
+    d.bool(place.keepsBody),
+  ];
+}

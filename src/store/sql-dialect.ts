@@ -1,0 +1,58 @@
+/**
+ * A statement written once for both engines: its text in this engine's dialect, with the row type it reads and
+ * the parameters it binds (phantom fields, for the compiler only), so neither engine restates them.
+ */
+export interface Sql<Row = unknown, Params extends unknown[] = unknown[]> {
+  readonly text: string;
+  readonly row?: Row;
+  readonly params?: Params;
+}
+
+/**
+ * What differs between the engines in the statements they share. Statements are written with `?` for each
+ * parameter, in the order they are bound; {@link SqlDialect.sql} turns that into the engine's own placeholders
+ * once, when the engine's statements are made, so no query pays for it.
+ */
+export interface SqlDialect {
+  sql<Row = unknown, Params extends unknown[] = unknown[]>(text: string): Sql<Row, Params>;
+  /** A test that `column` is one of a list of numbers bound as one parameter (see `list`). */
+  inList(column: string): string;
+  /** The value bound for {@link SqlDialect.inList}. */
+  list(values: readonly number[]): unknown;
+  /** A test that a boolean column is true. */
+  isTrue(column: string): string;
+  /** The value bound for a boolean column. */
+  bool(value: boolean): unknown;
+  /** Names the index a statement must use where the engine's planner would read more (SQLite); else nothing. */
+  indexedBy(index: string): string;
+  /** Locks the rows read until the transaction ends where other processes write too (PostgreSQL); else nothing. */
+  forUpdate: string;
+}
+
+/** PostgreSQL: `$1`, `$2` … placeholders, arrays and booleans bound as they are. */
+export const postgresDialect: SqlDialect = {
+  sql: (text) => {
+    let n = 0;
+    return { text: text.replace(/\?/g, () => `$${(n += 1)}`) };
+  },
+  inList: (column) => `${column} = ANY(?::bigint[])`,
+  list: (values) => values,
+  isTrue: (column) => column,
+  bool: (value) => value,
+  indexedBy: () => '',
+  forUpdate: ' FOR UPDATE',
+};
+
+/**
+ * SQLite (better-sqlite3): `?` placeholders as written; a list is bound as JSON (SQLite has no arrays), a boolean
+ * as 0 or 1. One process writes (the file lock), so there is nothing to lock rows against.
+ */
+export const sqliteDialect: SqlDialect = {
+  sql: (text) => ({ text }),
+  inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  list: (values) => JSON.stringify(values),
+  isTrue: (column) => `${column} = 1`,
+  bool: (value) => (value ? 1 : 0),
+  indexedBy: (index) => ` INDEXED BY ${index}`,
+  forUpdate: '',
+};

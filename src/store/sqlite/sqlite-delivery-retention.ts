@@ -1,0 +1,33 @@
+import type { Database } from 'better-sqlite3';
+
+import type { DroppedHeld } from '../deliveries.js';
+import type { DeliveryRetention } from '../delivery-retention.js';
+import { countByGuild } from '../delivery-rows.js';
+import { SWEEP_SLICE } from '../queue-statements.js';
+import { prepare, SQL } from './sqlite-sql.js';
+import type { WriteBatcher } from './write-batcher.js';
+
+/** The hourly sweep's part of the SQLite queue: a slice per write, so the single writer is never held long. */
+export class SqliteDeliveryRetention implements DeliveryRetention {
+  private readonly statements;
+
+  constructor(
+    db: Database,
+    private readonly writes: WriteBatcher,
+  ) {
+    this.statements = { sweepPosted: prepare(db, SQL.sweepPosted), dropParked: prepare(db, SQL.dropParked) };
+  }
+
+  async sweepPosted(before: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const removed = await this.writes.run(() => this.statements.sweepPosted.run(before).changes);
+      total += removed;
+      if (removed < SWEEP_SLICE) return total;
+    }
+  }
+
+  dropParked(before: number, limit: number): Promise<DroppedHeld[]> {
+    return this.writes.run(() => countByGuild(this.statements.dropParked.all(before, limit)));
+  }
+}
