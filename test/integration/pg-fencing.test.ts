@@ -163,9 +163,15 @@ describe.skipIf(!POSTGRES_URL)('a feed process fenced off once its lease is gone
     const firstByB = Math.min(...sends.filter((send) => send.by === 'b').map((send) => send.at));
     const lastByA = Math.max(...sends.filter((send) => send.by === 'a').map((send) => send.at));
     expect(lastByA).toBeLessThan(firstByB);
+    // Only a's last message may be sent by both: a write-down or send that started just inside a's trust
+    // window (on a loaded machine its event loop may stall past it) has its confirmation refused by the new
+    // epoch, and b resends that written-down message under its nonce, which Discord takes once. Any other
+    // message sent by both would be a double post.
     const nonceBy = new Map<string, Set<string>>();
     for (const send of sends) nonceBy.set(send.nonce, (nonceBy.get(send.nonce) ?? new Set()).add(send.by));
-    expect([...nonceBy.values()].filter((senders) => senders.size > 1)).toEqual([]);
+    const lastOfA = sends.filter((send) => send.by === 'a').at(-1)?.nonce;
+    const sentByBoth = [...nonceBy].filter(([, senders]) => senders.size > 1).map(([nonce]) => nonce);
+    expect(sentByBoth.filter((nonce) => nonce !== lastOfA)).toEqual([]);
     // Each delivery in one message, in the order it was accepted (a resend under one nonce is one message).
     const messages = new Map(sends.map((send) => [send.nonce, send.ids]));
     expect([...messages.values()].flat()).toEqual(sent);
