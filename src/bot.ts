@@ -1,13 +1,13 @@
 import type { Client } from 'discord.js';
 
 import type { AppRecords } from './apps/app-records.js';
-import { createCardPoster } from './apps/card-poster.js';
 import type { ReleasePoller } from './apps/release-poller.js';
 import { appRecordsOn } from './apps/store-app-records.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { createDiscordClient } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
+import { createPoster } from './discord/posting/poster.js';
 import type { FeatureTimings } from './features/index.js';
 import type { FeedWorker } from './feed/feed-worker.js';
 import { reportHealth } from './health-report.js';
@@ -120,7 +120,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     if (discord) {
       const parts = {
         ...{ config, store, secrets, discord, discordHealth, storeHealth, intakeFailures, clock, logger },
-        poster: createCardPoster(discord, logger),
+        poster: createPoster(discord, { token: config.DISCORD_TOKEN, logger }),
         service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
         webhookBaseUrl: options.webhookBaseUrl?.(server.url) ?? config.PUBLIC_URL,
         timers: options.timers ?? RUNTIME_TIMERS,

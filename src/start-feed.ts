@@ -1,11 +1,11 @@
 import { Events } from 'discord.js';
 
 import { bindCommands } from '../commands/index.js';
-import { createChannelSender, createPostFinder } from './discord/channel-sender.js';
 import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
+import { createPostFinder } from './discord/posting/find-post.js';
 import type { BotParts, Feature } from './features/feature.js';
 import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
 import type { BackoffPolicy } from './feed/backoff.js';
@@ -89,8 +89,8 @@ export async function startFeed(
     queue: store.deliveries,
     guilds: store.guilds,
     signals: store.signals,
-    send: createChannelSender(discord, config.DISCORD_TOKEN),
-    findPosted: createPostFinder(discord),
+    send: (channelId, body) => parts.poster.post(channelId, body, body.nonce),
+    findPosted: createPostFinder(discord, config.DISCORD_TOKEN),
     logger,
     clock: parts.clock,
     ownership,

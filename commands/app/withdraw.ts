@@ -1,10 +1,11 @@
 import { ButtonStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 
-import { createCardPoster, describeDiscordError } from '../../src/apps/card-poster.js';
 import { formatState } from '../../src/apps/describe-apps.js';
 import { refreshCard } from '../../src/apps/follow-app.js';
 import { formatVersionName } from '../../src/apps/release-card.js';
 import { requireReleaseManager } from '../../src/apps/release-managers.js';
+import { describeDiscordError } from '../../src/discord/posting/classify-discord-error.js';
+import { createPoster } from '../../src/discord/posting/poster.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
 import type { AppDeps } from '../app.js';
@@ -81,7 +82,7 @@ export async function withdrawSubmission(interaction: ButtonInteraction, ctx: Ap
   if (cards.versions[draft.label]) {
     try {
       await refreshCard(
-        { records: ctx.appRecords, poster: createCardPoster(ctx.client) },
+        { records: ctx.appRecords, poster: createPoster(ctx.client) },
         guildId,
         { appId: draft.appId, appName: draft.appName },
         draft.label,

@@ -1,13 +1,13 @@
 import type { Clock } from '../clock.js';
+import type { Poster } from '../discord/posting/poster.js';
 import type { AppDetail, AppVersion } from '../upstream/developer-schemas.js';
 import type { AppRecords, Card, Watch } from './app-records.js';
-import type { CardPoster } from './card-poster.js';
 import { makeCardNonce, renderOutcome, renderReleaseCard, type CardApp } from './release-card.js';
 
 /** What following an app needs. */
 export interface FollowDeps {
   records: AppRecords;
-  poster: CardPoster;
+  poster: Poster;
   clock: Clock;
 }
 

@@ -1,5 +1,7 @@
 import type { Clock } from '../clock.js';
 import { toLoggableError } from '../discord/log-error.js';
+import { describeDiscordError } from '../discord/posting/classify-discord-error.js';
+import type { Poster } from '../discord/posting/poster.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Timers } from '../timers.js';
@@ -7,7 +9,6 @@ import type { DeveloperClient } from '../upstream/developer-client.js';
 import type { AppDetail, AppSummary } from '../upstream/developer-schemas.js';
 import { ServiceApiError } from '../upstream/service-api-error.js';
 import type { AppGuild, AppRecords } from './app-records.js';
-import { describeDiscordError, type CardPoster } from './card-poster.js';
 import type { DeveloperCache } from './developer-cache.js';
 import { followApp } from './follow-app.js';
 import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
@@ -37,7 +38,7 @@ export interface ReleasePollerOptions {
   records: AppRecords;
   developer: DeveloperClient;
   secrets: SecretBox;
-  poster: CardPoster;
+  poster: Poster;
   cache: DeveloperCache;
   clock: Clock;
   timers: Timers;

@@ -1,9 +1,7 @@
-import { DiscordAPIError } from 'discord.js';
-
-import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
-import { classifyDiscordError } from '../discord/channel-sender.js';
+import { describeDiscordError } from '../discord/posting/classify-discord-error.js';
+import type { MessageEdit, Poster } from '../discord/posting/poster.js';
 import { formatCaseType } from '../embeds/case-type.js';
 import { formatPersonId } from '../embeds/people.js';
 import { formatEventTime } from '../embeds/time.js';
@@ -43,7 +41,7 @@ export type LanePlan =
 
 export interface FeedCardsDeps {
   records: CardRecords;
-  poster: CardPoster;
+  poster: Poster;
   clock: Clock;
   logger: Logger;
 }
@@ -324,34 +322,25 @@ export class FeedCards {
       allowed_mentions: { ...fact.rendered.payload.allowed_mentions, replied_user: false },
       message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
     };
-    try {
-      const nonce = makeCardNonce(['voided-reply', fact.rendered.item.hookId, fact.rendered.item.deliveryId]);
-      await this.deps.poster.post(card.channelId, body, nonce);
-    } catch (error) {
-      throw toSendError(error);
-    }
+    const nonce = makeCardNonce(['voided-reply', fact.rendered.item.hookId, fact.rendered.item.deliveryId]);
+    await this.deps.poster.post(card.channelId, body, nonce);
   }
 
   /** Edits a card; `gone` when its message or channel is (deleted, or the bot lost access). */
-  private async edit(channelId: string, messageId: string, body: Record<string, unknown>): Promise<'done' | 'gone'> {
+  private async edit(channelId: string, messageId: string, body: MessageEdit): Promise<'done' | 'gone'> {
     try {
-      const edited = await this.deps.poster.edit(channelId, messageId, body as unknown as MessagePayload);
+      const edited = await this.deps.poster.edit(channelId, messageId, body);
       return edited === 'gone' ? 'gone' : 'done';
     } catch (error) {
-      if (error instanceof DiscordAPIError && (error.status === 403 || error.status === 404)) {
+      if (error instanceof SendError && error.failure.kind === 'broken') {
         this.deps.logger.info({ channelId, messageId, reason: describeDiscordError(error) }, 'card cannot be edited');
         return 'gone';
       }
-      throw toSendError(error);
+      throw error;
     }
   }
 }
 
 function endingOf(fact: Facts): Ending {
   return { event: fact.event, embeds: fact.rendered.payload.embeds };
-}
-
-/** A Discord failure in the lane's terms (retry, wait, …). */
-function toSendError(error: unknown): SendError {
-  return new SendError(classifyDiscordError(error));
 }

@@ -1,10 +1,10 @@
-import { DiscordAPIError } from 'discord.js';
-
-import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
 import { toLoggableError } from '../discord/log-error.js';
+import { describeDiscordError } from '../discord/posting/classify-discord-error.js';
+import type { Poster } from '../discord/posting/poster.js';
 import { formatName } from '../embeds/format.js';
+import { SendError } from '../feed/send-failure.js';
 import type { Logger } from '../logger.js';
 import type { Timers } from '../timers.js';
 import { forgetAtOf, isOpen, type CardRecords, type ModcallCard } from './card-records.js';
@@ -17,7 +17,7 @@ const SLICES_PER_CHECK = 10;
 
 export interface ModcallEscalatorDeps {
   records: CardRecords;
-  poster: CardPoster;
+  poster: Poster;
   clock: Clock;
   timers: Timers;
   logger: Logger;
@@ -157,7 +157,7 @@ export class ModcallEscalator {
   }
 }
 
-/** Discord's 403 (no access) and 404 (channel gone): the same post would be refused again. */
+/** The channel is gone or closed to the bot (403, 404): the same post would be refused again. */
 function isRefusedForGood(error: unknown): boolean {
-  return error instanceof DiscordAPIError && (error.status === 403 || error.status === 404);
+  return error instanceof SendError && error.failure.kind === 'broken';
 }

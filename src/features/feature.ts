@@ -1,11 +1,11 @@
 import type { Client } from 'discord.js';
 
-import type { CardPoster } from '../apps/card-poster.js';
 import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { DiscordHealth } from '../discord/discord-health.js';
 import type { DispatchedAction } from '../discord/interaction-dispatch.js';
+import type { Poster } from '../discord/posting/poster.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -21,8 +21,8 @@ export interface BotParts {
   /** The discord.js client: its REST layer posts; the gateway is connected only where this process holds it. */
   discord: Client;
   discordHealth: DiscordHealth;
-  /** Posts and edits the bot's own messages (cards, alerts, release cards) under a nonce. */
-  poster: CardPoster;
+  /** The one poster: the feed's messages, cards, alerts and release cards, each under a nonce. */
+  poster: Poster;
   /** The Server API v2 client. */
   service: ServiceClient;
   intakeFailures: IntakeFailures;

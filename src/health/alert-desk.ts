@@ -1,6 +1,7 @@
-import { describeDiscordError, type CardPoster } from '../apps/card-poster.js';
 import { makeCardNonce } from '../apps/release-card.js';
 import type { Clock } from '../clock.js';
+import { describeDiscordError } from '../discord/posting/classify-discord-error.js';
+import type { Poster } from '../discord/posting/poster.js';
 import type { Logger } from '../logger.js';
 import { truncateText } from '../truncate-text.js';
 import type { AlertSettingsStore } from './alert-settings.js';
@@ -11,7 +12,7 @@ export interface AlertDeskDeps {
   incidents: IncidentStore;
   settings: AlertSettingsStore;
   /** Posts with a nonce (enforce_nonce) and edits in place. */
-  poster: CardPoster;
+  poster: Poster;
   clock: Clock;
   logger: Logger;
 }

@@ -1,9 +1,8 @@
-import type { CardPoster } from '../../src/apps/card-poster.js';
-import type { MessagePayload } from '../../src/embeds/types.js';
+import type { OutgoingMessage, Poster } from '../../src/discord/posting/poster.js';
 
-/** A card poster that keeps what it was asked to post, as Discord would show it: channel and body. */
-export function recordingPoster(): CardPoster & { posts: Array<{ channelId: string; body: MessagePayload }> } {
-  const posts: Array<{ channelId: string; body: MessagePayload }> = [];
+/** A poster that keeps what it was asked to post, as Discord would show it: channel and body. */
+export function recordingPoster(): Poster & { posts: Array<{ channelId: string; body: OutgoingMessage }> } {
+  const posts: Array<{ channelId: string; body: OutgoingMessage }> = [];
   return {
     posts,
     post: (channelId, body) => {

@@ -1,7 +1,7 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
 
-import { createCardPoster } from '../../src/apps/card-poster.js';
 import type { RunningBot } from '../../src/bot.js';
+import { createPoster } from '../../src/discord/posting/poster.js';
 import type { CommandBasics } from '../../src/features/feature.js';
 import { createFeatures, type Features } from '../../src/features/index.js';
 import { IntakeFailures } from '../../src/intake/intake-failures.js';
@@ -89,7 +89,7 @@ export function contextFor(
       secrets: bot.secrets,
       discord: client,
       discordHealth: bot.discordHealth,
-      poster: createCardPoster(client),
+      poster: createPoster(client),
       service: createServiceClient({ serviceUrl: options.serviceUrl }),
       intakeFailures: new IntakeFailures(),
       webhookBaseUrl: bot.http.url,

@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type AddedGuild, type FakeDiscord, type FakeMessage } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import type { Watch } from '../../src/apps/app-records.js';
-import { createCardPoster } from '../../src/apps/card-poster.js';
 import { describeReleaseStatus } from '../../src/apps/describe-releases.js';
 import { DeveloperCache } from '../../src/apps/developer-cache.js';
 import { ALERT_AFTER_FAILURES, ReleasePoller, type PollHealth } from '../../src/apps/release-poller.js';
+import { createPoster } from '../../src/discord/posting/poster.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { createDeveloperClient } from '../../src/upstream/developer-client.js';
 import { openAppRecords } from '../helpers/app-records.js';
@@ -74,7 +74,7 @@ function makePoller(url: string): ReleasePoller {
     records,
     developer: createDeveloperClient({ serviceUrl: url, clock: time.now }),
     secrets: createSecretBox(SECRET),
-    poster: createCardPoster(client),
+    poster: createPoster(client),
     cache: new DeveloperCache(time.now),
     clock: time.now,
     timers: time,

@@ -1,7 +1,7 @@
 import { DiscordAPIError, HTTPError } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
-import { classifyDiscordError } from '../../../src/discord/channel-sender.js';
+import { classifyDiscordError } from '../../../src/discord/posting/classify-discord-error.js';
 
 const apiError = (status: number, code: number, message: string) =>
   new DiscordAPIError({ code, message }, code, status, 'POST', '/channels/1/messages', { body: {} });
