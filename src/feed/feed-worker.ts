@@ -7,7 +7,8 @@ import type { LaneQueue } from '../store/lane-queue.js';
 import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
-import { DEFAULT_BATCH_WINDOW, Lane, type BatchWindow, type LaneDeps } from './lane.js';
+import { DEFAULT_BATCH_WINDOW, type BatchWindow } from './batch-window.js';
+import { Lane, type LaneDeps } from './lane.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 
 export interface FeedWorkerDeps {

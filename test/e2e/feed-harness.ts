@@ -10,7 +10,7 @@ import {
 } from '../../fakes/discord/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import type { FeatureTimings } from '../../src/features/index.js';
-import type { BatchWindow } from '../../src/feed/lane.js';
+import type { BatchWindow } from '../../src/feed/batch-window.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
