@@ -1,19 +1,10 @@
-import type { Clock } from '../clock.js';
 import { toLoggableError } from '../discord/log-error.js';
-import { describeDiscordError } from '../discord/posting/classify-discord-error.js';
-import type { Poster } from '../discord/posting/poster.js';
-import type { Logger } from '../logger.js';
-import type { SecretBox } from '../store/secret-box.js';
 import type { Timers } from '../timers.js';
-import type { DeveloperClient } from '../upstream/developer-client.js';
-import type { AppDetail, AppSummary } from '../upstream/developer-schemas.js';
-import { ServiceApiError } from '../upstream/service-api-error.js';
-import type { AppGuild, AppRecords } from './app-records.js';
-import type { DeveloperCache } from './developer-cache.js';
-import { followApp } from './follow-app.js';
-import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
+import type { AppGuild } from './app-records.js';
+import { AppSchedule } from './app-schedule.js';
+import { pollGuild, type GuildPollDeps, type PollRun } from './guild-poll.js';
+import { postKeyRefusalNotice } from './key-refusal-notice.js';
 import { PollActivity, type Nap } from './poll-activity.js';
-import { makeCardNonce, renderKeyRefusal } from './release-card.js';
 
 /** How often the poller looks, and how often it reads each app's versions. */
 export interface PollIntervals {
@@ -31,40 +22,10 @@ export const DEFAULT_POLL_INTERVALS: PollIntervals = {
   idleEveryMs: 15 * 60_000,
 };
 
-/** Failed polls in a row that raise the alert (logged, and shown in /status). */
-export const ALERT_AFTER_FAILURES = 5;
-
-export interface ReleasePollerOptions {
-  records: AppRecords;
-  developer: DeveloperClient;
-  secrets: SecretBox;
-  poster: Poster;
-  cache: DeveloperCache;
-  clock: Clock;
+/** What the poller uses: what a guild's poll uses (guild-poll.ts), timers, and how often it looks. */
+export interface ReleasePollerOptions extends GuildPollDeps {
   timers: Timers;
-  logger: Logger;
   intervals?: Partial<PollIntervals>;
-  /** Told after each poll of a guild whether its polls keep failing (the feed-health alerts raise an alert). */
-  onPollHealth?: (guildId: string, health: PollHealth) => void;
-}
-
-/** Whether a guild's polls keep failing: after {@link ALERT_AFTER_FAILURES} in a row, with the last problem. */
-export type PollHealth = { failing: false } | { failing: true; failures: number; problem: string };
-
-/** What the poller remembers about one watched app between cycles (memory only: a restart re-reads all). */
-interface AppPollState {
-  nextDetailAt: number;
-  fingerprint: string;
-}
-
-/** Thrown inside a guild's poll when the poller is stopped while it waits. */
-class Stopped extends Error {}
-
-/** Thrown inside a guild's poll when the service's `retry-after` holds its key: the guild waits, no one else. */
-class KeyHeld extends Error {
-  constructor(readonly untilMs: number) {
-    super('the developer key is held by the service retry-after');
-  }
 }
 
 /**
@@ -81,8 +42,7 @@ class KeyHeld extends Error {
  */
 export class ReleasePoller {
   private readonly intervals: PollIntervals;
-  private readonly apps = new Map<string, AppPollState>();
-  private readonly forced = new Set<string>();
+  private readonly schedule: AppSchedule;
   /** Guild polls in progress (one at most per guild), and when each guild polled is due again. */
   private readonly polls = new Map<string, Promise<void>>();
   private readonly nextPollAt = new Map<string, number>();
@@ -92,10 +52,17 @@ export class ReleasePoller {
   /** Whether the poller should be running: the last call was start(), not stop(). */
   private wanted = false;
   private betweenCycles: Nap | undefined;
+  private readonly run: PollRun;
 
   constructor(private readonly options: ReleasePollerOptions) {
     this.intervals = { ...DEFAULT_POLL_INTERVALS, ...options.intervals };
     this.activity = new PollActivity(options.timers);
+    this.schedule = new AppSchedule(this.intervals);
+    this.run = {
+      schedule: this.schedule,
+      stopped: () => this.stopped,
+      sleep: (ms) => this.activity.sleep(ms).done,
+    };
   }
 
   /**
@@ -128,7 +95,7 @@ export class ReleasePoller {
    * follows without waiting for the schedule.
    */
   pollSoon(guildId: string, appId: string): void {
-    this.forced.add(stateKey(guildId, appId));
+    this.schedule.force(guildId, appId);
     this.betweenCycles?.wake();
   }
 
@@ -179,9 +146,7 @@ export class ReleasePoller {
   }
 
   private isGuildDue(guildId: string, now: number): boolean {
-    if (now >= (this.nextPollAt.get(guildId) ?? now)) return true;
-    const prefix = stateKey(guildId, '');
-    return [...this.forced].some((key) => key.startsWith(prefix));
+    return now >= (this.nextPollAt.get(guildId) ?? now) || this.schedule.hasForced(guildId);
   }
 
   /** Time until the next guild poll falls due (those in progress are waited for by themselves), at most a cycle. */
@@ -197,9 +162,11 @@ export class ReleasePoller {
     const { guildId } = guild;
     this.nextPollAt.set(guildId, this.options.clock() + this.intervals.cycleMs);
     this.activity.begin();
-    const poll = this.pollGuild(guild)
+    const poll = pollGuild(this.options, this.run, guild)
+      .then((outcome) => {
+        if (outcome) this.nextPollAt.set(guildId, outcome.heldUntil);
+      })
       .catch((error: unknown) => {
-        if (error instanceof Stopped) return;
         this.options.logger.error({ guildId, err: toLoggableError(error) }, 'release poll failed unexpectedly');
       })
       .finally(() => {
@@ -211,114 +178,9 @@ export class ReleasePoller {
     this.polls.set(guildId, poll);
   }
 
-  private async pollGuild(guild: AppGuild): Promise<void> {
-    const { developer, secrets } = this.options;
-    let key: string;
-    try {
-      key = secrets.open(guild.developerKey ?? '');
-    } catch {
-      await this.recordFailure(
-        guild.guildId,
-        "the stored developer key cannot be decrypted with this bot's SECRET_KEY: run /app key",
-      );
-      return;
-    }
-    const caller = { key, purpose: 'poll' as const };
-    const problems: string[] = [];
-    try {
-      const apps = await this.withBudget(key, () => developer.listApps(caller));
-      this.options.cache.apps.set(guild.guildId, apps);
-      for (const watch of Object.values(guild.watches)) {
-        const summary = apps.find((app) => app.id === watch.appId);
-        if (!summary) {
-          problems.push(`${watch.appName} (app ${watch.appId}) is no longer among the account's apps`);
-          continue;
-        }
-        if (!this.isDue(guild.guildId, summary)) continue;
-        const detail = await this.withBudget(key, () => developer.getApp(caller, watch.appId));
-        const followed = await this.follow(guild.guildId, watch, detail, problems);
-        this.schedule(guild.guildId, summary, detail, followed);
-      }
-    } catch (error) {
-      if (error instanceof Stopped) throw error;
-      if (error instanceof KeyHeld) {
-        // Not a failed poll (the 429 counted where it came): the guild is skipped until the wait has passed.
-        this.nextPollAt.set(guild.guildId, error.untilMs);
-        this.options.logger.info(
-          { guildId: guild.guildId, until: new Date(error.untilMs).toISOString() },
-          'developer key held by retry-after: this guild is polled again after it',
-        );
-        return;
-      }
-      if (isKeyRefusal(error)) {
-        await markKeyRefused(this.options.records, guild.guildId, error.status, this.options.clock());
-        await this.postRefusalNotice(await this.options.records.readGuild(guild.guildId));
-        this.options.logger.warn(
-          { guildId: guild.guildId, status: error.status },
-          'developer key refused: polling stops',
-        );
-        return;
-      }
-      await this.recordFailure(guild.guildId, this.describe(error, guild.guildId));
-      return;
-    }
-    if (problems.length > 0) await this.recordFailure(guild.guildId, problems.join('; '));
-    else await this.recordSuccess(guild.guildId);
-  }
-
-  /** Brings the app's cards up to date; false when Discord refused something (tried again at the next poll). */
-  private async follow(
-    guildId: string,
-    watch: AppGuild['watches'][string],
-    detail: AppDetail,
-    problems: string[],
-  ): Promise<boolean> {
-    try {
-      const result = await followApp(this.options, guildId, watch, detail);
-      if (result.posted + result.edited + result.outcomes > 0) {
-        this.options.logger.info({ guildId, appId: watch.appId, ...result }, 'release cards updated');
-      }
-      return true;
-    } catch (error) {
-      if (error instanceof ServiceApiError) throw error;
-      // Discord refused: the other apps still get their cards; /status says what went wrong where.
-      problems.push(`could not post or edit release cards in <#${watch.channelId}>: ${describeDiscordError(error)}`);
-      this.options.logger.warn({ guildId, appId: watch.appId, err: toLoggableError(error) }, 'release card failed');
-      return false;
-    }
-  }
-
-  private isDue(guildId: string, summary: AppSummary): boolean {
-    const key = stateKey(guildId, summary.id);
-    const state = this.apps.get(key);
-    if (!state || this.forced.has(key)) return true;
-    return state.fingerprint !== summary.fingerprint || this.options.clock() >= state.nextDetailAt;
-  }
-
-  /** When the app's versions are read next: soon while a version waits for review or a card still owes a change. */
-  private schedule(guildId: string, summary: AppSummary, detail: AppDetail, followed: boolean): void {
-    const key = stateKey(guildId, summary.id);
-    const waiting = detail.versions.some((version) => version.pending) || summary.pending !== undefined;
-    const every = waiting || !followed ? this.intervals.pendingEveryMs : this.intervals.idleEveryMs;
-    this.apps.set(key, { nextDetailAt: this.options.clock() + every, fingerprint: summary.fingerprint });
-    this.forced.delete(key);
-  }
-
-  /** Makes `call` once the key's polling share allows; a `retry-after` is not waited for here (see KeyHeld). */
-  private async withBudget<T>(key: string, call: () => Promise<T>): Promise<T> {
-    for (;;) {
-      if (this.stopped) throw new Stopped();
-      const decision = this.options.developer.checkBudget(key, 'poll');
-      // Called in the same turn as the check: another guild polling with the same key cannot take the place.
-      if (decision.ok) return call();
-      if (decision.reason === 'retry_after') throw new KeyHeld(this.options.clock() + decision.waitMs);
-      await this.activity.sleep(decision.waitMs).done;
-    }
-  }
-
   private async postRefusalNoticeSafely(guild: AppGuild): Promise<void> {
     try {
-      await this.postRefusalNotice(guild);
+      await postKeyRefusalNotice(this.options, guild);
     } catch (error) {
       this.options.logger.error(
         { guildId: guild.guildId, err: toLoggableError(error) },
@@ -326,66 +188,4 @@ export class ReleasePoller {
       );
     }
   }
-
-  /** The one admin message about a refused key, in the channel of the guild's first watch. */
-  private async postRefusalNotice(guild: AppGuild): Promise<void> {
-    const refusal = guild.keyRefusal;
-    const [first] = Object.values(guild.watches).sort((a, b) => a.createdAt - b.createdAt);
-    if (!refusal || refusal.noticePosted || !first) return;
-    try {
-      const nonce = makeCardNonce(['refusal', guild.guildId, String(refusal.at)]);
-      await this.options.poster.post(first.channelId, renderKeyRefusal(refusal.status), nonce);
-    } catch (error) {
-      this.options.logger.warn(
-        { guildId: guild.guildId, err: toLoggableError(error) },
-        'could not post the key notice',
-      );
-    }
-    await this.options.records.updateGuild(guild.guildId, (current) =>
-      current.keyRefusal ? { ...current, keyRefusal: { ...current.keyRefusal, noticePosted: true } } : current,
-    );
-  }
-
-  private async recordSuccess(guildId: string): Promise<void> {
-    const now = this.options.clock();
-    await this.options.records.updateGuild(guildId, (guild) => ({
-      ...guild,
-      poll: { lastGoodAt: now, failures: 0, lastProblem: null, alertedAt: null },
-    }));
-    this.options.onPollHealth?.(guildId, { failing: false });
-  }
-
-  private async recordFailure(guildId: string, problem: string): Promise<void> {
-    const now = this.options.clock();
-    const guild = await this.options.records.updateGuild(guildId, (current) => {
-      const failures = current.poll.failures + 1;
-      const alert = failures >= ALERT_AFTER_FAILURES && current.poll.alertedAt === null;
-      return {
-        ...current,
-        poll: { ...current.poll, failures, lastProblem: problem, alertedAt: alert ? now : current.poll.alertedAt },
-      };
-    });
-    if (guild.poll.alertedAt !== null) {
-      this.options.onPollHealth?.(guildId, { failing: true, failures: guild.poll.failures, problem });
-    }
-    if (guild.poll.alertedAt === now && guild.poll.failures === ALERT_AFTER_FAILURES) {
-      // Logged once, shown in /status, and (through onPollHealth) an alert in the alert channel where one is set.
-      this.options.logger.error(
-        { guildId, failures: guild.poll.failures, problem },
-        'release poller alert: polls keep failing',
-      );
-    } else {
-      this.options.logger.warn({ guildId, failures: guild.poll.failures, problem }, 'release poll failed');
-    }
-  }
-
-  private describe(error: unknown, guildId: string): string {
-    if (error instanceof ServiceApiError) return error.message;
-    this.options.logger.error({ guildId, err: toLoggableError(error) }, 'release poll failed unexpectedly');
-    return 'an unexpected error (logged)';
-  }
-}
-
-function stateKey(guildId: string, appId: string): string {
-  return `${guildId}:${appId}`;
 }

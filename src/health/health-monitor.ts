@@ -1,4 +1,4 @@
-import type { PollHealth } from '../apps/release-poller.js';
+import type { PollHealth } from '../apps/poll-failures.js';
 import { toLoggableError } from '../discord/log-error.js';
 import type { StoreSignal, StoreSignals } from '../store/signals.js';
 import type { Timers } from '../timers.js';

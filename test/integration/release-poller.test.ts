@@ -7,7 +7,8 @@ import { startFakeService, type FakeService } from '../../fakes/service/index.js
 import type { Watch } from '../../src/apps/app-records.js';
 import { describeReleaseStatus } from '../../src/apps/describe-releases.js';
 import { DeveloperCache } from '../../src/apps/developer-cache.js';
-import { ALERT_AFTER_FAILURES, ReleasePoller, type PollHealth } from '../../src/apps/release-poller.js';
+import { ALERT_AFTER_FAILURES, type PollHealth } from '../../src/apps/poll-failures.js';
+import { ReleasePoller } from '../../src/apps/release-poller.js';
 import { createPoster } from '../../src/discord/posting/poster.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { createDeveloperClient } from '../../src/upstream/developer-client.js';
