@@ -3,12 +3,6 @@ import { callService, type ServiceAnswer, type ServiceTransport } from './call-s
 import { buildServiceTransport, type ServiceClientOptions } from './client.js';
 import { RequestBudgets, type BudgetDecision, type BudgetLimits, type RequestPurpose } from './developer-budget.js';
 import {
-  readAppDetail,
-  readAppList,
-  readDeveloperAccount,
-  readDeveloperOptions,
-  readStoreApps,
-  readUnusedUploads,
   UploadedFileSchema,
   type AppDetail,
   type AppSummary,
@@ -19,6 +13,14 @@ import {
   type UnusedUpload,
   type UploadedFile,
 } from './developer-schemas.js';
+import {
+  readAppDetail,
+  readAppList,
+  readDeveloperAccount,
+  readDeveloperOptions,
+  readStoreApps,
+  readUnusedUploads,
+} from './read-developer-records.js';
 import { ServiceApiError, type DeveloperOperation } from './service-api-error.js';
 
 /** The calls that count against the 10 submissions an hour (§8). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { SubmissionSchema } from '../../../src/upstream/developer-schemas.js';
 import {
   isPendingState,
   readAppDetail,
@@ -8,8 +9,7 @@ import {
   readDeveloperOptions,
   readStoreApps,
   readUnusedUploads,
-  SubmissionSchema,
-} from '../../../src/upstream/developer-schemas.js';
+} from '../../../src/upstream/read-developer-records.js';
 
 const T = Date.UTC(2026, 10, 20, 12, 0, 0);
 
