@@ -1,4 +1,5 @@
-import type { FeedCards, RenderedEntry } from '../cards/feed-cards.js';
+import type { RenderedEntry } from '../cards/entry-facts.js';
+import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';

@@ -1,4 +1,5 @@
-import type { FeedCards, LanePlan, RenderedEntry } from '../cards/feed-cards.js';
+import type { RenderedEntry } from '../cards/entry-facts.js';
+import type { FeedCards, LanePlan } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
