@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { APIEmbedField } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import { formatInlineCode, formatName, formatUserText } from '../embeds/format.js';
 import { fitMessageToLimits } from '../embeds/limits.js';
 import { formatDuration, toEmbedTimestamp } from '../embeds/time.js';
-import type { MessagePayload } from '../embeds/types.js';
 import type { Card } from './app-records.js';
 
 /** Card colours: waiting amber, approved green, refused red, withdrawn grey, anything else blurple. */

@@ -1,17 +1,8 @@
-import type { MessagePayload } from '../embeds/types.js';
+import type { RenderedEntry } from '../feed/card-plan.js';
 import { classifyEntry } from '../feed/render-entry.js';
-import type { QueuedEntry } from '../store/deliveries.js';
 import type { ServiceEvent } from '../upstream/schemas.js';
 import type { Ending } from './final-state.js';
 import { subjectOf } from './subjects.js';
-
-/** One entry of the lane with the message it renders to. */
-export interface RenderedEntry {
-  item: QueuedEntry;
-  payload: MessagePayload;
-  /** The payload already shows its subject's final state (a case drawn voided): nothing to edit once posted. */
-  settled?: boolean;
-}
 
 /** What an entry is, read once per plan: its event (when it parses) and the card subject it opens or ends. */
 export interface EntryFacts {

@@ -1,29 +1,17 @@
 import type { Clock } from '../clock.js';
 import type { Poster } from '../discord/posting/poster.js';
+import type { CardPlanner, LanePlan, RenderedEntry } from '../feed/card-plan.js';
 import type { Logger } from '../logger.js';
-import type { QueuedEntry } from '../store/deliveries.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { CardEdits } from './card-edits.js';
 import type { CardRecords } from './card-records.js';
-import { endingOf, readFacts, type EntryFacts, type RenderedEntry } from './entry-facts.js';
+import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, sessionStartOf, storedEnding } from './final-state.js';
-import { freshState, renderModcallMessage, type ModcallMessage } from './modcall-message.js';
+import { freshState, renderModcallMessage } from './modcall-message.js';
 import { recordPosted } from './record-posted.js';
 
 /** A later call of the same caller within this time is the same modcall: its card is edited, nobody pinged. */
 export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
-
-/**
- * What the lane sends next:
- * - `post`: a new message of these entries (a modcall goes alone, with its buttons); `cut` when an entry
- *   after them must go on its own, so the message should not wait for more;
- * - `update`: the first entry changes a card already posted (a repeat call, a voided case, an ended session or
- *   shift): `run` edits it (and replies where that notifies); `gone` when the card can no longer be edited,
- *   which the lane answers by posting the entry as a message of its own.
- */
-export type LanePlan =
-  | { kind: 'post'; items: RenderedEntry[]; components: ModcallMessage['components']; cut: boolean }
-  | { kind: 'update'; entry: QueuedEntry; run: () => Promise<'done' | 'gone'> };
 
 export interface FeedCardsDeps {
   records: CardRecords;
@@ -37,7 +25,7 @@ export interface FeedCardsDeps {
  * session or shift edit the card their first event posted. This plans what the lane sends next; the edits are
  * card-edits.ts's, and what a confirmed message leaves on record is record-posted.ts's.
  */
-export class FeedCards {
+export class FeedCards implements CardPlanner {
   private readonly edits: CardEdits;
 
   constructor(private readonly deps: FeedCardsDeps) {

@@ -1,9 +1,10 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import { fitMessageToLimits } from '../embeds/limits.js';
 import { renderModcall } from '../embeds/modcall.js';
 import { formatEventTime } from '../embeds/time.js';
-import type { MessagePayload, RenderContext } from '../embeds/types.js';
+import type { RenderContext } from '../embeds/types.js';
 import type { EventOf } from '../upstream/schemas.js';
 import type { ModcallCard } from './card-records.js';
 

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock.js';
+import type { RenderedEntry } from '../feed/card-plan.js';
 import type { EventOf } from '../upstream/schemas.js';
 import type { CardEdits } from './card-edits.js';
 import type { CardRecords, SubjectCard } from './card-records.js';
-import { endingOf, readFacts, type EntryFacts, type RenderedEntry } from './entry-facts.js';
+import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { storedEnding } from './final-state.js';
 import { freshState } from './modcall-message.js';
 

@@ -1,5 +1,6 @@
 import type { APIEmbedField } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { caseTypeColour, formatCaseType } from './case-type.js';
 import { formatEvidence } from './evidence.js';
@@ -7,7 +8,7 @@ import { formatUserText } from './format.js';
 import { composeMessage } from './message.js';
 import { formatDiscordUser, formatRobloxUser } from './people.js';
 import { formatEventTime } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /** Reasons are cut a little under the field limit, leaving room for the escapes markdown adds. */
 const MAX_REASON_LENGTH = 1000;

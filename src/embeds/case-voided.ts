@@ -1,3 +1,4 @@
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { formatCaseType } from './case-type.js';
 import { COLOURS } from './colours.js';
@@ -5,7 +6,7 @@ import { formatUserText } from './format.js';
 import { composeMessage } from './message.js';
 import { formatPersonId, formatRobloxUser } from './people.js';
 import { formatEventTime } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 const MAX_REASON_LENGTH = 1000;
 

@@ -1,10 +1,11 @@
 import type { APIEmbedField } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { Envelope } from '../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { formatCodeBlock, formatName, stringifyJson } from './format.js';
 import { composeMessage } from './message.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /** Why a delivery gets the plain rendering. */
 export type FallbackReason = { kind: 'unknown' } | { kind: 'mismatch'; problem: string };

@@ -1,9 +1,10 @@
 import { roleMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import { isSnowflake } from '../discord/snowflake.js';
 import { truncateText } from '../truncate-text.js';
 import { toEmbedTimestamp } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /** The envelope fields every embed shows; `at` is unknown because an unrecognised delivery may lack it. */
 export interface DeliveryStamp {

@@ -1,9 +1,10 @@
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { composeMessage } from './message.js';
 import { formatRobloxUser } from './people.js';
 import { formatEventTime } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /**
  * `modcall`: who in game is asking for a moderator, and since when. The route's role (if any) is pinged in

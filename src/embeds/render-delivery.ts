@@ -1,3 +1,4 @@
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { ClassifiedDelivery, EventName, EventOf } from '../upstream/schemas.js';
 import { renderCaseCreated } from './case-created.js';
 import { renderCaseVoided } from './case-voided.js';
@@ -8,7 +9,7 @@ import { renderSessionEnded } from './session-ended.js';
 import { renderSessionStarted } from './session-started.js';
 import { renderShiftEnded } from './shift-ended.js';
 import { renderShiftStarted } from './shift-started.js';
-import type { EventRendererMap, MessagePayload, RenderContext } from './types.js';
+import type { EventRendererMap, RenderContext } from './types.js';
 
 /** The builder of each documented event. `satisfies` makes a new event without a builder a compile error. */
 export const EVENT_RENDERERS = {

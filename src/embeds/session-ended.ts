@@ -1,12 +1,13 @@
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { composeMessage } from './message.js';
 import { formatDiscordUser } from './people.js';
 import { formatSessionMessage, formatSessionTitle } from './session-text.js';
 import { formatDuration, formatEventTime } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /**
  * `session.ended`: the session, when it ended, how long it ran, and its stats. The service documents only

@@ -1,12 +1,13 @@
 import type { APIEmbed } from 'discord.js';
 
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { composeMessage } from './message.js';
 import { formatDiscordUser } from './people.js';
 import { formatSessionMessage, formatSessionTitle } from './session-text.js';
 import { formatEventTime } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /** `session.started`: the session's name and message, who started it and when. */
 export function renderSessionStarted(event: EventOf<'session.started'>, ctx: RenderContext): MessagePayload {

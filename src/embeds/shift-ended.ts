@@ -1,9 +1,10 @@
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { EventOf } from '../upstream/schemas.js';
 import { COLOURS } from './colours.js';
 import { composeMessage } from './message.js';
 import { formatStaffMember } from './people.js';
 import { formatDuration, formatEventTime } from './time.js';
-import type { MessagePayload, RenderContext } from './types.js';
+import type { RenderContext } from './types.js';
 
 /**
  * `shift.ended`: who clocked out, the shift's start and end, and its length. The length comes from the

@@ -1,11 +1,11 @@
 import type { Client } from 'discord.js';
 
-import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { DiscordHealth } from '../discord/discord-health.js';
 import type { DispatchedAction } from '../discord/interaction-dispatch.js';
 import type { Poster } from '../discord/posting/poster.js';
+import type { CardPlanner } from '../feed/card-plan.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../store/secret-box.js';
@@ -61,7 +61,7 @@ export interface Feature<Deps extends object = object> {
   /** Drops what is past its retention; run every hour with the time. */
   sweep?(now: number): Promise<unknown>;
   /** The living cards: what the feed asks before and after it posts an entry. */
-  feedCards?: FeedCards;
+  feedCards?: CardPlanner;
   /** Told of every admin action a command, dialog or button carried out (the audit trail). */
   onAction?(action: DispatchedAction): Promise<void>;
   /** Told when the bot was removed from a server. */

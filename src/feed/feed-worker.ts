@@ -1,4 +1,3 @@
-import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { ownEverything, partitionOf, type FeedOwnership } from '../store/coordination.js';
@@ -8,6 +7,7 @@ import type { StoreSignals } from '../store/signals.js';
 import { RUNTIME_TIMERS, type Timers } from '../timers.js';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { DEFAULT_BATCH_WINDOW, type BatchWindow } from './batch-window.js';
+import type { CardPlanner } from './card-plan.js';
 import { Lane, type LaneDeps } from './lane.js';
 import type { MessageSender, SendFailure } from './send-failure.js';
 
@@ -33,7 +33,7 @@ export interface FeedWorkerDeps {
   /** How often the store is read again for work whose signal may have been missed (default 30 s). */
   rescanMs?: number;
   /** Modcall cards and cards that follow their subject (absent: every entry is a plain post). */
-  cards?: FeedCards;
+  cards?: CardPlanner;
   /** Finds an earlier post of a resend past the nonce window (see {@link LaneDeps.findPosted}). */
   findPosted?: LaneDeps['findPosted'];
   nonceWindowMs?: number;

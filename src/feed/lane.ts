@@ -1,5 +1,3 @@
-import type { RenderedEntry } from '../cards/entry-facts.js';
-import type { FeedCards } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import type { Logger } from '../logger.js';
@@ -10,6 +8,7 @@ import type { LaneQueue } from '../store/lane-queue.js';
 import type { Timers } from '../timers.js';
 import type { BackoffPolicy } from './backoff.js';
 import { BurstHold, type BatchWindow } from './batch-window.js';
+import type { CardPlanner, RenderedEntry } from './card-plan.js';
 import { findEarlierPost, type EarlierPostDeps } from './earlier-post.js';
 import { LaneFailures, type AfterFailure } from './lane-failures.js';
 import { nonceOf, OutgoingMessages, writtenFormOf, type Outgoing } from './outgoing-message.js';
@@ -37,7 +36,7 @@ export interface LaneDeps extends EarlierPostDeps {
   /** Told when a pass failed for a reason other than Discord's (the store), and when one completes again. */
   onStoreOutcome?(error: unknown): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
-  cards?: FeedCards;
+  cards?: CardPlanner;
 }
 
 /**

@@ -1,9 +1,8 @@
-import type { RenderedEntry } from '../cards/entry-facts.js';
-import type { FeedCards, LanePlan } from '../cards/feed-cards.js';
 import type { Clock } from '../clock.js';
 import type { QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import { resolveRoute } from '../store/routing-rules.js';
+import type { CardPlanner, LanePlan, RenderedEntry } from './card-plan.js';
 import { nonceForEntries } from './nonce.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
@@ -23,7 +22,7 @@ export type OutgoingPost = Extract<Outgoing, { kind: 'post' }>;
 /** What {@link OutgoingMessages} reads: the guild's routes, the cards (optional) and the time. */
 export interface OutgoingDeps {
   guilds: GuildSettingsStore;
-  cards?: FeedCards;
+  cards?: CardPlanner;
   clock: Clock;
 }
 

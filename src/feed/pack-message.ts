@@ -1,5 +1,5 @@
+import type { MessagePayload } from '../discord/message-payload.js';
 import { embedLength, MAX_CONTENT_LENGTH, MAX_EMBEDS_PER_MESSAGE, MAX_MESSAGE_EMBED_CHARS } from '../embeds/limits.js';
-import type { MessagePayload } from '../embeds/types.js';
 
 /** One entry's rendered message, waiting to be packed. */
 export interface RenderedItem<T> {

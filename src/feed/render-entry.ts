@@ -1,5 +1,5 @@
+import type { MessagePayload } from '../discord/message-payload.js';
 import { renderDelivery } from '../embeds/render-delivery.js';
-import type { MessagePayload } from '../embeds/types.js';
 import type { NewDelivery } from '../store/deliveries.js';
 import type { Route } from '../store/routing-rules.js';
 import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';

@@ -1,4 +1,4 @@
-import type { MessagePayload } from '../embeds/types.js';
+import type { MessagePayload } from '../discord/message-payload.js';
 
 /** The body of one feed message: the merged payload plus the nonce that makes a retried send idempotent. */
 export interface FeedMessageBody extends MessagePayload {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { MessagePayload } from '../embeds/types.js';
+import type { MessagePayload } from '../discord/message-payload.js';
 import type { FeedMessageBody } from './send-failure.js';
 
 /**

@@ -1,8 +1,8 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 
 import { relativeTime } from '../admin/format.js';
+import type { MessagePayload } from '../discord/message-payload.js';
 import { formatDuration } from '../embeds/time.js';
-import type { MessagePayload } from '../embeds/types.js';
 import { truncateText } from '../truncate-text.js';
 import type { Incident } from './incidents.js';
 

@@ -1,13 +1,13 @@
 import type { APIEmbed } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
+import type { MessagePayload } from '../../../src/discord/message-payload.js';
 import {
   embedLength,
   fitMessageToLimits,
   MAX_EMBEDS_PER_MESSAGE,
   MAX_MESSAGE_EMBED_CHARS,
 } from '../../../src/embeds/limits.js';
-import type { MessagePayload } from '../../../src/embeds/types.js';
 import { fitLines, truncateText } from '../../../src/truncate-text.js';
 
 const EMOJI = '😀'; // two UTF-16 units

@@ -1,6 +1,6 @@
 import type { APIEmbed } from 'discord.js';
 
-import type { MessagePayload } from '../../../src/embeds/types.js';
+import type { MessagePayload } from '../../../src/discord/message-payload.js';
 
 /** The one embed of a single-event payload; fails the test when there is not exactly one. */
 export function onlyEmbed(payload: MessagePayload): APIEmbed {

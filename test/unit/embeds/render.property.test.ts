@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { validateDiscordRequest } from '../../../fakes/discord/request-validator.js';
+import type { MessagePayload } from '../../../src/discord/message-payload.js';
 import {
   embedLength,
   fitMessageToLimits,
@@ -9,7 +10,7 @@ import {
   MAX_MESSAGE_EMBED_CHARS,
 } from '../../../src/embeds/limits.js';
 import { renderDelivery } from '../../../src/embeds/render-delivery.js';
-import type { MessagePayload, RenderContext } from '../../../src/embeds/types.js';
+import type { RenderContext } from '../../../src/embeds/types.js';
 import {
   classifyDelivery,
   EnvelopeSchema,
