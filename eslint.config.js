@@ -3,7 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**'] },
+  // .dependency-cruiser.cjs is the layer rule's configuration (CommonJS, as the tool reads it), not the bot's code.
+  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-artifacts/**', 'coverage/**', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

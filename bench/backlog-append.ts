@@ -1,4 +1,4 @@
-import type { BackoffPolicy } from '../src/feed/backoff.js';
+import type { BackoffPolicy } from '../src/base/backoff.js';
 import type { BacklogSizes } from './backlog-sizes.js';
 import {
   BACKLOG_EVENTS,

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIEmbed } from 'discord.js';
 
-import { CardRecords, type ModcallCard } from '../src/cards/card-records.js';
-import { ModcallEscalator } from '../src/cards/modcall-escalator.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/base/logger.js';
+import { RUNTIME_TIMERS } from '../src/base/timers.js';
+import { CardRecords, type ModcallCard } from '../src/features/cards/card-records.js';
+import { ModcallEscalator } from '../src/features/cards/modcall-escalator.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../src/store/store.js';
-import { RUNTIME_TIMERS } from '../src/timers.js';
 import type { BenchGroup } from './group.js';
 import { watchLoopGaps } from './lib/loop-gaps.js';
 import { log } from './lib/report.js';

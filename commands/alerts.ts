@@ -1,7 +1,7 @@
 import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
-import { requireAdmin } from '../src/admin/require-admin.js';
 import type { Command } from '../src/discord/command.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { HealthDeps } from '../src/features/health/feature.js';
 import type { WebhooksDeps } from '../src/features/webhooks/feature.js';

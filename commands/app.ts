@@ -1,9 +1,9 @@
 import { InteractionContextType, SlashCommandBuilder, type SlashCommandStringOption } from 'discord.js';
 
-import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
-import { requireAdmin } from '../src/admin/require-admin.js';
+import { UserFacingError } from '../src/base/errors.js';
 import type { Command } from '../src/discord/command.js';
-import { UserFacingError } from '../src/errors.js';
+import { FEED_CHANNEL_TYPES } from '../src/discord/feed-channel.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { ReleasesDeps } from '../src/features/releases/feature.js';
 import { suggestApps } from './app/autocomplete.js';

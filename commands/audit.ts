@@ -1,12 +1,12 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, time, TimestampStyles } from 'discord.js';
 
-import { requireAdmin } from '../src/admin/require-admin.js';
+import { fitLines, truncateText } from '../src/base/truncate-text.js';
 import type { Command } from '../src/discord/command.js';
 import { deferEphemeral } from '../src/discord/reply.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { AuditDeps } from '../src/features/audit/feature.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import { BOT_USER_ID, type AuditEntry } from '../src/store/audit-log.js';
-import { fitLines, truncateText } from '../src/truncate-text.js';
 
 /** What /audit is given: its feature's dependencies, no more. */
 export type AuditCommandDeps = CommandBasics & AuditDeps;

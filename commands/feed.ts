@@ -6,15 +6,15 @@ import {
   type SlashCommandStringOption,
 } from 'discord.js';
 
-import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
-import { FEED_CHANNEL_TYPES } from '../src/admin/feed-channel.js';
-import { requireAdmin } from '../src/admin/require-admin.js';
 import type { Command } from '../src/discord/command.js';
+import { FEED_CHANNEL_TYPES } from '../src/discord/feed-channel.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CardsDeps } from '../src/features/cards/feature.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { HealthDeps } from '../src/features/health/feature.js';
 import type { RoutingDeps } from '../src/features/routing/feature.js';
 import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
+import { ALL_EVENTS, eventChoices } from '../src/upstream/event-choices.js';
 import { setDefaultChannel } from './feed/default.js';
 import { clickHeldButton, showHeld } from './feed/held.js';
 import { setEventMention } from './feed/mention.js';

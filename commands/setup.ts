@@ -8,12 +8,12 @@ import {
   TextInputStyle,
 } from 'discord.js';
 
-import { requireAdmin } from '../src/admin/require-admin.js';
-import { readServerKeyInput, saveServerKey } from '../src/admin/server-key.js';
 import { modalCustomId, type Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
+import { readServerKeyInput, saveServerKey } from '../src/features/webhooks/server-key.js';
 
 /** What /setup is given: its feature's dependencies, no more. */
 export type SetupDeps = CommandBasics & WebhooksDeps;

@@ -1,17 +1,17 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
-import { describeSealing } from '../src/admin/describe-sealing.js';
-import { describeStatus } from '../src/admin/describe-status.js';
-import { requireAdmin } from '../src/admin/require-admin.js';
-import { describeReleaseStatus } from '../src/apps/describe-releases.js';
 import type { Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CommandBasics } from '../src/features/feature.js';
+import { describeHealth } from '../src/features/health/describe-health.js';
+import { describeStatus } from '../src/features/health/describe-status.js';
+import { readRecoveryReport } from '../src/features/health/downtime-recovery.js';
 import type { HealthDeps } from '../src/features/health/feature.js';
+import { describeReleaseStatus } from '../src/features/releases/describe-releases.js';
 import type { ReleasesDeps } from '../src/features/releases/feature.js';
+import { describeSealing } from '../src/features/webhooks/describe-sealing.js';
 import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
-import { describeHealth } from '../src/health/describe-health.js';
-import { readRecoveryReport } from '../src/health/downtime-recovery.js';
 
 /** What /status is given: its feature's dependencies, no more. */
 export type StatusDeps = CommandBasics &

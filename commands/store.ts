@@ -8,12 +8,12 @@ import {
   type APIEmbed,
 } from 'discord.js';
 
-import type { AppGuild } from '../src/apps/app-records.js';
+import { UserFacingError } from '../src/base/errors.js';
 import { modalCustomId, type Command } from '../src/discord/command.js';
 import { formatName, formatUserText } from '../src/embeds/format.js';
 import { fitMessageToLimits } from '../src/embeds/limits.js';
-import { UserFacingError } from '../src/errors.js';
 import type { CommandBasics } from '../src/features/feature.js';
+import type { AppGuild } from '../src/features/releases/app-records.js';
 import type { ReleasesDeps } from '../src/features/releases/feature.js';
 import type { StoreApp } from '../src/upstream/developer-schemas.js';
 import { askService } from './app/shared.js';

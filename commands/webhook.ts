@@ -5,12 +5,12 @@ import {
   type SlashCommandStringOption,
 } from 'discord.js';
 
-import { ALL_EVENTS, eventChoices } from '../src/admin/describe-events.js';
-import { requireAdmin } from '../src/admin/require-admin.js';
 import type { Command } from '../src/discord/command.js';
 import { deferEphemeral } from '../src/discord/reply.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
+import { ALL_EVENTS, eventChoices } from '../src/upstream/event-choices.js';
 import { suggestWebhooks } from './webhook/autocomplete.js';
 import { enableWebhook } from './webhook/enable.js';
 import { listWebhooks } from './webhook/list.js';

@@ -1,5 +1,5 @@
 import { buttonClick, type FakeDiscord, type FakeMessage } from '../fakes/discord/index.js';
-import { CLAIM_BUTTON_ID } from '../src/cards/modcall-message.js';
+import { CLAIM_BUTTON_ID } from '../src/features/cards/modcall-message.js';
 
 /** The demo moderator's name. */
 const MODERATOR_NAME = 'Officer Reyes';

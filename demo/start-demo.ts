@@ -7,10 +7,10 @@ import pretty from 'pino-pretty';
 import { COMMANDS } from '../commands/index.js';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
 import { startFakeService } from '../fakes/service/index.js';
+import { parseConfig } from '../src/base/config.js';
+import { createLogger } from '../src/base/logger.js';
 import { startBot } from '../src/bot.js';
-import { parseConfig } from '../src/config.js';
 import { registerCommands } from '../src/discord/register-commands.js';
-import { createLogger } from '../src/logger.js';
 import { claimFirstModcall } from './claim-modcall.js';
 import { DemoDirectory } from './demo-directory.js';
 import {

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { DiscordAPIError, REST } from 'discord.js';
 
 import { COMMANDS } from '../commands/index.js';
-import { loadConfigFieldsOrExit } from '../src/config.js';
+import { loadConfigFieldsOrExit } from '../src/base/config.js';
 import { registerCommands } from '../src/discord/register-commands.js';
 
 /**

@@ -1,28 +1,28 @@
 import type { Client } from 'discord.js';
 
-import type { AppRecords } from './apps/app-records.js';
-import type { ReleasePoller } from './apps/release-poller.js';
-import { appRecordsOn } from './apps/store-app-records.js';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { Clock } from './base/clock.js';
+import type { Config } from './base/config.js';
+import type { Logger } from './base/logger.js';
+import { RUNTIME_TIMERS, type Timers } from './base/timers.js';
 import { createDiscordClient } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
 import { createPoster } from './discord/posting/poster.js';
+import type { HealthMonitor } from './features/health/health-monitor.js';
 import type { FeatureTimings } from './features/index.js';
+import type { AppRecords } from './features/releases/app-records.js';
+import type { ReleasePoller } from './features/releases/release-poller.js';
+import { appRecordsOn } from './features/releases/store-app-records.js';
 import type { FeedWorker } from './feed/feed-worker.js';
 import { reportHealth } from './health-report.js';
-import type { HealthMonitor } from './health/health-monitor.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
 import { IntakeFailures } from './intake/intake-failures.js';
-import type { Logger } from './logger.js';
 import { startRetention } from './retention.js';
 import { sealStoredSecrets } from './seal-stored-secrets.js';
 import { startFeed, type FeedOptions, type RunningFeed } from './start-feed.js';
 import { openStore, type Store } from './store/open-store.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
 import { StoreHealth } from './store/store-health.js';
-import { RUNTIME_TIMERS, type Timers } from './timers.js';
 import { createServiceClient } from './upstream/client.js';
 
 /** A running bot: what tests, the demo and main.ts hold on to. */

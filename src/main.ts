@@ -1,7 +1,7 @@
+import { loadConfigOrExit } from './base/config.js';
+import { createLogger } from './base/logger.js';
+import { StartupError } from './base/startup-error.js';
 import { startBot } from './bot.js';
-import { loadConfigOrExit } from './config.js';
-import { createLogger } from './logger.js';
-import { StartupError } from './startup-error.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.LOG_LEVEL);

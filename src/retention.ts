@@ -1,6 +1,6 @@
-import type { Clock } from './clock.js';
+import type { Clock } from './base/clock.js';
+import type { Logger } from './base/logger.js';
 import type { Features } from './features/index.js';
-import type { Logger } from './logger.js';
 import type { Store } from './store/store.js';
 
 /** Delivery ids are remembered this long after their event was posted; the service may retry for 24 h. */

@@ -1,5 +1,5 @@
-import type { AppRecords } from './apps/app-records.js';
-import { StartupError } from './startup-error.js';
+import { StartupError } from './base/startup-error.js';
+import type { AppRecords } from './features/releases/app-records.js';
 import type { GuildSettingsStore } from './store/guild-settings.js';
 import type { HookStore } from './store/hooks.js';
 import { isSealed, type SecretBox } from './store/secret-box.js';

@@ -1,6 +1,8 @@
 import { Events } from 'discord.js';
 
 import { bindCommands } from '../commands/index.js';
+import type { BackoffPolicy } from './base/backoff.js';
+import { StartupError } from './base/startup-error.js';
 import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
@@ -8,10 +10,8 @@ import { onGuildRemoved } from './discord/on-guild-removed.js';
 import { createPostFinder } from './discord/posting/find-post.js';
 import type { BotParts, Feature } from './features/feature.js';
 import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
-import type { BackoffPolicy } from './feed/backoff.js';
 import type { BatchWindow } from './feed/batch-window.js';
 import { FeedWorker } from './feed/feed-worker.js';
-import { StartupError } from './startup-error.js';
 import type { CoordinationOptions } from './store/coordination.js';
 import type { StoreHealth } from './store/store-health.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
+import type { BackoffPolicy } from '../../src/base/backoff.js';
+import type { Config } from '../../src/base/config.js';
+import { createLogger } from '../../src/base/logger.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import type { Config } from '../../src/config.js';
-import type { BackoffPolicy } from '../../src/feed/backoff.js';
-import { createLogger } from '../../src/logger.js';
 import { sleep } from './stats.js';
 import { wallClockMs } from './timing.js';
 

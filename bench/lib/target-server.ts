@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 
+import type { Config } from '../../src/base/config.js';
+import { createLogger } from '../../src/base/logger.js';
 import { startBot } from '../../src/bot.js';
-import type { Config } from '../../src/config.js';
 import { listen } from '../../src/http-server.js';
-import { createLogger } from '../../src/logger.js';
 import { BENCH_GUILD_ID, BENCH_SECRET } from './delivery.js';
 import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.js';
 import { applySqliteCacheOverride } from './sqlite-cache-override.js';

@@ -1,14 +1,14 @@
 import { MessageFlags, time, TimestampStyles, type ButtonInteraction } from 'discord.js';
 
-import { switchWebhookOn } from '../../src/admin/enable-webhook.js';
-import { requireServiceId, type ServiceHook } from '../../src/admin/find-webhook.js';
-import { renderHeldPage } from '../../src/admin/held-entries.js';
-import { describePing } from '../../src/admin/ping-result.js';
-import { pingWebhook, type PingRun } from '../../src/admin/ping-webhook.js';
-import { requireAdmin } from '../../src/admin/require-admin.js';
-import { openServerKey } from '../../src/admin/server-key.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
+import { requireAdmin } from '../../src/discord/require-admin.js';
+import { renderHeldPage } from '../../src/features/health/held-entries.js';
+import { switchWebhookOn } from '../../src/features/webhooks/enable-webhook.js';
+import { requireServiceId, type ServiceHook } from '../../src/features/webhooks/find-webhook.js';
+import { describePing } from '../../src/features/webhooks/ping-result.js';
+import { pingWebhook, type PingRun } from '../../src/features/webhooks/ping-webhook.js';
+import { openServerKey } from '../../src/features/webhooks/server-key.js';
 import type { AlertsDeps } from '../alerts.js';
 
 /**

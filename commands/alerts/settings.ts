@@ -1,10 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { findMissingPermissions, readFeedChannel } from '../../src/admin/feed-channel.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { findMissingPermissions, readFeedChannel } from '../../src/discord/feed-channel.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
-import { DEFAULT_SILENCE_HOURS } from '../../src/health/alert-settings.js';
-import { describeIncident } from '../../src/health/describe-health.js';
+import { DEFAULT_SILENCE_HOURS } from '../../src/features/health/alert-settings.js';
+import { describeIncident } from '../../src/features/health/describe-health.js';
 import type { AlertsDeps } from '../alerts.js';
 
 /** /alerts set channel [role] [silence]: where health alerts go, whom they ping, when silence is checked. */

@@ -1,6 +1,6 @@
 import type { AutocompleteInteraction } from 'discord.js';
 
-import { truncateText } from '../../src/truncate-text.js';
+import { truncateText } from '../../src/base/truncate-text.js';
 import type { AppDeps } from '../app.js';
 import { loadApps } from './shared.js';
 

@@ -1,9 +1,9 @@
 import type { ButtonInteraction, ModalSubmitInteraction } from 'discord.js';
 
-import type { AppDraft } from '../../src/apps/app-draft.js';
-import type { Draft } from '../../src/apps/drafts.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
-import { UserFacingError } from '../../src/errors.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import type { AppDraft } from '../../src/features/releases/app-draft.js';
+import type { Draft } from '../../src/features/releases/drafts.js';
+import { requireReleaseManager } from '../../src/features/releases/release-managers.js';
 import type { AppDeps } from '../app.js';
 
 /** What a click on a preview that no longer exists says (restart, 15 minutes). */

@@ -7,12 +7,12 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 
-import { requireAdmin } from '../../src/admin/require-admin.js';
-import { callService } from '../../src/admin/service-failure.js';
-import { readDeveloperKeyInput } from '../../src/apps/developer-key.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
+import { requireAdmin } from '../../src/discord/require-admin.js';
 import { formatName } from '../../src/embeds/format.js';
+import { readDeveloperKeyInput } from '../../src/features/releases/developer-key.js';
 import type { ServiceApiError } from '../../src/upstream/service-api-error.js';
+import { callService } from '../../src/upstream/service-failure.js';
 import type { AppDeps } from '../app.js';
 import { appCustomId } from './shared.js';
 

@@ -1,8 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { describeApp, describeAppLine } from '../../src/apps/describe-apps.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
+import { describeApp, describeAppLine } from '../../src/features/releases/describe-apps.js';
 import type { AppDeps } from '../app.js';
 import { askService, loadApps, resolveApp } from './shared.js';
 

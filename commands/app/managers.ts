@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
+import { UserFacingError } from '../../src/base/errors.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
 import type { AppDeps } from '../app.js';
 
 /** /app managers [role]: who may send and withdraw versions besides Manage Server; without a role, admins only. */

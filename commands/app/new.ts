@@ -7,12 +7,16 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 
-import { checkSubmission, readNewAppDetails, UPLOAD_PLACEHOLDER } from '../../src/apps/build-submission.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
-import { submissionsLeft } from '../../src/apps/submission-quota.js';
-import { toUploadName } from '../../src/apps/upload-name.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import { deferEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
+import {
+  checkSubmission,
+  readNewAppDetails,
+  UPLOAD_PLACEHOLDER,
+} from '../../src/features/releases/build-submission.js';
+import { requireReleaseManager } from '../../src/features/releases/release-managers.js';
+import { submissionsLeft } from '../../src/features/releases/submission-quota.js';
+import { toUploadName } from '../../src/features/releases/upload-name.js';
 import { MIN_DESCRIPTION_LENGTH } from '../../src/upstream/developer-schemas.js';
 import type { AppDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';

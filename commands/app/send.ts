@@ -1,11 +1,11 @@
 import type { ButtonInteraction } from 'discord.js';
 
-import { pickKeptFields } from '../../src/apps/build-submission.js';
-import { formatVersionName } from '../../src/apps/release-card.js';
-import { returnSubmissionSlot, takeSubmissionSlot } from '../../src/apps/submission-quota.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { truncateText } from '../../src/base/truncate-text.js';
 import { toLoggableError } from '../../src/discord/log-error.js';
-import { UserFacingError } from '../../src/errors.js';
-import { truncateText } from '../../src/truncate-text.js';
+import { pickKeptFields } from '../../src/features/releases/build-submission.js';
+import { formatVersionName } from '../../src/features/releases/release-card.js';
+import { returnSubmissionSlot, takeSubmissionSlot } from '../../src/features/releases/submission-quota.js';
 import type { Submission } from '../../src/upstream/developer-schemas.js';
 import { ServiceApiError } from '../../src/upstream/service-api-error.js';
 import type { AppDeps } from '../app.js';

@@ -7,11 +7,11 @@ import {
   type RepliableInteraction,
 } from 'discord.js';
 
-import type { AppGuild } from '../../src/apps/app-records.js';
-import { callDeveloper, type DeveloperKeyDeps } from '../../src/apps/developer-key.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { truncateText } from '../../src/base/truncate-text.js';
 import { modalCustomId } from '../../src/discord/command.js';
-import { UserFacingError } from '../../src/errors.js';
-import { truncateText } from '../../src/truncate-text.js';
+import type { AppGuild } from '../../src/features/releases/app-records.js';
+import { callDeveloper, type DeveloperKeyDeps } from '../../src/features/releases/developer-key.js';
 import type { DeveloperCaller } from '../../src/upstream/developer-client.js';
 import type { AppSummary, DeveloperOptions } from '../../src/upstream/developer-schemas.js';
 import type { ServiceApiError } from '../../src/upstream/service-api-error.js';

@@ -10,13 +10,13 @@ import {
   type ModalSubmitInteraction,
 } from 'discord.js';
 
-import type { AppDraft } from '../../src/apps/app-draft.js';
-import { checkSubmission } from '../../src/apps/build-submission.js';
-import type { AskedField } from '../../src/apps/missing-fields.js';
-import { formatVersionName } from '../../src/apps/release-card.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
-import { UserFacingError } from '../../src/errors.js';
-import { truncateText } from '../../src/truncate-text.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { truncateText } from '../../src/base/truncate-text.js';
+import type { AppDraft } from '../../src/features/releases/app-draft.js';
+import { checkSubmission } from '../../src/features/releases/build-submission.js';
+import type { AskedField } from '../../src/features/releases/missing-fields.js';
+import { formatVersionName } from '../../src/features/releases/release-card.js';
+import { requireReleaseManager } from '../../src/features/releases/release-managers.js';
 import type { AppDeps } from '../app.js';
 import { ALREADY_ANSWERED, findOwnDraft } from './claim-draft.js';
 import { appCustomId, confirmButtons, loadOptions, showPreview } from './shared.js';

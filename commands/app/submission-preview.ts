@@ -1,13 +1,13 @@
 import type { APIEmbed, RepliableInteraction } from 'discord.js';
 
-import type { AppDraft, FieldSource } from '../../src/apps/app-draft.js';
-import { UPLOAD_PLACEHOLDER } from '../../src/apps/build-submission.js';
-import { formatVersionName } from '../../src/apps/release-card.js';
-import { submissionsLeft } from '../../src/apps/submission-quota.js';
-import { toUploadName } from '../../src/apps/upload-name.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import { formatName, formatUserText } from '../../src/embeds/format.js';
 import { fitMessageToLimits } from '../../src/embeds/limits.js';
-import { UserFacingError } from '../../src/errors.js';
+import type { AppDraft, FieldSource } from '../../src/features/releases/app-draft.js';
+import { UPLOAD_PLACEHOLDER } from '../../src/features/releases/build-submission.js';
+import { formatVersionName } from '../../src/features/releases/release-card.js';
+import { submissionsLeft } from '../../src/features/releases/submission-quota.js';
+import { toUploadName } from '../../src/features/releases/upload-name.js';
 import { DEFAULT_MAX_UPLOAD_BYTES, type DeveloperOptions } from '../../src/upstream/developer-schemas.js';
 import type { AppDeps } from '../app.js';
 import { confirmButtons, formatBytes, showPreview } from './shared.js';

@@ -1,18 +1,18 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import type { FieldSource } from '../../src/apps/app-draft.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { deferEphemeral } from '../../src/discord/reply.js';
+import type { FieldSource } from '../../src/features/releases/app-draft.js';
 import {
   checkSubmission,
   pickKeptFields,
   prefillFromVersion,
   UPLOAD_PLACEHOLDER,
-} from '../../src/apps/build-submission.js';
-import { findMissingFields } from '../../src/apps/missing-fields.js';
-import { formatVersionName } from '../../src/apps/release-card.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
-import { submissionsLeft } from '../../src/apps/submission-quota.js';
-import { deferEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
+} from '../../src/features/releases/build-submission.js';
+import { findMissingFields } from '../../src/features/releases/missing-fields.js';
+import { formatVersionName } from '../../src/features/releases/release-card.js';
+import { requireReleaseManager } from '../../src/features/releases/release-managers.js';
+import { submissionsLeft } from '../../src/features/releases/submission-quota.js';
 import type { AppDeps } from '../app.js';
 import { askService, loadOptions, resolveApp } from './shared.js';
 import { askForMissingFields } from './submission-fields.js';

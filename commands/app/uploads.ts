@@ -1,9 +1,9 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatInlineCode } from '../../src/embeds/format.js';
 import { formatDuration } from '../../src/embeds/time.js';
+import { requireReleaseManager } from '../../src/features/releases/release-managers.js';
 import { UPLOAD_LIFETIME_MS } from '../../src/upstream/developer-schemas.js';
 import type { AppDeps } from '../app.js';
 import { askService, formatBytes } from './shared.js';

@@ -1,9 +1,9 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { readFeedChannel, requirePostableChannel } from '../../src/admin/feed-channel.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { readFeedChannel, requirePostableChannel } from '../../src/discord/feed-channel.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
-import { UserFacingError } from '../../src/errors.js';
 import type { AppDeps } from '../app.js';
 import { resolveApp } from './shared.js';
 

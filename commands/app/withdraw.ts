@@ -1,13 +1,13 @@
 import { ButtonStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 
-import { formatState } from '../../src/apps/describe-apps.js';
-import { refreshCard } from '../../src/apps/follow-app.js';
-import { formatVersionName } from '../../src/apps/release-card.js';
-import { requireReleaseManager } from '../../src/apps/release-managers.js';
 import { describeDiscordError } from '../../src/discord/posting/classify-discord-error.js';
 import { createPoster } from '../../src/discord/posting/poster.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
+import { formatState } from '../../src/features/releases/describe-apps.js';
+import { refreshCard } from '../../src/features/releases/follow-app.js';
+import { formatVersionName } from '../../src/features/releases/release-card.js';
+import { requireReleaseManager } from '../../src/features/releases/release-managers.js';
 import type { AppDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { askService, confirmButtons, resolveApp, showPreview } from './shared.js';

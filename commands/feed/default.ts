@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { readFeedChannel, requireFeedChannel } from '../../src/admin/feed-channel.js';
+import { readFeedChannel, requireFeedChannel } from '../../src/discord/feed-channel.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import type { FeedDeps } from '../feed.js';
 

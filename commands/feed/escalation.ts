@@ -1,6 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { UserFacingError } from '../../src/errors.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import type { FeedDeps } from '../feed.js';
 
 /**

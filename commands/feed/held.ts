@@ -1,13 +1,13 @@
 import { MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 
+import { requireAdmin } from '../../src/discord/require-admin.js';
 import {
   newRouteOf,
   readHeldButtonId,
   renderDiscardConfirmation,
   renderHeldPage,
   type HeldPage,
-} from '../../src/admin/held-entries.js';
-import { requireAdmin } from '../../src/admin/require-admin.js';
+} from '../../src/features/health/held-entries.js';
 import type { FeedDeps } from '../feed.js';
 
 /** /feed held [page]: the server's held deliveries, with Retry, Route and Discard. */

@@ -1,7 +1,7 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 
+import { UserFacingError } from '../../src/base/errors.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
 import type { FeedDeps } from '../feed.js';
 import { applyEscalation } from './escalation.js';
 

@@ -1,10 +1,10 @@
 import type { ButtonInteraction } from 'discord.js';
 
-import { isAdmin } from '../../src/admin/require-admin.js';
-import type { ModcallCard } from '../../src/cards/card-records.js';
-import { CLAIM_BUTTON_ID, eventOfCard, renderModcallMessage } from '../../src/cards/modcall-message.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
+import { isAdmin } from '../../src/discord/require-admin.js';
+import type { ModcallCard } from '../../src/features/cards/card-records.js';
+import { CLAIM_BUTTON_ID, eventOfCard, renderModcallMessage } from '../../src/features/cards/modcall-message.js';
 import type { FeedDeps } from '../feed.js';
 
 /**

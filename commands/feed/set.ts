@@ -1,6 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { readFeedChannel, requireFeedChannel } from '../../src/admin/feed-channel.js';
+import { UserFacingError } from '../../src/base/errors.js';
+import { readFeedChannel, requireFeedChannel } from '../../src/discord/feed-channel.js';
+import { replyEphemeral } from '../../src/discord/reply.js';
 import {
   describeScope,
   describeTarget,
@@ -9,9 +11,7 @@ import {
   withoutRule,
   withRule,
   type RuleScope,
-} from '../../src/admin/route-rules.js';
-import { replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
+} from '../../src/features/routing/route-rules.js';
 import type { GuildSettings } from '../../src/store/guild-settings.js';
 import { resolveRoute } from '../../src/store/routing-rules.js';
 import type { FeedDeps } from '../feed.js';

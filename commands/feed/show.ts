@@ -1,8 +1,8 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { describeRules, SPECIFICITY_ORDER } from '../../src/admin/route-rules.js';
+import { fitLines } from '../../src/base/truncate-text.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { fitLines } from '../../src/truncate-text.js';
+import { describeRules, SPECIFICITY_ORDER } from '../../src/features/routing/route-rules.js';
 import type { FeedDeps } from '../feed.js';
 
 /** Discord's limit on a message's content. */

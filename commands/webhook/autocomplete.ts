@@ -1,9 +1,9 @@
 import type { AutocompleteInteraction } from 'discord.js';
 
-import { describeEvents } from '../../src/admin/describe-events.js';
-import { webhookName } from '../../src/admin/find-webhook.js';
-import { isAdmin } from '../../src/admin/require-admin.js';
-import { truncateText } from '../../src/truncate-text.js';
+import { truncateText } from '../../src/base/truncate-text.js';
+import { isAdmin } from '../../src/discord/require-admin.js';
+import { webhookName } from '../../src/features/webhooks/find-webhook.js';
+import { describeEvents } from '../../src/upstream/event-choices.js';
 import type { WebhookDeps } from '../webhook.js';
 
 /** Discord shows at most 25 suggestions, each named in at most 100 characters. */

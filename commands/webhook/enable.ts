@@ -1,9 +1,9 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { switchWebhookOn } from '../../src/admin/enable-webhook.js';
-import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js';
-import { openServerKey } from '../../src/admin/server-key.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
+import { switchWebhookOn } from '../../src/features/webhooks/enable-webhook.js';
+import { findGuildHook, requireServiceId } from '../../src/features/webhooks/find-webhook.js';
+import { openServerKey } from '../../src/features/webhooks/server-key.js';
 import type { WebhookDeps } from '../webhook.js';
 
 /** /webhook enable [webhook]: switches a webhook the service turned off (after 20 failures) back on. */

@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { describeHook } from '../../src/admin/describe-hook.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
+import { describeHook } from '../../src/features/webhooks/describe-hook.js';
 import { MAX_WEBHOOKS_PER_KEY } from '../../src/upstream/schemas.js';
 import type { WebhookDeps } from '../webhook.js';
 

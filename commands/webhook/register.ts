@@ -1,13 +1,13 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { describeEvents, expandEventChoice } from '../../src/admin/describe-events.js';
-import { openServerKey } from '../../src/admin/server-key.js';
-import { callService } from '../../src/admin/service-failure.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
-import { UserFacingError } from '../../src/errors.js';
+import { openServerKey } from '../../src/features/webhooks/server-key.js';
 import { makeHookId } from '../../src/store/hooks.js';
 import type { ServiceApiError } from '../../src/upstream/client.js';
+import { describeEvents, expandEventChoice } from '../../src/upstream/event-choices.js';
 import { MAX_WEBHOOKS_PER_KEY } from '../../src/upstream/schemas.js';
+import { callService } from '../../src/upstream/service-failure.js';
 import type { WebhookDeps } from '../webhook.js';
 
 /**

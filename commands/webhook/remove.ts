@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { findGuildHook, webhookName } from '../../src/admin/find-webhook.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
+import { findGuildHook, webhookName } from '../../src/features/webhooks/find-webhook.js';
 import type { WebhookDeps } from '../webhook.js';
 
 /**

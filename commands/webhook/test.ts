@@ -1,10 +1,10 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import { findGuildHook, requireServiceId } from '../../src/admin/find-webhook.js';
-import { describePing } from '../../src/admin/ping-result.js';
-import { pingWebhook } from '../../src/admin/ping-webhook.js';
-import { openServerKey } from '../../src/admin/server-key.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
+import { findGuildHook, requireServiceId } from '../../src/features/webhooks/find-webhook.js';
+import { describePing } from '../../src/features/webhooks/ping-result.js';
+import { pingWebhook } from '../../src/features/webhooks/ping-webhook.js';
+import { openServerKey } from '../../src/features/webhooks/server-key.js';
 import type { WebhookDeps } from '../webhook.js';
 
 /**

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/base/clock.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { makeDeliveryId, type DeliveryEngine } from './delivery-engine.js';
 import { createDeveloperRouter } from './developer-api.js';

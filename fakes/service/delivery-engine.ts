@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/base/clock.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import type { FakeWebhook, WebhookRegistry } from './webhook-registry.js';
 

@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/base/clock.js';
 import {
   FAKE_OPTIONS,
   UPLOAD_LIFETIME_MS,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/base/clock.js';
 import { createFakeServiceApp, type RequestRecord } from './create-fake-app.js';
 import {
   DELIVERY_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/base/clock.js';
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 

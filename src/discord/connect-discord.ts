@@ -1,8 +1,8 @@
 import { DiscordAPIError, DiscordjsErrorCodes, Routes, type Client } from 'discord.js';
 
-import { backoffDelay, type BackoffPolicy } from '../feed/backoff.js';
-import type { Logger } from '../logger.js';
-import { StartupError } from '../startup-error.js';
+import { backoffDelay, type BackoffPolicy } from '../base/backoff.js';
+import type { Logger } from '../base/logger.js';
+import { StartupError } from '../base/startup-error.js';
 
 /** How long to wait between logins that failed: from 2 s up to 2 min. */
 export const LOGIN_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 120_000 };

@@ -1,6 +1,6 @@
 import type { Client } from 'discord.js';
 
-import type { SendFailure } from '../feed/send-failure.js';
+import type { SendFailure } from './posting/send-failure.js';
 
 /** What /healthz and /status say of Discord. */
 export type DiscordState = 'off' | 'connecting' | 'ready' | 'token refused' | 'rest';

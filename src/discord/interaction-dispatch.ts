@@ -10,8 +10,8 @@ import {
   type RepliableInteraction,
 } from 'discord.js';
 
-import { UserFacingError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { UserFacingError } from '../base/errors.js';
+import type { Logger } from '../base/logger.js';
 import { commandOfCustomId, type BoundCommand } from './command.js';
 import { toLoggableError } from './log-error.js';
 import { replyEphemeral } from './reply.js';

@@ -1,6 +1,6 @@
 import { Events, type Client } from 'discord.js';
 
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import { toLoggableError } from './log-error.js';
 
 /**

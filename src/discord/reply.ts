@@ -1,6 +1,6 @@
 import { MessageFlags, type RepliableInteraction } from 'discord.js';
 
-import { truncateText } from '../truncate-text.js';
+import { truncateText } from '../base/truncate-text.js';
 
 /** Discord's limit on a message's content. */
 const MAX_CONTENT = 2000;

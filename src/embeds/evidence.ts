@@ -1,4 +1,4 @@
-import { fitLines } from '../truncate-text.js';
+import { fitLines } from '../base/truncate-text.js';
 import { formatInlineCode, formatName, stringifyJson } from './format.js';
 import { MAX_FIELD_VALUE_LENGTH } from './limits.js';
 

@@ -1,6 +1,6 @@
 import { escapeMarkdown } from 'discord.js';
 
-import { truncateText } from '../truncate-text.js';
+import { truncateText } from '../base/truncate-text.js';
 
 /*
  * Markdown helpers for text that comes from the service's users (reasons, names, messages). None of them

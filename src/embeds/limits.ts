@@ -1,7 +1,7 @@
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 
+import { truncateText } from '../base/truncate-text.js';
 import type { MessagePayload } from '../discord/message-payload.js';
-import { truncateText } from '../truncate-text.js';
 
 /*
  * Discord's message and embed limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits).

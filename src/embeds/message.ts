@@ -1,8 +1,8 @@
 import { roleMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 
+import { truncateText } from '../base/truncate-text.js';
 import type { MessagePayload } from '../discord/message-payload.js';
 import { isSnowflake } from '../discord/snowflake.js';
-import { truncateText } from '../truncate-text.js';
 import { toEmbedTimestamp } from './time.js';
 import type { RenderContext } from './types.js';
 

@@ -1,16 +1,16 @@
 import type { Client } from 'discord.js';
 
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../base/clock.js';
+import type { Config } from '../base/config.js';
+import type { Logger } from '../base/logger.js';
+import type { Timers } from '../base/timers.js';
 import type { DiscordHealth } from '../discord/discord-health.js';
 import type { DispatchedAction } from '../discord/interaction-dispatch.js';
 import type { Poster } from '../discord/posting/poster.js';
 import type { CardPlanner } from '../feed/card-plan.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
-import type { Logger } from '../logger.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
-import type { Timers } from '../timers.js';
 import type { ServiceClient } from '../upstream/client.js';
 
 /** What every feature may use: the bottom layers, made once by the composition root. */

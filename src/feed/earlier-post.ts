@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import type { FeedMessageBody } from '../discord/posting/send-failure.js';
 import type { OutgoingPost } from './outgoing-message.js';
-import type { FeedMessageBody } from './send-failure.js';
 
 /** Discord documents no length for its nonce check ("a few minutes"): 4 minutes is on the safe side. */
 export const DEFAULT_NONCE_WINDOW_MS = 4 * 60_000;

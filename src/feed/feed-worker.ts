@@ -1,15 +1,15 @@
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from '../base/backoff.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import { RUNTIME_TIMERS, type Timers } from '../base/timers.js';
+import type { MessageSender, SendFailure } from '../discord/posting/send-failure.js';
 import { ownEverything, partitionOf, type FeedOwnership } from '../store/coordination.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { LaneQueue } from '../store/lane-queue.js';
 import type { StoreSignals } from '../store/signals.js';
-import { RUNTIME_TIMERS, type Timers } from '../timers.js';
-import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import { DEFAULT_BATCH_WINDOW, type BatchWindow } from './batch-window.js';
 import type { CardPlanner } from './card-plan.js';
 import { Lane, type LaneDeps } from './lane.js';
-import type { MessageSender, SendFailure } from './send-failure.js';
 
 export interface FeedWorkerDeps {
   queue: LaneQueue;

@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.js';
-import type { Logger } from '../logger.js';
+import { backoffDelay, type BackoffPolicy } from '../base/backoff.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import type { SendFailure } from '../discord/posting/send-failure.js';
 import { LeaseLostError, type Lease, type QueuedEntry } from '../store/deliveries.js';
 import type { LaneQueue } from '../store/lane-queue.js';
-import { backoffDelay, type BackoffPolicy } from './backoff.js';
-import type { SendFailure } from './send-failure.js';
 
 /** What {@link LaneFailures} needs of the lane. */
 export interface LaneFailuresDeps {

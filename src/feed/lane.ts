@@ -1,18 +1,18 @@
-import type { Clock } from '../clock.js';
+import type { BackoffPolicy } from '../base/backoff.js';
+import type { Clock } from '../base/clock.js';
+import type { Logger } from '../base/logger.js';
+import type { Timers } from '../base/timers.js';
+import { SendError, toSendFailure, type MessageSender, type SendFailure } from '../discord/posting/send-failure.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
-import type { Logger } from '../logger.js';
 import { partitionOf } from '../store/coordination.js';
 import { LeaseLostError, type Lease } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { LaneQueue } from '../store/lane-queue.js';
-import type { Timers } from '../timers.js';
-import type { BackoffPolicy } from './backoff.js';
 import { BurstHold, type BatchWindow } from './batch-window.js';
 import type { CardPlanner, RenderedEntry } from './card-plan.js';
 import { findEarlierPost, type EarlierPostDeps } from './earlier-post.js';
 import { LaneFailures, type AfterFailure } from './lane-failures.js';
 import { nonceOf, OutgoingMessages, writtenFormOf, type Outgoing } from './outgoing-message.js';
-import { SendError, toSendFailure, type MessageSender, type SendFailure } from './send-failure.js';
 
 /** What every lane shares (with how a resend past Discord's nonce window looks for its post). */
 export interface LaneDeps extends EarlierPostDeps {

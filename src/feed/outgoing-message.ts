@@ -1,12 +1,12 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
+import { nonceForEntries } from '../discord/posting/nonce.js';
+import type { FeedMessageBody } from '../discord/posting/send-failure.js';
 import type { QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import { resolveRoute } from '../store/routing-rules.js';
 import type { CardPlanner, LanePlan, RenderedEntry } from './card-plan.js';
-import { nonceForEntries } from './nonce.js';
 import { packMessage } from './pack-message.js';
 import { renderEntry } from './render-entry.js';
-import type { FeedMessageBody } from './send-failure.js';
 import { parseWrittenPost, serializeWrittenPost } from './written-message.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { MessagePayload } from '../discord/message-payload.js';
-import type { FeedMessageBody } from './send-failure.js';
+import type { FeedMessageBody } from '../discord/posting/send-failure.js';
 
 /**
  * A post as the lane wrote it down before sending it: the body, and what each of its entries put in it (in the

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import { sendError } from './error-response.js';
 import { createWebhookHandler, type WebhookRouteDeps } from './webhook-route.js';
 

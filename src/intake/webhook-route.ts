@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import type { AcceptOutcome } from '../store/deliveries.js';
 import type { DeliveryIntake } from '../store/delivery-intake.js';
 import type { HookActivityStore } from '../store/hook-activity.js';

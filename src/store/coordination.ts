@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import type { Lease } from './deliveries.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import { openPostgresStore } from './postgres/open-postgres-store.js';
 import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 import type { Store } from './store.js';

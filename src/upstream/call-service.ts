@@ -1,4 +1,4 @@
-import { truncateText } from '../truncate-text.js';
+import { truncateText } from '../base/truncate-text.js';
 import { parseRetryAfter } from './retry-after.js';
 import { ServiceErrorBodySchema } from './schemas.js';
 import { ServiceApiError, type ServiceFailureDetails, type ServiceOperation } from './service-api-error.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 import { parseRetryAfter } from './retry-after.js';
 
 /** Who spends a request: a person's command, or the release-card poller in the background. */

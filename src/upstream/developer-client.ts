@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../base/clock.js';
 import { callService, type ServiceAnswer, type ServiceTransport } from './call-service.js';
 import { buildServiceTransport, type ServiceClientOptions } from './client.js';
 import { RequestBudgets, type BudgetDecision, type BudgetLimits, type RequestPurpose } from './developer-budget.js';

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../errors.js';
+import { UserFacingError } from '../base/errors.js';
 
 /** The server API calls the client makes; named in errors so a log line says what was attempted. */
 export type ServerOperation = 'createWebhook' | 'testWebhook' | 'enableWebhook';

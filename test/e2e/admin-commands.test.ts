@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { autocomplete } from '../../fakes/discord/index.js';
 import { generateEventStream, type DeliveryEnvelope } from '../../fakes/service/index.js';
-import { REPEAT_CALL_WINDOW_MS } from '../../src/cards/feed-cards.js';
-import { subjectOf } from '../../src/cards/subjects.js';
 import { GENERIC_FAILURE, UNKNOWN_COMMAND } from '../../src/discord/interaction-dispatch.js';
+import { REPEAT_CALL_WINDOW_MS } from '../../src/features/cards/feed-cards.js';
+import { subjectOf } from '../../src/features/cards/subjects.js';
 import { classifyDelivery } from '../../src/upstream/schemas.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { commandOption, startAdminHarness, type AdminHarness, type ChannelName } from './admin-harness.js';

@@ -15,10 +15,10 @@ import {
   type Invoker,
 } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService, type VersionInput } from '../../fakes/service/index.js';
-import type { ReleasePoller } from '../../src/apps/release-poller.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import type { FeatureTimings } from '../../src/features/index.js';
+import type { ReleasePoller } from '../../src/features/releases/release-poller.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { makeTempDir } from '../helpers/temp-dir.js';

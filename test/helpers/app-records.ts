@@ -1,5 +1,5 @@
-import type { AppRecords } from '../../src/apps/app-records.js';
-import { appRecordsOn } from '../../src/apps/store-app-records.js';
+import type { AppRecords } from '../../src/features/releases/app-records.js';
+import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
 import { openStore } from '../../src/store/open-store.js';
 
 /** The developer-API records on a store of their own (`memory://` or a file), closed with it. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/base/logger.js';
 
 /** A real pino logger whose lines are kept in memory, so tests can assert what was (never) logged. */
 export function captureLogs(level = 'debug'): { logger: Logger; lines: string[]; text: () => string } {

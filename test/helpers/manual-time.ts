@@ -1,4 +1,4 @@
-import type { Timers } from '../../src/timers.js';
+import type { Timers } from '../../src/base/timers.js';
 
 interface Pending {
   at: number;

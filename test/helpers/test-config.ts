@@ -1,4 +1,4 @@
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/base/config.js';
 
 /** A valid configuration for tests; override what a test is about. */
 export function testConfig(overrides: Partial<Config> = {}): Config {

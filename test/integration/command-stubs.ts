@@ -1,12 +1,12 @@
 import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommandInteraction } from 'discord.js';
 
+import type { Logger } from '../../src/base/logger.js';
+import { RUNTIME_TIMERS } from '../../src/base/timers.js';
 import type { RunningBot } from '../../src/bot.js';
 import { createPoster } from '../../src/discord/posting/poster.js';
 import type { CommandBasics } from '../../src/features/feature.js';
 import { createFeatures, type Features } from '../../src/features/index.js';
 import { IntakeFailures } from '../../src/intake/intake-failures.js';
-import type { Logger } from '../../src/logger.js';
-import { RUNTIME_TIMERS } from '../../src/timers.js';
 import { createServiceClient } from '../../src/upstream/client.js';
 import { testConfig } from '../helpers/test-config.js';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { StartupError } from '../../src/startup-error.js';
+import { StartupError } from '../../src/base/startup-error.js';
 import { openStore } from '../../src/store/open-store.js';
 import { STATEMENT_TIMEOUT_MS } from '../../src/store/postgres/connection-timeouts.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';

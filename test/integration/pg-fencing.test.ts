@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import type { FeedMessageBody } from '../../src/discord/posting/send-failure.js';
 import { FeedWorker } from '../../src/feed/feed-worker.js';
-import type { FeedMessageBody } from '../../src/feed/send-failure.js';
 import { LeaseLostError, type NewDelivery } from '../../src/store/deliveries.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { withTimeouts } from '../../src/store/postgres/connection-timeouts.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes/discord/index.js';
 import { createPoster, type Poster } from '../../src/discord/posting/poster.js';
-import { SendError } from '../../src/feed/send-failure.js';
+import { SendError } from '../../src/discord/posting/send-failure.js';
 
 let discord: FakeDiscord;
 let client: Client;

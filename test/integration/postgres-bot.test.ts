@@ -3,8 +3,8 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
+import type { Config } from '../../src/base/config.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import type { Config } from '../../src/config.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { captureLogs } from '../helpers/capture-logs.js';

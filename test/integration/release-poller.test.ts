@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type AddedGuild, type FakeDiscord, type FakeMessage } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
-import type { Watch } from '../../src/apps/app-records.js';
-import { describeReleaseStatus } from '../../src/apps/describe-releases.js';
-import { DeveloperCache } from '../../src/apps/developer-cache.js';
-import { ALERT_AFTER_FAILURES, type PollHealth } from '../../src/apps/poll-failures.js';
-import { ReleasePoller } from '../../src/apps/release-poller.js';
 import { createPoster } from '../../src/discord/posting/poster.js';
+import type { Watch } from '../../src/features/releases/app-records.js';
+import { describeReleaseStatus } from '../../src/features/releases/describe-releases.js';
+import { DeveloperCache } from '../../src/features/releases/developer-cache.js';
+import { ALERT_AFTER_FAILURES, type PollHealth } from '../../src/features/releases/poll-failures.js';
+import { ReleasePoller } from '../../src/features/releases/release-poller.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { createDeveloperClient } from '../../src/upstream/developer-client.js';
 import { openAppRecords } from '../helpers/app-records.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { appRecordsOn } from '../../src/apps/store-app-records.js';
+import { StartupError } from '../../src/base/startup-error.js';
 import { startBot } from '../../src/bot.js';
-import { StartupError } from '../../src/startup-error.js';
+import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';

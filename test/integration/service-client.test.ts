@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { readHeader, startRecordingReceiver, type RecordingReceiver } from '../../fakes/service/recording-receiver.js';
-import { UserFacingError } from '../../src/errors.js';
+import { UserFacingError } from '../../src/base/errors.js';
 import { createServiceClient, ServiceApiError, type ServiceClient } from '../../src/upstream/client.js';
 import { verifyDelivery } from '../../src/upstream/signature.js';
 import { stringMatching } from '../helpers/matchers.js';

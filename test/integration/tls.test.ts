@@ -4,8 +4,8 @@ import { get } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { parseConfig } from '../../src/base/config.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import { parseConfig } from '../../src/config.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { webhook } from '../../commands/webhook.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
-import { saveServerKey } from '../../src/admin/server-key.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { saveServerKey } from '../../src/features/webhooks/server-key.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { testConfig } from '../helpers/test-config.js';
 import { contextFor, stubChatInput, type AnyCommandDeps } from './command-stubs.js';

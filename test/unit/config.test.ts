@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../src/config.js';
+import { parseConfig } from '../../src/base/config.js';
 
 const valid = {
   DISCORD_TOKEN: 'token',

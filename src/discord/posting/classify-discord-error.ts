@@ -1,6 +1,6 @@
 import { DiscordAPIError, HTTPError, RateLimitError, type Client } from 'discord.js';
 
-import { SendError, type SendFailure } from '../../feed/send-failure.js';
+import { SendError, type SendFailure } from './send-failure.js';
 
 /** Discord's JSON error codes that mean "this channel cannot take our messages" rather than "this message". */
 const CHANNEL_UNUSABLE_CODES = new Set<number | string>([

@@ -1,8 +1,8 @@
 import { Routes, type APIAllowedMentions, type APIEmbed, type Client } from 'discord.js';
 
-import { SendError, type SendFailure } from '../../feed/send-failure.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../base/logger.js';
 import { requestDiscord } from './classify-discord-error.js';
+import { SendError, type SendFailure } from './send-failure.js';
 
 /** Discord's "Unknown Message": the message was deleted in Discord. */
 const UNKNOWN_MESSAGE = 10008;

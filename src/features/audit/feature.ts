@@ -1,6 +1,6 @@
-import { toAuditEntry } from '../../discord/audit-entry.js';
 import type { AuditLog } from '../../store/audit-log.js';
 import type { BotParts, Feature } from '../feature.js';
+import { toAuditEntry } from './audit-entry.js';
 
 /** Admin actions are kept this long (docs/operations.md, "Audit"). */
 const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;

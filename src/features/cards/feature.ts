@@ -1,7 +1,7 @@
-import { CardRecords } from '../../cards/card-records.js';
-import { FeedCards } from '../../cards/feed-cards.js';
-import { ModcallEscalator } from '../../cards/modcall-escalator.js';
 import type { BotParts, Feature } from '../feature.js';
+import { CardRecords } from './card-records.js';
+import { FeedCards } from './feed-cards.js';
+import { ModcallEscalator } from './modcall-escalator.js';
 
 /** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
 const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;

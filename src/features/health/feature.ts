@@ -1,12 +1,12 @@
 import type { DiscordHealth } from '../../discord/discord-health.js';
-import { AlertDesk } from '../../health/alert-desk.js';
-import { alertSettingsOn, type AlertSettingsStore } from '../../health/alert-settings.js';
-import { dropOldHeld } from '../../health/drop-old-held.js';
-import { HealthMonitor } from '../../health/health-monitor.js';
-import { incidentsOn } from '../../health/incidents.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { RecordStore } from '../../store/records.js';
 import type { BotParts, Feature } from '../feature.js';
+import { AlertDesk } from './alert-desk.js';
+import { alertSettingsOn, type AlertSettingsStore } from './alert-settings.js';
+import { dropOldHeld } from './drop-old-held.js';
+import { HealthMonitor } from './health-monitor.js';
+import { incidentsOn } from './incidents.js';
 
 /** How long the monitor waits for a test ping at the intake (the alert's "no ping within 30 s"). */
 const SILENCE_PING_TIMEOUT_MS = 30_000;

@@ -1,14 +1,14 @@
-import type { AppDraft } from '../../apps/app-draft.js';
-import type { AppRecords } from '../../apps/app-records.js';
-import { DeveloperCache } from '../../apps/developer-cache.js';
-import { createAttachmentDownloader, type AttachmentDownloader } from '../../apps/download-attachment.js';
-import { DraftStore } from '../../apps/drafts.js';
-import type { PollHealth } from '../../apps/poll-failures.js';
-import { ReleasePoller, type PollIntervals } from '../../apps/release-poller.js';
-import { appRecordsOn } from '../../apps/store-app-records.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import { createDeveloperClient, type DeveloperClient } from '../../upstream/developer-client.js';
 import type { BotParts, Feature } from '../feature.js';
+import type { AppDraft } from './app-draft.js';
+import type { AppRecords } from './app-records.js';
+import { DeveloperCache } from './developer-cache.js';
+import { createAttachmentDownloader, type AttachmentDownloader } from './download-attachment.js';
+import { DraftStore } from './drafts.js';
+import type { PollHealth } from './poll-failures.js';
+import { ReleasePoller, type PollIntervals } from './release-poller.js';
+import { appRecordsOn } from './store-app-records.js';
 
 /** What /app and /store use of the developer API. */
 export interface ReleasesDeps {

@@ -1,4 +1,3 @@
-import { forgetLeftGuild } from '../../admin/forget-left-guild.js';
 import type { GuildSettingsStore } from '../../store/guild-settings.js';
 import type { HookActivityStore } from '../../store/hook-activity.js';
 import type { HookStore } from '../../store/hooks.js';
@@ -6,6 +5,7 @@ import type { SecretBox } from '../../store/secret-box.js';
 import type { StoreSignals } from '../../store/signals.js';
 import type { ServiceClient } from '../../upstream/client.js';
 import type { BotParts, Feature } from '../feature.js';
+import { forgetLeftGuild } from './forget-left-guild.js';
 
 /** How long /webhook test waits for the service's ping to reach the intake. */
 export const DEFAULT_PING_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-import { StartupError } from '../../startup-error.js';
+import { StartupError } from '../../base/startup-error.js';
 
 /** Errors of the network or the operating system that mean "nothing answers there". */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET']);

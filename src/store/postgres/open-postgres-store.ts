@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../base/logger.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../base/logger.js';
 import { LocalSignals, type StoreSignal } from '../signals.js';
 
 /** A pool or a connection: anything that runs a query. */

@@ -1,4 +1,4 @@
-import { StartupError } from '../../startup-error.js';
+import { StartupError } from '../../base/startup-error.js';
 
 /** PostgreSQL 14: `idle_session_timeout` (the lease session), and what the migrations and functions rely on. */
 export const OLDEST_SUPPORTED_VERSION_NUM = 140_000;

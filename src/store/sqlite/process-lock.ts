@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 
-import { StartupError } from '../../startup-error.js';
+import { StartupError } from '../../base/startup-error.js';
 
 /**
  * Holds `<store file>.lock` for as long as this process runs, with SQLite's own exclusive locking (the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { redactSecrets } from '../../../src/discord/describe-action.js';
+import { redactSecrets } from '../../../src/features/audit/describe-action.js';
 
 describe('redactSecrets', () => {
   it('hides keys and tokens pasted anywhere, and leaves ids and words alone', () => {

@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
+import { fitLines, truncateText } from '../../../src/base/truncate-text.js';
 import type { MessagePayload } from '../../../src/discord/message-payload.js';
 import {
   embedLength,
@@ -8,7 +9,6 @@ import {
   MAX_EMBEDS_PER_MESSAGE,
   MAX_MESSAGE_EMBED_CHARS,
 } from '../../../src/embeds/limits.js';
-import { fitLines, truncateText } from '../../../src/truncate-text.js';
 
 const EMOJI = '😀'; // two UTF-16 units
 

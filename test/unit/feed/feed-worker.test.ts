@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/discord/posting/send-failure.js';
 import { FeedWorker } from '../../../src/feed/feed-worker.js';
-import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/feed/send-failure.js';
 import { partitionOf, type FeedOwnership, type OwnershipListener } from '../../../src/store/coordination.js';
 import type { NewDelivery } from '../../../src/store/deliveries.js';
 import { openStore, type Store } from '../../../src/store/open-store.js';

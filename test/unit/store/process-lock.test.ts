@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { StartupError } from '../../../src/startup-error.js';
+import { StartupError } from '../../../src/base/startup-error.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { StartupError } from '../../../src/startup-error.js';
+import { StartupError } from '../../../src/base/startup-error.js';
 import { requireSupportedVersion, type Queryable } from '../../../src/store/postgres/require-supported-version.js';
 
 /** A server that answers `SHOW server_version_num` as one of that version would (no old server runs here). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { UserFacingError } from '../../../src/errors.js';
+import { UserFacingError } from '../../../src/base/errors.js';
 import { ServiceApiError, type ServiceFailureDetails } from '../../../src/upstream/service-api-error.js';
 
 const base = { operation: 'createWebhook', host: 'service.example.com' } as const;

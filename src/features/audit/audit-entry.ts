@@ -1,0 +1,21 @@
+import type { DispatchedAction } from '../../discord/interaction-dispatch.js';
+import type { AuditEntry } from '../../store/audit-log.js';
+import { describeButton, describeCommand, describeModal } from './describe-action.js';
+
+/** The audit log's line for an answered interaction: who, what (never a typed value of a dialog), how, when. */
+export function toAuditEntry(action: DispatchedAction, at: number): AuditEntry {
+  const { interaction } = action;
+  const what = interaction.isChatInputCommand()
+    ? describeCommand(interaction)
+    : interaction.isModalSubmit()
+      ? describeModal(interaction)
+      : describeButton(interaction);
+  return {
+    guildId: action.guildId,
+    userId: interaction.user.id,
+    action: what,
+    result: action.result,
+    detail: action.detail,
+    at,
+  };
+}

@@ -1,0 +1,154 @@
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import type { CardPlanner, LanePlan, RenderedEntry } from '../../feed/card-plan.js';
+import type { EventOf } from '../../upstream/schemas.js';
+import { CardEdits } from './card-edits.js';
+import type { CardRecords } from './card-records.js';
+import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
+import { finalEmbeds, sessionStartOf, storedEnding } from './final-state.js';
+import { freshState, renderModcallMessage } from './modcall-message.js';
+import { recordPosted } from './record-posted.js';
+
+/** A later call of the same caller within this time is the same modcall: its card is edited, nobody pinged. */
+export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
+
+export interface FeedCardsDeps {
+  records: CardRecords;
+  poster: Poster;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * The living feed's part of a lane: modcalls go alone with Claim and Resolve, and later events of a case,
+ * session or shift edit the card their first event posted. This plans what the lane sends next; the edits are
+ * card-edits.ts's, and what a confirmed message leaves on record is record-posted.ts's.
+ */
+export class FeedCards implements CardPlanner {
+  private readonly edits: CardEdits;
+
+  constructor(private readonly deps: FeedCardsDeps) {
+    this.edits = new CardEdits(deps);
+  }
+
+  /** What the lane sends next of these entries (rendered in store order). */
+  async plan(guildId: string, rendered: readonly RenderedEntry[]): Promise<LanePlan> {
+    const facts = rendered.map((entry) => readFacts(entry));
+    const [first] = facts;
+    if (!first) return { kind: 'post', items: [], components: [], cut: false };
+
+    if (first.event?.event === 'modcall') {
+      const update = await this.planRepeatCall(guildId, first, first.event);
+      if (update) return update;
+      return this.planNewModcall(first, first.event);
+    }
+    if (first.subject?.role === 'final') {
+      const card = await this.deps.records.subject(guildId, first.subject.key);
+      if (card)
+        return { kind: 'update', entry: first.rendered.item, run: () => this.edits.finish(guildId, first, card) };
+    }
+
+    const items: RenderedEntry[] = [];
+    for (const fact of facts) {
+      if (items.length > 0 && (await this.mustGoAlone(guildId, fact, items))) {
+        return { kind: 'post', items, components: [], cut: true };
+      }
+      items.push(
+        fact.subject?.role === 'origin'
+          ? await this.drawOrigin(guildId, fact, facts, items)
+          : this.mergeIntoOrigin(fact, facts, items),
+      );
+    }
+    return { kind: 'post', items, components: [], cut: false };
+  }
+
+  /** Records what a message Discord confirmed carries (see {@link recordPosted}). */
+  posted(guildId: string, channelId: string, messageId: string, items: readonly RenderedEntry[]): Promise<void> {
+    return recordPosted(
+      { records: this.deps.records, clock: this.deps.clock, edits: this.edits },
+      { guildId, channelId, messageId },
+      items,
+    );
+  }
+
+  /** A modcall, or a final event whose card exists (and whose first event is not in this message). */
+  private async mustGoAlone(guildId: string, fact: EntryFacts, before: readonly RenderedEntry[]): Promise<boolean> {
+    if (fact.event?.event === 'modcall') return true;
+    if (fact.subject?.role !== 'final') return false;
+    const key = fact.subject.key;
+    if (before.some((entry) => readFacts(entry).subject?.key === key)) return false;
+    return (await this.deps.records.subject(guildId, key)) !== undefined;
+  }
+
+  /**
+   * Both events of a pair in one message: the first shows the final state at once and the final event adds
+   * nothing (it is still part of the message, so it is confirmed with it).
+   */
+  private mergeIntoOrigin(fact: EntryFacts, facts: readonly EntryFacts[], items: RenderedEntry[]): RenderedEntry {
+    if (fact.subject?.role !== 'final') return fact.rendered;
+    const key = fact.subject.key;
+    const originAt = items.findIndex((entry) => {
+      const origin = facts.find((candidate) => candidate.rendered === entry);
+      return origin?.subject?.key === key && origin.subject.role === 'origin';
+    });
+    const origin = items[originAt];
+    if (!origin) return fact.rendered;
+    const start = facts.find((candidate) => candidate.rendered === origin)?.event;
+    items[originAt] = {
+      item: origin.item,
+      payload: { ...origin.payload, embeds: finalEmbeds(endingOf(fact), sessionStartOf(start)) },
+      settled: true,
+    };
+    return { item: fact.rendered.item, payload: { embeds: [], allowed_mentions: { parse: [] } } };
+  }
+
+  /**
+   * A case, session or shift whose end is known already (posted on its own before, in any lane, or earlier in this
+   * message) is posted in its final state at once.
+   */
+  private async drawOrigin(
+    guildId: string,
+    fact: EntryFacts,
+    facts: readonly EntryFacts[],
+    before: readonly RenderedEntry[],
+  ): Promise<RenderedEntry> {
+    const key = fact.subject?.key;
+    const earlier = facts.find(
+      (candidate) =>
+        candidate.subject?.key === key &&
+        candidate.subject?.role === 'final' &&
+        before.some((entry) => entry.item === candidate.rendered.item),
+    );
+    const stored = earlier || key === undefined ? undefined : await this.deps.records.finalState(guildId, key);
+    const ending = earlier ? endingOf(earlier) : stored ? storedEnding(stored) : undefined;
+    if (!ending) return fact.rendered;
+    const embeds = finalEmbeds(ending, sessionStartOf(fact.event));
+    return { item: fact.rendered.item, payload: { ...fact.rendered.payload, embeds }, settled: true };
+  }
+
+  private planNewModcall(first: EntryFacts, event: EventOf<'modcall'>): LanePlan {
+    const pingRoleId = first.rendered.payload.allowed_mentions.roles?.[0];
+    const message = renderModcallMessage(
+      event,
+      freshState(event.id, event.data.at),
+      pingRoleId ? { mentionRoleId: pingRoleId } : {},
+    );
+    const { components, ...payload } = message;
+    return { kind: 'post', items: [{ item: first.rendered.item, payload }], components, cut: true };
+  }
+
+  private async planRepeatCall(
+    guildId: string,
+    first: EntryFacts,
+    event: EventOf<'modcall'>,
+  ): Promise<LanePlan | undefined> {
+    const messageId = await this.deps.records.latestCallOf(guildId, event.server, event.data.caller.robloxId);
+    const card = messageId === undefined ? undefined : await this.deps.records.modcall(guildId, messageId);
+    if (!card || card.resolvedAt !== null) return undefined;
+    const counted = card.calls.some((call) => call.deliveryId === event.id);
+    const lastCall = card.calls.at(-1)?.at ?? 0;
+    if (!counted && event.data.at - lastCall > REPEAT_CALL_WINDOW_MS) return undefined;
+    return { kind: 'update', entry: first.rendered.item, run: () => this.edits.addCall(card, event) };
+  }
+}

@@ -1,0 +1,163 @@
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
+import type { Timers } from '../../base/timers.js';
+import { toLoggableError } from '../../discord/log-error.js';
+import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
+import { makeCardNonce } from '../../discord/posting/nonce.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import { SendError } from '../../discord/posting/send-failure.js';
+import { formatName } from '../../embeds/format.js';
+import { forgetAtOf, isOpen, type CardRecords, type ModcallCard } from './card-records.js';
+
+/** How often due modcall cards are looked at. */
+const DEFAULT_CHECK_EVERY_MS = 15_000;
+/** Due cards read at a time, and slices per check: a backlog (after downtime) is worked off a bounded part a check. */
+const DUE_SLICE = 100;
+const SLICES_PER_CHECK = 10;
+
+export interface ModcallEscalatorDeps {
+  records: CardRecords;
+  poster: Poster;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  checkEveryMs?: number;
+  /** The unit of escalate-after; tests shorten it. */
+  minuteMs?: number;
+}
+
+/**
+ * Escalates modcalls nobody claimed: after the server's escalate-after minutes, one reply to the card that pings
+ * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply). Runs in
+ * the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards that
+ * are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
+ * that moment; those whose escalation time came; and those to forget.
+ */
+export class ModcallEscalator {
+  private timer: unknown;
+  private running = false;
+  private checking: Promise<void> | undefined;
+
+  constructor(private readonly deps: ModcallEscalatorDeps) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.deps.timers.clearTimeout(this.timer);
+    await this.checking;
+  }
+
+  /** Looks at the cards due now (tests; the timer does it every 15 s). */
+  async check(): Promise<void> {
+    for (let slice = 0; slice < SLICES_PER_CHECK; slice += 1) {
+      const now = this.deps.clock();
+      const { cards: due, unreadable } = await this.deps.records.dueModcalls(now, DUE_SLICE);
+      for (const key of unreadable) {
+        this.deps.logger.warn({ key }, 'a stored modcall card could not be read; it was dropped, with its escalation');
+      }
+      // The cards of a slice are independent: handled together, their writes share the store's commits. One that
+      // fails (its server's settings unreadable, a write refused) must not hold back the others' escalations: it
+      // is logged and, still due, looked at again at the next check.
+      const outcomes = await Promise.all(
+        due.map((card) =>
+          this.checkCard(card, now).catch((error: unknown) => {
+            this.deps.logger.warn(
+              { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
+              'modcall escalation check failed; retried at the next check',
+            );
+            return false;
+          }),
+        ),
+      );
+      const settled = outcomes.filter(Boolean).length;
+      // A full slice that moved may have more behind it; one where nothing moved would only read itself again.
+      if (due.length + unreadable.length < DUE_SLICE || settled + unreadable.length === 0) return;
+    }
+  }
+
+  /** Resolves when the check under way, if any, has finished (tests). */
+  async settled(): Promise<void> {
+    await this.checking;
+  }
+
+  /** Handles a due card; true when it is no longer due (forgotten, escalated, or given its next time). */
+  private async checkCard(card: ModcallCard, now: number): Promise<boolean> {
+    const key = [card.guildId, card.messageId] as const;
+    if (now >= forgetAtOf(card)) {
+      await this.deps.records.updateModcall(...key, () => undefined);
+      return true;
+    }
+    if (!isOpen(card)) {
+      // Stored before cards had due times: storing it again gives it its time (when it is forgotten).
+      await this.deps.records.updateModcall(...key, (current) => current);
+      return true;
+    }
+    const escalation = await this.deps.records.escalation(card.guildId);
+    const escalateAt = escalation ? card.postedAt + escalation.afterMinutes * (this.deps.minuteMs ?? 60_000) : null;
+    if (escalation && escalateAt !== null && escalateAt <= now) {
+      return this.escalate(card, escalation.roleId, escalation.afterMinutes);
+    }
+    // Not yet, or escalation is off (null): the card is due again at that time, or when it is forgotten.
+    await this.deps.records.updateModcall(...key, (current) =>
+      current && isOpen(current) ? { ...current, escalateAt } : current,
+    );
+    return true;
+  }
+
+  private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<boolean> {
+    const body = {
+      content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed for ${minutes} min.`,
+      embeds: [],
+      allowed_mentions: { parse: [], roles: [roleId], replied_user: false },
+      message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
+    };
+    try {
+      await this.deps.poster.post(card.channelId, body, makeCardNonce(['escalate', card.guildId, card.messageId]));
+    } catch (error) {
+      const context = {
+        guildId: card.guildId,
+        messageId: card.messageId,
+        err: { message: describeDiscordError(error) },
+      };
+      if (!isRefusedForGood(error)) {
+        this.deps.logger.warn(context, 'modcall escalation not posted; retried at the next check');
+        return false;
+      }
+      // Retrying a refusal that will not change would cost a request (and a log line) every check for a day.
+      this.deps.logger.warn(context, 'modcall escalation given up: Discord refuses the channel');
+    }
+    // Posted, or given up: either way this card's escalation is over.
+    const at = this.deps.clock();
+    await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+      current ? { ...current, escalatedAt: current.escalatedAt ?? at } : current,
+    );
+    return true;
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.checking = this.check()
+        .catch((error: unknown) =>
+          this.deps.logger.warn(
+            { err: toLoggableError(error) },
+            'modcall escalation check failed; retried at the next check',
+          ),
+        )
+        .finally(() => {
+          this.checking = undefined;
+          this.schedule();
+        });
+    }, this.deps.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
+  }
+}
+
+/** The channel is gone or closed to the bot (403, 404): the same post would be refused again. */
+function isRefusedForGood(error: unknown): boolean {
+  return error instanceof SendError && error.failure.kind === 'broken';
+}

@@ -1,0 +1,101 @@
+import type { Clock } from '../../base/clock.js';
+import type { RenderedEntry } from '../../feed/card-plan.js';
+import type { EventOf } from '../../upstream/schemas.js';
+import type { CardEdits } from './card-edits.js';
+import type { CardRecords, SubjectCard } from './card-records.js';
+import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
+import { storedEnding } from './final-state.js';
+import { freshState } from './modcall-message.js';
+
+export interface RecordPostedDeps {
+  records: CardRecords;
+  clock: Clock;
+  edits: Pick<CardEdits, 'drawFinal'>;
+}
+
+/** Where a message is: its guild, channel and id. */
+export interface PostedMessage {
+  guildId: string;
+  channelId: string;
+  messageId: string;
+}
+
+/**
+ * After Discord confirmed a message: where its cards are, for the events that will change them; and the final
+ * events it carries on their own, for cards posted later. Then each side looks for the other (a card posted
+ * while its end was being posted elsewhere): whichever is recorded second sees the first, so the card is
+ * turned into its final state by at least one of them (an edit to the same state twice changes nothing).
+ */
+export async function recordPosted(
+  deps: RecordPostedDeps,
+  posted: PostedMessage,
+  items: readonly RenderedEntry[],
+): Promise<void> {
+  const { guildId, channelId, messageId } = posted;
+  const embeds = items.flatMap((entry) => entry.payload.embeds);
+  const unsettled: Array<{ key: string; card: SubjectCard }> = [];
+  const finals: EntryFacts[] = [];
+  let index = 0;
+  for (const entry of items) {
+    const fact = readFacts(entry);
+    const { event, subject } = fact;
+    const count = entry.payload.embeds.length;
+    if (subject?.role === 'origin' && count > 0) {
+      const card = {
+        channelId,
+        messageId,
+        embedIndex: index,
+        embedCount: count,
+        postedAt: deps.clock(),
+        ...(event?.event === 'session.started' ? { sessionStart: { ...event.data.session } } : {}),
+      };
+      await deps.records.saveSubject(guildId, subject.key, card);
+      if (!entry.settled) unsettled.push({ key: subject.key, card });
+    }
+    if (subject?.role === 'final' && count > 0) {
+      const { deliveryId, event: name, rawBody } = entry.item;
+      await deps.records.saveFinalState(guildId, subject.key, { deliveryId, event: name, rawBody, at: deps.clock() });
+      finals.push(fact);
+    }
+    if (event?.event === 'modcall') await saveNewModcall(deps, posted, entry, event);
+    index += count;
+  }
+  if (unsettled.length > 0) await deps.records.saveMessageEmbeds(channelId, messageId, embeds, deps.clock());
+
+  for (const { key, card } of unsettled) {
+    const final = await deps.records.finalState(guildId, key);
+    if (final) await deps.edits.drawFinal(guildId, key, card, storedEnding(final));
+  }
+  for (const final of finals) {
+    const key = final.subject?.key ?? '';
+    const card = await deps.records.subject(guildId, key);
+    if (card && card.messageId !== messageId) await deps.edits.drawFinal(guildId, key, card, endingOf(final));
+  }
+}
+
+/** A new modcall card, and its caller's latest call (a repeat call within the window edits this card). */
+async function saveNewModcall(
+  deps: RecordPostedDeps,
+  { guildId, channelId, messageId }: PostedMessage,
+  entry: RenderedEntry,
+  event: EventOf<'modcall'>,
+): Promise<void> {
+  const pingRoleId = entry.payload.allowed_mentions.roles?.[0] ?? null;
+  const postedAt = deps.clock();
+  const card = await deps.records.updateModcall(guildId, messageId, (current) => {
+    if (current) return current;
+    return {
+      guildId,
+      channelId,
+      messageId,
+      server: event.server,
+      caller: { robloxId: event.data.caller.robloxId, name: event.data.caller.name },
+      ...freshState(event.id, event.data.at),
+      postedAt,
+      pingRoleId,
+      escalatedAt: null,
+    };
+  });
+  const { robloxId } = event.data.caller;
+  await deps.records.saveLatestCall(guildId, event.server, robloxId, messageId, card?.postedAt ?? postedAt);
+}

@@ -1,0 +1,147 @@
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
+import { truncateText } from '../../base/truncate-text.js';
+import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
+import { makeCardNonce } from '../../discord/posting/nonce.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import type { AlertSettingsStore } from './alert-settings.js';
+import type { Incident, IncidentStore } from './incidents.js';
+import { renderAlert } from './render-alert.js';
+
+export interface AlertDeskDeps {
+  incidents: IncidentStore;
+  settings: AlertSettingsStore;
+  /** Posts with a nonce (enforce_nonce) and edits in place. */
+  poster: Poster;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Keeps each incident's one alert message in step with the incident: posts it once, edits it as it evolves,
+ * edits it to resolved and then forgets the incident. The nonce is written down before the post, so a crash
+ * between Discord's post and our record of it resends under the same nonce and Discord answers with the first
+ * message (no duplicate after a restart). Syncs of one incident never overlap; a change during one runs
+ * another after it, so many changes in a burst cost few edits.
+ */
+export class AlertDesk {
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+
+  constructor(private readonly deps: AlertDeskDeps) {}
+
+  /** Brings the alert message of incident `key` up to date; never rejects (a failure is logged). */
+  sync(key: string): Promise<void> {
+    const current = this.running.get(key);
+    if (current) {
+      this.again.add(key);
+      return current;
+    }
+    const run = (async () => {
+      do {
+        this.again.delete(key);
+        await this.syncOnce(key).catch((error: unknown) =>
+          this.deps.logger.warn({ incident: key, err: { message: describeDiscordError(error) } }, 'alert not updated'),
+        );
+      } while (this.again.has(key));
+    })().finally(() => this.running.delete(key));
+    this.running.set(key, run);
+    return run;
+  }
+
+  /**
+   * Posts a one-off message (not an incident) in an alert channel; the nonce parts name the occasion, so a
+   * retry of the same occasion lands on the same message. A failure is logged.
+   */
+  async announce(channelId: string, text: { title: string; description: string }, occasion: string[]): Promise<void> {
+    const payload = {
+      embeds: [
+        { title: truncateText(text.title, 256), description: truncateText(text.description, 4096), color: 0x5865f2 },
+      ],
+      allowed_mentions: { parse: [] },
+    };
+    try {
+      await this.deps.poster.post(channelId, payload, makeCardNonce(occasion));
+    } catch (error) {
+      this.deps.logger.warn({ channelId, err: { message: describeDiscordError(error) } }, 'announcement not posted');
+    }
+  }
+
+  /** Resolves when every sync under way has finished (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+  }
+
+  private async syncOnce(key: string): Promise<void> {
+    const incident = await this.deps.incidents.get(key);
+    if (!incident) return;
+    const settings = await this.deps.settings.get(incident.guildId);
+    if (!settings || (incident.message === null && incident.resolvedAt !== null)) {
+      // Nowhere to post, or resolved before it was ever posted: a resolved incident has nothing left to say.
+      if (incident.resolvedAt !== null) await this.forget(key, incident);
+      return;
+    }
+    const payload = renderAlert(incident, settings.roleId);
+    let message = incident.message;
+    if (message === null) {
+      message = { channelId: settings.channelId, messageId: null, nonce: nonceOf(key, incident.openedAt) };
+      const written = message;
+      await this.deps.incidents.update(key, (current) =>
+        current && current.openedAt === incident.openedAt && current.message === null
+          ? { ...current, message: written }
+          : current,
+      );
+    }
+    if (message.messageId === null) {
+      await this.post(key, incident, message.channelId, message.nonce, payload);
+      // A nonce written down by an earlier sync may have been posted then: Discord answers with that first
+      // message as it was, so it is brought up to date by an edit.
+      if (incident.message !== null) this.again.add(key);
+      return;
+    }
+    const edited = await this.deps.poster.edit(message.channelId, message.messageId, payload);
+    if (edited === 'gone') {
+      // Deleted in Discord: a new message, with a nonce of its own (the old one would find the deleted message),
+      // written down before the post like the first one, so a crash after Discord's post resends under it.
+      if (incident.resolvedAt !== null) return this.forget(key, incident);
+      const repost = { channelId: settings.channelId, messageId: null, nonce: nonceOf(key, this.deps.clock()) };
+      const written = await this.deps.incidents.update(key, (current) =>
+        current && current.openedAt === incident.openedAt ? { ...current, message: repost } : current,
+      );
+      // Replaced meanwhile by a newer incident of the key: that one's own sync posts it.
+      if (written?.openedAt !== incident.openedAt) return;
+      await this.post(key, incident, repost.channelId, repost.nonce, payload);
+      return;
+    }
+    if (incident.resolvedAt !== null) await this.forget(key, incident);
+  }
+
+  private async post(
+    key: string,
+    incident: Incident,
+    channelId: string,
+    nonce: string,
+    payload: ReturnType<typeof renderAlert>,
+  ): Promise<void> {
+    const messageId = await this.deps.poster.post(channelId, payload, nonce);
+    const stored = await this.deps.incidents.update(key, (current) =>
+      current && current.openedAt === incident.openedAt
+        ? { ...current, message: { channelId, messageId, nonce } }
+        : current,
+    );
+    this.deps.logger.info({ guildId: incident.guildId, incident: key, messageId }, 'health alert posted');
+    // Resolved while the post was in flight: the message must now say so.
+    if (stored && stored.resolvedAt !== null) this.again.add(key);
+  }
+
+  /** Drops a resolved incident whose message says so (or that has none); a newer incident of the key stays. */
+  private async forget(key: string, incident: Incident): Promise<void> {
+    await this.deps.incidents.update(key, (current) =>
+      current && current.openedAt === incident.openedAt && current.resolvedAt !== null ? undefined : current,
+    );
+  }
+}
+
+function nonceOf(key: string, at: number): string {
+  return makeCardNonce(['alert', key, String(at)]);
+}

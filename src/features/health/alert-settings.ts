@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+import type { RecordStore } from '../../store/records.js';
+
+/** How long a webhook may go without a delivery before the bot checks it with a test ping, by default. */
+export const DEFAULT_SILENCE_HOURS = 12;
+
+/** Where a server's health alerts go and whom they ping (/alerts set). */
+export const AlertSettingsSchema = z.object({
+  guildId: z.string(),
+  channelId: z.string(),
+  /** The role pinged when an alert is raised; null: nobody is pinged. */
+  roleId: z.string().nullable(),
+  /** No delivery for this long on a webhook: the bot sends the service's test ping to tell quiet from broken. */
+  silenceHours: z.number().positive(),
+});
+export type AlertSettings = z.infer<typeof AlertSettingsSchema>;
+
+/** The alert settings of every server, as store documents (shared by every process). */
+export interface AlertSettingsStore {
+  get(guildId: string): Promise<AlertSettings | undefined>;
+  set(settings: AlertSettings): Promise<void>;
+  clear(guildId: string): Promise<void>;
+  list(): Promise<AlertSettings[]>;
+}
+
+const KIND = 'alert_settings';
+
+export function alertSettingsOn(records: RecordStore): AlertSettingsStore {
+  return {
+    async get(guildId) {
+      const stored = await records.get(KIND, guildId);
+      return stored === undefined ? undefined : AlertSettingsSchema.parse(stored);
+    },
+    async set(settings) {
+      await records.update(KIND, settings.guildId, () => AlertSettingsSchema.parse(settings));
+    },
+    clear: (guildId) => records.delete(KIND, guildId),
+    async list() {
+      return (await records.list(KIND)).map(({ value }) => AlertSettingsSchema.parse(value));
+    },
+  };
+}

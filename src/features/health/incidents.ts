@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+import type { RecordStore } from '../../store/records.js';
+
+/**
+ * What can go wrong with a server's feed, each an incident of its own:
+ * - `refusals`: deliveries to one webhook refused in a row (bad signature, stale timestamp);
+ * - `intake-errors`: the bot itself failed to answer deliveries to one webhook with a 2xx (its store failed);
+ * - `silence`: no delivery for a long time and the service's test ping did not arrive either;
+ * - `switched-off`: the service said one webhook is switched off (to a test ping: /webhook test, a check);
+ * - `channel`: Discord refuses a feed channel (403/404);
+ * - `held`: entries kept aside because Discord refused them or nothing routes them;
+ * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still).
+ */
+export const INCIDENT_TYPES = [
+  'refusals',
+  'intake-errors',
+  'silence',
+  'switched-off',
+  'channel',
+  'held',
+  'release-poll',
+] as const;
+export type IncidentType = (typeof INCIDENT_TYPES)[number];
+
+/** The alert message an incident lives in: the nonce is written down before the post, so a retry lands on it. */
+const AlertMessageSchema = z.object({
+  channelId: z.string(),
+  /** null between deciding to post and Discord's answer. */
+  messageId: z.string().nullable(),
+  nonce: z.string(),
+});
+
+export const IncidentSchema = z.object({
+  guildId: z.string(),
+  type: z.enum(INCIDENT_TYPES),
+  /** The hook id (refusals, intake-errors, silence, switched-off), the channel id (channel), or '' (held). */
+  subject: z.string(),
+  /** How the subject is named to admins: the service's webhook id, a channel mention. */
+  label: z.string(),
+  openedAt: z.number(),
+  updatedAt: z.number(),
+  /** Refusals or failures in a row; entries held; 0 where nothing is counted. */
+  count: z.number(),
+  escalated: z.boolean(),
+  /** The last reason seen (a refusal's reason, Discord's answer, what a check found). */
+  detail: z.string(),
+  /** What an admin did about it from the alert's buttons, newest last (a few lines). */
+  actions: z.array(z.string()),
+  resolvedAt: z.number().nullable(),
+  message: AlertMessageSchema.nullable(),
+});
+export type Incident = z.infer<typeof IncidentSchema>;
+
+/** Incidents as store documents: one per (server, type, subject); each change atomic, in any process. */
+export interface IncidentStore {
+  get(key: string): Promise<Incident | undefined>;
+  /**
+   * Applies `change` atomically; returning undefined ends the incident's document (kept as a null tombstone, so
+   * the change stays one atomic update: a resolved incident's key is reused by the next one).
+   */
+  update(key: string, change: (current: Incident | undefined) => Incident | undefined): Promise<Incident | undefined>;
+  list(): Promise<Incident[]>;
+}
+
+const KIND = 'incident';
+
+/** The document key of an incident. */
+export function incidentKey(guildId: string, type: IncidentType, subject: string): string {
+  return `${guildId}:${type}:${subject}`;
+}
+
+export function keyOf(incident: Pick<Incident, 'guildId' | 'type' | 'subject'>): string {
+  return incidentKey(incident.guildId, incident.type, incident.subject);
+}
+
+export function incidentsOn(records: RecordStore): IncidentStore {
+  return {
+    async get(key) {
+      const stored = await records.get(KIND, key);
+      return stored === undefined || stored === null ? undefined : IncidentSchema.parse(stored);
+    },
+    async update(key, change) {
+      const stored = await records.update(KIND, key, (current) => {
+        const next = change(current === undefined || current === null ? undefined : IncidentSchema.parse(current));
+        return next === undefined ? null : IncidentSchema.parse(next);
+      });
+      return stored === null ? undefined : IncidentSchema.parse(stored);
+    },
+    async list() {
+      return (await records.list(KIND)).flatMap(({ value }) => (value === null ? [] : [IncidentSchema.parse(value)]));
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import type { Clock } from '../../base/clock.js';
+import { makeCardNonce } from '../../discord/posting/nonce.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import type { AppDetail, AppVersion } from '../../upstream/developer-schemas.js';
+import type { AppRecords, Card, Watch } from './app-records.js';
+import { renderOutcome, renderReleaseCard, type CardApp } from './release-card.js';
+
+/** What following an app needs. */
+export interface FollowDeps {
+  records: AppRecords;
+  poster: Poster;
+  clock: Clock;
+}
+
+/** What ran, for logs and tests: cards posted and edited, outcomes announced. */
+export interface FollowResult {
+  posted: number;
+  edited: number;
+  outcomes: number;
+}
+
+/** Text of "what's new" kept on a card; the embed cuts it further. */
+const MAX_WHATS_NEW = 1000;
+
+/**
+ * Brings one watched app's release cards up to date with its versions as the service shows them now:
+ * - the first time (no baseline yet), only the version waiting for review, or else the latest, gets a card,
+ *   and the rest of the history is the baseline that never gets one (no flood);
+ * - a version seen for the first time later gets a card;
+ * - a card whose version changed state is edited in place, once, whatever happened in between (so after the
+ *   bot was down, one catch-up edit per version, not one message per step);
+ * - a version that left review gets one short outcome message pinging the watch's role (retried at the next
+ *   poll when Discord refused it).
+ * Every step is written down before and after its Discord message, with a nonce, so a crash or restart at any
+ * point neither loses nor doubles a card or an outcome.
+ */
+export async function followApp(
+  deps: FollowDeps,
+  guildId: string,
+  watch: Watch,
+  detail: AppDetail,
+): Promise<FollowResult> {
+  const result: FollowResult = { posted: 0, edited: 0, outcomes: 0 };
+  const { baseline, firstSight } = await settleBaseline(deps, guildId, watch, detail);
+  const app: CardApp = { appId: watch.appId, appName: detail.name };
+  const where = { guildId, channelId: watch.channelId, roleId: watch.roleId };
+  const known = (await deps.records.readCards(guildId, watch.appId)).versions;
+
+  for (const version of detail.versions) {
+    const existing = known[version.label];
+    if (!existing && baseline.has(version.label)) continue;
+    let card = existing ?? newCard(deps.clock(), version, watch.channelId, [guildId, watch.appId, version.label]);
+    // A version first seen already out of review after the watch began went through review between two polls.
+    if (!existing && !firstSight && !version.pending) {
+      card = { ...card, pendingSince: version.submittedAt ?? card.stateSince };
+    }
+    const changed =
+      existing !== undefined && (existing.state !== (version.state ?? null) || existing.pending !== version.pending);
+    if (changed) card = moveCard(card, version, deps.clock());
+
+    if (card.messageId === null || card.channelId !== watch.channelId) {
+      card = await postCard(deps, where, app, { ...card, channelId: watch.channelId, messageId: null });
+      result.posted += 1;
+    } else if (changed) {
+      const edited = await deps.poster.edit(card.channelId, card.messageId, renderReleaseCard(app, card));
+      if (edited === 'gone') {
+        // Deleted in Discord: a new card, with a nonce of its own (the old one would find the deleted message).
+        const nonce = makeCardNonce([card.nonce, String(deps.clock())]);
+        card = await postCard(deps, where, app, { ...card, messageId: null, nonce });
+        result.posted += 1;
+      } else {
+        await saveCard(deps, guildId, watch.appId, card);
+        result.edited += 1;
+      }
+    }
+
+    // Out of review after having been in it, and not announced yet: also true on the next poll when posting the
+    // outcome failed, so an outcome is never lost, and never posted twice (the nonce covers a lost answer).
+    if (!card.pending && card.pendingSince !== null && card.outcomeAnnounced === null) {
+      await announceOutcome(deps, where, app, card);
+      result.outcomes += 1;
+    }
+  }
+  return result;
+}
+
+/** The baseline of the watch, set now (and written down) when this is the first poll since the watch began. */
+async function settleBaseline(
+  deps: FollowDeps,
+  guildId: string,
+  watch: Watch,
+  detail: AppDetail,
+): Promise<{ baseline: ReadonlySet<string>; firstSight: boolean }> {
+  if (watch.baseline !== null) return { baseline: new Set(watch.baseline), firstSight: false };
+  const waiting = detail.versions.filter((version) => version.pending);
+  const featured = waiting.length > 0 ? waiting : detail.versions.slice(-1);
+  const featuredLabels = new Set(featured.map((version) => version.label));
+  const baseline = detail.versions.map((version) => version.label).filter((label) => !featuredLabels.has(label));
+  await deps.records.updateGuild(guildId, (guild) => {
+    const current = guild.watches[watch.appId];
+    // Unwatched meanwhile: nothing to write.
+    if (!current) return guild;
+    return { ...guild, watches: { ...guild.watches, [watch.appId]: { ...current, appName: detail.name, baseline } } };
+  });
+  return { baseline: new Set(baseline), firstSight: true };
+}
+
+function newCard(now: number, version: AppVersion, channelId: string, nonceParts: readonly string[]): Card {
+  return {
+    label: version.label,
+    channelId,
+    messageId: null,
+    nonce: makeCardNonce(['card', ...nonceParts]),
+    state: version.state ?? null,
+    pending: version.pending,
+    stateSince: version.stateSince ?? now,
+    pendingSince: version.pending ? (version.submittedAt ?? version.stateSince ?? now) : null,
+    whatsNew: readWhatsNew(version),
+    withdrawnBy: null,
+    outcomeAnnounced: null,
+  };
+}
+
+function moveCard(card: Card, version: AppVersion, now: number): Card {
+  return {
+    ...card,
+    state: version.state ?? null,
+    pending: version.pending,
+    stateSince: version.stateSince ?? now,
+    pendingSince: card.pendingSince ?? (version.pending ? now : null),
+    // Back in review (sent again under the same label): its next outcome is announced too.
+    outcomeAnnounced: version.pending ? null : card.outcomeAnnounced,
+  };
+}
+
+async function postCard(deps: FollowDeps, where: { guildId: string }, app: CardApp, card: Card): Promise<Card> {
+  // Written down first: a crash before Discord's answer leaves a card without a message id, posted again
+  // with the same nonce, which Discord answers with the first message.
+  await saveCard(deps, where.guildId, app.appId, card);
+  const messageId = await deps.poster.post(card.channelId, renderReleaseCard(app, card), card.nonce);
+  const posted = { ...card, messageId };
+  await saveCard(deps, where.guildId, app.appId, posted);
+  return posted;
+}
+
+async function announceOutcome(
+  deps: FollowDeps,
+  where: { guildId: string; channelId: string; roleId: string | null },
+  app: CardApp,
+  card: Card,
+): Promise<void> {
+  const nonce = makeCardNonce(['outcome', where.guildId, app.appId, card.label, card.state ?? '']);
+  await deps.poster.post(where.channelId, renderOutcome(app, card, where), nonce);
+  await saveCard(deps, where.guildId, app.appId, { ...card, outcomeAnnounced: card.state ?? '' });
+}
+
+/** Stores a card, keeping what /app withdraw may have written meanwhile (who withdrew it). */
+async function saveCard(deps: FollowDeps, guildId: string, appId: string, card: Card): Promise<void> {
+  await deps.records.updateCards(guildId, appId, (cards) => {
+    const stored = cards.versions[card.label];
+    const withdrawnBy = stored?.withdrawnBy ?? card.withdrawnBy;
+    return { ...cards, versions: { ...cards.versions, [card.label]: { ...card, withdrawnBy } } };
+  });
+}
+
+function readWhatsNew(version: AppVersion): string | null {
+  const value = version.raw['whatsNew'] ?? version.raw['whats_new'] ?? version.raw['changes'];
+  return typeof value === 'string' && value.trim() !== '' ? value.slice(0, MAX_WHATS_NEW) : null;
+}
+
+/**
+ * Edits a version's card to show what is stored now (after /app withdraw wrote who withdrew it), without
+ * asking the service anything. Nothing happens when the version has no card yet.
+ */
+export async function refreshCard(
+  deps: Pick<FollowDeps, 'records' | 'poster'>,
+  guildId: string,
+  app: CardApp,
+  label: string,
+): Promise<void> {
+  const card = (await deps.records.readCards(guildId, app.appId)).versions[label];
+  if (!card || card.messageId === null) return;
+  await deps.poster.edit(card.channelId, card.messageId, renderReleaseCard(app, card));
+}

@@ -1,0 +1,66 @@
+import type { RecordStore } from '../../store/records.js';
+import {
+  AppGuildSchema,
+  CardSetSchema,
+  emptyAppGuild,
+  emptyCardSet,
+  SentFieldsSchema,
+  type AppGuild,
+  type AppRecords,
+  type CardSet,
+} from './app-records.js';
+
+/** The store's document kinds of the developer-API features. */
+const GUILD_KIND = 'app_guild';
+const CARDS_KIND = 'app_cards';
+const SENT_KIND = 'app_sent';
+
+/**
+ * {@link AppRecords} on the store's documents (SQLite or PostgreSQL, beside the bot's other records): each
+ * change is one atomic update of its document, in any number of processes. Every read is checked against the
+ * record's schema, so a document written by an older version fails loudly where it is read.
+ */
+export function appRecordsOn(records: RecordStore): AppRecords {
+  const readGuild = async (guildId: string): Promise<AppGuild> => {
+    const stored = await records.get(GUILD_KIND, guildId);
+    return stored === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(stored);
+  };
+  const readCards = async (guildId: string, appId: string): Promise<CardSet> => {
+    const stored = await records.get(CARDS_KIND, appKey(guildId, appId));
+    return stored === undefined ? emptyCardSet(guildId, appId) : CardSetSchema.parse(stored);
+  };
+  return {
+    readGuild,
+    async updateGuild(guildId, change) {
+      const stored = await records.update(GUILD_KIND, guildId, (current) =>
+        AppGuildSchema.parse(change(current === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(current))),
+      );
+      return AppGuildSchema.parse(stored);
+    },
+    async listGuilds() {
+      return (await records.list(GUILD_KIND)).map(({ value }) => AppGuildSchema.parse(value));
+    },
+    readCards,
+    async updateCards(guildId, appId, change) {
+      const stored = await records.update(CARDS_KIND, appKey(guildId, appId), (current) =>
+        CardSetSchema.parse(
+          change(current === undefined ? emptyCardSet(guildId, appId) : CardSetSchema.parse(current)),
+        ),
+      );
+      return CardSetSchema.parse(stored);
+    },
+    deleteCards: (guildId, appId) => records.delete(CARDS_KIND, appKey(guildId, appId)),
+    async readSentFields(guildId, appId) {
+      const stored = await records.get(SENT_KIND, appKey(guildId, appId));
+      return stored === undefined ? undefined : SentFieldsSchema.parse(stored);
+    },
+    async writeSentFields(guildId, appId, sent) {
+      const value = SentFieldsSchema.parse(sent);
+      await records.update(SENT_KIND, appKey(guildId, appId), () => value);
+    },
+  };
+}
+
+function appKey(guildId: string, appId: string): string {
+  return `${guildId}:${appId}`;
+}

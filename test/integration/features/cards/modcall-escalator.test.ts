@@ -1,0 +1,268 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { CardRecords, type ModcallCard } from '../../../../src/features/cards/card-records.js';
+import { ModcallEscalator } from '../../../../src/features/cards/modcall-escalator.js';
+import { openStore, type Store } from '../../../../src/store/open-store.js';
+import type { RecordStore } from '../../../../src/store/records.js';
+import { captureLogs } from '../../../helpers/capture-logs.js';
+import { failReadsOf } from '../../../helpers/failing-records.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
+import { recordingPoster } from '../../../helpers/recording-poster.js';
+import { makeTempDir } from '../../../helpers/temp-dir.js';
+
+/** The escalator's timer job when the store fails under it: logged, the other cards go on, retried next check. */
+describe('the modcall escalator on a failing store', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  let store: Store;
+  let escalator: ModcallEscalator | undefined;
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+  });
+
+  afterEach(async () => {
+    await escalator?.stop();
+    escalator = undefined;
+    await store.close();
+    dir.remove();
+  });
+
+  const card = (guildId: string, postedAt: number): ModcallCard => ({
+    guildId,
+    channelId: `modcalls-${guildId}`,
+    messageId: `card-${guildId}`,
+    server: '4821337',
+    caller: { robloxId: '9', name: 'caller' },
+    calls: [{ deliveryId: `call-${guildId}`, at: postedAt }],
+    postedAt,
+    pingRoleId: null,
+    claimedBy: null,
+    claimedAt: null,
+    resolvedBy: null,
+    resolvedAt: null,
+    escalatedAt: null,
+  });
+
+  it("a card whose server's settings cannot be read is logged and retried; the other card escalates meanwhile", async () => {
+    const time = new ManualTime();
+    const logs = captureLogs();
+    const cards = new CardRecords(store.records);
+    for (const guildId of ['g1', 'g2']) {
+      await cards.updateModcall(guildId, `card-${guildId}`, () => card(guildId, time.now()));
+      await cards.saveEscalation(guildId, { afterMinutes: 1, roleId: `leads-${guildId}` });
+    }
+    // The first read of a server's escalation fails, whichever server comes first.
+    let failOnce = true;
+    const records = failReadsOf(store.records, 'modcall_escalation', () => {
+      const fail = failOnce;
+      failOnce = false;
+      return fail;
+    });
+    const poster = recordingPoster();
+    escalator = new ModcallEscalator({
+      records: new CardRecords(records),
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: logs.logger,
+      checkEveryMs: 1_000,
+      minuteMs: 1_000,
+    });
+    escalator.start();
+    const settle = () => escalator!.settled();
+
+    await time.advance(1_000, settle);
+    expect(records.failures).toBe(1);
+    expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g2']);
+    expect(poster.posts[0]?.body.content).toContain('<@&leads-g2>');
+    expect(logs.text()).toContain('modcall escalation check failed; retried at the next check');
+    expect(logs.text()).toContain('"guildId":"g1"');
+
+    await time.advance(1_000, settle);
+    expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g2', 'modcalls-g1']);
+    await time.advance(5_000, settle);
+    expect(poster.posts).toHaveLength(2);
+  });
+
+  it('a stored card it cannot read is logged and dropped; the cards due after it still escalate', async () => {
+    const time = new ManualTime();
+    const logs = captureLogs();
+    const cards = new CardRecords(store.records);
+    // Due first (the earliest time), and not a card: written by hand, or damaged.
+    await store.records.update(
+      'modcall_card',
+      'g0:card-g0',
+      () => ({ guildId: 'g0' }),
+      () => time.now() - 1,
+    );
+    await cards.updateModcall('g1', 'card-g1', () => card('g1', time.now()));
+    await cards.saveEscalation('g1', { afterMinutes: 1, roleId: 'leads-g1' });
+    const poster = recordingPoster();
+    escalator = new ModcallEscalator({
+      records: cards,
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: logs.logger,
+      checkEveryMs: 1_000,
+      minuteMs: 1_000,
+    });
+    escalator.start();
+
+    await time.advance(2_000, () => escalator!.settled());
+    expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g1']);
+    expect(logs.text()).toContain('a stored modcall card could not be read; it was dropped, with its escalation');
+    expect(logs.text()).toContain('g0:card-g0');
+    expect(await store.records.get('modcall_card', 'g0:card-g0')).toBeUndefined();
+  });
+});
+
+/** The escalator over a store holding many cards: it reads only the due ones, and forgets cards by deleting them. */
+describe('the modcall escalator over many stored cards', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  let store: Store;
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+  });
+
+  afterEach(async () => {
+    await store.close();
+    dir.remove();
+  });
+
+  const HOUR = 60 * 60 * 1000;
+
+  const card = (guildId: string, messageId: string, postedAt: number, claimedBy: string | null): ModcallCard => ({
+    guildId,
+    channelId: `modcalls-${guildId}`,
+    messageId,
+    server: '4821337',
+    caller: { robloxId: messageId, name: 'caller' },
+    calls: [{ deliveryId: `call-${messageId}`, at: postedAt }],
+    postedAt,
+    pingRoleId: null,
+    claimedBy,
+    claimedAt: claimedBy === null ? null : postedAt,
+    resolvedBy: null,
+    resolvedAt: null,
+    escalatedAt: null,
+  });
+
+  /** The store's records, counting the modcall cards each read returns. */
+  const countingCardReads = (records: RecordStore) => {
+    const counted = { read: 0 };
+    const count = (kind: string, found: number) => {
+      if (kind === 'modcall_card') counted.read += found;
+    };
+    const wrapper: RecordStore = {
+      get: async (kind, key) => {
+        const value = await records.get(kind, key);
+        count(kind, value === undefined ? 0 : 1);
+        return value;
+      },
+      update: (kind, key, change, timeOf) => records.update(kind, key, change, timeOf),
+      delete: (kind, key) => records.delete(kind, key),
+      list: async (kind) => {
+        const found = await records.list(kind);
+        count(kind, found.length);
+        return found;
+      },
+      listDue: async (kind, until, limit) => {
+        const found = await records.listDue(kind, until, limit);
+        count(kind, found.length);
+        return found;
+      },
+      sweepBefore: (kind, before, limit) => records.sweepBefore(kind, before, limit),
+      kinds: () => records.kinds(),
+    };
+    return { records: wrapper, counted };
+  };
+
+  const startEscalator = (records: RecordStore, time: ManualTime, poster = recordingPoster()) => ({
+    poster,
+    escalator: new ModcallEscalator({
+      records: new CardRecords(records),
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: captureLogs().logger,
+      minuteMs: 1_000,
+    }),
+  });
+
+  it('escalates the one due card among hundreds claimed, reading only that one', async () => {
+    const time = new ManualTime();
+    const cards = new CardRecords(store.records);
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        cards.updateModcall('g1', `claimed-${i}`, () => card('g1', `claimed-${i}`, time.now(), 'mod')),
+      ),
+    );
+    await cards.updateModcall('g2', 'open', () => card('g2', 'open', time.now(), null));
+    await cards.saveEscalation('g2', { afterMinutes: 1, roleId: 'leads-g2' });
+    const { records, counted } = countingCardReads(store.records);
+    const { escalator, poster } = startEscalator(records, time);
+
+    await time.advance(1_000, () => Promise.resolve());
+    await escalator.check();
+    expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g2']);
+    expect(counted.read).toBe(1);
+
+    // Escalated, it is not due again until it is forgotten; the claimed ones were never due.
+    await time.advance(5_000, () => Promise.resolve());
+    await escalator.check();
+    expect(poster.posts).toHaveLength(1);
+    expect(counted.read).toBe(1);
+  });
+
+  it('gives a new card its escalation time, escalates it then, and deletes cards a day old', async () => {
+    const time = new ManualTime();
+    const cards = new CardRecords(store.records);
+    await cards.saveEscalation('g1', { afterMinutes: 3, roleId: 'leads' });
+    await cards.updateModcall('g1', 'open', () => card('g1', 'open', time.now(), null));
+    await cards.updateModcall('g1', 'claimed', () => card('g1', 'claimed', time.now(), 'mod'));
+    const { records, counted } = countingCardReads(store.records);
+    const { escalator, poster } = startEscalator(records, time);
+
+    // First seen: due again at 3 "minutes", not before.
+    await time.advance(1_000, () => Promise.resolve());
+    await escalator.check();
+    expect(counted.read).toBe(1);
+    await time.advance(1_000, () => Promise.resolve());
+    await escalator.check();
+    expect(counted.read).toBe(1);
+    expect(poster.posts).toEqual([]);
+    await time.advance(1_000, () => Promise.resolve());
+    await escalator.check();
+    expect(poster.posts.map((post) => post.body.content)).toEqual([
+      '<@&leads> Modcall from caller unclaimed for 3 min.',
+    ]);
+
+    await time.advance(24 * HOUR, () => Promise.resolve());
+    await escalator.check();
+    expect(await cards.modcall('g1', 'open')).toBeUndefined();
+    expect(await store.records.list('modcall_card')).toEqual([]);
+  });
+
+  it('escalates nothing where escalation is off, and reads such a card only when it is new and when it is forgotten', async () => {
+    const time = new ManualTime();
+    const cards = new CardRecords(store.records);
+    await cards.updateModcall('g1', 'open', () => card('g1', 'open', time.now(), null));
+    const { records, counted } = countingCardReads(store.records);
+    const { escalator, poster } = startEscalator(records, time);
+
+    for (let hour = 0; hour < 23; hour += 1) {
+      await time.advance(HOUR, () => Promise.resolve());
+      await escalator.check();
+    }
+    expect(counted.read).toBe(1);
+    await time.advance(2 * HOUR, () => Promise.resolve());
+    await escalator.check();
+    expect(counted.read).toBe(2);
+    expect(poster.posts).toEqual([]);
+    expect(await store.records.list('modcall_card')).toEqual([]);
+  });
+});
