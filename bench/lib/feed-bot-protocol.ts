@@ -76,7 +76,7 @@ export interface FeedBotCpu {
 
 export interface FeedBotFilled {
   type: 'filled';
-  /** Open entries (waiting and parked) after the fill. */
+  /** Open entries (waiting and held) after the fill. */
   open: number;
   ms: number;
 }

@@ -30,25 +30,25 @@ export async function clickHeldButton(interaction: ButtonInteraction, ctx: FeedD
   const redraw = async (note?: string) => update(interaction, await renderHeldPage(ctx, guildId, page, note));
   if (action === 'page' || action === 'cancel') return redraw();
 
-  const entry = await ctx.deliveries.parkedOne(guildId, seq);
+  const entry = await ctx.deliveries.heldOne(guildId, seq);
   if (!entry) return redraw('That delivery is no longer held (someone acted on it already).');
   const now = ctx.clock();
   switch (action) {
     case 'retry': {
       if (entry.channelId === null) return redraw(`No channel is set for ${entry.event}: set one with /feed set.`);
-      await ctx.deliveries.requeueParked(guildId, seq, entry.channelId, now);
+      await ctx.deliveries.requeueHeld(guildId, seq, entry.channelId, now);
       return redraw(`Sending ${entry.event} to <#${entry.channelId}> again.`);
     }
     case 'route': {
       const channelId = newRouteOf(entry, await ctx.guilds.get(guildId));
       if (!channelId) return redraw(`No other channel is set for ${entry.event} now.`);
-      await ctx.deliveries.requeueParked(guildId, seq, channelId, now);
+      await ctx.deliveries.requeueHeld(guildId, seq, channelId, now);
       return redraw(`Sending ${entry.event} to <#${channelId}>.`);
     }
     case 'discard':
       return update(interaction, renderDiscardConfirmation(entry, page));
     case 'confirm': {
-      if (!(await ctx.deliveries.discardParked(guildId, seq, now))) {
+      if (!(await ctx.deliveries.discardHeld(guildId, seq, now))) {
         return redraw('That delivery is no longer held (someone acted on it already).');
       }
       ctx.logger.info(

@@ -1,4 +1,4 @@
-import type { ParkedEntry, QueuedEntry } from '../../src/store/deliveries.js';
+import type { HeldEntry, QueuedEntry } from '../../src/store/deliveries.js';
 import type { DeliveryIntake } from '../../src/store/delivery-intake.js';
 import type { DeliveryMigration } from '../../src/store/delivery-migration.js';
 import type { LaneQueue } from '../../src/store/lane-queue.js';
@@ -121,12 +121,12 @@ async function copyOpen(
   for (const { channelId, nonce, ids } of messages.values()) {
     const lane = ids.flatMap((id) => {
       const copy = copies.get(id);
-      return copy && 'claimNonce' in copy && copy.channelId === channelId ? [copy] : [];
+      return copy && 'writtenNonce' in copy && copy.channelId === channelId ? [copy] : [];
     });
     // A second run finds the message written down already.
     const kept =
       lane.length === ids.length &&
-      (lane.every((copy) => copy.claimNonce === nonce) ||
+      (lane.every((copy) => copy.writtenNonce === nonce) ||
         (await to.writeDown(
           channelId,
           nonce,
@@ -144,13 +144,13 @@ function idOf(entry: { hookId: string; deliveryId: string }): string {
 
 /** The source's written-down messages: channel, nonce, and their entries' ids in order. */
 function writtenDownMessages(
-  open: ReadonlyArray<QueuedEntry | ParkedEntry>,
+  open: ReadonlyArray<QueuedEntry | HeldEntry>,
 ): Map<string, { channelId: string; nonce: string; ids: string[] }> {
   const messages = new Map<string, { channelId: string; nonce: string; ids: string[] }>();
   for (const entry of open) {
-    if (!('claimNonce' in entry) || entry.claimNonce === null) continue;
-    const key = `${entry.channelId}\n${entry.claimNonce}`;
-    const message = messages.get(key) ?? { channelId: entry.channelId, nonce: entry.claimNonce, ids: [] };
+    if (!('writtenNonce' in entry) || entry.writtenNonce === null) continue;
+    const key = `${entry.channelId}\n${entry.writtenNonce}`;
+    const message = messages.get(key) ?? { channelId: entry.channelId, nonce: entry.writtenNonce, ids: [] };
     message.ids.push(idOf(entry));
     messages.set(key, message);
   }

@@ -23,7 +23,7 @@ export interface LaneFailuresDeps {
 export type AfterFailure = { next: 'none' } | { next: 'again' } | { next: 'retry'; delayMs: number } | { next: 'end' };
 
 /**
- * What goes wrong in one lane: what each kind of failed send does to the entries (park them, split a refused
+ * What goes wrong in one lane: what each kind of failed send does to the entries (hold them, split a refused
  * batch, back off), which entries go alone while the one Discord refuses is looked for, and the backoff after a
  * pass the store failed. It counts failures in a row of each kind.
  */
@@ -60,8 +60,8 @@ export class LaneFailures {
     const log = { channelId: this.channelId, guildId: this.guildId, entries: entries.length, reason: failure.reason };
     switch (failure.kind) {
       case 'broken':
-        // Nothing was posted: every entry of the lane is parked, kept until an admin changes the routes.
-        await this.deps.queue.parkBrokenChannel({
+        // Nothing was posted: every entry of the lane is held, kept until an admin changes the routes.
+        await this.deps.queue.holdBrokenChannel({
           channelId: this.channelId,
           guildId: this.guildId,
           status: failure.status,
@@ -76,7 +76,7 @@ export class LaneFailures {
       case 'rejected': {
         const [only] = entries;
         if (entries.length === 1 && only) {
-          await this.deps.queue.parkRefused([only.seq], failure.reason, this.deps.clock());
+          await this.deps.queue.holdRefused([only.seq], failure.reason, this.deps.clock());
           this.sendAlone.delete(only.seq);
           this.deps.logger.error(
             { ...log, status: failure.status, deliveryId: only.deliveryId },

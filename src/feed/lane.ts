@@ -180,9 +180,9 @@ export class Lane {
       const entries = await this.deps.queue.nextFor(this.channelId, MAX_EMBEDS_PER_MESSAGE);
       const [first] = entries;
       if (!first) return undefined;
-      if (first.claimNonce !== null) {
-        const written = await this.deps.queue.writtenMessage(this.channelId, first.claimNonce);
-        return this.messages.fromWritten(entries, first.claimNonce, written);
+      if (first.writtenNonce !== null) {
+        const written = await this.deps.queue.writtenMessage(this.channelId, first.writtenNonce);
+        return this.messages.fromWritten(entries, first.writtenNonce, written);
       }
 
       const candidates = this.failures.takeCandidates(entries);

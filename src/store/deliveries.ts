@@ -37,11 +37,11 @@ export interface QueuedEntry extends NewDelivery {
    * message written down and not confirmed is sent again as it was, under this nonce (Discord's enforce_nonce
    * then returns the first post instead of posting twice).
    */
-  claimNonce: string | null;
+  writtenNonce: string | null;
 }
 
 /** Why an entry is kept aside instead of waiting in a lane. */
-export type ParkKind =
+export type HeldKind =
   /** No route names a channel for its event (no /feed set, no /feed default). */
   | 'unrouted'
   /** Discord refuses its channel (403/404): the channel is marked broken. */
@@ -50,11 +50,11 @@ export type ParkKind =
   | 'refused';
 
 /** An entry kept aside, with why: /status counts them, and they are listed, never lost. */
-export interface ParkedEntry extends NewDelivery {
+export interface HeldEntry extends NewDelivery {
   seq: number;
-  /** The channel it was routed to when it was parked; null when unrouted. */
+  /** The channel it was routed to when it was held; null when unrouted. */
   channelId: string | null;
-  kind: ParkKind;
+  kind: HeldKind;
   /** What Discord said (broken, refused); empty for unrouted. */
   detail: string;
   parkedAt: number;
@@ -79,7 +79,7 @@ export interface DroppedHeld {
   count: number;
 }
 
-/** A channel Discord refused: its entries are parked until an admin changes the guild's routes. */
+/** A channel Discord refused: its entries are held until an admin changes the guild's routes. */
 export interface BrokenChannel {
   channelId: string;
   guildId: string;
@@ -125,13 +125,13 @@ export interface ChannelWithWork {
 /** What /status shows of one guild's feed, all read from the store. */
 export interface GuildFeedStatus {
   waiting: number;
-  /** Event name -> entries parked because no channel is set for it. */
+  /** Event name -> entries held because no channel is set for it. */
   unrouted: Record<string, number>;
   /** Event name -> entries muted by an `off` rule (stored, not posted) in the last 24 h. */
   muted: Record<string, number>;
-  /** Entries parked because Discord refuses their channel, or refused their message. */
-  parkedBroken: number;
-  parkedRefused: number;
+  /** Entries held because Discord refuses their channel, or refused their message. */
+  heldBroken: number;
+  heldRefused: number;
   broken: BrokenChannel[];
   retrying: RetryingChannel[];
 }

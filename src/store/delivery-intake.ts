@@ -9,6 +9,6 @@ export interface DeliveryIntake {
   accept(delivery: NewDelivery, options?: AcceptOptions): Promise<AcceptOutcome>;
   /** Where a delivery stands, for tests and diagnostics. */
   stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined>;
-  /** Waiting and parked entries: what the intake let in and the feed has not posted yet (/healthz's outbox). */
+  /** Waiting and held entries: what the intake let in and the feed has not posted yet (/healthz's outbox). */
   countOpen(): Promise<number>;
 }

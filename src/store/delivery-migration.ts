@@ -1,4 +1,4 @@
-import type { ParkedEntry, PostedDelivery, QueuedEntry } from './deliveries.js';
+import type { HeldEntry, PostedDelivery, QueuedEntry } from './deliveries.js';
 
 /** The delivery queue as migrate-store sees it: everything it holds, read out and written into another store. */
 export interface DeliveryMigration {
@@ -12,6 +12,6 @@ export interface DeliveryMigration {
    * muted ones stay counted. One already known is left as it is. Returns how many were new.
    */
   rememberPosted(deliveries: readonly PostedDelivery[]): Promise<number>;
-  /** Waiting and parked entries (migrate-store, tests and diagnostics; O(backlog)). */
-  listOpen(): Promise<Array<QueuedEntry | ParkedEntry>>;
+  /** Waiting and held entries (migrate-store, tests and diagnostics; O(backlog)). */
+  listOpen(): Promise<Array<QueuedEntry | HeldEntry>>;
 }

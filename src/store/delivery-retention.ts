@@ -5,8 +5,8 @@ export interface DeliveryRetention {
   /** Forgets posted deliveries posted before `before` (their unique keys expire); returns how many. */
   sweepPosted(before: number): Promise<number>;
   /**
-   * Drops up to `limit` parked entries parked before `before` (their retention is over), oldest first, bodies and
+   * Drops up to `limit` held entries held before `before` (their retention is over), oldest first, bodies and
    * all, in one statement (a sweep repeats it); returns how many went in each guild, by guild id.
    */
-  dropParked(before: number, limit: number): Promise<DroppedHeld[]>;
+  dropHeld(before: number, limit: number): Promise<DroppedHeld[]>;
 }

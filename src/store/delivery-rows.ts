@@ -3,9 +3,9 @@ import type {
   DeliveryState,
   DroppedHeld,
   GuildFeedStatus,
+  HeldEntry,
+  HeldKind,
   NewDelivery,
-  ParkedEntry,
-  ParkKind,
   PostedDelivery,
   QueuedEntry,
 } from './deliveries.js';
@@ -24,7 +24,7 @@ export interface DeliveryRow {
   state: DeliveryState;
   channel_id: string | null;
   claim_nonce: string | null;
-  park_kind: ParkKind | null;
+  park_kind: HeldKind | null;
   park_detail: string | null;
   parked_at: number | null;
 }
@@ -82,11 +82,11 @@ export function toQueued(row: DeliveryRow): QueuedEntry {
     ...storedFieldsOf(row),
     rawBody: row.raw_body ?? '',
     channelId: row.channel_id ?? '',
-    claimNonce: row.claim_nonce,
+    writtenNonce: row.claim_nonce,
   };
 }
 
-export function toParked(row: DeliveryRow): ParkedEntry {
+export function toHeld(row: DeliveryRow): HeldEntry {
   return {
     ...storedFieldsOf(row),
     rawBody: row.raw_body ?? '',
@@ -97,9 +97,9 @@ export function toParked(row: DeliveryRow): ParkedEntry {
   };
 }
 
-/** A waiting row as a lane entry, a parked one with its reason. */
-export function toOpenEntry(row: DeliveryRow): QueuedEntry | ParkedEntry {
-  return row.state === 'waiting' ? toQueued(row) : toParked(row);
+/** A waiting row as a lane entry, a held one with its reason. */
+export function toOpenEntry(row: DeliveryRow): QueuedEntry | HeldEntry {
+  return row.state === 'waiting' ? toQueued(row) : toHeld(row);
 }
 
 /** The guilds of the rows a statement deleted, counted, by guild id (RETURNING promises no order). */
@@ -109,9 +109,9 @@ export function countByGuild(rows: ReadonlyArray<{ guild_id: string }>): Dropped
   return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([guildId, count]) => ({ guildId, count }));
 }
 
-/** Parked entries counted per kind and event. */
-export interface ParkedCount {
-  park_kind: ParkKind;
+/** Held entries counted per kind and event. */
+export interface HeldCount {
+  park_kind: HeldKind;
   event: string;
   n: number;
 }
@@ -122,10 +122,10 @@ export interface MutedCount {
   n: number;
 }
 
-/** /status's view of a guild, from its waiting count, its parked and muted counts and its channels' states. */
+/** /status's view of a guild, from its waiting count, its held and muted counts and its channels' states. */
 export function toFeedStatus(
   waiting: number,
-  parked: readonly ParkedCount[],
+  held: readonly HeldCount[],
   muted: readonly MutedCount[],
   channels: readonly ChannelRow[],
 ): GuildFeedStatus {
@@ -133,15 +133,15 @@ export function toFeedStatus(
     waiting,
     unrouted: {},
     muted: Object.fromEntries(muted.map((row) => [row.event, Number(row.n)])),
-    parkedBroken: 0,
-    parkedRefused: 0,
+    heldBroken: 0,
+    heldRefused: 0,
     broken: [],
     retrying: [],
   };
-  for (const row of parked) {
+  for (const row of held) {
     if (row.park_kind === 'unrouted') status.unrouted[row.event] = row.n;
-    else if (row.park_kind === 'broken') status.parkedBroken += row.n;
-    else status.parkedRefused += row.n;
+    else if (row.park_kind === 'broken') status.heldBroken += row.n;
+    else status.heldRefused += row.n;
   }
   for (const row of channels) {
     if (row.broken_status !== null) {

@@ -4,7 +4,7 @@ export interface ForgottenGuild {
   hooks: number;
   /** Server keys deleted: 1 or 0 (the guild's settings go with it; named so no log redacts the count). */
   serverKeys: number;
-  /** Deliveries that were waiting or parked: their bodies are dropped, nothing of them is posted. */
+  /** Deliveries that were waiting or held: their bodies are dropped, nothing of them is posted. */
   openDeliveries: number;
   /** The guild's documents of every kind (developer key and watches, alerts, cards, incidents). */
   documents: number;
@@ -14,7 +14,7 @@ export interface ForgottenGuild {
 export interface GuildForgetting {
   /**
    * Forgets everything kept for the guild, in one transaction: its hooks (and their activity), its settings
-   * with the server key, every delivery of its hooks (waiting, parked, or remembered as posted: the hooks are
+   * with the server key, every delivery of its hooks (waiting, held, or remembered as posted: the hooks are
    * gone, so the service's retries are refused as unknown anyway), its channels' state, and its documents (see
    * RecordStore for which are a guild's). Admin actions (the audit log) stay until their own sweep. Every
    * process's caches drop the hooks and settings at the commit. Forgetting a guild the store has nothing of

@@ -26,7 +26,7 @@ export const GuildSettingsSchema = z.object({
   guildId: z.string(),
   /** The service's server key, sealed by the SecretBox when SECRET_KEY is set; null until /setup. */
   serverKey: z.string().nullable(),
-  /** Where events without a route of their own go; null: nowhere (they are parked as unrouted). */
+  /** Where events without a route of their own go; null: nowhere (they are held as unrouted). */
   defaultChannelId: z.string().nullable(),
   /** Event name -> channel id, or null: the event is off (muted). */
   routes: z.record(z.string(), z.string().nullable()),
@@ -48,7 +48,7 @@ export interface GuildSettingsStore {
   get(guildId: string): Promise<GuildSettings>;
   /**
    * Applies `change` to the stored settings and stores the result in one transaction; the feed's waiting and
-   * parked (unrouted, broken-channel) entries of the guild are routed again by the new settings in the same
+   * held (unrouted, broken-channel) entries of the guild are routed again by the new settings in the same
    * transaction, and the guild's broken channels are tried again.
    */
   update(guildId: string, change: (settings: GuildSettings) => GuildSettings): Promise<GuildSettings>;

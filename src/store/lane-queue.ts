@@ -2,7 +2,7 @@ import type { BrokenChannel, ChannelWithWork, Lease, QueuedEntry } from './deliv
 
 /**
  * The delivery queue as the feed's lanes see it: one lane per channel takes its next message, writes it down
- * before the send, and confirms, releases or parks it after.
+ * before the send, and confirms, releases or holds it after.
  */
 export interface LaneQueue {
   /** Channels with waiting entries (what the feed starts with), and when each may be tried again if it failed. */
@@ -32,10 +32,10 @@ export interface LaneQueue {
   release(channelId: string, nonce: string, lease?: Lease): Promise<void>;
   /** A send failed in a way worth retrying: stores the failure count and when to try again. */
   recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
-  /** Discord refused this message on its own: its entries are parked (never lost), the rest of the lane goes on. */
-  parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void>;
-  /** Discord refuses the channel: it is marked broken and every entry of its lane parked, in one transaction. */
-  parkBrokenChannel(channel: BrokenChannel): Promise<void>;
+  /** Discord refused this message on its own: its entries are held (never lost), the rest of the lane goes on. */
+  holdRefused(seqs: readonly number[], detail: string, at: number): Promise<void>;
+  /** Discord refuses the channel: it is marked broken and every entry of its lane held, in one transaction. */
+  holdBrokenChannel(channel: BrokenChannel): Promise<void>;
   /** The stored state of a channel's retries, for a lane starting after a restart. */
   retryAtOf(channelId: string): Promise<number | undefined>;
 }

@@ -1,15 +1,15 @@
-import type { DeliveryState, ParkKind } from './deliveries.js';
+import type { DeliveryState, HeldKind } from './deliveries.js';
 import type { RouteDecision } from './routing-rules.js';
 
 /**
- * Where a delivery is stored, as the `delivery` row's columns say it: waiting in a lane, parked (unrouted, or
+ * Where a delivery is stored, as the `delivery` row's columns say it: waiting in a lane, held (unrouted, or
  * with its broken channel), or kept as posted and muted. Both engines store exactly this, on accept and on a
  * re-route, so the rule below is the only place that decides it.
  */
 export interface Placement {
   state: DeliveryState;
   channelId: string | null;
-  parkKind: ParkKind | null;
+  parkKind: HeldKind | null;
   parkDetail: string | null;
   parkedAt: number | null;
   postedAt: number | null;
@@ -20,9 +20,9 @@ export interface Placement {
 
 /**
  * The placement of a delivery routed to `decision` at `at`. `brokenReason` is what Discord said of the route's
- * channel while it is marked broken (undefined while it is not): the entry is then parked with it, so it is
+ * channel while it is marked broken (undefined while it is not): the entry is then held with it, so it is
  * neither posted into a channel that refuses it nor lost. An `off` rule keeps it as posted and counted as muted;
- * no channel at all parks it as unrouted, where an admin sees it and can route it.
+ * no channel at all holds it as unrouted, where an admin sees it and can route it.
  */
 export function placementOf(decision: RouteDecision, brokenReason: string | undefined, at: number): Placement {
   if (decision === 'muted') return { ...NOWHERE, state: 'posted', postedAt: at, muted: true, keepsBody: false };

@@ -1,17 +1,17 @@
-import type { DeliveryState, ParkKind } from './deliveries.js';
+import type { DeliveryState, HeldKind } from './deliveries.js';
 import type {
   ChannelRow,
   DeliveryRow,
+  HeldCount,
   LaneRow,
   MutedCount,
-  ParkedCount,
   PostedRow,
   RoutingRow,
 } from './delivery-rows.js';
 import type { Placement } from './placement.js';
 import type { SqlDialect } from './sql-dialect.js';
 
-/** Entries a settings change may move: waiting and not written down, or parked for want of a usable channel. */
+/** Entries a settings change may move: waiting and not written down, or held for want of a usable channel. */
 const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
 
 /** Deletes of expired posted deliveries go in slices, so a big sweep never holds locks (or the writer) for long. */
@@ -43,17 +43,17 @@ export function queueStatements(d: SqlDialect) {
       `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT ?`,
     ),
     // A written-down message is found through its nonce, never by reading the rest of its lane.
-    claimedEntries: d.sql<DeliveryRow, [string, string]>(
+    writtenEntries: d.sql<DeliveryRow, [string, string]>(
       `SELECT * FROM delivery${claimed} WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting' ORDER BY seq`,
     ),
-    unclaimedEntries: d.sql<DeliveryRow, [string, number]>(
+    unwrittenEntries: d.sql<DeliveryRow, [string, number]>(
       `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
     ),
-    claim: d.sql(
+    writeDown: d.sql(
       `UPDATE delivery SET claim_nonce = ?
        WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL AND ${d.inList('seq')}`,
     ),
-    unclaim: d.sql<never, [string, string]>(
+    unwrite: d.sql<never, [string, string]>(
       `UPDATE delivery${claimed} SET claim_nonce = NULL WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
     ),
     saveMessage: d.sql<never, [string, string, string]>(
@@ -76,7 +76,7 @@ export function queueStatements(d: SqlDialect) {
        ON CONFLICT (channel_id) DO UPDATE SET failures = channel_state.failures + 1, retry_at = excluded.retry_at
        RETURNING failures`,
     ),
-    parkRefused: d.sql(
+    holdRefused: d.sql(
       `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
        WHERE state = 'waiting' AND ${d.inList('seq')}`,
     ),
@@ -85,7 +85,7 @@ export function queueStatements(d: SqlDialect) {
        ON CONFLICT (channel_id) DO UPDATE SET broken_status = excluded.broken_status,
          broken_reason = excluded.broken_reason, broken_since = excluded.broken_since, failures = 0, retry_at = NULL`,
     ),
-    parkBrokenLane: d.sql<never, [string, number, string]>(
+    holdBrokenLane: d.sql<never, [string, number, string]>(
       `UPDATE delivery SET state = 'parked', park_kind = 'broken', park_detail = ?, parked_at = ?, claim_nonce = NULL
        WHERE channel_id = ? AND state = 'waiting'`,
     ),
@@ -95,7 +95,7 @@ export function queueStatements(d: SqlDialect) {
     countWaiting: d.sql<{ n: number }, [string]>(
       `SELECT count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'waiting'`,
     ),
-    countParked: d.sql<ParkedCount, [string]>(
+    countHeld: d.sql<HeldCount, [string]>(
       `SELECT park_kind, event, count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'parked'
        GROUP BY park_kind, event`,
     ),
@@ -103,13 +103,13 @@ export function queueStatements(d: SqlDialect) {
       `SELECT event, count(*) AS n FROM delivery WHERE guild_id = ? AND ${d.isTrue('muted')} GROUP BY event`,
     ),
     channelStates: d.sql<ChannelRow, [string]>('SELECT * FROM channel_state WHERE guild_id = ? ORDER BY channel_id'),
-    listParked: d.sql<DeliveryRow, [string, number, number]>(
+    listHeld: d.sql<DeliveryRow, [string, number, number]>(
       `SELECT * FROM delivery WHERE guild_id = ? AND state = 'parked' ORDER BY seq LIMIT ? OFFSET ?`,
     ),
-    parkedOne: d.sql<DeliveryRow, [string, number]>(
+    heldOne: d.sql<DeliveryRow, [string, number]>(
       `SELECT * FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
     ),
-    parkedPlace: d.sql<{ park_kind: ParkKind; channel_id: string | null }, [string, number]>(
+    heldPlace: d.sql<{ park_kind: HeldKind; channel_id: string | null }, [string, number]>(
       `SELECT park_kind, channel_id FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'${d.forUpdate}`,
     ),
     requeueBrokenLane: d.sql<never, [string, string]>(
@@ -123,7 +123,7 @@ export function queueStatements(d: SqlDialect) {
     clearBroken: d.sql<never, [string]>(
       'UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL WHERE channel_id = ?',
     ),
-    discardParked: d.sql<never, [number, string, number]>(
+    discardHeld: d.sql<never, [number, string, number]>(
       `UPDATE delivery SET state = 'posted', posted_at = ?, raw_body = NULL, claim_nonce = NULL
        WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
     ),
@@ -144,7 +144,7 @@ export function queueStatements(d: SqlDialect) {
       `DELETE FROM delivery WHERE seq IN
          (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? LIMIT ${SWEEP_SLICE})`,
     ),
-    dropParked: d.sql<{ guild_id: string }, [number, number]>(
+    dropHeld: d.sql<{ guild_id: string }, [number, number]>(
       `DELETE FROM delivery WHERE seq IN
          (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? ORDER BY parked_at LIMIT ?)
        RETURNING guild_id`,

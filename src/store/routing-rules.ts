@@ -15,7 +15,7 @@ export interface RoutingKeys {
 
 /**
  * Where a delivery goes: a route; `muted` when the winning rule is off (stored and counted, never posted); null
- * when no rule and no default channel names a channel (parked as unrouted, so an admin sees it and can route it).
+ * when no rule and no default channel names a channel (held as unrouted, so an admin sees it and can route it).
  */
 export type RouteDecision = Route | 'muted' | null;
 

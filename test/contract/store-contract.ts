@@ -185,29 +185,29 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       });
     });
 
-    it('keeps parked entries with their reason across a restart, lists them, and routes them when a route comes', async () => {
+    it('keeps held entries with their reason across a restart, lists them, and routes them when a route comes', async () => {
       underTest = await makeEngine();
       let store = await start();
       await store.deliveries.accept(delivery('p1', 'case.created'));
       await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A } }));
       await store.deliveries.accept(delivery('p2'));
       const [p2] = await store.deliveries.nextFor(CHANNEL_A, 1);
-      await store.deliveries.parkRefused([p2?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      await store.deliveries.holdRefused([p2?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
 
       store = await restart(store);
-      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+      expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toMatchObject([
         { deliveryId: 'p1', kind: 'unrouted', channelId: null },
         { deliveryId: 'p2', kind: 'refused', detail: 'Discord 400: Invalid Form Body', channelId: CHANNEL_A },
       ]);
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
         waiting: 0,
         unrouted: { 'case.created': 1 },
-        parkedRefused: 1,
+        heldRefused: 1,
       });
       await store.guilds.update(GUILD, (s) => ({ ...s, defaultChannelId: CHANNEL_B }));
       // The unrouted one now has a channel; the refused one stays aside (Discord would refuse it again).
       expect((await store.deliveries.nextFor(CHANNEL_B, 10)).map((entry) => entry.deliveryId)).toEqual(['p1']);
-      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, unrouted: {}, parkedRefused: 1 });
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, unrouted: {}, heldRefused: 1 });
     });
 
     it('routes by game server and case type, most specific rule first, and keeps that routing across re-routes', async () => {
@@ -271,7 +271,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.deliveries.stateOf('hook-1', 'call-456-b')).toBe('posted');
       store = await restart(store);
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, muted: { modcall: 2 }, unrouted: {} });
-      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toEqual([]);
+      expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toEqual([]);
       // Muted counts are of the last day: they go with the posted entries' sweep.
       now.ms += 25 * HOUR;
       await store.deliveries.sweepPosted(now.ms - 24 * HOUR);
@@ -355,7 +355,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       const store = await start();
       await routeTo(store, CHANNEL_A);
       await store.deliveries.accept(delivery('b1'));
-      await store.deliveries.parkBrokenChannel({
+      await store.deliveries.holdBrokenChannel({
         channelId: CHANNEL_A,
         guildId: GUILD,
         status: 403,
@@ -365,12 +365,12 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await store.deliveries.accept(delivery('b2'));
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
         waiting: 0,
-        parkedBroken: 2,
+        heldBroken: 2,
         broken: [{ channelId: CHANNEL_A, status: 403, reason: 'Discord 403: Missing Access' }],
       });
       expect(await store.deliveries.channelsWithWork()).toEqual([]);
       await routeTo(store, CHANNEL_A);
-      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, parkedBroken: 0, broken: [] });
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, heldBroken: 0, broken: [] });
       expect(await store.deliveries.channelsWithWork()).toEqual([{ channelId: CHANNEL_A, guildId: GUILD }]);
     });
 
@@ -380,11 +380,11 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await routeTo(store, CHANNEL_A);
       for (const id of ['h1', 'h2', 'h3']) await store.deliveries.accept(delivery(id));
       const [h1, h2] = await store.deliveries.nextFor(CHANNEL_A, 2);
-      await store.deliveries.parkRefused([h1?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
-      await store.deliveries.parkRefused([h2?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      await store.deliveries.holdRefused([h1?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      await store.deliveries.holdRefused([h2?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
       await store.deliveries.accept(delivery('h4'));
-      expect((await store.deliveries.parkedOne(GUILD, h1?.seq ?? -1))?.deliveryId).toBe('h1');
-      expect(await store.deliveries.parkedOne('another-guild', h1?.seq ?? -1)).toBeUndefined();
+      expect((await store.deliveries.heldOne(GUILD, h1?.seq ?? -1))?.deliveryId).toBe('h1');
+      expect(await store.deliveries.heldOne('another-guild', h1?.seq ?? -1)).toBeUndefined();
 
       // Retry: back in its lane with its own place, before what came after it.
       const work = new Promise((resolve) => {
@@ -395,25 +395,25 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
           }
         });
       });
-      expect(await store.deliveries.requeueParked(GUILD, h1?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
+      expect(await store.deliveries.requeueHeld(GUILD, h1?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
       await work;
       expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual([
         'h1',
         'h3',
         'h4',
       ]);
-      expect(await store.deliveries.requeueParked(GUILD, h1?.seq ?? -1, CHANNEL_A, now.ms)).toBe(false);
+      expect(await store.deliveries.requeueHeld(GUILD, h1?.seq ?? -1, CHANNEL_A, now.ms)).toBe(false);
       // Another server's entry cannot be touched.
-      expect(await store.deliveries.requeueParked('another-guild', h2?.seq ?? -1, CHANNEL_B, now.ms)).toBe(false);
-      expect(await store.deliveries.discardParked('another-guild', h2?.seq ?? -1, now.ms)).toBe(false);
+      expect(await store.deliveries.requeueHeld('another-guild', h2?.seq ?? -1, CHANNEL_B, now.ms)).toBe(false);
+      expect(await store.deliveries.discardHeld('another-guild', h2?.seq ?? -1, now.ms)).toBe(false);
 
       // Discard: gone from the open set and from /status, and the service's retry of it is still a duplicate.
       const openBefore = await store.deliveries.countOpen();
-      expect(await store.deliveries.discardParked(GUILD, h2?.seq ?? -1, now.ms)).toBe(true);
-      expect(await store.deliveries.discardParked(GUILD, h2?.seq ?? -1, now.ms)).toBe(false);
+      expect(await store.deliveries.discardHeld(GUILD, h2?.seq ?? -1, now.ms)).toBe(true);
+      expect(await store.deliveries.discardHeld(GUILD, h2?.seq ?? -1, now.ms)).toBe(false);
       expect(await store.deliveries.countOpen()).toBe(openBefore - 1);
-      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toEqual([]);
-      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ parkedRefused: 0 });
+      expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toEqual([]);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ heldRefused: 0 });
       expect(await store.deliveries.accept(delivery('h2'))).toBe('duplicate');
     });
 
@@ -423,21 +423,21 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await routeTo(store, CHANNEL_A);
       await store.deliveries.accept(delivery('x1'));
       await store.deliveries.accept(delivery('x2'));
-      await store.deliveries.parkBrokenChannel({
+      await store.deliveries.holdBrokenChannel({
         channelId: CHANNEL_A,
         guildId: GUILD,
         status: 403,
         reason: 'Discord 403: Missing Access',
         since: now.ms,
       });
-      const [first] = await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 });
-      expect(await store.deliveries.requeueParked(GUILD, first?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
-      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, parkedBroken: 0, broken: [] });
+      const [first] = await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 });
+      expect(await store.deliveries.requeueHeld(GUILD, first?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
+      expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, heldBroken: 0, broken: [] });
       expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual(['x1', 'x2']);
       // A refused entry can be routed to another channel.
       const [x1] = await store.deliveries.nextFor(CHANNEL_A, 1);
-      await store.deliveries.parkRefused([x1?.seq ?? -1], 'Discord 400', now.ms);
-      expect(await store.deliveries.requeueParked(GUILD, x1?.seq ?? -1, CHANNEL_B, now.ms)).toBe(true);
+      await store.deliveries.holdRefused([x1?.seq ?? -1], 'Discord 400', now.ms);
+      expect(await store.deliveries.requeueHeld(GUILD, x1?.seq ?? -1, CHANNEL_B, now.ms)).toBe(true);
       expect((await store.deliveries.nextFor(CHANNEL_B, 10)).map((entry) => entry.deliveryId)).toEqual(['x1']);
     });
 
@@ -465,7 +465,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
 
       store = await restart(store);
       const again = await store.deliveries.nextFor(CHANNEL_A, 10);
-      expect(again.map((entry) => [entry.deliveryId, entry.claimNonce])).toEqual([
+      expect(again.map((entry) => [entry.deliveryId, entry.writtenNonce])).toEqual([
         ['w1', 'nonce-1'],
         ['w2', 'nonce-1'],
       ]);
@@ -772,7 +772,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.records.kinds()).toEqual([]);
     });
 
-    it('drops held entries parked before the cut, oldest first, a slice at a time, counted per guild', async () => {
+    it('drops held entries held before the cut, oldest first, a slice at a time, counted per guild', async () => {
       underTest = await makeEngine();
       let store = await start();
       const held = (id: string, guildId: string, receivedAt: number) => ({
@@ -787,16 +787,16 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await store.deliveries.accept(held('new-1', GUILD, 5_000));
       store = await restart(store);
 
-      expect(await store.deliveries.dropParked(1_000, 2)).toEqual([
+      expect(await store.deliveries.dropHeld(1_000, 2)).toEqual([
         { guildId: GUILD, count: 1 },
         { guildId: 'another-guild', count: 1 },
       ]);
-      expect(await store.deliveries.dropParked(1_000, 2)).toEqual([{ guildId: GUILD, count: 1 }]);
-      expect(await store.deliveries.dropParked(1_000, 2)).toEqual([]);
-      expect((await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).map((e) => e.deliveryId)).toEqual([
+      expect(await store.deliveries.dropHeld(1_000, 2)).toEqual([{ guildId: GUILD, count: 1 }]);
+      expect(await store.deliveries.dropHeld(1_000, 2)).toEqual([]);
+      expect((await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).map((e) => e.deliveryId)).toEqual([
         'new-1',
       ]);
-      expect(await store.deliveries.listParked('another-guild', { offset: 0, limit: 10 })).toEqual([]);
+      expect(await store.deliveries.listHeld('another-guild', { offset: 0, limit: 10 })).toEqual([]);
       expect(await store.deliveries.stateOf('hook-1', 'old-1')).toBeUndefined();
       expect(await store.deliveries.countOpen()).toBe(1);
     });

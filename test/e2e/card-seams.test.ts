@@ -49,13 +49,13 @@ describe('cards across channels under per-channel Discord faults', () => {
     await h!.discord.waitFor(
       async () => {
         const entries = await h!.bot.store.deliveries.nextFor(channelId, 10);
-        const nonce = entries[0]?.claimNonce ?? null;
-        return nonce !== null && entries.length === count && entries.every((entry) => entry.claimNonce === nonce);
+        const nonce = entries[0]?.writtenNonce ?? null;
+        return nonce !== null && entries.length === count && entries.every((entry) => entry.writtenNonce === nonce);
       },
       10_000,
       `${channel} wrote down ${count}`,
     );
-    const nonce = (await h!.bot.store.deliveries.nextFor(channelId, 10))[0]?.claimNonce;
+    const nonce = (await h!.bot.store.deliveries.nextFor(channelId, 10))[0]?.writtenNonce;
     await h!.discord.waitFor(
       () =>
         h!.discord.requests.some(

@@ -115,7 +115,7 @@ describe.skipIf(!POSTGRES_URL)('failover bound: feed processes SIGKILLed and res
     const late = [...record.answeredAt.keys()].filter((id) => (posted().get(id) ?? Infinity) > deadline);
     expect({ late: late.length, bound }).toEqual({ late: 0, bound });
     expect(checkPosted(world, record)).toEqual({ lost: 0, doubled: 0, outOfOrder: 0 });
-    // Nothing left open (parked or waiting) that the senders did not see answered.
+    // Nothing left open (held or waiting) that the senders did not see answered.
     await waitForEmptyStore(fleet, 5_000);
     expect(world.discord.violations).toEqual([]);
   }, 90_000);

@@ -32,7 +32,7 @@ describe('/feed held', () => {
     h!.discord.failRequests({ status: 400, count: 1, match: new RegExp(`/channels/${h!.channel('cases')}/messages$`) });
     expect(await h!.deliver(kase(id))).toBe(204);
     await h!.discord.waitFor(
-      async () => (await h!.bot.store.deliveries.statusOf(h!.guild.id)).parkedRefused >= 1,
+      async () => (await h!.bot.store.deliveries.statusOf(h!.guild.id)).heldRefused >= 1,
       10_000,
       `${id} held`,
     );
@@ -53,7 +53,7 @@ describe('/feed held', () => {
       expect(await h.deliver(delivery)).toBe(204);
     }
     await h.discord.waitFor(
-      async () => (await h!.bot.store.deliveries.listParked(h!.guild.id, { offset: 0, limit: 10 })).length === 4,
+      async () => (await h!.bot.store.deliveries.listHeld(h!.guild.id, { offset: 0, limit: 10 })).length === 4,
       10_000,
       'four held',
     );
@@ -80,7 +80,7 @@ describe('/feed held', () => {
     // Someone without Manage Server cannot act on it.
     const refused = await click(list, 'Retry 1', 'member');
     expect(refused.reply?.content).toBe('You need the Manage Server permission to use this command.');
-    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).parkedRefused).toBe(1);
+    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).heldRefused).toBe(1);
 
     await click(list, 'Retry 1');
     await h.discord.waitFor(
@@ -95,12 +95,12 @@ describe('/feed held', () => {
     expect(asked.reply?.content).toMatch(/^Discard case\.created received .* It will never be posted/);
     const kept = await click(asked.reply, 'Cancel');
     expect(kept.reply?.content).toContain('case.created · received');
-    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).parkedRefused).toBe(1);
+    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).heldRefused).toBe(1);
 
     const confirm = await click(await click(kept.reply, 'Discard 1'), 'Confirm discard');
     expect(confirm.reply?.content).toContain('Discarded case.created (delivery refused-2).');
     expect(confirm.reply?.content).toContain('Nothing is held');
-    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).parkedRefused).toBe(0);
+    expect((await h.bot.store.deliveries.statusOf(h.guild.id)).heldRefused).toBe(0);
     expect(await h.deliver(kase('refused-2'))).toBe(200);
     const logged = h.logs
       .text()

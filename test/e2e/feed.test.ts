@@ -175,10 +175,10 @@ describe('the event feed against Discord', () => {
       10_000,
       'the route marked broken',
     );
-    // Kept in the store as parked for a broken channel: not waiting, not lost.
+    // Kept in the store as held for a broken channel: not waiting, not lost.
     expect(await h.bot.store.deliveries.statusOf(h.guild.id)).toMatchObject({
       waiting: 0,
-      parkedBroken: 2,
+      heldBroken: 2,
       broken: [{ channelId: h.channel('modcalls'), status: 403 }],
     });
     expect(await h.deliver(caseCreated('flowing-2', 'and again'))).toBe(204);

@@ -23,7 +23,7 @@ describe('when the bot is removed from a server', () => {
     await h.setup(key);
     const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
     const webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
-    // No route yet: the delivery is held (parked, unrouted), its body kept.
+    // No route yet: the delivery is held (held, unrouted), its body kept.
     expect(await h.service.deliver(webhookId, modcall)).toMatchObject({ status: 204 });
     const client = h.bot.discord;
     if (!client) throw new Error('the bot runs without Discord');

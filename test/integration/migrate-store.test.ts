@@ -104,7 +104,7 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     expect((await target.deliveries.statusOf(GUILD)).muted).toEqual({ modcall: 1 });
     // The message in flight goes again with its nonce (Discord returns the first post if it got it).
     const inFlight = await target.deliveries.nextFor(CHANNEL, 10);
-    expect(inFlight.map((entry) => [entry.deliveryId, entry.claimNonce])).toEqual([
+    expect(inFlight.map((entry) => [entry.deliveryId, entry.writtenNonce])).toEqual([
       ['waiting-1', 'nonce-in-flight'],
       ['waiting-2', 'nonce-in-flight'],
     ]);

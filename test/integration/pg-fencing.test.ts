@@ -98,7 +98,7 @@ describe.skipIf(!POSTGRES_URL)('a feed process fenced off once its lease is gone
     await expect(
       store.deliveries.writeDown(CHANNEL, 'nonce-late', [f2?.seq ?? -1], '{"m":2}', old),
     ).rejects.toBeInstanceOf(LeaseLostError);
-    expect((await store.deliveries.nextFor(CHANNEL, 10)).map((e) => [e.deliveryId, e.claimNonce])).toEqual([
+    expect((await store.deliveries.nextFor(CHANNEL, 10)).map((e) => [e.deliveryId, e.writtenNonce])).toEqual([
       ['f1', 'nonce-of-first'],
     ]);
     expect(await store.deliveries.writtenMessage(CHANNEL, 'nonce-of-first')).toBe('{"m":1}');

@@ -20,7 +20,7 @@ export type MessageSender = (channelId: string, body: FeedMessageBody) => Promis
  * - `wait`: rate-limited beyond what discord.js absorbed: try again after Discord's delay;
  * - `broken`: the channel is gone or the bot may not post there (403/404): keep the entries, stop the channel
  *   until an admin changes the guild's routes;
- * - `rejected`: Discord refused this message itself (another 4xx): its entries are parked (kept, listed);
+ * - `rejected`: Discord refused this message itself (another 4xx): its entries are held (kept, listed);
  * - `unauthorized`: Discord refused the bot's token (401): nothing can be posted anywhere until it takes it
  *   again; retry with backoff, and say so in /healthz and /status.
  */

@@ -5,11 +5,11 @@ export function describeHeld(status: GuildFeedStatus): { count: number; detail: 
   const unrouted = Object.entries(status.unrouted).filter(([, count]) => count > 0);
   const unroutedCount = unrouted.reduce((sum, [, count]) => sum + count, 0);
   const parts: string[] = [];
-  if (status.parkedRefused > 0) parts.push(`${status.parkedRefused} refused by Discord`);
-  if (status.parkedBroken > 0) parts.push(`${status.parkedBroken} for a channel Discord refuses`);
+  if (status.heldRefused > 0) parts.push(`${status.heldRefused} refused by Discord`);
+  if (status.heldBroken > 0) parts.push(`${status.heldBroken} for a channel Discord refuses`);
   if (unroutedCount > 0) {
     const events = unrouted.map(([event, count]) => `${event} ×${count}`).join(', ');
     parts.push(`${unroutedCount} with no channel set (${events}: /feed set or /feed default)`);
   }
-  return { count: status.parkedRefused + status.parkedBroken + unroutedCount, detail: parts.join('; ') };
+  return { count: status.heldRefused + status.heldBroken + unroutedCount, detail: parts.join('; ') };
 }

@@ -1,7 +1,7 @@
 import { truncateText } from '../../base/truncate-text.js';
 import type { DiscordHealth } from '../../discord/discord-health.js';
 import { relativeTime } from '../../discord/relative-time.js';
-import type { GuildFeedStatus, ParkedEntry } from '../../store/deliveries.js';
+import type { GuildFeedStatus, HeldEntry } from '../../store/deliveries.js';
 import type { GuildSettingsStore } from '../../store/guild-settings.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { HookActivityStore } from '../../store/hook-activity.js';
@@ -11,15 +11,15 @@ import { describeLastDelivery, webhookName } from '../webhooks/index.js';
 
 /** Discord's error texts can be long; a line per broken channel is what /status has room for. */
 const MAX_REASON = 160;
-/** Parked entries listed by /status, oldest first (all of them are kept, whatever their number). */
-const PARKED_SHOWN = 10;
+/** Held entries listed by /status, oldest first (all of them are kept, whatever their number). */
+const HELD_SHOWN = 10;
 
 /** What /status reads: all of it from the store, so every process tells the same. */
 export interface StatusDeps {
   guilds: Pick<GuildSettingsStore, 'get'>;
   secrets: Pick<SecretBox, 'encrypts'>;
   activity: Pick<HookActivityStore, 'get'>;
-  deliveries: Pick<HeldEntries, 'statusOf' | 'listParked'>;
+  deliveries: Pick<HeldEntries, 'statusOf' | 'listHeld'>;
   discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
 }
 
@@ -56,11 +56,11 @@ export async function describeStatus(
     );
   }
   const status = await ctx.deliveries.statusOf(guildId);
-  const parked = await ctx.deliveries.listParked(guildId, { offset: 0, limit: PARKED_SHOWN });
-  return [...lines, ...describeFeed(status, parked), ...releaseLines];
+  const held = await ctx.deliveries.listHeld(guildId, { offset: 0, limit: HELD_SHOWN });
+  return [...lines, ...describeFeed(status, held), ...releaseLines];
 }
 
-function describeFeed(status: GuildFeedStatus, parked: ParkedEntry[]): string[] {
+function describeFeed(status: GuildFeedStatus, held: HeldEntry[]): string[] {
   const lines = [`Events waiting to be posted: ${status.waiting}`];
   if (status.broken.length > 0) {
     lines.push('Broken channels (their events are kept; any /feed change tries them again):');
@@ -75,8 +75,8 @@ function describeFeed(status: GuildFeedStatus, parked: ParkedEntry[]): string[] 
       `Retrying <#${retry.channelId}> after ${retry.failures} failed sends, next try ${relativeTime(retry.nextTryAt)}.`,
     );
   }
-  if (status.parkedBroken > 0) lines.push(`Events kept for a broken channel: ${status.parkedBroken}`);
-  if (status.parkedRefused > 0) lines.push(`Events Discord refused (kept aside): ${status.parkedRefused}`);
+  if (status.heldBroken > 0) lines.push(`Events kept for a broken channel: ${status.heldBroken}`);
+  if (status.heldRefused > 0) lines.push(`Events Discord refused (kept aside): ${status.heldRefused}`);
   const unrouted = Object.entries(status.unrouted);
   if (unrouted.length > 0) {
     const counts = unrouted.map(([event, count]) => `${event} ${count}`).join(', ');
@@ -90,17 +90,16 @@ function describeFeed(status: GuildFeedStatus, parked: ParkedEntry[]): string[] 
     lines.push(`Muted by /feed off in the last day (stored, not posted): ${counts}. /feed show lists the rules.`);
   }
   if (status.broken.length === 0) lines.push('Broken channels: none.');
-  const total =
-    Object.values(status.unrouted).reduce((sum, n) => sum + n, 0) + status.parkedBroken + status.parkedRefused;
-  if (parked.length > 0) {
+  const total = Object.values(status.unrouted).reduce((sum, n) => sum + n, 0) + status.heldBroken + status.heldRefused;
+  if (held.length > 0) {
     lines.push('Kept aside, oldest first:');
-    for (const entry of parked) lines.push(`• ${entry.event} \`${entry.deliveryId}\` · ${describeParkReason(entry)}`);
-    if (total > parked.length) lines.push(`… and ${total - parked.length} more.`);
+    for (const entry of held) lines.push(`• ${entry.event} \`${entry.deliveryId}\` · ${describeHoldReason(entry)}`);
+    if (total > held.length) lines.push(`… and ${total - held.length} more.`);
   }
   return lines;
 }
 
-function describeParkReason(entry: ParkedEntry): string {
+function describeHoldReason(entry: HeldEntry): string {
   switch (entry.kind) {
     case 'unrouted':
       return 'no channel for this event';

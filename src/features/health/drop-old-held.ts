@@ -12,7 +12,7 @@ export const HELD_KEPT_DAYS = 30;
 const HELD_KEPT_MS = HELD_KEPT_DAYS * 24 * 60 * 60 * 1000;
 
 export interface DropOldHeldDeps {
-  deliveries: Pick<DeliveryRetention, 'dropParked'>;
+  deliveries: Pick<DeliveryRetention, 'dropHeld'>;
   audit: Pick<AuditLog, 'append'>;
   clock: Clock;
   logger: Logger;
@@ -27,7 +27,7 @@ export async function dropOldHeld(deps: DropOldHeldDeps): Promise<number> {
   const now = deps.clock();
   const perGuild = new Map<string, number>();
   const total = await sweepInSlices(async (limit) => {
-    const dropped = await deps.deliveries.dropParked(now - HELD_KEPT_MS, limit);
+    const dropped = await deps.deliveries.dropHeld(now - HELD_KEPT_MS, limit);
     for (const { guildId, count } of dropped) perGuild.set(guildId, (perGuild.get(guildId) ?? 0) + count);
     return dropped.reduce((sum, { count }) => sum + count, 0);
   });

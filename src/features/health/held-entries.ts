@@ -8,7 +8,7 @@ import {
 } from 'discord.js';
 
 import { truncateText } from '../../base/truncate-text.js';
-import type { ParkedEntry } from '../../store/deliveries.js';
+import type { HeldEntry } from '../../store/deliveries.js';
 import type { GuildSettingsStore } from '../../store/guild-settings.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import { channelOf, resolveRoute } from '../../store/routing-rules.js';
@@ -30,7 +30,7 @@ export function readHeldButtonId(customId: string): { action: string; seq: numbe
 }
 
 /** Why an entry is held, in words. */
-export function describeHeldReason(entry: ParkedEntry): string {
+export function describeHeldReason(entry: HeldEntry): string {
   switch (entry.kind) {
     case 'unrouted':
       return `no channel is set for ${entry.event}`;
@@ -42,7 +42,7 @@ export function describeHeldReason(entry: ParkedEntry): string {
 }
 
 /** Where an entry would go by today's routes, when that is somewhere new for it. */
-export function newRouteOf(entry: ParkedEntry, settings: Parameters<typeof resolveRoute>[0]): string | undefined {
+export function newRouteOf(entry: HeldEntry, settings: Parameters<typeof resolveRoute>[0]): string | undefined {
   const channelId = channelOf(resolveRoute(settings, entry));
   return channelId !== undefined && channelId !== entry.channelId ? channelId : undefined;
 }
@@ -58,17 +58,16 @@ export interface HeldPage {
  * routes send it somewhere new) and Discard.
  */
 export async function renderHeldPage(
-  deps: { deliveries: Pick<HeldEntries, 'listParked' | 'statusOf'>; guilds: Pick<GuildSettingsStore, 'get'> },
+  deps: { deliveries: Pick<HeldEntries, 'listHeld' | 'statusOf'>; guilds: Pick<GuildSettingsStore, 'get'> },
   guildId: string,
   page: number,
   note?: string,
 ): Promise<HeldPage> {
   const status = await deps.deliveries.statusOf(guildId);
-  const total =
-    status.parkedRefused + status.parkedBroken + Object.values(status.unrouted).reduce((sum, n) => sum + n, 0);
+  const total = status.heldRefused + status.heldBroken + Object.values(status.unrouted).reduce((sum, n) => sum + n, 0);
   const pages = Math.max(1, Math.ceil(total / HELD_PER_PAGE));
   const shown = Math.min(Math.max(1, page), pages);
-  const entries = await deps.deliveries.listParked(guildId, {
+  const entries = await deps.deliveries.listHeld(guildId, {
     offset: (shown - 1) * HELD_PER_PAGE,
     limit: HELD_PER_PAGE,
   });
@@ -103,7 +102,7 @@ export async function renderHeldPage(
 }
 
 /** The confirmation of a discard: what will be dropped, Confirm and Cancel. */
-export function renderDiscardConfirmation(entry: ParkedEntry, page: number): HeldPage {
+export function renderDiscardConfirmation(entry: HeldEntry, page: number): HeldPage {
   const received = time(Math.floor(entry.receivedAt / 1000), TimestampStyles.ShortDateTime);
   return {
     content:

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { ParkedEntry, PostedDelivery, QueuedEntry } from '../deliveries.js';
+import type { HeldEntry, PostedDelivery, QueuedEntry } from '../deliveries.js';
 import type { DeliveryMigration } from '../delivery-migration.js';
 import { toOpenEntry, toPosted } from '../delivery-rows.js';
 import { rowsOf, SQL } from './pg-sql.js';
@@ -28,7 +28,7 @@ export class PostgresDeliveryMigration implements DeliveryMigration {
     return rowCount ?? 0;
   }
 
-  async listOpen(): Promise<Array<QueuedEntry | ParkedEntry>> {
+  async listOpen(): Promise<Array<QueuedEntry | HeldEntry>> {
     return (await rowsOf(this.pool, SQL.listOpen, [])).map(toOpenEntry);
   }
 }

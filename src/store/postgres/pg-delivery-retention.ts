@@ -19,7 +19,7 @@ export class PostgresDeliveryRetention implements DeliveryRetention {
     }
   }
 
-  async dropParked(before: number, limit: number): Promise<DroppedHeld[]> {
-    return countByGuild(await rowsOf(this.pool, SQL.dropParked, [before, limit]));
+  async dropHeld(before: number, limit: number): Promise<DroppedHeld[]> {
+    return countByGuild(await rowsOf(this.pool, SQL.dropHeld, [before, limit]));
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
-import type { GuildFeedStatus, ParkedEntry } from '../deliveries.js';
-import { toFeedStatus, toParked } from '../delivery-rows.js';
+import type { GuildFeedStatus, HeldEntry } from '../deliveries.js';
+import { toFeedStatus, toHeld } from '../delivery-rows.js';
 import type { HeldEntries } from '../held-entries.js';
 import { notify } from './pg-signals.js';
 import { changesOf, rowsOf, SQL } from './pg-sql.js';
@@ -13,25 +13,25 @@ export class PostgresHeldEntries implements HeldEntries {
 
   async statusOf(guildId: string): Promise<GuildFeedStatus> {
     const [waiting] = await rowsOf(this.pool, SQL.countWaiting, [guildId]);
-    const parked = await rowsOf(this.pool, SQL.countParked, [guildId]);
+    const held = await rowsOf(this.pool, SQL.countHeld, [guildId]);
     const muted = await rowsOf(this.pool, SQL.countMuted, [guildId]);
     const channels = await rowsOf(this.pool, SQL.channelStates, [guildId]);
-    return toFeedStatus(waiting?.n ?? 0, parked, muted, channels);
+    return toFeedStatus(waiting?.n ?? 0, held, muted, channels);
   }
 
-  async listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {
-    return (await rowsOf(this.pool, SQL.listParked, [guildId, page.limit, page.offset])).map(toParked);
+  async listHeld(guildId: string, page: { offset: number; limit: number }): Promise<HeldEntry[]> {
+    return (await rowsOf(this.pool, SQL.listHeld, [guildId, page.limit, page.offset])).map(toHeld);
   }
 
-  async parkedOne(guildId: string, seq: number): Promise<ParkedEntry | undefined> {
-    const [row] = await rowsOf(this.pool, SQL.parkedOne, [guildId, seq]);
-    return row && toParked(row);
+  async heldOne(guildId: string, seq: number): Promise<HeldEntry | undefined> {
+    const [row] = await rowsOf(this.pool, SQL.heldOne, [guildId, seq]);
+    return row && toHeld(row);
   }
 
-  requeueParked(guildId: string, seq: number, channelId: string, at: number): Promise<boolean> {
+  requeueHeld(guildId: string, seq: number, channelId: string, at: number): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       // Locked until the commit: another process's Retry or Discard of the same entry waits, then finds it gone.
-      const [entry] = await rowsOf(client, SQL.parkedPlace, [guildId, seq]);
+      const [entry] = await rowsOf(client, SQL.heldPlace, [guildId, seq]);
       if (!entry) return false;
       if (entry.park_kind === 'broken' && entry.channel_id === channelId) {
         await changesOf(client, SQL.requeueBrokenLane, [channelId, channelId]);
@@ -44,7 +44,7 @@ export class PostgresHeldEntries implements HeldEntries {
     });
   }
 
-  async discardParked(guildId: string, seq: number, at: number): Promise<boolean> {
-    return (await changesOf(this.pool, SQL.discardParked, [at, guildId, seq])) > 0;
+  async discardHeld(guildId: string, seq: number, at: number): Promise<boolean> {
+    return (await changesOf(this.pool, SQL.discardHeld, [at, guildId, seq])) > 0;
   }
 }

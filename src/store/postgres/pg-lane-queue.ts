@@ -21,13 +21,13 @@ export class PostgresLaneQueue implements LaneQueue {
 
   async nextFor(channelId: string, max: number): Promise<QueuedEntry[]> {
     // One statement, so one snapshot: the head and the entries after it are seen together. Read apart, another
-    // process's lane (an overlap while a partition changes hands) could claim the head in between, and this lane
+    // process's lane (an overlap while a partition changes hands) could write the head down in between, and this lane
     // would write down the entries after it and post them first.
     const rows = await rowsOf(this.pool, SQL.waitingHead, [channelId, max]);
     const head = rows[0];
     if (!head) return [];
     if (head.claim_nonce) {
-      return (await rowsOf(this.pool, SQL.claimedEntries, [head.claim_nonce, channelId])).map(toQueued);
+      return (await rowsOf(this.pool, SQL.writtenEntries, [head.claim_nonce, channelId])).map(toQueued);
     }
     // Up to the first entry written down for another message: nothing after it may go before it.
     const stop = rows.findIndex((row) => row.claim_nonce !== null);
@@ -43,11 +43,11 @@ export class PostgresLaneQueue implements LaneQueue {
   ): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       await holdLease(client, lease);
-      if ((await changesOf(client, SQL.claim, [nonce, channelId, d.list(seqs)])) === seqs.length) {
+      if ((await changesOf(client, SQL.writeDown, [nonce, channelId, d.list(seqs)])) === seqs.length) {
         if (message !== undefined) await changesOf(client, SQL.saveMessage, [channelId, nonce, message]);
         return true;
       }
-      // One of them moved meanwhile (re-routed, or written down by another owner): nothing is claimed.
+      // One of them moved meanwhile (re-routed, or written down by another owner): nothing is written down.
       await client.query('ROLLBACK');
       await client.query('BEGIN');
       return false;
@@ -70,7 +70,7 @@ export class PostgresLaneQueue implements LaneQueue {
   async release(channelId: string, nonce: string, lease?: Lease): Promise<void> {
     await inTransaction(this.pool, async (client) => {
       await holdLease(client, lease);
-      await changesOf(client, SQL.unclaim, [nonce, channelId]);
+      await changesOf(client, SQL.unwrite, [nonce, channelId]);
       await changesOf(client, SQL.forgetMessage, [channelId, nonce]);
     });
   }
@@ -79,15 +79,15 @@ export class PostgresLaneQueue implements LaneQueue {
     return (await rowsOf(this.pool, SQL.recordFailure, [channelId, guildId, retryAt]))[0]?.failures ?? 1;
   }
 
-  async parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
-    await changesOf(this.pool, SQL.parkRefused, [detail, at, d.list(seqs)]);
+  async holdRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
+    await changesOf(this.pool, SQL.holdRefused, [detail, at, d.list(seqs)]);
   }
 
-  async parkBrokenChannel(channel: BrokenChannel): Promise<void> {
+  async holdBrokenChannel(channel: BrokenChannel): Promise<void> {
     const { channelId, guildId, status, reason, since } = channel;
     await inTransaction(this.pool, async (client) => {
       await changesOf(client, SQL.markBroken, [channelId, guildId, status, reason, since]);
-      await changesOf(client, SQL.parkBrokenLane, [reason, since, channelId]);
+      await changesOf(client, SQL.holdBrokenLane, [reason, since, channelId]);
     });
   }
 

@@ -23,7 +23,7 @@ const OldSeen = z.object({ at: z.number().int() });
 /**
  * Moves what an older version kept in keyv tables into the schema, inside the migration's transaction, then
  * drops those tables: hooks and settings as they were, waiting deliveries in their order (routed by the
- * settings, or parked as unrouted), a message written down before a stop with its nonce, and the ids posted in
+ * settings, or held as unrouted), a message written down before a stop with its nonce, and the ids posted in
  * the last 25 h (so a repeat is still refused). A record that does not parse is an error: nothing is dropped
  * silently.
  */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import type { ParkedEntry, PostedDelivery, QueuedEntry } from '../deliveries.js';
+import type { HeldEntry, PostedDelivery, QueuedEntry } from '../deliveries.js';
 import type { DeliveryMigration } from '../delivery-migration.js';
 import { toOpenEntry, toPosted } from '../delivery-rows.js';
 import { prepare, SQL } from './sqlite-sql.js';
@@ -48,7 +48,7 @@ export class SqliteDeliveryMigration implements DeliveryMigration {
     });
   }
 
-  listOpen(): Promise<Array<QueuedEntry | ParkedEntry>> {
+  listOpen(): Promise<Array<QueuedEntry | HeldEntry>> {
     return Promise.resolve(this.statements.listOpen.all().map(toOpenEntry));
   }
 }

@@ -15,7 +15,7 @@ export class SqliteDeliveryRetention implements DeliveryRetention {
     db: Database,
     private readonly writes: WriteBatcher,
   ) {
-    this.statements = { sweepPosted: prepare(db, SQL.sweepPosted), dropParked: prepare(db, SQL.dropParked) };
+    this.statements = { sweepPosted: prepare(db, SQL.sweepPosted), dropHeld: prepare(db, SQL.dropHeld) };
   }
 
   async sweepPosted(before: number): Promise<number> {
@@ -27,7 +27,7 @@ export class SqliteDeliveryRetention implements DeliveryRetention {
     }
   }
 
-  dropParked(before: number, limit: number): Promise<DroppedHeld[]> {
-    return this.writes.run(() => countByGuild(this.statements.dropParked.all(before, limit)));
+  dropHeld(before: number, limit: number): Promise<DroppedHeld[]> {
+    return this.writes.run(() => countByGuild(this.statements.dropHeld.all(before, limit)));
   }
 }

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
-import type { GuildFeedStatus, ParkedEntry } from '../deliveries.js';
-import { toFeedStatus, toParked } from '../delivery-rows.js';
+import type { GuildFeedStatus, HeldEntry } from '../deliveries.js';
+import { toFeedStatus, toHeld } from '../delivery-rows.js';
 import type { HeldEntries } from '../held-entries.js';
 import { prepare, SQL } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
@@ -16,43 +16,43 @@ export class SqliteHeldEntries implements HeldEntries {
   ) {
     this.statements = {
       countWaiting: prepare(db, SQL.countWaiting),
-      countParked: prepare(db, SQL.countParked),
+      countHeld: prepare(db, SQL.countHeld),
       countMuted: prepare(db, SQL.countMuted),
       channelStates: prepare(db, SQL.channelStates),
-      listParked: prepare(db, SQL.listParked),
-      parkedOne: prepare(db, SQL.parkedOne),
-      parkedPlace: prepare(db, SQL.parkedPlace),
+      listHeld: prepare(db, SQL.listHeld),
+      heldOne: prepare(db, SQL.heldOne),
+      heldPlace: prepare(db, SQL.heldPlace),
       requeueBrokenLane: prepare(db, SQL.requeueBrokenLane),
       requeueOne: prepare(db, SQL.requeueOne),
       clearBroken: prepare(db, SQL.clearBroken),
-      discardParked: prepare(db, SQL.discardParked),
+      discardHeld: prepare(db, SQL.discardHeld),
     };
   }
 
   statusOf(guildId: string): Promise<GuildFeedStatus> {
-    const { countWaiting, countParked, countMuted, channelStates } = this.statements;
+    const { countWaiting, countHeld, countMuted, channelStates } = this.statements;
     return Promise.resolve(
       toFeedStatus(
         countWaiting.get(guildId)?.n ?? 0,
-        countParked.all(guildId),
+        countHeld.all(guildId),
         countMuted.all(guildId),
         channelStates.all(guildId),
       ),
     );
   }
 
-  listParked(guildId: string, page: { offset: number; limit: number }): Promise<ParkedEntry[]> {
-    return Promise.resolve(this.statements.listParked.all(guildId, page.limit, page.offset).map(toParked));
+  listHeld(guildId: string, page: { offset: number; limit: number }): Promise<HeldEntry[]> {
+    return Promise.resolve(this.statements.listHeld.all(guildId, page.limit, page.offset).map(toHeld));
   }
 
-  parkedOne(guildId: string, seq: number): Promise<ParkedEntry | undefined> {
-    const row = this.statements.parkedOne.get(guildId, seq);
-    return Promise.resolve(row && toParked(row));
+  heldOne(guildId: string, seq: number): Promise<HeldEntry | undefined> {
+    const row = this.statements.heldOne.get(guildId, seq);
+    return Promise.resolve(row && toHeld(row));
   }
 
-  requeueParked(guildId: string, seq: number, channelId: string, at: number): Promise<boolean> {
+  requeueHeld(guildId: string, seq: number, channelId: string, at: number): Promise<boolean> {
     return this.writes.run((tx) => {
-      const entry = this.statements.parkedPlace.get(guildId, seq);
+      const entry = this.statements.heldPlace.get(guildId, seq);
       if (!entry) return false;
       if (entry.park_kind === 'broken' && entry.channel_id === channelId) {
         this.statements.requeueBrokenLane.run(channelId, channelId);
@@ -65,7 +65,7 @@ export class SqliteHeldEntries implements HeldEntries {
     });
   }
 
-  discardParked(guildId: string, seq: number, at: number): Promise<boolean> {
-    return this.writes.run(() => this.statements.discardParked.run(at, guildId, seq).changes > 0);
+  discardHeld(guildId: string, seq: number, at: number): Promise<boolean> {
+    return this.writes.run(() => this.statements.discardHeld.run(at, guildId, seq).changes > 0);
   }
 }

@@ -22,19 +22,19 @@ export class SqliteLaneQueue implements LaneQueue {
     this.statements = {
       channelsWithWork: prepare(db, SQL.channelsWithWork),
       waitingHead: prepare(db, SQL.waitingHead),
-      claimedEntries: prepare(db, SQL.claimedEntries),
-      unclaimedEntries: prepare(db, SQL.unclaimedEntries),
-      claim: prepare(db, SQL.claim),
-      unclaim: prepare(db, SQL.unclaim),
+      writtenEntries: prepare(db, SQL.writtenEntries),
+      unwrittenEntries: prepare(db, SQL.unwrittenEntries),
+      writeDown: prepare(db, SQL.writeDown),
+      unwrite: prepare(db, SQL.unwrite),
       saveMessage: prepare(db, SQL.saveMessage),
       writtenMessage: prepare(db, SQL.writtenMessage),
       forgetMessage: prepare(db, SQL.forgetMessage),
       markPosted: prepare(db, SQL.markPosted),
       clearFailures: prepare(db, SQL.clearFailures),
       recordFailure: prepare(db, SQL.recordFailure),
-      parkRefused: prepare(db, SQL.parkRefused),
+      holdRefused: prepare(db, SQL.holdRefused),
       markBroken: prepare(db, SQL.markBroken),
-      parkBrokenLane: prepare(db, SQL.parkBrokenLane),
+      holdBrokenLane: prepare(db, SQL.holdBrokenLane),
       retryAtOf: prepare(db, SQL.retryAtOf),
     };
   }
@@ -47,19 +47,19 @@ export class SqliteLaneQueue implements LaneQueue {
     const first = this.statements.waitingHead.get(channelId, 1);
     if (!first) return Promise.resolve([]);
     const rows = first.claim_nonce
-      ? this.statements.claimedEntries.all(first.claim_nonce, channelId)
-      : this.statements.unclaimedEntries.all(channelId, max);
+      ? this.statements.writtenEntries.all(first.claim_nonce, channelId)
+      : this.statements.unwrittenEntries.all(channelId, max);
     return Promise.resolve(rows.map(toQueued));
   }
 
   writeDown(channelId: string, nonce: string, seqs: readonly number[], message?: string): Promise<boolean> {
     return this.writes.run(() => {
-      if (this.statements.claim.run(nonce, channelId, d.list(seqs)).changes === seqs.length) {
+      if (this.statements.writeDown.run(nonce, channelId, d.list(seqs)).changes === seqs.length) {
         if (message !== undefined) this.statements.saveMessage.run(channelId, nonce, message);
         return true;
       }
       // One of them moved (a settings change re-routed it): undo, the lane reads again.
-      this.statements.unclaim.run(nonce, channelId);
+      this.statements.unwrite.run(nonce, channelId);
       return false;
     });
   }
@@ -78,7 +78,7 @@ export class SqliteLaneQueue implements LaneQueue {
 
   release(channelId: string, nonce: string): Promise<void> {
     return this.writes.run(() => {
-      this.statements.unclaim.run(nonce, channelId);
+      this.statements.unwrite.run(nonce, channelId);
       this.statements.forgetMessage.run(channelId, nonce);
     });
   }
@@ -87,17 +87,17 @@ export class SqliteLaneQueue implements LaneQueue {
     return this.writes.run(() => this.statements.recordFailure.get(channelId, guildId, retryAt)?.failures ?? 1);
   }
 
-  parkRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
+  holdRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
     return this.writes.run(() => {
-      this.statements.parkRefused.run(detail, at, d.list(seqs));
+      this.statements.holdRefused.run(detail, at, d.list(seqs));
     });
   }
 
-  parkBrokenChannel(channel: BrokenChannel): Promise<void> {
+  holdBrokenChannel(channel: BrokenChannel): Promise<void> {
     const { channelId, guildId, status, reason, since } = channel;
     return this.writes.run(() => {
       this.statements.markBroken.run(channelId, guildId, status, reason, since);
-      this.statements.parkBrokenLane.run(reason, since, channelId);
+      this.statements.holdBrokenLane.run(reason, since, channelId);
     });
   }
 

@@ -134,13 +134,13 @@ describe('the feed worker', () => {
     expect(await store.deliveries.stateOf('h1', 'd24')).toBe('posted');
   });
 
-  it('keeps entries without a route as parked, counts them, and posts them once a route is set', async () => {
+  it('keeps entries without a route as held, counts them, and posts them once a route is set', async () => {
     const { store, sender, worker } = await setup();
     await worker.start();
     await store.deliveries.accept(modcall('u1'));
     await advance(20);
     expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 0, unrouted: { modcall: 1 } });
-    expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+    expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toMatchObject([
       { deliveryId: 'u1', kind: 'unrouted' },
     ]);
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_B } }));
@@ -185,12 +185,12 @@ describe('the feed worker', () => {
     await until(async () => (await store.deliveries.statusOf(GUILD)).broken.length === 1);
     expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
       waiting: 0,
-      parkedBroken: 1,
+      heldBroken: 1,
       broken: [{ channelId: CHANNEL_A, status: 403 }],
     });
     // A new entry for the broken channel is kept aside at once, not sent into the wall.
     await store.deliveries.accept(modcall('b2'));
-    expect((await store.deliveries.statusOf(GUILD)).parkedBroken).toBe(2);
+    expect((await store.deliveries.statusOf(GUILD)).heldBroken).toBe(2);
 
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { ...s.routes, modcall: CHANNEL_B } }));
     await until(async () => (await openCount(store)) === 0);
@@ -285,8 +285,8 @@ describe('the feed worker', () => {
     await worker.start();
     await until(() => deliveryIdsOf(sent).length === 3);
     expect(deliveryIdsOf(sent)).toEqual(['ok1', 'ok2', 'ok3']);
-    await until(async () => (await store.deliveries.statusOf(GUILD)).parkedRefused === 1);
-    expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+    await until(async () => (await store.deliveries.statusOf(GUILD)).heldRefused === 1);
+    expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toMatchObject([
       { deliveryId: 'bad', kind: 'refused', detail: 'Invalid Form Body' },
     ]);
     expect(await openCount(store)).toBe(1);

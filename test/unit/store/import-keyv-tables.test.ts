@@ -60,10 +60,10 @@ describe('upgrading a store file written before the schema', () => {
     try {
       expect(await store.hooks.get('hook-1')).toMatchObject({ guildId: GUILD, webhookId: 'wh_1' });
       expect(await store.guilds.get(GUILD)).toMatchObject({ serverKey: 'sealed', routes: { modcall: CHANNEL } });
-      expect((await store.deliveries.nextFor(CHANNEL, 10)).map((e) => [e.deliveryId, e.claimNonce])).toEqual([
+      expect((await store.deliveries.nextFor(CHANNEL, 10)).map((e) => [e.deliveryId, e.writtenNonce])).toEqual([
         ['old-1', 'nonce-before-upgrade'],
       ]);
-      expect(await store.deliveries.listParked(GUILD, { offset: 0, limit: 10 })).toMatchObject([
+      expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toMatchObject([
         { deliveryId: 'old-3', kind: 'unrouted' },
       ]);
       expect(await store.deliveries.countOpen()).toBe(3);

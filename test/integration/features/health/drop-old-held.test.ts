@@ -50,10 +50,10 @@ describe('dropping old held deliveries', () => {
     });
 
     expect(dropped).toBe(3);
-    expect((await store.deliveries.listParked('g1', { offset: 0, limit: 10 })).map((e) => e.deliveryId)).toEqual([
+    expect((await store.deliveries.listHeld('g1', { offset: 0, limit: 10 })).map((e) => e.deliveryId)).toEqual([
       'recent',
     ]);
-    expect(await store.deliveries.listParked('g2', { offset: 0, limit: 10 })).toEqual([]);
+    expect(await store.deliveries.listHeld('g2', { offset: 0, limit: 10 })).toEqual([]);
     expect(logs.lines.filter((line) => line.includes('held deliveries past their retention dropped'))).toHaveLength(1);
     expect(logs.text()).toContain('"dropped":3');
     expect(await store.audit.latest('g1', 10)).toEqual([

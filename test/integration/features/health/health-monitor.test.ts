@@ -47,7 +47,7 @@ describe('the health monitor on a failing store', () => {
       roleId: null,
       silenceHours: 12,
     });
-    await store.deliveries.parkBrokenChannel({
+    await store.deliveries.holdBrokenChannel({
       channelId: `feed-${guildId}`,
       guildId,
       status: 403,

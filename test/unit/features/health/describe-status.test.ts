@@ -30,9 +30,9 @@ describe('/status', () => {
     await store.deliveries.accept(delivery('unrouted-1', 'shift.started'));
     await store.deliveries.accept(delivery('refused-1', 'case.created'));
     const [refused] = await store.deliveries.nextFor(CHANNEL_B, 1);
-    await store.deliveries.parkRefused([refused?.seq ?? -1], 'Discord 400: Invalid Form Body', NOW);
+    await store.deliveries.holdRefused([refused?.seq ?? -1], 'Discord 400: Invalid Form Body', NOW);
     await store.deliveries.accept(delivery('broken-1', 'modcall'));
-    await store.deliveries.parkBrokenChannel({
+    await store.deliveries.holdBrokenChannel({
       channelId: CHANNEL_A,
       guildId: GUILD,
       status: 403,

@@ -84,8 +84,8 @@ describe('an alert', () => {
       waiting: 0,
       unrouted: { modcall: 2, 'case.created': 0 },
       muted: { modcall: 4 },
-      parkedBroken: 1,
-      parkedRefused: 3,
+      heldBroken: 1,
+      heldRefused: 3,
       broken: [],
       retrying: [],
     };
