@@ -1,7 +1,6 @@
 import { ButtonStyle, type ButtonInteraction, type ChatInputCommandInteraction } from 'discord.js';
 
 import { describeDiscordError } from '../../src/discord/posting/classify-discord-error.js';
-import { createPoster } from '../../src/discord/posting/poster.js';
 import { deferEphemeral, replyEphemeral } from '../../src/discord/reply.js';
 import { formatName } from '../../src/embeds/format.js';
 import { formatState } from '../../src/features/releases/describe-apps.js';
@@ -82,7 +81,7 @@ export async function withdrawSubmission(interaction: ButtonInteraction, ctx: Ap
   if (cards.versions[draft.label]) {
     try {
       await refreshCard(
-        { records: ctx.appRecords, poster: createPoster(ctx.client) },
+        { records: ctx.appRecords, poster: ctx.poster },
         guildId,
         { appId: draft.appId, appName: draft.appName },
         draft.label,

@@ -1,3 +1,4 @@
+import type { Poster } from '../../discord/posting/poster.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import { createDeveloperClient, type DeveloperClient } from '../../upstream/developer-client.js';
 import type { BotParts, Feature } from '../feature.js';
@@ -26,6 +27,8 @@ export interface ReleasesDeps {
   downloadAttachment: AttachmentDownloader;
   /** Seals the developer key before it is stored, and opens it for a call. */
   secrets: SecretBox;
+  /** Edits a release card at once when /app withdraw withdrew its version. */
+  poster: Poster;
 }
 
 export interface ReleasesOptions {
@@ -65,6 +68,7 @@ export function createReleasesFeature(parts: BotParts, options: ReleasesOptions 
       appDrafts: new DraftStore(clock),
       downloadAttachment: createAttachmentDownloader(),
       secrets: parts.secrets,
+      poster: parts.poster,
     },
     jobs: [poller],
   };
