@@ -2,14 +2,16 @@
  * CI's proof that a production install runs: what the Dockerfile's runtime stage holds (package.json, the lock
  * file, scripts/launch.js and the built dist/), installed with `npm ci --omit=dev` into a clean folder, started
  * with `npm start` against the fake Discord and the fake service. It must answer /healthz, accept a signed
- * delivery, post it, and stop cleanly on SIGTERM. Run by .ci/run; by hand: `npx tsx scripts/check-production-install.ts`.
+ * delivery, post it, back its store up with `npm run backup` while it runs, and stop cleanly on SIGTERM. Run by
+ * .ci/run; by hand: `npx tsx scripts/check-production-install.ts`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { startFakeDiscord } from '../fakes/discord/index.js';
 import { startFakeService } from '../fakes/service/index.js';
@@ -17,6 +19,7 @@ import { openStore } from '../src/store/open-store.js';
 import { signDelivery } from '../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../test/fixtures/deliveries.js';
 
+const run = promisify(execFile);
 const SECRET = 'whsec_production_install_0123456789';
 const STEP_TIMEOUT_MS = 30_000;
 const root = new URL('..', import.meta.url).pathname;
@@ -117,6 +120,18 @@ try {
         : undefined,
     );
     step('a signed delivery was accepted and posted');
+
+    // The online backup runs in a production install too, beside the running bot.
+    const backupFile = join(copy, 'data', 'backup.sqlite');
+    await run('npm', ['run', 'backup', '--silent', '--', backupFile], {
+      cwd: copy,
+      env: { PATH: process.env.PATH ?? '', STORE_URL: storeUrl },
+    });
+    const backup = await openStore(`sqlite://${backupFile}`);
+    const backedUp = await backup.hooks.get(hookId);
+    await backup.close();
+    if (backedUp?.secret !== SECRET) throw new Error('npm run backup: the backup does not hold the hook');
+    step('npm run backup while the bot runs: the backup holds the hook');
   } finally {
     if (bot.exitCode === null && bot.pid !== undefined) process.kill(-bot.pid, 'SIGTERM');
   }

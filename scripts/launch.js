@@ -1,4 +1,5 @@
-// Runs one of the bot's compiled entry points: `npm start`, `npm run deploy-commands`, `npm run migrate-store`.
+// Runs one of the bot's compiled entry points: `npm start`, `npm run deploy-commands`, `npm run migrate-store`,
+// `npm run backup`.
 // Plain JavaScript on purpose: it must run in a production install (`npm ci --omit=dev`), which has neither
 // TypeScript nor tsx. Where TypeScript is installed (a checkout with its dev dependencies), a missing or stale
 // build is made first, so `git pull && npm start` runs what was pulled.
@@ -13,6 +14,7 @@ const ENTRIES = {
   bot: 'dist/src/main.js',
   'deploy-commands': 'dist/scripts/deploy-commands.js',
   'migrate-store': 'dist/scripts/migrate-store.js',
+  backup: 'dist/scripts/backup-store.js',
 };
 /** What the build compiles (tsconfig.build.json): newer sources than the build make it stale. */
 const SOURCES = ['src', 'commands', 'scripts', 'tsconfig.json', 'tsconfig.build.json'];

@@ -41,7 +41,7 @@ export async function registerCommands(
 }
 
 /** The bot's application id, from Discord itself rather than from decoding the token. */
-async function fetchApplicationId(rest: REST): Promise<string> {
+export async function fetchApplicationId(rest: REST): Promise<string> {
   const application = (await rest.get(Routes.currentApplication())) as { id?: unknown };
   if (typeof application.id !== 'string')
     throw new Error('Discord did not say which application this token belongs to');

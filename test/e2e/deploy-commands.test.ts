@@ -9,6 +9,8 @@ import { registerCommands } from '../../src/discord/register-commands.js';
 
 const run = promisify(execFile);
 const NAMES = ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'app', 'store'];
+/** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536). */
+const PERMISSIONS = 84992;
 
 let discord: FakeDiscord;
 let guild: AddedGuild;
@@ -38,20 +40,47 @@ describe('deploy-commands', () => {
     expect(discord.commands().map((command) => command.name)).toEqual(NAMES);
   });
 
-  it('runs as `npm run deploy-commands -- --guild <id>`, registering in that guild only', async () => {
+  function inviteLines(): string {
+    return (
+      `Invite the bot (View Channel, Send Messages, Embed Links, Read Message History: permissions ${PERMISSIONS}):\n` +
+      `https://discord.com/oauth2/authorize?client_id=${discord.applicationId}&scope=bot%20applications.commands` +
+      `&permissions=${PERMISSIONS}\n`
+    );
+  }
+
+  it('runs as `npm run deploy-commands -- --guild <id>`, registering in that guild only and printing the invite', async () => {
     const { stdout } = await run(
       process.execPath,
       ['--import', 'tsx', 'scripts/deploy-commands.ts', '--guild', guild.id],
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 8 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store\n`,
+      `Registered 8 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store\n` +
+        inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);
     expect(commandPuts()[0]?.path).toBe(`/applications/${discord.applicationId}/guilds/${guild.id}/commands`);
     expect(discord.violations).toEqual([]);
     expect(discord.commands(guild.id).map((command) => command.name)).toEqual(NAMES);
     expect(discord.commands()).toEqual([]);
+  });
+
+  it('prints the invite when a server refuses the commands because the bot is not in it yet', async () => {
+    discord.failRequests({ status: 403, match: /^\/applications\/\d+\/guilds\/\d+\/commands$/ });
+    const env = { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl };
+    const failure = await run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/deploy-commands.ts', '--guild', guild.id],
+      { env },
+    ).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stdout: string; stderr: string },
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toBe(
+      'Could not register the commands: the bot has no access to that server (403): invite it there first.\n',
+    );
+    expect(failure?.stdout).toBe(inviteLines());
   });
 
   it('says what is wrong, without the token, when the configuration is missing', async () => {

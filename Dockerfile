@@ -1,0 +1,42 @@
+# The bot's image (docs/hosting.md, "In a container"). Two stages: `build` has the dev dependencies (TypeScript)
+# and the compilers better-sqlite3's native module may need; the runtime stage has only what `npm start` runs.
+# CI cannot pull images, so it runs the same steps outside a container: scripts/check-production-install.ts.
+
+FROM node:24-bookworm-slim AS build
+# better-sqlite3 downloads a prebuilt binary when one matches this Node; these build it from source when none does.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# The lock file first: the dependency layers are rebuilt only when the dependencies change, not at every edit.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY commands ./commands
+COPY scripts ./scripts
+RUN npm run build
+# Production dependencies only, built here where the compilers are; the runtime stage copies the folder.
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+# Owned by root, run as `node` (the official image's unprivileged user): the process cannot change its own code.
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/scripts/launch.js ./scripts/launch.js
+# The SQLite store (STORE_URL's default, sqlite://data/bot.sqlite) lives in data/, the only folder it writes.
+RUN mkdir data && chown node:node data
+USER node
+VOLUME ["/app/data"]
+ENV PORT=3000
+EXPOSE 3000
+# Liveness and the store: /healthz answers 503 while the store fails. The slim image has no curl; Node has fetch.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# What `npm start` runs, in exec form: node is PID 1 and gets SIGTERM itself (npm would not wait for the bot's
+# stop), so the bot stops accepting, confirms the message in flight and exits 0.
+STOPSIGNAL SIGTERM
+CMD ["node", "--max-semi-space-size=2", "scripts/launch.js", "bot"]

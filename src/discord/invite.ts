@@ -1,0 +1,38 @@
+import { PermissionFlagsBits } from 'discord.js';
+
+/**
+ * What the bot asks for when it is invited: every permission the features need in the channels they post to,
+ * and nothing more (no Administrator, nothing to manage or moderate). The names are those Discord's settings show.
+ * Not asked for, on purpose: Mention Everyone ("Mention @everyone, @here and All Roles"), which only a role that
+ * is not mentionable needs to be pinged; an admin makes the pinged roles mentionable instead, or grants it by hand
+ * (`/feed mention` says when it is needed).
+ */
+export const INVITE_PERMISSIONS = [
+  // To see the feed and alert channels at all: without it every send there is refused with Missing Access.
+  { bit: PermissionFlagsBits.ViewChannel, name: 'View Channel' },
+  // To post events, cards and alerts.
+  { bit: PermissionFlagsBits.SendMessages, name: 'Send Messages' },
+  // Every event is an embed; without it Discord posts the message with its embeds stripped.
+  { bit: PermissionFlagsBits.EmbedLinks, name: 'Embed Links' },
+  // Discord refuses a reply without it: a voided case answers its case card, an unclaimed modcall's escalation
+  // answers the modcall card.
+  { bit: PermissionFlagsBits.ReadMessageHistory, name: 'Read Message History' },
+] as const;
+
+/** `bot` adds the bot itself; `applications.commands` lets the server use its slash commands. */
+export const INVITE_SCOPES = ['bot', 'applications.commands'] as const;
+
+/** The permissions integer of the invite: the bits of {@link INVITE_PERMISSIONS} together. */
+export function invitePermissions(): bigint {
+  return INVITE_PERMISSIONS.reduce((bits, permission) => bits | permission.bit, 0n);
+}
+
+/** The address that adds the bot, with its slash commands and {@link INVITE_PERMISSIONS}, to a server. */
+export function inviteUrl(applicationId: string): string {
+  const query = [
+    `client_id=${encodeURIComponent(applicationId)}`,
+    `scope=${INVITE_SCOPES.map(encodeURIComponent).join('%20')}`,
+    `permissions=${invitePermissions()}`,
+  ];
+  return `https://discord.com/oauth2/authorize?${query.join('&')}`;
+}

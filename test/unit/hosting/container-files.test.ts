@@ -1,0 +1,202 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+import { ConfigSchema, parseConfig } from '../../../src/base/config.js';
+import { startBot } from '../../../src/bot.js';
+import { captureLogs } from '../../helpers/capture-logs.js';
+import { testConfig } from '../../helpers/test-config.js';
+import {
+  argsOf,
+  composeEnvironment,
+  composeService,
+  execForm,
+  readCopy,
+  readDockerfileStages,
+  readProjectFile,
+  ROOT,
+  type Instruction,
+} from './read-container-files.js';
+
+/**
+ * The Dockerfile and compose.yaml cannot be built or run here (no image pulls): these tests hold what they name
+ * (files, scripts, the start command, the port, /healthz, the variables) to what the project really has, so a
+ * rename on one side fails here instead of in a host's first deploy.
+ */
+
+const run = promisify(execFile);
+const packageJson = JSON.parse(readProjectFile('package.json')) as {
+  scripts: Record<string, string>;
+  engines: { node: string };
+};
+const stages = readDockerfileStages(readProjectFile('Dockerfile'));
+const build = stages[0] ?? [];
+const runtime = stages.at(-1) ?? [];
+const compose = readProjectFile('compose.yaml');
+const BOT_SERVICES = ['bot', 'intake', 'feed'];
+/** What a host's .env gives every bot service (compose.yaml's env_file); the services' own environment wins. */
+const HOST_ENV = {
+  DISCORD_TOKEN: 'token',
+  PUBLIC_URL: 'https://bot.example.test',
+  SERVICE_URL: 'https://service.example.test',
+};
+
+function only(stage: Instruction[], keyword: string): string {
+  const found = argsOf(stage, keyword);
+  expect(found, `one ${keyword} in the stage`).toHaveLength(1);
+  return found[0] ?? '';
+}
+
+/** The variables the runtime stage sets with `ENV KEY=value` (one or several a line). */
+function runtimeEnv(): Record<string, string> {
+  const pairs = argsOf(runtime, 'ENV').flatMap((args) =>
+    [...args.matchAll(/([A-Z_]+)=(\S+)/g)].map((match): [string, string] => [match[1] ?? '', match[2] ?? '']),
+  );
+  return Object.fromEntries(pairs);
+}
+
+describe('Dockerfile', () => {
+  it('starts the bot with exactly what `npm start` runs, in exec form so SIGTERM reaches node', () => {
+    expect(execForm(only(runtime, 'CMD'))).toEqual(packageJson.scripts.start?.split(' '));
+    expect(only(runtime, 'STOPSIGNAL')).toBe('SIGTERM');
+    expect(argsOf(runtime, 'ENTRYPOINT')).toEqual([]);
+  });
+
+  it('runs on the Node 24 slim image in both stages: a Node that CI tests and `engines` names', () => {
+    expect(stages).toHaveLength(2);
+    expect(only(build, 'FROM')).toBe('node:24-bookworm-slim AS build');
+    expect(only(runtime, 'FROM')).toBe('node:24-bookworm-slim');
+    expect(readProjectFile('.ci/run')).toMatch(/^\.ci\/test-on-node 24$/m);
+    expect(packageJson.engines.node.split('||').map((range) => range.trim())).toContain('^24.0.0');
+  });
+
+  it("builds with the project's own scripts, then keeps the production dependencies only", () => {
+    const runs = argsOf(build, 'RUN');
+    expect(runs).toContain('npm ci --no-audit --no-fund');
+    expect(runs).toContain('npm run build');
+    expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
+    expect(runs.at(-1)).toBe('npm ci --omit=dev --no-audit --no-fund');
+    // better-sqlite3 is native: without a prebuilt binary for the image's Node, npm ci compiles it.
+    expect(runs.some((line) => /apt-get install .*python3 make g\+\+/.test(line))).toBe(true);
+  });
+
+  it('copies into the build every file the build compiles, and only files that exist', () => {
+    const copied = argsOf(build, 'COPY').flatMap((args) => readCopy(args).sources);
+    for (const source of copied) expect(existsSync(ROOT + source), source).toBe(true);
+    const buildConfig = JSON.parse(readProjectFile('tsconfig.build.json')) as { extends: string; include: string[] };
+    const needed = [...buildConfig.include, buildConfig.extends.replace(/^\.\//, ''), 'package-lock.json'];
+    for (const path of needed) {
+      expect(
+        copied.some((source) => path === source || path.startsWith(`${source}/`)),
+        `${path} is copied into the build stage`,
+      ).toBe(true);
+    }
+  });
+
+  it('lets only those files into the build context (.dockerignore): never .env or data/', () => {
+    const ignore = readProjectFile('.dockerignore')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    expect(ignore[0]).toBe('*');
+    const allowed = ignore.filter((line) => line.startsWith('!')).map((line) => line.slice(1));
+    const copied = argsOf(build, 'COPY').flatMap((args) => readCopy(args).sources);
+    expect(allowed.toSorted()).toEqual(copied.toSorted());
+    expect(allowed).not.toContain('.env');
+    expect(allowed).not.toContain('data');
+  });
+
+  it('gives the runtime what the production-install check installs and starts (scripts/check-production-install.ts)', () => {
+    const check = readProjectFile('scripts/check-production-install.ts');
+    const installed = /for \(const path of \[([^\]]+)\]\)/.exec(check)?.[1]?.match(/'[^']+'/g);
+    expect(installed, 'the list of paths scripts/check-production-install.ts copies').toBeDefined();
+    const copies = argsOf(runtime, 'COPY').map(readCopy);
+    expect(copies.every((copy) => copy.from === 'build')).toBe(true);
+    const shipped = copies.flatMap((copy) => copy.sources.map((source) => source.replace(/^\/app\//, '')));
+    for (const path of installed ?? []) expect(shipped).toContain(path.slice(1, -1));
+    expect(shipped).toContain('node_modules');
+    expect(readProjectFile('scripts/launch.js')).toContain("bot: 'dist/src/main.js'");
+  });
+
+  it('runs as the unprivileged node user, with data/ (where the default SQLite store lives) as a volume', () => {
+    expect(only(runtime, 'USER')).toBe('node');
+    expect(only(runtime, 'WORKDIR')).toBe('/app');
+    expect(only(runtime, 'VOLUME')).toBe('["/app/data"]');
+    expect(argsOf(runtime, 'RUN')).toContain('mkdir data && chown node:node data');
+    expect(ConfigSchema.shape.STORE_URL.parse(undefined)).toBe('sqlite://data/bot.sqlite');
+  });
+
+  it('serves on the port it exposes, the default PORT, and sets only variables the bot reads', () => {
+    const env = runtimeEnv();
+    expect(env.PORT).toBe(String(ConfigSchema.shape.PORT.parse(undefined)));
+    expect(only(runtime, 'EXPOSE')).toBe(env.PORT);
+    const known = new Set([...Object.keys(ConfigSchema.shape), 'NODE_ENV']);
+    for (const name of Object.keys(env)) expect(known, name).toContain(name);
+  });
+
+  it("checks health with the bot's real /healthz through node's fetch: healthy passes, no answer fails", async () => {
+    const healthcheck = execForm(only(runtime, 'HEALTHCHECK'));
+    const [command, ...args] = healthcheck ?? [];
+    expect(command).toBe('node');
+    expect(args.join(' ')).toContain('/healthz');
+    const bot = await startBot({
+      config: testConfig({ PORT: 0 }),
+      logger: captureLogs('silent').logger,
+      host: '127.0.0.1',
+      feed: false,
+    });
+    const check = () =>
+      run(process.execPath, args, { env: { PATH: process.env.PATH, PORT: String(bot.http.port) } }).then(
+        () => 0,
+        (error: { code?: number }) => error.code,
+      );
+    try {
+      expect(await check()).toBe(0);
+    } finally {
+      await bot.stop();
+    }
+    expect(await check()).toBe(1);
+  });
+});
+
+describe('compose.yaml', () => {
+  it('runs PostgreSQL 17 on a named volume, with a pg_isready health check', () => {
+    const postgres = composeService(compose, 'postgres');
+    expect(postgres).toContain('image: postgres:17');
+    expect(postgres).toMatch(/test: \['CMD-SHELL', 'pg_isready -U bridge -d bridge'\]/);
+    expect(postgres).toContain('- postgres-data:/var/lib/postgresql/data');
+    expect(compose).toMatch(/^volumes:\n {2}postgres-data:/m);
+  });
+
+  it.each(BOT_SERVICES)('%s: starts once the database is healthy, with a configuration the bot accepts', (name) => {
+    const service = composeService(compose, name);
+    expect(service).toContain('build: .');
+    expect(service).toContain('env_file: .env');
+    expect(service).toMatch(/depends_on:\n {6}postgres:\n {8}condition: service_healthy/);
+    const environment = composeEnvironment(service);
+    for (const key of Object.keys(environment)) expect(Object.keys(ConfigSchema.shape)).toContain(key);
+    expect(environment.STORE_URL).toBe('postgres://bridge:${POSTGRES_PASSWORD}@postgres:5432/bridge');
+    // The published port's container side is the PORT the process listens on.
+    const published = [...service.matchAll(/- 127\.0\.0\.1:[\d-]+:(\d+)/g)].map((match) => match[1]);
+    for (const port of published) expect(port).toBe(environment.PORT);
+    const parsed = parseConfig({
+      ...HOST_ENV,
+      ...environment,
+      STORE_URL: environment.STORE_URL?.replace('${POSTGRES_PASSWORD}', 'secret'),
+    });
+    expect(parsed.ok ? parsed.config.ROLE : parsed.problems).toBe(environment.ROLE);
+  });
+
+  it('runs one process by default, and two intake and two feed processes in the split profile', () => {
+    expect(composeService(compose, 'bot')).not.toContain('profiles:');
+    for (const [name, role] of [
+      ['intake', 'intake'],
+      ['feed', 'feed'],
+    ] as const) {
+      const service = composeService(compose, name);
+      expect(service).toContain('profiles: [split]');
+      expect(service).toMatch(/deploy:\n {6}replicas: 2/);
+      expect(composeEnvironment(service).ROLE).toBe(role);
+    }
+  });
+});
