@@ -2,7 +2,7 @@
 # and the compilers better-sqlite3's native module may need; the runtime stage has only what `npm start` runs.
 # CI cannot pull images, so it runs the same steps outside a container: scripts/check-production-install.ts.
 
-FROM node:24-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 # better-sqlite3 downloads a prebuilt binary when one matches this Node; these build it from source when none does.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
@@ -19,7 +19,7 @@ RUN npm run build
 # Production dependencies only, built here where the compilers are; the runtime stage copies the folder.
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:24-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root, run as `node` (the official image's unprivileged user): the process cannot change its own code.

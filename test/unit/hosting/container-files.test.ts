@@ -63,12 +63,12 @@ describe('Dockerfile', () => {
     expect(argsOf(runtime, 'ENTRYPOINT')).toEqual([]);
   });
 
-  it('runs on the Node 24 slim image in both stages: a Node that CI tests and `engines` names', () => {
+  it('runs on the Node 22 slim image in both stages: a Node that CI tests and `engines` names', () => {
     expect(stages).toHaveLength(2);
-    expect(only(build, 'FROM')).toBe('node:24-bookworm-slim AS build');
-    expect(only(runtime, 'FROM')).toBe('node:24-bookworm-slim');
-    expect(readProjectFile('.ci/run')).toMatch(/^\.ci\/test-on-node 24$/m);
-    expect(packageJson.engines.node.split('||').map((range) => range.trim())).toContain('^24.0.0');
+    expect(only(build, 'FROM')).toBe('node:22-bookworm-slim AS build');
+    expect(only(runtime, 'FROM')).toBe('node:22-bookworm-slim');
+    expect(readProjectFile('.ci/run')).toMatch(/^\.ci\/test-on-node 22$/m);
+    expect(packageJson.engines.node.split('||').map((range) => range.trim())).toContain('^22.12.0');
   });
 
   it("builds with the project's own scripts, then keeps the production dependencies only", () => {
