@@ -73,7 +73,6 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const store = await openStore(config.STORE_URL, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
   const appRecords = appRecordsOn(store.records);
-  let http: RunningServer | undefined;
   try {
     const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appRecords, secrets });
     if (Object.values(sealed).some((count) => count > 0)) logger.info(sealed, 'sealed stored secrets with SECRET_KEY');
@@ -90,16 +89,21 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const intakeFailures = new IntakeFailures();
   const app = createApp({
     webhooks: config.ROLE !== 'feed',
-    ...{ hooks: store.hooks, deliveries: store.deliveries, activity: store.activity },
-    ...{ intakeFailures, secrets, clock, logger },
+    hooks: store.hooks,
+    deliveries: store.deliveries,
+    activity: store.activity,
+    intakeFailures,
+    secrets,
+    clock,
+    logger,
     health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE }),
   });
-  try {
-    http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY));
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  const http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY)).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
   logger.info(
     { port: http.port, https: http.url.startsWith('https:'), store: store.kind, role: config.ROLE },
     config.ROLE !== 'feed' ? 'intake listening' : 'health endpoint listening',
@@ -107,10 +111,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
 
   let feed: RunningFeed | undefined;
   let retention: { stop(): void } | undefined;
-  const server = http;
   const stop = async () => {
     retention?.stop();
-    await server.close();
+    await http.close();
     await feed?.stop();
     await discord?.destroy();
     await store.close();
@@ -119,10 +122,18 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   try {
     if (discord) {
       const parts = {
-        ...{ config, store, secrets, discord, discordHealth, storeHealth, intakeFailures, clock, logger },
+        config,
+        store,
+        secrets,
+        discord,
+        discordHealth,
+        storeHealth,
+        intakeFailures,
+        clock,
+        logger,
         poster: createPoster(discord, { token: config.DISCORD_TOKEN, logger }),
         service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
-        webhookBaseUrl: options.webhookBaseUrl?.(server.url) ?? config.PUBLIC_URL,
+        webhookBaseUrl: options.webhookBaseUrl?.(http.url) ?? config.PUBLIC_URL,
         timers: options.timers ?? RUNTIME_TIMERS,
       };
       feed = await startFeed(parts, feedOptions, options.timings ?? {});

@@ -64,9 +64,7 @@ export function stubChatInput(input: {
 }
 
 /** What every command may be given: the features' dependencies together (each command takes its part). */
-export type AnyCommandDeps = CommandBasics &
-  Features[keyof Features]['deps'] &
-  UnionToIntersection<Features[keyof Features]['deps']>;
+export type AnyCommandDeps = CommandBasics & UnionToIntersection<Features[keyof Features]['deps']>;
 
 type UnionToIntersection<U> = (U extends unknown ? (union: U) => void : never) extends (both: infer I) => void
   ? I

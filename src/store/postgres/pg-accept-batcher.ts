@@ -1,27 +1,35 @@
 import type pg from 'pg';
 
-import type { AcceptOutcome } from '../deliveries.js';
-import type { Placement } from '../placement.js';
+import type { AcceptOutcome, DeliveryState, HeldKind } from '../deliveries.js';
 
 /**
  * One delivery as bridge_accept_placed takes it: placed (placement.ts), with what the placement assumed: the
- * settings version it was routed with, and its channel's broken state.
+ * settings version it was routed with, and its channel's broken state. A field that would be null is left out:
+ * the function reads a missing key as NULL, and most deliveries wait in a lane with nothing else to say, so the
+ * intake's hot path serializes and sends only what a delivery has.
  */
-export interface AcceptItem extends Omit<Placement, 'keepsBody'> {
+export interface AcceptItem {
   hookId: string;
   deliveryId: string;
   guildId: string;
   event: string;
-  /** Null when the placement drops the body (muted). */
-  rawBody: string | null;
   receivedAt: number;
   version: number;
-  /** The broken reason of `channelId` the placement saw; null while the channel was not marked broken. */
-  brokenSeen: string | null;
-  server: string | null;
-  caseType: string | null;
+  state: DeliveryState;
+  muted: boolean;
   /** Stored only if its hook is (AcceptOptions.requireHook); else answered 'unknown-hook'. */
   requireHook: boolean;
+  /** Absent when the placement drops the body (muted). */
+  rawBody?: string;
+  channelId?: string;
+  parkKind?: HeldKind;
+  parkDetail?: string;
+  parkedAt?: number;
+  postedAt?: number;
+  /** The broken reason of `channelId` the placement saw; absent while the channel was not marked broken. */
+  brokenSeen?: string;
+  server?: string;
+  caseType?: string;
 }
 
 /** 'stale': the guild's settings or the channel's broken state changed since the item was placed; place it again. */

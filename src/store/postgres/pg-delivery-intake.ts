@@ -3,9 +3,9 @@ import type pg from 'pg';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from '../deliveries.js';
 import type { DeliveryIntake } from '../delivery-intake.js';
-import { placementOf } from '../placement.js';
+import { placementOf, type Placement } from '../placement.js';
 import { channelOf, resolveRoute } from '../routing-rules.js';
-import { PgAcceptBatcher } from './pg-accept-batcher.js';
+import { PgAcceptBatcher, type AcceptItem } from './pg-accept-batcher.js';
 import { PgBrokenChannels } from './pg-broken-channels.js';
 import type { PostgresGuildSettings } from './pg-guild-settings.js';
 import { rowsOf, SQL } from './pg-sql.js';
@@ -39,21 +39,8 @@ export class PostgresDeliveryIntake implements DeliveryIntake {
       const route = resolveRoute(settings, delivery);
       const channelId = channelOf(route);
       const brokenSeen = channelId === undefined ? undefined : await this.broken.reasonOf(channelId, fresh);
-      const { keepsBody, ...place } = placementOf(route, brokenSeen, delivery.receivedAt);
-      const outcome = await this.batcher.accept({
-        ...place,
-        hookId: delivery.hookId,
-        deliveryId: dedupeKeyOf(delivery.deliveryId),
-        guildId: delivery.guildId,
-        event: delivery.event,
-        rawBody: keepsBody ? delivery.rawBody : null,
-        receivedAt: delivery.receivedAt,
-        version,
-        brokenSeen: brokenSeen ?? null,
-        server: delivery.server ?? null,
-        caseType: delivery.caseType ?? null,
-        requireHook: options.requireHook ?? false,
-      });
+      const place = placementOf(route, brokenSeen, delivery.receivedAt);
+      const outcome = await this.batcher.accept(acceptItemOf(delivery, place, version, brokenSeen, options));
       if (outcome !== 'stale') return outcome;
     }
     throw new Error('the guild settings or the channel kept changing while a delivery was placed');
@@ -66,4 +53,35 @@ export class PostgresDeliveryIntake implements DeliveryIntake {
   async countOpen(): Promise<number> {
     return (await rowsOf(this.pool, SQL.countOpen, []))[0]?.n ?? 0;
   }
+}
+
+/** The item bridge_accept_placed stores for a placed delivery: what is null is left out (see AcceptItem). */
+function acceptItemOf(
+  delivery: NewDelivery,
+  place: Placement,
+  version: number,
+  brokenSeen: string | undefined,
+  options: AcceptOptions,
+): AcceptItem {
+  const item: AcceptItem = {
+    hookId: delivery.hookId,
+    deliveryId: dedupeKeyOf(delivery.deliveryId),
+    guildId: delivery.guildId,
+    event: delivery.event,
+    receivedAt: delivery.receivedAt,
+    version,
+    state: place.state,
+    muted: place.muted,
+    requireHook: options.requireHook ?? false,
+  };
+  if (place.keepsBody) item.rawBody = delivery.rawBody;
+  if (place.channelId !== null) item.channelId = place.channelId;
+  if (place.parkKind !== null) item.parkKind = place.parkKind;
+  if (place.parkDetail !== null) item.parkDetail = place.parkDetail;
+  if (place.parkedAt !== null) item.parkedAt = place.parkedAt;
+  if (place.postedAt !== null) item.postedAt = place.postedAt;
+  if (brokenSeen !== undefined) item.brokenSeen = brokenSeen;
+  if (delivery.server !== undefined) item.server = delivery.server;
+  if (delivery.caseType !== undefined) item.caseType = delivery.caseType;
+  return item;
 }
