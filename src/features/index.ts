@@ -2,6 +2,7 @@ import { createAuditFeature } from './audit/feature.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
 import type { BotParts, Feature } from './feature.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
+import { createRecordFeature, type RecordTimings } from './record/feature.js';
 import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
 import { createRoutingFeature } from './routing/feature.js';
 import { createWebhooksFeature } from './webhooks/feature.js';
@@ -11,6 +12,7 @@ export interface FeatureTimings {
   releasePolling?: ReleasesOptions['intervals'];
   escalation?: EscalationTimings;
   health?: HealthTimings;
+  record?: RecordTimings;
 }
 
 /**
@@ -30,6 +32,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       onPollHealth: (guildId, pollHealth) => health.monitor.notePoll(guildId, pollHealth),
     }),
     audit: createAuditFeature(parts),
+    record: createRecordFeature(parts, timings.record),
   };
 }
 

@@ -141,20 +141,23 @@ export function queueStatements(d: SqlDialect) {
       `SELECT ${POSTED_COLUMNS} FROM delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     sweepPosted: d.sql<never, [number]>(
+      // A delivery whose record update is not yet recorded stays until it is (record-schema.ts).
       `DELETE FROM delivery WHERE seq IN
-         (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? LIMIT ${SWEEP_SLICE})`,
+         (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND record_update IS NULL
+          LIMIT ${SWEEP_SLICE})`,
     ),
     dropHeld: d.sql<{ guild_id: string }, [number, number]>(
       `DELETE FROM delivery WHERE seq IN
-         (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? ORDER BY parked_at LIMIT ?)
+         (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? AND record_update IS NULL
+          ORDER BY parked_at LIMIT ?)
        RETURNING guild_id`,
     ),
 
     // SQLite's accept (PostgreSQL's is bridge_accept_placed, a function of its schema): stored where it was placed.
     insertPlaced: d.sql(
       `INSERT INTO delivery (state, channel_id, park_kind, park_detail, parked_at, posted_at, muted, raw_body,
-                             hook_id, delivery_id, guild_id, event, server, case_type, received_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN ? END, ?, ?, ?, ?, ?, ?, ?)
+                             hook_id, delivery_id, guild_id, event, server, case_type, received_at, record_update)
+       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN ? END, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (hook_id, delivery_id) DO NOTHING`,
     ),
 

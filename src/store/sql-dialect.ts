@@ -27,6 +27,10 @@ export interface SqlDialect {
   indexedBy(index: string): string;
   /** Locks the rows read until the transaction ends where other processes write too (PostgreSQL); else nothing. */
   forUpdate: string;
+  /** As {@link SqlDialect.forUpdate}, passing over rows another transaction has locked instead of waiting. */
+  forUpdateSkipLocked: string;
+  /** A text column's collation that orders by bytes, whatever the database's locale (SQLite's always does). */
+  byteOrder: string;
 }
 
 /** PostgreSQL: `$1`, `$2` … placeholders, arrays and booleans bound as they are. */
@@ -41,6 +45,8 @@ export const postgresDialect: SqlDialect = {
   bool: (value) => value,
   indexedBy: () => '',
   forUpdate: ' FOR UPDATE',
+  forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
+  byteOrder: ' COLLATE "C"',
 };
 
 /**
@@ -55,4 +61,6 @@ export const sqliteDialect: SqlDialect = {
   bool: (value) => (value ? 1 : 0),
   indexedBy: (index) => ` INDEXED BY ${index}`,
   forUpdate: '',
+  forUpdateSkipLocked: '',
+  byteOrder: '',
 };

@@ -1,4 +1,5 @@
 import type { AuditLog } from './audit-log.js';
+import type { CommunityRecord } from './community-record.js';
 import type { CoordinationOptions, FeedOwnership } from './coordination.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import type { GuildForgetting } from './forget-guild.js';
@@ -26,6 +27,8 @@ export interface Store extends GuildForgetting {
   readonly records: RecordStore;
   /** Admin actions, for /audit. */
   readonly audit: AuditLog;
+  /** The community record: every case, shift, session and modcall, for lookups and statistics. */
+  readonly community: CommunityRecord;
   readonly signals: StoreSignals;
   /**
    * How this feed process shares the feeds and the gateway with others, as far as the engine allows several:

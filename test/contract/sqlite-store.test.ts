@@ -2,9 +2,10 @@ import Database from 'better-sqlite3';
 
 import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { describeStoreContract } from './store-contract.js';
+import { describeCommunityRecordContract } from './community-record-contract.js';
+import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
 
-describeStoreContract('SQLite', () => {
+function sqliteUnderTest(): Promise<StoreUnderTest> {
   const dir = makeTempDir();
   const file = `${dir.path}/store.sqlite`;
   /** Another connection to the file, as an operator's tool would be: it changes the schema under the bot. */
@@ -22,4 +23,7 @@ describeStoreContract('SQLite', () => {
     healDeliveryWrites: () => Promise.resolve(onFile('DROP TRIGGER refuse')),
     dispose: () => Promise.resolve(dir.remove()),
   });
-});
+}
+
+describeStoreContract('SQLite', sqliteUnderTest);
+describeCommunityRecordContract('SQLite', sqliteUnderTest);

@@ -636,7 +636,13 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await store.records.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
       await store.records.update('heartbeat', 'last', () => 5);
 
-      expect(await store.forgetGuild(GUILD)).toEqual({ hooks: 2, serverKeys: 1, openDeliveries: 2, documents: 3 });
+      expect(await store.forgetGuild(GUILD)).toEqual({
+        hooks: 2,
+        serverKeys: 1,
+        openDeliveries: 2,
+        documents: 3,
+        recordRows: 0,
+      });
 
       expect(await store.hooks.get('hook-1')).toBeUndefined();
       expect(await store.hooks.listForGuild(GUILD)).toEqual([]);
@@ -669,6 +675,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
         serverKeys: 0,
         openDeliveries: 0,
         documents: 0,
+        recordRows: 0,
       });
     });
 

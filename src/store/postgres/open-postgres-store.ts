@@ -1,6 +1,8 @@
 import pg from 'pg';
 
 import type { Logger } from '../../base/logger.js';
+import { SqlCommunityRecord } from '../sql-community-record.js';
+import { postgresDialect } from '../sql-dialect.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';
@@ -12,6 +14,7 @@ import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
 import { PostgresLeases } from './pg-leases.js';
+import { PostgresRecordEngine } from './pg-record-engine.js';
 import { PostgresRecords } from './pg-records.js';
 import { PostgresSignals } from './pg-signals.js';
 import { requireSupportedVersion } from './require-supported-version.js';
@@ -70,6 +73,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     activity: new PostgresHookActivity(pool),
     records: new PostgresRecords(pool),
     audit: new PostgresAudit(pool),
+    community: new SqlCommunityRecord(postgresDialect, new PostgresRecordEngine(pool)),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.

@@ -30,6 +30,7 @@ export interface AcceptItem {
   brokenSeen?: string;
   server?: string;
   caseType?: string;
+  recordUpdate?: string;
 }
 
 /** 'stale': the guild's settings or the channel's broken state changed since the item was placed; place it again. */

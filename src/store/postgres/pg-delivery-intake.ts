@@ -83,5 +83,6 @@ function acceptItemOf(
   if (brokenSeen !== undefined) item.brokenSeen = brokenSeen;
   if (delivery.server !== undefined) item.server = delivery.server;
   if (delivery.caseType !== undefined) item.caseType = delivery.caseType;
+  if (delivery.recordUpdate !== undefined) item.recordUpdate = delivery.recordUpdate;
   return item;
 }

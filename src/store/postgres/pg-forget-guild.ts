@@ -2,10 +2,15 @@ import type pg from 'pg';
 
 import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
 import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
+import { recordStatements } from '../record-statements.js';
+import { postgresDialect } from '../sql-dialect.js';
 import { GUILD_LOCK_SQL, type PostgresGuildSettings } from './pg-guild-settings.js';
 import type { PostgresHooks } from './pg-hooks.js';
 import { notify } from './pg-signals.js';
+import { changesOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
+
+const RECORD_SQL = recordStatements(postgresDialect);
 
 /** Forgets a guild the bot left, in one transaction; every process hears of it at the commit. */
 export class PostgresGuildForgetting implements GuildForgetting {
@@ -48,6 +53,8 @@ export class PostgresGuildForgetting implements GuildForgetting {
       const documents = await client.query(`DELETE FROM record WHERE key = $1 OR starts_with(key, $1 || ':')`, [
         guildId,
       ]);
+      let recordRows = 0;
+      for (const sql of RECORD_SQL.forgetGuild) recordRows += await changesOf(client, sql, [guildId]);
       for (const hookId of ids) await notify(client, { kind: 'hook-changed', hookId });
       await notify(client, { kind: 'settings-changed', guildId });
       return {
@@ -57,6 +64,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
           serverKeys: (before?.serverKey ?? null) === null ? 0 : 1,
           openDeliveries: open.rowCount ?? 0,
           documents: documents.rowCount ?? 0,
+          recordRows,
         },
       };
     });

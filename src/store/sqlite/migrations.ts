@@ -1,5 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
+import { communityRecordSchema } from '../record-schema.js';
+import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
 
 /**
@@ -144,6 +146,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
       -- planner takes this index, not delivery_posted and a sort).
       CREATE INDEX delivery_parked ON delivery (state, parked_at) WHERE state = 'parked';
     `);
+  },
+  (db) => {
+    db.exec(communityRecordSchema(sqliteDialect));
   },
 ];
 

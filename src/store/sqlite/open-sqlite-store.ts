@@ -4,6 +4,8 @@ import Database from 'better-sqlite3';
 
 import { ownEverything } from '../coordination.js';
 import { LocalSignals } from '../signals.js';
+import { SqlCommunityRecord } from '../sql-community-record.js';
+import { sqliteDialect } from '../sql-dialect.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
@@ -14,6 +16,7 @@ import { SqliteGuildForgetting } from './sqlite-forget-guild.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
 import { SqliteHooks } from './sqlite-hooks.js';
+import { SqliteRecordEngine } from './sqlite-record-engine.js';
 import { SqliteRecords } from './sqlite-records.js';
 import { SqliteReroute } from './sqlite-reroute.js';
 import { WriteBatcher } from './write-batcher.js';
@@ -78,6 +81,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     activity: new SqliteHookActivity(db, writes),
     records: new SqliteRecords(db, writes),
     audit: new SqliteAudit(db, writes),
+    community: new SqlCommunityRecord(sqliteDialect, new SqliteRecordEngine(db, writes)),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The file lock admits one process: it posts every feed and holds the gateway.

@@ -64,6 +64,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
         delivery.server ?? null,
         delivery.caseType ?? null,
         receivedAt,
+        delivery.recordUpdate ?? null,
       );
       if (changes === 0) return 'duplicate';
       if (place.state === 'waiting' && place.channelId !== null) {

@@ -2,7 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 
 import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
 import { GuildSettingsSchema } from '../guild-settings.js';
+import { recordStatements } from '../record-statements.js';
+import { sqliteDialect } from '../sql-dialect.js';
 import type { SqliteHooks } from './sqlite-hooks.js';
+import { prepare } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** Forgets a guild the bot left, in one job of the single writer (so no accept of its hooks comes between). */
@@ -14,6 +17,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetPosted: Statement<[string]>;
   private readonly forgetChannels: Statement<[string]>;
   private readonly forgetDocuments: Statement<[{ guildId: string }]>;
+  private readonly forgetRecord: Array<Statement<[string]>>;
 
   constructor(
     db: Database,
@@ -30,6 +34,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     this.forgetDocuments = db.prepare(
       `DELETE FROM record WHERE key = @guildId OR substr(key, 1, length(@guildId) + 1) = @guildId || ':'`,
     );
+    this.forgetRecord = recordStatements(sqliteDialect).forgetGuild.map((sql) => prepare(db, sql));
   }
 
   forgetGuild(guildId: string): Promise<ForgottenGuild> {
@@ -43,8 +48,10 @@ export class SqliteGuildForgetting implements GuildForgetting {
       this.forgetPosted.run(guildId);
       this.forgetChannels.run(guildId);
       const documents = this.forgetDocuments.run({ guildId }).changes;
+      let recordRows = 0;
+      for (const statement of this.forgetRecord) recordRows += statement.run(guildId).changes;
       tx.afterCommit({ kind: 'settings-changed', guildId });
-      return { hooks: hookIds.length, serverKeys, openDeliveries, documents };
+      return { hooks: hookIds.length, serverKeys, openDeliveries, documents, recordRows };
     });
   }
 }

@@ -1,0 +1,34 @@
+import type { CommunityRecord } from '../../store/community-record.js';
+import type { BotParts, Feature } from '../feature.js';
+import { RecordWriter } from './record-writer.js';
+
+/** What /record and /case are given. */
+export interface RecordDeps {
+  community: Pick<
+    CommunityRecord,
+    'retentionDays' | 'setRetentionDays' | 'casesOf' | 'caseTotals' | 'findPlayers' | 'findPlayer'
+  >;
+}
+
+export interface RecordTimings {
+  writeEveryMs?: number;
+}
+
+/**
+ * The community record: every case, shift, session and modcall the feed received, merged per guild by its
+ * writer, kept for the guild's retention (400 days unless its admins set another), and answered by /case.
+ */
+export function createRecordFeature(parts: BotParts, timings: RecordTimings = {}): Feature<RecordDeps> {
+  const { community } = parts.store;
+  const writer = new RecordWriter({
+    community,
+    timers: parts.timers,
+    logger: parts.logger,
+    writeEveryMs: timings.writeEveryMs,
+  });
+  return {
+    deps: { community },
+    jobs: [writer],
+    sweep: (now) => community.sweep(now),
+  };
+}

@@ -1,0 +1,74 @@
+import type { Logger } from '../../base/logger.js';
+import type { Timers } from '../../base/timers.js';
+import { toLoggableError } from '../../discord/log-error.js';
+import type { CommunityRecord } from '../../store/community-record.js';
+import type { Job } from '../feature.js';
+
+/** How often the writer looks for updates the intake stored (a lookup lags the feed by about this much). */
+const DEFAULT_WRITE_EVERY_MS = 1_000;
+/** Updates merged per transaction, and passes per tick: a backlog is worked off a bounded part at a time. */
+export const RECORD_SLICE = 200;
+const SLICES_PER_TICK = 25;
+
+export interface RecordWriterDeps {
+  community: Pick<CommunityRecord, 'recordPending'>;
+  timers: Timers;
+  logger: Logger;
+  writeEveryMs?: number | undefined;
+}
+
+/**
+ * Merges the record updates the intake stored with their deliveries into the community record, off the intake's
+ * path. Each pass reads only the deliveries that still carry one (a partial index), never the whole queue. A
+ * store that fails is logged and tried again at the next tick: the updates stay stored until they are merged.
+ */
+export class RecordWriter implements Job {
+  private timer: unknown;
+  private running = false;
+  private writing: Promise<void> | undefined;
+
+  constructor(private readonly deps: RecordWriterDeps) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.deps.timers.clearTimeout(this.timer);
+    await this.writing;
+  }
+
+  /** Merges what waits, a bounded number of slices; how many updates were merged (tests call it directly). */
+  async write(): Promise<number> {
+    let total = 0;
+    for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
+      const { recorded, skipped } = await this.deps.community.recordPending(RECORD_SLICE);
+      if (skipped > 0) {
+        this.deps.logger.warn({ skipped }, 'stored record updates that did not parse were dropped from the record');
+      }
+      total += recorded;
+      if (recorded + skipped < RECORD_SLICE) break;
+      // Between slices, whatever else waits runs (an acknowledgement, a lane's send).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return total;
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = this.deps.timers.setTimeout(() => {
+      this.writing = this.write()
+        .then(() => undefined)
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: toLoggableError(error) }, 'recording failed; retried at the next tick'),
+        )
+        .finally(() => {
+          this.writing = undefined;
+          this.schedule();
+        });
+    }, this.deps.writeEveryMs ?? DEFAULT_WRITE_EVERY_MS);
+  }
+}

@@ -1,0 +1,60 @@
+/** How long a guild's record is kept when its admins have not said (`/record retention`). */
+export const DEFAULT_RECORD_RETENTION_DAYS = 400;
+/** The longest retention an admin may set: ten years. */
+export const MAX_RECORD_RETENTION_DAYS = 3650;
+
+/** One case as the record holds it: what its deliveries told, merged (absent: no delivery told it yet). */
+export interface RecordedCase {
+  server: string;
+  number: number;
+  /** When it was made (or, until its case.created arrives, when it was voided). */
+  at: number;
+  type?: string;
+  targetId?: string;
+  targetName?: string;
+  moderatorId?: string;
+  moderatorName?: string;
+  reason?: string;
+  voidedAt?: number;
+  voidedBy?: string;
+}
+
+/** A player's cases of one type, and how many of them were voided. */
+export interface CaseTypeCount {
+  type: string;
+  count: number;
+  voided: number;
+}
+
+/** A player the record's cases name, with the latest name the id was seen with. */
+export interface RecordedPlayer {
+  playerId: string;
+  name: string;
+}
+
+/**
+ * The community record: every case, shift, session and modcall of a guild, merged from the deliveries that tell
+ * of them (record-schema.ts), kept for the guild's retention. The intake stores each delivery's update with it;
+ * {@link CommunityRecord.recordPending} merges them later, off the intake's path, once each (the merge and the
+ * clearing of the update commit together, and merging the same update twice changes nothing anyway).
+ */
+export interface CommunityRecord {
+  /**
+   * Merges up to `limit` stored updates, oldest first, and clears them, in one transaction; returns how many. An
+   * update that does not parse is cleared and counted in `skipped`, so one bad row never stops the rest.
+   */
+  recordPending(limit: number): Promise<{ recorded: number; skipped: number }>;
+  /** The guild's retention in days ({@link DEFAULT_RECORD_RETENTION_DAYS} unless set). */
+  retentionDays(guildId: string): Promise<number>;
+  setRetentionDays(guildId: string, days: number): Promise<void>;
+  /** Deletes what is past each guild's retention at `now`, each guild's oldest first, in bounded slices. */
+  sweep(now: number): Promise<number>;
+  /** The player's cases, newest first, a page of them. */
+  casesOf(guildId: string, playerId: string, page: { limit: number; offset: number }): Promise<RecordedCase[]>;
+  /** The player's cases counted per type (most first), voided ones too. */
+  caseTotals(guildId: string, playerId: string): Promise<CaseTypeCount[]>;
+  /** Players whose latest name starts with `prefix` (any case), by name; for autocomplete. */
+  findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]>;
+  /** The player of this id, or else the one whose latest name is `name` (any case). */
+  findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined>;
+}

@@ -1,0 +1,35 @@
+import type pg from 'pg';
+
+import type { RecordEngine, RecordWrite } from '../record-engine.js';
+import type { Sql } from '../sql-dialect.js';
+import { changesOf, rowsOf } from './pg-sql.js';
+import { inTransaction } from './transaction.js';
+
+/** The community record's statements on PostgreSQL: reads on the pool, writes in one transaction. */
+export class PostgresRecordEngine implements RecordEngine {
+  constructor(private readonly pool: pg.Pool) {}
+
+  read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params): Promise<Row[]> {
+    return rowsOf(this.pool, sql, params);
+  }
+
+  readThenWrite<Row, Params extends unknown[], T>(
+    sql: Sql<Row, Params>,
+    params: Params,
+    plan: (rows: Row[]) => { writes: RecordWrite[]; result: T },
+  ): Promise<T> {
+    return inTransaction(this.pool, async (client) => {
+      const { writes, result } = plan(await rowsOf(client, sql, params));
+      for (const write of writes) await changesOf(client, write.sql, write.params);
+      return result;
+    });
+  }
+
+  write(writes: readonly RecordWrite[]): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      let changes = 0;
+      for (const write of writes) changes += await changesOf(client, write.sql, write.params);
+      return changes;
+    });
+  }
+}

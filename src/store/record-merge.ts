@@ -1,0 +1,95 @@
+import { RecordUpdateSchema, type RecordUpdate } from '../upstream/record-update.js';
+import type { RecordWrite } from './record-engine.js';
+import type { RecordStatements, UnrecordedRow } from './record-statements.js';
+import type { SqlDialect } from './sql-dialect.js';
+
+/** The statements that merge one update of a guild's delivery (its game server: `server`, or '' for none). */
+export function mergeWrites(
+  statements: RecordStatements,
+  guildId: string,
+  server: string,
+  update: RecordUpdate,
+): RecordWrite[] {
+  const s = statements;
+  switch (update.kind) {
+    case 'case': {
+      const row = [guildId, server, update.number, update.at, update.type, update.targetId, update.targetName];
+      const rest = [update.moderatorId, update.moderatorName, update.reason, update.createdAt, update.voidedAt];
+      const writes = [{ sql: s.mergeCase, params: nulls([...row, ...rest, update.voidedBy]) }];
+      if (update.targetId !== undefined && update.targetName !== undefined) {
+        const player = [guildId, update.targetId, update.targetName, nameKeyOf(update.targetName), update.at];
+        writes.push({ sql: s.mergePlayer, params: player });
+      }
+      return writes;
+    }
+    case 'shift': {
+      const { id, at, memberId, memberName, robloxId, startedAt, endedAt, seconds } = update;
+      const params = [guildId, server, id, at, memberId, memberName, robloxId, startedAt, endedAt, seconds];
+      return [{ sql: s.mergeShift, params: nulls(params) }];
+    }
+    case 'session': {
+      const { id, at, name, startedById, startedByName, startedAt, endedAt, peakPlayers, joins, cases } = update;
+      const started = [guildId, server, id, at, name, startedById, startedByName, startedAt];
+      return [{ sql: s.mergeSession, params: nulls([...started, endedAt, peakPlayers, joins, cases]) }];
+    }
+    case 'modcall':
+      return [{ sql: s.mergeModcall, params: nulls([guildId, server, update.callerId, update.at, update.callerName]) }];
+  }
+}
+
+/** How a name is searched: lower case, so a lookup or a prefix matches whatever case it was typed in. */
+export function nameKeyOf(name: string): string {
+  return name.toLowerCase();
+}
+
+/** The end of a prefix's range of name keys: every key that starts with the prefix sorts below it. */
+export function prefixEnd(prefix: string): string {
+  return `${prefix}\u{10FFFF}`;
+}
+
+function nulls(values: unknown[]): unknown[] {
+  return values.map((value) => value ?? null);
+}
+
+/** What one pass of the record's writer runs: the merges of the updates that parse, then their clearing. */
+export interface RecordingPlan {
+  writes: RecordWrite[];
+  recorded: number;
+  skipped: number;
+}
+
+/**
+ * The plan for merging `rows` (read in seq order): each update's merges, each guild noted once, and every row's
+ * update cleared, the ones that did not parse too (counted as skipped: a row that can never merge must not be
+ * read again at every pass). Both engines run the plan in one transaction.
+ */
+export function planRecording(
+  d: SqlDialect,
+  statements: RecordStatements,
+  rows: readonly UnrecordedRow[],
+): RecordingPlan {
+  const writes: RecordWrite[] = [];
+  const guilds = new Set<string>();
+  let skipped = 0;
+  for (const row of rows) {
+    const update = parseUpdate(row.record_update);
+    if (!update) {
+      skipped += 1;
+      continue;
+    }
+    writes.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
+    guilds.add(row.guild_id);
+  }
+  for (const guildId of guilds) writes.push({ sql: statements.noteGuild, params: [guildId] });
+  if (rows.length > 0) writes.push({ sql: statements.clearUpdates, params: [d.list(rows.map((row) => row.seq))] });
+  return { writes, recorded: rows.length - skipped, skipped };
+}
+
+function parseUpdate(text: string): RecordUpdate | undefined {
+  try {
+    const parsed = RecordUpdateSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

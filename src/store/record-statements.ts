@@ -1,0 +1,164 @@
+import type { CaseTypeCount } from './community-record.js';
+import type { Sql, SqlDialect } from './sql-dialect.js';
+
+/** A stored delivery whose record update waits to be merged. */
+export interface UnrecordedRow {
+  seq: number;
+  guild_id: string;
+  server: string | null;
+  record_update: string;
+}
+
+/** A `record_case` row. */
+export interface CaseRow {
+  server: string;
+  number: number;
+  at: number;
+  type: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  moderator_id: string | null;
+  moderator_name: string | null;
+  reason: string | null;
+  voided_at: number | null;
+  voided_by: string | null;
+}
+
+const CASE_COLUMNS =
+  'server, number, at, type, target_id, target_name, moderator_id, moderator_name, reason, voided_at, voided_by';
+
+/** The tables a guild's record is in, with the column that says when each row began (`at`) and its key. */
+export const RECORD_TABLES = [
+  { table: 'record_case', key: 'guild_id, server, number' },
+  { table: 'record_shift', key: 'guild_id, server, shift_id' },
+  { table: 'record_session', key: 'guild_id, server, session_id' },
+  { table: 'record_modcall', key: 'guild_id, server, caller_id, at' },
+  { table: 'record_player', key: 'guild_id, player_id' },
+] as const;
+
+/**
+ * The community record's statements, written once for both engines (see queue-statements.ts). Each merge is one
+ * upsert: a field the update leaves out (NULL) keeps what an earlier delivery told, whichever came first; `at`
+ * takes the thing's start once a delivery tells it.
+ */
+export function recordStatements(d: SqlDialect) {
+  return {
+    // Rows a lane is changing are passed over, not waited for (and never deadlocked on): the next pass has them.
+    unrecorded: d.sql<UnrecordedRow, [number]>(
+      `SELECT seq, guild_id, server, record_update FROM delivery WHERE record_update IS NOT NULL
+       ORDER BY seq LIMIT ?${d.forUpdateSkipLocked}`,
+    ),
+    clearUpdates: d.sql(`UPDATE delivery SET record_update = NULL WHERE ${d.inList('seq')}`),
+    noteGuild: d.sql<never, [string]>(
+      'INSERT INTO record_guild (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING',
+    ),
+    mergeCase: d.sql(
+      `INSERT INTO record_case (guild_id, server, number, at, type, target_id, target_name, moderator_id,
+                                moderator_name, reason, created_at, voided_at, voided_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (guild_id, server, number) DO UPDATE SET
+         at = CASE WHEN excluded.created_at IS NOT NULL THEN excluded.created_at ELSE record_case.at END,
+         type = COALESCE(excluded.type, record_case.type),
+         target_id = COALESCE(excluded.target_id, record_case.target_id),
+         target_name = COALESCE(excluded.target_name, record_case.target_name),
+         moderator_id = COALESCE(excluded.moderator_id, record_case.moderator_id),
+         moderator_name = COALESCE(excluded.moderator_name, record_case.moderator_name),
+         reason = COALESCE(excluded.reason, record_case.reason),
+         created_at = COALESCE(excluded.created_at, record_case.created_at),
+         voided_at = COALESCE(excluded.voided_at, record_case.voided_at),
+         voided_by = COALESCE(excluded.voided_by, record_case.voided_by)`,
+    ),
+    // The latest name a player was seen with is the one a lookup by name finds.
+    mergePlayer: d.sql(
+      `INSERT INTO record_player (guild_id, player_id, name, name_key, at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (guild_id, player_id) DO UPDATE SET
+         name = CASE WHEN excluded.at >= record_player.at THEN excluded.name ELSE record_player.name END,
+         name_key = CASE WHEN excluded.at >= record_player.at THEN excluded.name_key ELSE record_player.name_key END,
+         at = CASE WHEN excluded.at >= record_player.at THEN excluded.at ELSE record_player.at END`,
+    ),
+    mergeShift: d.sql(
+      `INSERT INTO record_shift (guild_id, server, shift_id, at, member_id, member_name, roblox_id, started_at,
+                                 ended_at, seconds)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (guild_id, server, shift_id) DO UPDATE SET
+         at = CASE WHEN excluded.started_at IS NOT NULL THEN excluded.started_at ELSE record_shift.at END,
+         member_id = COALESCE(excluded.member_id, record_shift.member_id),
+         member_name = COALESCE(excluded.member_name, record_shift.member_name),
+         roblox_id = COALESCE(excluded.roblox_id, record_shift.roblox_id),
+         started_at = COALESCE(excluded.started_at, record_shift.started_at),
+         ended_at = COALESCE(excluded.ended_at, record_shift.ended_at),
+         seconds = COALESCE(excluded.seconds, record_shift.seconds)`,
+    ),
+    mergeSession: d.sql(
+      `INSERT INTO record_session (guild_id, server, session_id, at, name, started_by_id, started_by_name,
+                                   started_at, ended_at, peak_players, joins, cases)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (guild_id, server, session_id) DO UPDATE SET
+         at = CASE WHEN excluded.started_at IS NOT NULL THEN excluded.started_at ELSE record_session.at END,
+         name = COALESCE(excluded.name, record_session.name),
+         started_by_id = COALESCE(excluded.started_by_id, record_session.started_by_id),
+         started_by_name = COALESCE(excluded.started_by_name, record_session.started_by_name),
+         started_at = COALESCE(excluded.started_at, record_session.started_at),
+         ended_at = COALESCE(excluded.ended_at, record_session.ended_at),
+         peak_players = COALESCE(excluded.peak_players, record_session.peak_players),
+         joins = COALESCE(excluded.joins, record_session.joins),
+         cases = COALESCE(excluded.cases, record_session.cases)`,
+    ),
+    mergeModcall: d.sql(
+      `INSERT INTO record_modcall (guild_id, server, caller_id, at, caller_name) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (guild_id, server, caller_id, at) DO UPDATE SET
+         caller_name = COALESCE(excluded.caller_name, record_modcall.caller_name)`,
+    ),
+
+    // Retention.
+    retentionOf: d.sql<{ retention_days: number | null }, [string]>(
+      'SELECT retention_days FROM record_guild WHERE guild_id = ?',
+    ),
+    setRetention: d.sql<never, [string, number]>(
+      `INSERT INTO record_guild (guild_id, retention_days) VALUES (?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET retention_days = excluded.retention_days`,
+    ),
+    guilds: d.sql<{ guild_id: string; retention_days: number | null }, []>(
+      'SELECT guild_id, retention_days FROM record_guild ORDER BY guild_id',
+    ),
+    // One slice of one guild's oldest rows of one table, by the (guild_id, at) index.
+    sweepSlice: Object.fromEntries(
+      RECORD_TABLES.map(({ table, key }) => [
+        table,
+        d.sql<never, [string, number, number]>(
+          `DELETE FROM ${table} WHERE (${key}) IN
+             (SELECT ${key} FROM ${table} WHERE guild_id = ? AND at < ? ORDER BY at LIMIT ?)`,
+        ),
+      ]),
+    ) as Record<(typeof RECORD_TABLES)[number]['table'], Sql<never, [string, number, number]>>,
+
+    // Forgetting a guild the bot left (forget-guild.ts): its record goes with the rest, in the same transaction.
+    forgetGuild: [...RECORD_TABLES.map(({ table }) => table), 'record_guild'].map((table) =>
+      d.sql<never, [string]>(`DELETE FROM ${table} WHERE guild_id = ?`),
+    ),
+
+    // Lookups.
+    casesOf: d.sql<CaseRow, [string, string, number, number]>(
+      `SELECT ${CASE_COLUMNS} FROM record_case WHERE guild_id = ? AND target_id = ?
+       ORDER BY at DESC, number DESC LIMIT ? OFFSET ?`,
+    ),
+    caseTotals: d.sql<CaseTypeCount, [string, string]>(
+      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
+              count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
+       FROM record_case WHERE guild_id = ? AND target_id = ?
+       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
+    ),
+    playersFrom: d.sql<{ player_id: string; name: string }, [string, string, string, number]>(
+      `SELECT player_id, name FROM record_player WHERE guild_id = ? AND name_key >= ? AND name_key < ?
+       ORDER BY name_key, player_id LIMIT ?`,
+    ),
+    playerById: d.sql<{ player_id: string; name: string }, [string, string]>(
+      'SELECT player_id, name FROM record_player WHERE guild_id = ? AND player_id = ?',
+    ),
+    playerByName: d.sql<{ player_id: string; name: string }, [string, string]>(
+      'SELECT player_id, name FROM record_player WHERE guild_id = ? AND name_key = ? ORDER BY at DESC LIMIT 1',
+    ),
+  };
+}
+
+export type RecordStatements = ReturnType<typeof recordStatements>;

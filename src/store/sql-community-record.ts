@@ -1,0 +1,91 @@
+import {
+  DEFAULT_RECORD_RETENTION_DAYS,
+  type CaseTypeCount,
+  type CommunityRecord,
+  type RecordedCase,
+  type RecordedPlayer,
+} from './community-record.js';
+import type { RecordEngine } from './record-engine.js';
+import { nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
+import { RECORD_TABLES, recordStatements, type CaseRow, type RecordStatements } from './record-statements.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { sweepInSlices } from './sweep-in-slices.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The community record on either engine: the shared statements, run by the engine's {@link RecordEngine}. */
+export class SqlCommunityRecord implements CommunityRecord {
+  private readonly sql: RecordStatements;
+
+  constructor(
+    private readonly d: SqlDialect,
+    private readonly engine: RecordEngine,
+  ) {
+    this.sql = recordStatements(d);
+  }
+
+  recordPending(limit: number): Promise<{ recorded: number; skipped: number }> {
+    return this.engine.readThenWrite(this.sql.unrecorded, [limit], (rows) => {
+      const { writes, recorded, skipped } = planRecording(this.d, this.sql, rows);
+      return { writes, result: { recorded, skipped } };
+    });
+  }
+
+  async retentionDays(guildId: string): Promise<number> {
+    const [row] = await this.engine.read(this.sql.retentionOf, [guildId]);
+    return row?.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS;
+  }
+
+  async setRetentionDays(guildId: string, days: number): Promise<void> {
+    await this.engine.write([{ sql: this.sql.setRetention, params: [guildId, days] }]);
+  }
+
+  async sweep(now: number): Promise<number> {
+    let total = 0;
+    for (const guild of await this.engine.read(this.sql.guilds, [])) {
+      const before = now - (guild.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS) * DAY_MS;
+      for (const { table } of RECORD_TABLES) {
+        const slice = this.sql.sweepSlice[table];
+        total += await sweepInSlices((limit) =>
+          this.engine.write([{ sql: slice, params: [guild.guild_id, before, limit] }]),
+        );
+      }
+    }
+    return total;
+  }
+
+  async casesOf(guildId: string, playerId: string, page: { limit: number; offset: number }): Promise<RecordedCase[]> {
+    const rows = await this.engine.read(this.sql.casesOf, [guildId, playerId, page.limit, page.offset]);
+    return rows.map(toRecordedCase);
+  }
+
+  caseTotals(guildId: string, playerId: string): Promise<CaseTypeCount[]> {
+    return this.engine.read(this.sql.caseTotals, [guildId, playerId]);
+  }
+
+  async findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]> {
+    const key = nameKeyOf(prefix);
+    const rows = await this.engine.read(this.sql.playersFrom, [guildId, key, prefixEnd(key), limit]);
+    return rows.map((row) => ({ playerId: row.player_id, name: row.name }));
+  }
+
+  async findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined> {
+    const [byId] = await this.engine.read(this.sql.playerById, [guildId, idOrName]);
+    const [row] = byId ? [byId] : await this.engine.read(this.sql.playerByName, [guildId, nameKeyOf(idOrName)]);
+    return row && { playerId: row.player_id, name: row.name };
+  }
+}
+
+/** A case row as the record's reader sees it: what no delivery told yet is absent. */
+function toRecordedCase(row: CaseRow): RecordedCase {
+  const found: RecordedCase = { server: row.server, number: row.number, at: row.at };
+  if (row.type !== null) found.type = row.type;
+  if (row.target_id !== null) found.targetId = row.target_id;
+  if (row.target_name !== null) found.targetName = row.target_name;
+  if (row.moderator_id !== null) found.moderatorId = row.moderator_id;
+  if (row.moderator_name !== null) found.moderatorName = row.moderator_name;
+  if (row.reason !== null) found.reason = row.reason;
+  if (row.voided_at !== null) found.voidedAt = row.voided_at;
+  if (row.voided_by !== null) found.voidedBy = row.voided_by;
+  return found;
+}

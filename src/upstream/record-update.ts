@@ -1,0 +1,189 @@
+import { z } from 'zod';
+
+import type { Envelope } from './schemas.js';
+
+/**
+ * What one delivery changes in the community record: the fields of the case, shift, session or modcall it tells
+ * of, as far as it tells them. Several deliveries may tell of one thing (a case created, then voided; a shift
+ * started, then ended) in any order: each update carries only what its event knows, and the record merges them
+ * (a field once known stays known). `at` is when the thing began, as far as this delivery knows.
+ */
+export const RecordUpdateSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('case'),
+    number: z.number().int(),
+    at: z.number().int(),
+    type: z.string().optional(),
+    targetId: z.string().optional(),
+    targetName: z.string().optional(),
+    moderatorId: z.string().optional(),
+    moderatorName: z.string().optional(),
+    reason: z.string().optional(),
+    createdAt: z.number().int().optional(),
+    voidedAt: z.number().int().optional(),
+    voidedBy: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('shift'),
+    id: z.number().int(),
+    at: z.number().int(),
+    memberId: z.string().optional(),
+    memberName: z.string().optional(),
+    robloxId: z.string().optional(),
+    startedAt: z.number().int().optional(),
+    endedAt: z.number().int().optional(),
+    seconds: z.number().int().optional(),
+  }),
+  z.object({
+    kind: z.literal('session'),
+    id: z.number().int(),
+    at: z.number().int(),
+    name: z.string().optional(),
+    startedById: z.string().optional(),
+    startedByName: z.string().optional(),
+    startedAt: z.number().int().optional(),
+    endedAt: z.number().int().optional(),
+    peakPlayers: z.number().int().optional(),
+    joins: z.number().int().optional(),
+    cases: z.number().int().optional(),
+  }),
+  z.object({
+    kind: z.literal('modcall'),
+    callerId: z.string(),
+    at: z.number().int(),
+    callerName: z.string().optional(),
+  }),
+]);
+
+export type RecordUpdate = z.infer<typeof RecordUpdateSchema>;
+
+type Fields = Record<string, unknown>;
+
+/**
+ * The record update a delivery carries, read leniently from its envelope on the intake's path (a few property
+ * reads, no schema): a field of the wrong type is left out, and a delivery without the thing's key (a case's
+ * number, a shift's or session's id, a modcall's caller) carries none. The delivery is stored either way.
+ */
+export function recordUpdateOf(envelope: Envelope): RecordUpdate | undefined {
+  const data = objectOr(envelope.data);
+  const sentAt = int(envelope.at);
+  switch (envelope.event) {
+    case 'case.created':
+    case 'case.voided':
+      return caseUpdate(objectOr(data?.case), sentAt);
+    case 'shift.started':
+    case 'shift.ended':
+      return shiftUpdate(objectOr(data?.shift), sentAt);
+    case 'session.started':
+    case 'session.ended':
+      return sessionUpdate(objectOr(data?.session), objectOr(data?.stats), sentAt);
+    case 'modcall':
+      return modcallUpdate(data, sentAt);
+    default:
+      return undefined;
+  }
+}
+
+function caseUpdate(found: Fields | undefined, sentAt: number | undefined): RecordUpdate | undefined {
+  const number = int(found?.number);
+  if (!found || number === undefined) return undefined;
+  const target = objectOr(found.target);
+  const moderator = objectOr(found.moderator);
+  const createdAt = int(found.createdAt);
+  const voidedAt = int(found.voidedAt);
+  const at = createdAt ?? voidedAt ?? sentAt;
+  if (at === undefined) return undefined;
+  return compact({
+    kind: 'case',
+    number,
+    at,
+    type: text(found.type),
+    targetId: text(target?.robloxId),
+    targetName: text(target?.name),
+    moderatorId: text(moderator?.discordId),
+    moderatorName: text(moderator?.name),
+    reason: text(found.reason),
+    createdAt,
+    voidedAt,
+    voidedBy: text(found.voidedBy),
+  });
+}
+
+function shiftUpdate(found: Fields | undefined, sentAt: number | undefined): RecordUpdate | undefined {
+  const id = int(found?.id);
+  if (!found || id === undefined) return undefined;
+  const startedAt = int(found.startedAt);
+  const endedAt = int(found.endedAt);
+  const seconds = int(found.seconds);
+  const at = startedAt ?? (endedAt !== undefined && seconds !== undefined ? endedAt - seconds * 1000 : sentAt);
+  if (at === undefined) return undefined;
+  return compact({
+    kind: 'shift',
+    id,
+    at,
+    memberId: text(found.discordId),
+    memberName: text(found.name),
+    robloxId: text(found.robloxId),
+    startedAt,
+    endedAt,
+    seconds,
+  });
+}
+
+function sessionUpdate(
+  found: Fields | undefined,
+  stats: Fields | undefined,
+  sentAt: number | undefined,
+): RecordUpdate | undefined {
+  const id = int(found?.id);
+  if (!found || id === undefined) return undefined;
+  const startedAt = int(found.startedAt);
+  const at = startedAt ?? sentAt;
+  if (at === undefined) return undefined;
+  const startedBy = objectOr(found.startedBy);
+  return compact({
+    kind: 'session',
+    id,
+    at,
+    name: text(found.name),
+    startedById: text(startedBy?.discordId),
+    startedByName: text(startedBy?.name),
+    startedAt,
+    endedAt: int(found.endedAt),
+    peakPlayers: int(found.peakPlayers),
+    joins: int(stats?.joins),
+    cases: int(stats?.cases),
+  });
+}
+
+function modcallUpdate(data: Fields | undefined, sentAt: number | undefined): RecordUpdate | undefined {
+  const caller = objectOr(data?.caller);
+  const callerId = text(caller?.robloxId);
+  const at = int(data?.at) ?? sentAt;
+  if (callerId === undefined || at === undefined) return undefined;
+  return compact({ kind: 'modcall', callerId, at, callerName: text(caller?.name) });
+}
+
+/** The update without its absent fields: it is stored as JSON with the delivery, so it stays small. */
+function compact<T extends Fields>(update: T): RecordUpdate {
+  for (const key of Object.keys(update)) if (update[key] === undefined) delete update[key];
+  return update as unknown as RecordUpdate;
+}
+
+function objectOr(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+}
+
+function int(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** Ids may come as numbers; longer text than a name or reason would hold is cut to what the record keeps. */
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length > MAX_TEXT ? value.slice(0, MAX_TEXT) : value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+/** The longest text the record keeps of a field (a reason, a name): Discord shows no more in a lookup. */
+const MAX_TEXT = 1000;

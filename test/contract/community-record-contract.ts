@@ -1,0 +1,222 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import type { NewDelivery } from '../../src/store/deliveries.js';
+import type { Store } from '../../src/store/store.js';
+import { recordUpdateOf } from '../../src/upstream/record-update.js';
+import type { StoreUnderTest } from './store-contract.js';
+
+const GUILD = '222222222222222222';
+const OTHER_GUILD = '333333333333333333';
+const CHANNEL = '300000000000000001';
+const DAY = 24 * 60 * 60 * 1000;
+const T0 = Date.UTC(2026, 10, 20, 12);
+
+/** A delivery as the intake stores it: its body, and the record update the intake reads from it. */
+function delivery(id: string, event: string, data: unknown, guildId = GUILD, server = '123'): NewDelivery {
+  const envelope = { id, event, server, at: T0, data };
+  const update = recordUpdateOf(envelope);
+  const stored: NewDelivery = {
+    hookId: `hook-${guildId}`,
+    guildId,
+    deliveryId: id,
+    event,
+    server,
+    rawBody: JSON.stringify(envelope),
+    receivedAt: T0,
+  };
+  if (update) stored.recordUpdate = JSON.stringify(update);
+  return stored;
+}
+
+const player = { robloxId: '9001', name: 'BuilderBob' };
+const moderator = { discordId: '400000000000000001', name: 'Mod Mia' };
+
+function caseCreated(number: number, type: string, at: number, target = player) {
+  return {
+    case: {
+      number,
+      type,
+      status: 'active',
+      target,
+      moderator,
+      reason: `reason ${number}`,
+      evidence: null,
+      inGame: true,
+      createdAt: at,
+      voidedAt: null,
+      voidedBy: null,
+    },
+  };
+}
+
+function caseVoided(number: number, type: string, at: number) {
+  return {
+    case: { number, type, status: 'voided', target: player, reason: `reason ${number}`, voidedAt: at, voidedBy: 'u1' },
+  };
+}
+
+function shift(id: number, startedAt: number, endedAt: number | null) {
+  return {
+    shift: {
+      id,
+      discordId: '500000000000000001',
+      name: 'Staff Sam',
+      robloxId: '77',
+      startedAt,
+      endedAt,
+      seconds: endedAt === null ? null : (endedAt - startedAt) / 1000,
+    },
+  };
+}
+
+/** Merges every stored update, as the record's writer does. */
+async function recordAll(store: Store): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { recorded, skipped } = await store.community.recordPending(2);
+    total += recorded;
+    if (recorded + skipped < 2) return total;
+  }
+}
+
+/** The community record's contract (store/community-record.ts), proven the same way on each engine. */
+export function describeCommunityRecordContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
+  describe(`the community record on ${engine}`, () => {
+    let underTest: StoreUnderTest;
+    const open: Store[] = [];
+    const now = { ms: T0 };
+    const start = async () => {
+      const store = await underTest.open(() => now.ms);
+      open.push(store);
+      await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: CHANNEL }));
+      return store;
+    };
+
+    afterEach(async () => {
+      for (const store of open.splice(0)) await store.close();
+      await underTest.dispose();
+    });
+
+    it('merges a case created and voided, in either order, once however often it is delivered', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await store.deliveries.accept(delivery('v-2', 'case.voided', caseVoided(2, 'kick', T0 + 5_000)));
+      await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - DAY)));
+      await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'kick', T0)));
+      // A retry of the same delivery is a duplicate; a resend under a new delivery id names the same case.
+      expect(await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - DAY)))).toBe(
+        'duplicate',
+      );
+      await store.deliveries.accept(delivery('c-1-again', 'case.created', caseCreated(1, 'warn', T0 - DAY)));
+      expect(await recordAll(store)).toBe(4);
+      expect(await recordAll(store)).toBe(0);
+
+      expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([
+        {
+          server: '123',
+          number: 2,
+          at: T0,
+          type: 'kick',
+          targetId: '9001',
+          targetName: 'BuilderBob',
+          moderatorId: moderator.discordId,
+          moderatorName: 'Mod Mia',
+          reason: 'reason 2',
+          voidedAt: T0 + 5_000,
+          voidedBy: 'u1',
+        },
+        expect.objectContaining({ number: 1, at: T0 - DAY, type: 'warn' }),
+      ]);
+      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([
+        { type: 'kick', count: 1, voided: 1 },
+        { type: 'warn', count: 1, voided: 0 },
+      ]);
+      expect(await store.community.casesOf(GUILD, '9001', { limit: 1, offset: 1 })).toMatchObject([{ number: 1 }]);
+    });
+
+    it('merges a shift ended before it started into one shift, and keeps the update until it is recorded', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      await store.deliveries.accept(delivery('s-end', 'shift.ended', shift(7, T0, T0 + 3_600_000)));
+      await store.deliveries.accept(delivery('s-start', 'shift.started', shift(7, T0, null)));
+      // Restarted before the writer ran: the updates were stored with their deliveries.
+      await store.close();
+      open.splice(0);
+      store = await start();
+      expect(await recordAll(store)).toBe(2);
+      // Counted by the retention sweep below: one shift, its one guild.
+      now.ms = T0 + 401 * DAY;
+      expect(await store.community.sweep(now.ms)).toBe(1);
+    });
+
+    it('records what an off rule mutes, and the posted sweep keeps a delivery until it is recorded', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await store.guilds.update(GUILD, (s) => ({ ...s, rules: [{ event: 'case.created', channelId: null }] }));
+      await store.deliveries.accept(delivery('c-muted', 'case.created', caseCreated(3, 'ban', T0)));
+      expect(await store.deliveries.sweepPosted(T0 + DAY)).toBe(0);
+      expect(await recordAll(store)).toBe(1);
+      expect(await store.deliveries.sweepPosted(T0 + DAY)).toBe(1);
+      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([{ type: 'ban', count: 1, voided: 0 }]);
+    });
+
+    it('finds players by id, by name in any case, and by the start of their latest name', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const renamed = { robloxId: '9001', name: 'BobTheBuilder' };
+      await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - DAY)));
+      await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0, renamed)));
+      const other = { robloxId: '42', name: 'Bobby' };
+      await store.deliveries.accept(delivery('c-3', 'case.created', caseCreated(3, 'kick', T0, other)));
+      await store.deliveries.accept(delivery('c-4', 'case.created', caseCreated(4, 'kick', T0, other), OTHER_GUILD));
+      await recordAll(store);
+
+      expect(await store.community.findPlayers(GUILD, 'BOB', 10)).toEqual([
+        { playerId: '42', name: 'Bobby' },
+        { playerId: '9001', name: 'BobTheBuilder' },
+      ]);
+      expect(await store.community.findPlayers(GUILD, 'bobb', 10)).toEqual([{ playerId: '42', name: 'Bobby' }]);
+      expect(await store.community.findPlayers(GUILD, 'x', 10)).toEqual([]);
+      expect(await store.community.findPlayer(GUILD, '9001')).toEqual({ playerId: '9001', name: 'BobTheBuilder' });
+      expect(await store.community.findPlayer(GUILD, 'bobthebuilder')).toEqual({
+        playerId: '9001',
+        name: 'BobTheBuilder',
+      });
+      // The older name is not the player's any more.
+      expect(await store.community.findPlayer(GUILD, 'BuilderBob')).toBeUndefined();
+      expect(await store.community.findPlayer(OTHER_GUILD, '9001')).toBeUndefined();
+    });
+
+    it('keeps each guild its own retention, and forgets a guild the bot left', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - 40 * DAY)));
+      await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0)));
+      const old = caseCreated(1, 'warn', T0 - 40 * DAY);
+      await store.deliveries.accept(delivery('o-1', 'case.created', old, OTHER_GUILD));
+      await recordAll(store);
+      expect(await store.community.retentionDays(GUILD)).toBe(400);
+      await store.community.setRetentionDays(GUILD, 30);
+      expect(await store.community.retentionDays(GUILD)).toBe(30);
+
+      // The case and the player's name 40 days old go in the guild with 30 days; the other guild keeps its case.
+      expect(await store.community.sweep(T0)).toBe(1);
+      expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toMatchObject([{ number: 2 }]);
+      expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toEqual([{ type: 'warn', count: 1, voided: 0 }]);
+
+      expect((await store.forgetGuild(GUILD)).recordRows).toBe(3);
+      expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([]);
+      expect(await store.community.retentionDays(GUILD)).toBe(400);
+      expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toHaveLength(1);
+    });
+
+    it('drops an update that does not parse and goes on with the rest', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), recordUpdate: '{"kind":"case"}' });
+      await store.deliveries.accept(delivery('call', 'modcall', { caller: player, at: T0 }));
+      expect(await store.community.recordPending(10)).toEqual({ recorded: 1, skipped: 1 });
+      expect(await store.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0 });
+    });
+  });
+}
