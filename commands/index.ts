@@ -4,14 +4,16 @@ import type { Features } from '../src/features/index.js';
 import { alerts } from './alerts.js';
 import { app } from './app.js';
 import { audit } from './audit.js';
+import { caseCommand } from './case.js';
 import { feed } from './feed.js';
+import { record } from './record.js';
 import { setup } from './setup.js';
 import { status } from './status.js';
 import { store } from './store.js';
 import { webhook } from './webhook.js';
 
 /** Every slash command of the bot: what deploy-commands registers (their definitions). */
-export const COMMANDS = [setup, webhook, feed, alerts, status, audit, app, store] as const;
+export const COMMANDS = [setup, webhook, feed, alerts, status, audit, app, store, record, caseCommand] as const;
 
 /** Every slash command bound to what it uses of the features: what the dispatcher serves. */
 export function bindCommands(features: Features, basics: CommandBasics): BoundCommand[] {
@@ -25,5 +27,7 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(audit, { ...basics, ...features.audit.deps }),
     bindCommand(app, { ...basics, ...releases.deps }),
     bindCommand(store, { ...basics, ...releases.deps }),
+    bindCommand(record, { ...basics, ...features.record.deps }),
+    bindCommand(caseCommand, { ...basics, ...features.record.deps }),
   ];
 }

@@ -3,6 +3,14 @@ export const DEFAULT_RECORD_RETENTION_DAYS = 400;
 /** The longest retention an admin may set: ten years. */
 export const MAX_RECORD_RETENTION_DAYS = 3650;
 
+/** A guild's choices about its record. */
+export interface RecordSettings {
+  /** {@link DEFAULT_RECORD_RETENTION_DAYS} unless an admin set it. */
+  retentionDays: number;
+  /** The role whose members may read the record besides admins; null for none. */
+  staffRoleId: string | null;
+}
+
 /** One case as the record holds it: what its deliveries told, merged (absent: no delivery told it yet). */
 export interface RecordedCase {
   server: string;
@@ -44,9 +52,11 @@ export interface CommunityRecord {
    * update that does not parse is cleared and counted in `skipped`, so one bad row never stops the rest.
    */
   recordPending(limit: number): Promise<{ recorded: number; skipped: number }>;
-  /** The guild's retention in days ({@link DEFAULT_RECORD_RETENTION_DAYS} unless set). */
-  retentionDays(guildId: string): Promise<number>;
+  /** Who may read the guild's record besides admins, and how long it is kept. */
+  settingsOf(guildId: string): Promise<RecordSettings>;
   setRetentionDays(guildId: string, days: number): Promise<void>;
+  /** Null: only members with Manage Server read the record. */
+  setStaffRole(guildId: string, roleId: string | null): Promise<void>;
   /** Deletes what is past each guild's retention at `now`, each guild's oldest first, in bounded slices. */
   sweep(now: number): Promise<number>;
   /** The player's cases, newest first, a page of them. */

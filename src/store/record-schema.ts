@@ -1,7 +1,7 @@
 import type { SqlDialect } from './sql-dialect.js';
 
 /**
- * The community record's schema, one migration of each engine (SQLite's 12th, PostgreSQL's 11th): history, never
+ * The community record's schema, one migration of each engine (SQLite's 7th, PostgreSQL's 11th): history, never
  * edited; a change is a new migration. Written once for both (BIGINT is an integer in SQLite too).
  *
  * A delivery that tells of a case, shift, session or modcall carries its record update (`record_update`, JSON)
@@ -18,9 +18,11 @@ export function communityRecordSchema(d: SqlDialect): string {
     ALTER TABLE delivery ADD COLUMN record_update TEXT;
     CREATE INDEX delivery_unrecorded ON delivery (seq) WHERE record_update IS NOT NULL;
 
+    -- retention_days and staff_role_id: NULL until an admin sets them (/record retention, /record staff-role).
     CREATE TABLE record_guild (
       guild_id       TEXT PRIMARY KEY,
-      retention_days INTEGER
+      retention_days INTEGER,
+      staff_role_id  TEXT
     );
 
     CREATE TABLE record_case (

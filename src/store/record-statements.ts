@@ -24,6 +24,14 @@ export interface CaseRow {
   voided_by: string | null;
 }
 
+/** What both case events tell: case.created's word stands; a case.voided only fills what is not known yet. */
+const CASE_TOLD = ['type', 'target_id', 'target_name', 'moderator_id', 'moderator_name', 'reason'];
+
+function createdFirst(column: string): string {
+  return `${column} = CASE WHEN excluded.created_at IS NOT NULL THEN COALESCE(excluded.${column}, record_case.${column})
+           ELSE COALESCE(record_case.${column}, excluded.${column}) END`;
+}
+
 const CASE_COLUMNS =
   'server, number, at, type, target_id, target_name, moderator_id, moderator_name, reason, voided_at, voided_by';
 
@@ -58,12 +66,7 @@ export function recordStatements(d: SqlDialect) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (guild_id, server, number) DO UPDATE SET
          at = CASE WHEN excluded.created_at IS NOT NULL THEN excluded.created_at ELSE record_case.at END,
-         type = COALESCE(excluded.type, record_case.type),
-         target_id = COALESCE(excluded.target_id, record_case.target_id),
-         target_name = COALESCE(excluded.target_name, record_case.target_name),
-         moderator_id = COALESCE(excluded.moderator_id, record_case.moderator_id),
-         moderator_name = COALESCE(excluded.moderator_name, record_case.moderator_name),
-         reason = COALESCE(excluded.reason, record_case.reason),
+         ${CASE_TOLD.map(createdFirst).join(',\n         ')},
          created_at = COALESCE(excluded.created_at, record_case.created_at),
          voided_at = COALESCE(excluded.voided_at, record_case.voided_at),
          voided_by = COALESCE(excluded.voided_by, record_case.voided_by)`,
@@ -111,8 +114,12 @@ export function recordStatements(d: SqlDialect) {
     ),
 
     // Retention.
-    retentionOf: d.sql<{ retention_days: number | null }, [string]>(
-      'SELECT retention_days FROM record_guild WHERE guild_id = ?',
+    settingsOf: d.sql<{ retention_days: number | null; staff_role_id: string | null }, [string]>(
+      'SELECT retention_days, staff_role_id FROM record_guild WHERE guild_id = ?',
+    ),
+    setStaffRole: d.sql<never, [string, string | null]>(
+      `INSERT INTO record_guild (guild_id, staff_role_id) VALUES (?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET staff_role_id = excluded.staff_role_id`,
     ),
     setRetention: d.sql<never, [string, number]>(
       `INSERT INTO record_guild (guild_id, retention_days) VALUES (?, ?)

@@ -4,6 +4,7 @@ import {
   type CommunityRecord,
   type RecordedCase,
   type RecordedPlayer,
+  type RecordSettings,
 } from './community-record.js';
 import type { RecordEngine } from './record-engine.js';
 import { nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
@@ -31,13 +32,20 @@ export class SqlCommunityRecord implements CommunityRecord {
     });
   }
 
-  async retentionDays(guildId: string): Promise<number> {
-    const [row] = await this.engine.read(this.sql.retentionOf, [guildId]);
-    return row?.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS;
+  async settingsOf(guildId: string): Promise<RecordSettings> {
+    const [row] = await this.engine.read(this.sql.settingsOf, [guildId]);
+    return {
+      retentionDays: row?.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS,
+      staffRoleId: row?.staff_role_id ?? null,
+    };
   }
 
   async setRetentionDays(guildId: string, days: number): Promise<void> {
     await this.engine.write([{ sql: this.sql.setRetention, params: [guildId, days] }]);
+  }
+
+  async setStaffRole(guildId: string, roleId: string | null): Promise<void> {
+    await this.engine.write([{ sql: this.sql.setStaffRole, params: [guildId, roleId] }]);
   }
 
   async sweep(now: number): Promise<number> {

@@ -26,6 +26,12 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
   ['alert_settings', 'g1', { channelId: 'c' }],
 ];
 
+/** Undoes the community record's migration (SQLite's 7th, PostgreSQL's 11th), so the upgrade runs it again. */
+const UNDO_COMMUNITY_RECORD = `DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN record_update;
+  ${['record_guild', 'record_case', 'record_player', 'record_shift', 'record_session', 'record_modcall']
+    .map((table) => `DROP TABLE ${table};`)
+    .join(' ')}`;
+
 /** What the upgrade leaves: no tombstone, and each card document's time (a caller's: the time of the upgrade). */
 async function expectUpgraded(url: string): Promise<void> {
   const store = await openStore(url);
@@ -63,6 +69,7 @@ describe('upgrading a store written before documents had times', () => {
     await (await openStore(`sqlite://${file}`)).close();
     // Back to schema 5, as the earlier version wrote it.
     const db = new Database(file);
+    db.exec(UNDO_COMMUNITY_RECORD);
     db.exec('DROP INDEX record_due; DROP INDEX delivery_parked; ALTER TABLE record DROP COLUMN at');
     db.pragma('user_version = 5');
     const insert = db.prepare('INSERT INTO record (kind, key, value) VALUES (?, ?, ?)');
@@ -84,6 +91,7 @@ describe('upgrading a store written before documents had times', () => {
       try {
         // Every later step undone too (schema 8's accept function, schema 9's lease epochs), so the upgrade runs
         // from 6 again.
+        await client.query(UNDO_COMMUNITY_RECORD);
         await client.query(`DROP FUNCTION bridge_accept_batch(JSONB); DROP TABLE feed_lease;
                           DROP INDEX record_due; DROP INDEX delivery_parked; ALTER TABLE record DROP COLUMN at;
                           DELETE FROM bridge_migration WHERE version >= 7`);

@@ -6,7 +6,7 @@ import { RecordWriter } from './record-writer.js';
 export interface RecordDeps {
   community: Pick<
     CommunityRecord,
-    'retentionDays' | 'setRetentionDays' | 'casesOf' | 'caseTotals' | 'findPlayers' | 'findPlayer'
+    'settingsOf' | 'setRetentionDays' | 'setStaffRole' | 'casesOf' | 'caseTotals' | 'findPlayers' | 'findPlayer'
   >;
 }
 

@@ -7,7 +7,7 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it('are the six commands of DESIGN.md, /alerts and /audit, with the subcommands they name', () => {
+  it('are the six commands of DESIGN.md, /alerts, /audit, /record and /case, with the subcommands they name', () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
@@ -17,12 +17,16 @@ describe('command definitions', () => {
       'audit',
       'app',
       'store',
+      'record',
+      'case',
     ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
     expect(subcommands('webhook')).toEqual(['register', 'test', 'enable', 'list', 'remove']);
     expect(subcommands('feed')).toEqual(['set', 'off', 'clear', 'default', 'mention', 'show', 'held']);
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
+    expect(subcommands('record')).toEqual(['retention', 'staff-role']);
+    expect(subcommands('case')).toEqual(['lookup']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -51,16 +55,17 @@ describe('command definitions', () => {
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
     for (const body of bodies.filter((candidate) =>
-      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit'].includes(candidate.name),
+      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record'].includes(candidate.name),
     )) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
     }
   });
 
-  it('leave /app and /store open to members, whose subcommands check permission when they run', () => {
+  it('leave /app, /store and /case open to members, whose subcommands check permission when they run', () => {
     // Members list apps, read the store and (with the release-manager role) submit: Discord's default
     // permissions would hide the whole command from them; the admin subcommands check Manage Server themselves.
-    for (const name of ['app', 'store']) {
+    // /case answers admins and the staff role an admin names (/record staff-role).
+    for (const name of ['app', 'store', 'case']) {
       expect(bodies.find((body) => body.name === name)?.default_member_permissions, name).toBeUndefined();
     }
   });

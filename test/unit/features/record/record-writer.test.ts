@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+
+import { RECORD_SLICE, RecordWriter } from '../../../../src/features/record/record-writer.js';
+import type { CommunityRecord } from '../../../../src/store/community-record.js';
+import { captureLogs } from '../../../helpers/capture-logs.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
+
+/** A record whose store holds `waiting` updates, failing the passes listed in `failing` (1-based). */
+function recordWith(waiting: number, failing: number[] = []) {
+  let passes = 0;
+  let left = waiting;
+  const community: Pick<CommunityRecord, 'recordPending'> = {
+    recordPending(limit) {
+      passes += 1;
+      if (failing.includes(passes)) return Promise.reject(new Error('connection terminated'));
+      const recorded = Math.min(limit, left);
+      left -= recorded;
+      return Promise.resolve({ recorded, skipped: 0 });
+    },
+  };
+  return { community, left: () => left, passes: () => passes };
+}
+
+/** Lets the tick's work (a few promise turns and a setImmediate) finish. */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+
+describe("the record's writer", () => {
+  it('works off a backlog a slice at a time and stops at the first slice that is not full', async () => {
+    const store = recordWith(RECORD_SLICE * 2 + 5);
+    const time = new ManualTime();
+    const writer = new RecordWriter({ community: store.community, timers: time, logger: captureLogs().logger });
+    expect(await writer.write()).toBe(RECORD_SLICE * 2 + 5);
+    expect(store.passes()).toBe(3);
+  });
+
+  it('logs a store that fails and tries again at the next tick, losing nothing', async () => {
+    const store = recordWith(10, [1]);
+    const time = new ManualTime();
+    const logs = captureLogs();
+    const writer = new RecordWriter({
+      community: store.community,
+      timers: time,
+      logger: logs.logger,
+      writeEveryMs: 1_000,
+    });
+    writer.start();
+    await time.advance(1_000, settle);
+    expect(store.left()).toBe(10);
+    expect(logs.text()).toContain('recording failed; retried at the next tick');
+    expect(logs.text()).toContain('connection terminated');
+    await time.advance(1_000, settle);
+    expect(store.left()).toBe(0);
+    await writer.stop();
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+
+import { recordUpdateOf, RecordUpdateSchema } from '../../../src/upstream/record-update.js';
+import { SAMPLE_DELIVERIES } from '../../fixtures/deliveries.js';
+
+describe('the record update a delivery carries', () => {
+  it('reads each documented event into an update the record parses back', () => {
+    const updates = Object.values(SAMPLE_DELIVERIES).map((envelope) => recordUpdateOf(envelope));
+    for (const update of updates) expect(RecordUpdateSchema.parse(update)).toEqual(update);
+    const created = SAMPLE_DELIVERIES['case.created'].data.case;
+    expect(recordUpdateOf(SAMPLE_DELIVERIES['case.created'])).toEqual({
+      kind: 'case',
+      number: created.number,
+      at: created.createdAt,
+      type: 'warn',
+      targetId: created.target.robloxId,
+      targetName: created.target.name,
+      moderatorId: created.moderator.discordId,
+      moderatorName: created.moderator.name,
+      reason: created.reason,
+      createdAt: created.createdAt,
+    });
+    const ended = SAMPLE_DELIVERIES['shift.ended'].data.shift;
+    expect(recordUpdateOf(SAMPLE_DELIVERIES['shift.ended'])).toMatchObject({
+      kind: 'shift',
+      id: ended.id,
+      at: ended.startedAt,
+      endedAt: ended.endedAt,
+      seconds: ended.seconds,
+    });
+    const modcall = SAMPLE_DELIVERIES.modcall;
+    expect(recordUpdateOf(modcall)).toEqual({
+      kind: 'modcall',
+      callerId: modcall.data.caller.robloxId,
+      callerName: modcall.data.caller.name,
+      at: modcall.data.at,
+    });
+  });
+
+  it('is lenient: wrong-typed fields are left out, a thing without its key carries nothing', () => {
+    const envelope = { id: 'd1', event: 'case.voided', server: '1', at: 5_000 };
+    expect(recordUpdateOf({ ...envelope, data: { case: { number: 7, type: 42, reason: null } } })).toEqual({
+      kind: 'case',
+      number: 7,
+      at: 5_000,
+      type: '42',
+    });
+    expect(recordUpdateOf({ ...envelope, data: { case: { type: 'warn' } } })).toBeUndefined();
+    expect(recordUpdateOf({ ...envelope, data: 'not an object' })).toBeUndefined();
+    expect(recordUpdateOf({ ...envelope, event: 'modcall', data: { caller: {} } })).toBeUndefined();
+    expect(recordUpdateOf({ ...envelope, event: 'ping', data: {} })).toBeUndefined();
+    // A shift that ended, told without its start: it began seconds before it ended.
+    expect(
+      recordUpdateOf({ ...envelope, event: 'shift.ended', data: { shift: { id: 3, endedAt: 100_000, seconds: 60 } } }),
+    ).toMatchObject({ at: 40_000 });
+    // Text longer than a lookup shows is cut to what the record keeps.
+    const long = recordUpdateOf({ ...envelope, data: { case: { number: 1, reason: 'x'.repeat(5_000) } } });
+    expect(long?.kind === 'case' ? long.reason?.length : 0).toBe(1_000);
+  });
+});
