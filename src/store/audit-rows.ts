@@ -1,22 +1,16 @@
-import type { AuditEntry, AuditResult } from './audit-log.js';
+import type { AuditEntry } from './audit-log.js';
+import { columns, type RowOf } from './table-columns.js';
 
-/** An `audit` row as both engines return it (PostgreSQL's BIGINT `at` may come back as a string). */
-export interface AuditRow {
-  guild_id: string;
-  user_id: string;
-  action: string;
-  result: AuditResult;
-  detail: string | null;
-  at: string | number;
-}
+/** What an audit entry is read with: {@link toAuditEntry}'s columns. */
+export const AUDIT = columns('audit', 'guild_id', 'user_id', 'action', 'result', 'detail', 'at');
 
-export function toAuditEntry(row: AuditRow): AuditEntry {
+export function toAuditEntry(row: RowOf<typeof AUDIT>): AuditEntry {
   return {
     guildId: row.guild_id,
     userId: row.user_id,
     action: row.action,
     result: row.result,
     detail: row.detail,
-    at: Number(row.at),
+    at: row.at,
   };
 }

@@ -1,57 +1,62 @@
 import type {
   ChannelWithWork,
-  DeliveryState,
   DroppedHeld,
   GuildFeedStatus,
   HeldEntry,
-  HeldKind,
   NewDelivery,
   PostedDelivery,
   QueuedEntry,
 } from './deliveries.js';
+import { columns, type Columns, type RowOf } from './table-columns.js';
+import type { ChannelStateTable, DeliveryTable } from './tables.js';
 
-/** A `delivery` row as both engines store it (same columns, same meaning). */
-export interface DeliveryRow {
-  seq: number;
-  hook_id: string;
-  delivery_id: string;
-  guild_id: string;
-  event: string;
-  server: string | null;
-  case_type: string | null;
-  received_at: number;
-  raw_body: string | null;
-  state: DeliveryState;
-  channel_id: string | null;
-  claim_nonce: string | null;
-  park_kind: HeldKind | null;
-  park_detail: string | null;
-  parked_at: number | null;
-}
+/** The columns every stored delivery is read with, whatever its state: what {@link storedFieldsOf} reads. */
+const STORED = ['seq', 'hook_id', 'delivery_id', 'guild_id', 'event', 'server', 'case_type', 'received_at'] as const;
 
-/** A posted row as listPosted reads it (`muted` is 0/1 in SQLite, a boolean in PostgreSQL). */
-export type PostedRow = StoredRow & { posted_at: number; muted: boolean | number };
+/** What a lane reads of a waiting entry: {@link toQueued}'s columns. */
+export const QUEUED = columns('delivery', ...STORED, 'raw_body', 'channel_id', 'claim_nonce');
 
-export function toPosted(row: PostedRow): PostedDelivery & { seq: number } {
-  return { ...storedFieldsOf(row), postedAt: row.posted_at, muted: Boolean(row.muted) };
-}
+/** What /feed held reads of a held entry: {@link toHeld}'s columns. */
+export const HELD = columns('delivery', ...STORED, 'raw_body', 'channel_id', 'park_kind', 'park_detail', 'parked_at');
 
-/** A `channel_state` row. */
-export interface ChannelRow {
-  channel_id: string;
-  guild_id: string;
-  failures: number;
-  retry_at: number | null;
-  broken_status: number | null;
-  broken_reason: string | null;
-  broken_since: number | null;
-}
+/** An open entry, waiting or held, as migrate-store reads it: {@link toOpenEntry}'s columns. */
+export const OPEN = columns(
+  'delivery',
+  ...STORED,
+  'state',
+  'raw_body',
+  'channel_id',
+  'claim_nonce',
+  'park_kind',
+  'park_detail',
+  'parked_at',
+);
+
+/** A posted entry as migrate-store reads it: {@link toPosted}'s columns. */
+export const POSTED = columns('delivery', ...STORED, 'posted_at', 'muted');
 
 /** What routing reads of a stored delivery (re-routing reads it per distinct group). */
-export type RoutingRow = Pick<DeliveryRow, 'event' | 'server' | 'case_type'>;
+export const ROUTING = columns('delivery', 'event', 'server', 'case_type');
+
+/** A channel's state as /status reads it: {@link toFeedStatus}'s columns. */
+export const CHANNEL = columns(
+  'channel_state',
+  'channel_id',
+  'guild_id',
+  'failures',
+  'retry_at',
+  'broken_status',
+  'broken_reason',
+  'broken_since',
+);
+
+export function toPosted(row: RowOf<typeof POSTED>): PostedDelivery & { seq: number } {
+  // A posted row always has its time (set with its state); the arrival stands in, as for a held row's.
+  return { ...storedFieldsOf(row), postedAt: row.posted_at ?? row.received_at, muted: Boolean(row.muted) };
+}
 
 /** The routing keys a row was stored with (server and case type absent on rows stored before rules named them). */
-export function routingKeysOf(row: RoutingRow): Pick<NewDelivery, 'event' | 'server' | 'caseType'> {
+export function routingKeysOf(row: RowOf<typeof ROUTING>): Pick<NewDelivery, 'event' | 'server' | 'caseType'> {
   return {
     event: row.event,
     ...(row.server !== null ? { server: row.server } : {}),
@@ -59,11 +64,7 @@ export function routingKeysOf(row: RoutingRow): Pick<NewDelivery, 'event' | 'ser
   };
 }
 
-/** The columns every stored delivery has, whatever its state. */
-type StoredRow = Pick<
-  DeliveryRow,
-  'seq' | 'hook_id' | 'delivery_id' | 'guild_id' | 'event' | 'server' | 'case_type' | 'received_at'
->;
+type StoredRow = RowOf<Columns<'delivery', (typeof STORED)[number]>>;
 
 /** What every stored delivery is, whatever its state: its ids, routing keys, arrival and order. */
 function storedFieldsOf(row: StoredRow): Omit<NewDelivery, 'rawBody'> & { seq: number } {
@@ -77,7 +78,7 @@ function storedFieldsOf(row: StoredRow): Omit<NewDelivery, 'rawBody'> & { seq: n
   };
 }
 
-export function toQueued(row: DeliveryRow): QueuedEntry {
+export function toQueued(row: RowOf<typeof QUEUED>): QueuedEntry {
   return {
     ...storedFieldsOf(row),
     rawBody: row.raw_body ?? '',
@@ -86,7 +87,7 @@ export function toQueued(row: DeliveryRow): QueuedEntry {
   };
 }
 
-export function toHeld(row: DeliveryRow): HeldEntry {
+export function toHeld(row: RowOf<typeof HELD>): HeldEntry {
   return {
     ...storedFieldsOf(row),
     rawBody: row.raw_body ?? '',
@@ -98,41 +99,39 @@ export function toHeld(row: DeliveryRow): HeldEntry {
 }
 
 /** A waiting row as a lane entry, a held one with its reason. */
-export function toOpenEntry(row: DeliveryRow): QueuedEntry | HeldEntry {
+export function toOpenEntry(row: RowOf<typeof OPEN>): QueuedEntry | HeldEntry {
   return row.state === 'waiting' ? toQueued(row) : toHeld(row);
 }
 
 /** The guilds of the rows a statement deleted, counted, by guild id (RETURNING promises no order). */
-export function countByGuild(rows: ReadonlyArray<{ guild_id: string }>): DroppedHeld[] {
+export function countByGuild(rows: ReadonlyArray<Pick<DeliveryTable, 'guild_id'>>): DroppedHeld[] {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.guild_id, (counts.get(row.guild_id) ?? 0) + 1);
   return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([guildId, count]) => ({ guildId, count }));
 }
 
-/** Held entries counted per kind and event. */
-export interface HeldCount {
-  park_kind: HeldKind;
-  event: string;
+/** A count (`count(*) AS n`): a number in both engines (PostgreSQL's bigint is read as one, open-postgres-store). */
+export interface Count {
   n: number;
 }
 
+/** Held entries counted per kind and event. */
+export type HeldCount = Pick<DeliveryTable, 'park_kind' | 'event'> & Count;
+
 /** Muted entries counted per event. */
-export interface MutedCount {
-  event: string;
-  n: number;
-}
+export type MutedCount = Pick<DeliveryTable, 'event'> & Count;
 
 /** /status's view of a guild, from its waiting count, its held and muted counts and its channels' states. */
 export function toFeedStatus(
   waiting: number,
   held: readonly HeldCount[],
   muted: readonly MutedCount[],
-  channels: readonly ChannelRow[],
+  channels: ReadonlyArray<RowOf<typeof CHANNEL>>,
 ): GuildFeedStatus {
   const status: GuildFeedStatus = {
     waiting,
     unrouted: {},
-    muted: Object.fromEntries(muted.map((row) => [row.event, Number(row.n)])),
+    muted: Object.fromEntries(muted.map((row) => [row.event, row.n])),
     heldBroken: 0,
     heldRefused: 0,
     broken: [],
@@ -164,12 +163,11 @@ export function toFeedStatus(
   return status;
 }
 
-/** A channel with waiting entries and its stored retry time, as channelsWithWork reads it. */
-export interface LaneRow {
-  channel_id: string;
-  guild_id: string;
-  retry_at: number | null;
-}
+/**
+ * A channel with waiting entries and its stored retry time, as channelsWithWork reads it: named, not selected,
+ * because the lane's columns come from a subquery of `delivery` joined to the channel's state.
+ */
+export type LaneRow = Pick<ChannelStateTable, 'channel_id' | 'guild_id' | 'retry_at'>;
 
 export function toChannelWithWork(row: LaneRow): ChannelWithWork {
   const lane: ChannelWithWork = { channelId: row.channel_id, guildId: row.guild_id };

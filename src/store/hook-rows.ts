@@ -1,27 +1,22 @@
 import type { SignatureFailure } from '../upstream/signature.js';
 import { emptyHookActivity, type HookActivityRecord } from './hook-activity.js';
 import { HookRecordSchema, type HookRecord } from './hooks.js';
+import { columns, type RowOf } from './table-columns.js';
 
-/** A `hook` row as both engines return it (`events` parsed: SQLite keeps JSON text, PostgreSQL JSONB). */
-export interface HookRow {
-  hook_id: string;
-  guild_id: string;
-  webhook_id: string | null;
-  secret: string;
-  events: unknown;
-  created_at: number;
-}
+/** What a hook is read with: {@link toHookRecord}'s columns (`events` is JSON text in SQLite, parsed in PostgreSQL). */
+export const HOOK = columns('hook', 'hook_id', 'guild_id', 'webhook_id', 'secret', 'events', 'created_at');
 
-/** A `hook_activity` row (`enabled` is 0/1 in SQLite, a boolean in PostgreSQL). */
-export interface ActivityRow {
-  last_delivery_at: number | null;
-  last_event: string | null;
-  refused: number;
-  refused_in_a_row: number;
-  last_refusal: string | null;
-  enabled: boolean | number | null;
-  enabled_at: number | null;
-}
+/** A hook's activity, in `hook_activity`'s column order after hook_id: what {@link toActivityColumns} fills. */
+export const ACTIVITY = columns(
+  'hook_activity',
+  'last_delivery_at',
+  'last_event',
+  'refused',
+  'refused_in_a_row',
+  'last_refusal',
+  'enabled',
+  'enabled_at',
+);
 
 /** An activity record as the row's column values, in `hook_activity`'s column order after hook_id. */
 export function toActivityColumns(
@@ -38,11 +33,8 @@ export function toActivityColumns(
   ];
 }
 
-/** The columns {@link toActivityColumns} fills. */
-export const ACTIVITY_COLUMNS =
-  'last_delivery_at, last_event, refused, refused_in_a_row, last_refusal, enabled, enabled_at';
-
-export function toHookRecord(row: HookRow): HookRecord {
+/** A hook's row (its `events` parsed, whichever engine read it) as the record the port speaks. */
+export function toHookRecord(row: RowOf<typeof HOOK>): HookRecord {
   return HookRecordSchema.parse({
     hookId: row.hook_id,
     guildId: row.guild_id,
@@ -53,7 +45,8 @@ export function toHookRecord(row: HookRow): HookRecord {
   });
 }
 
-export function toHookActivity(row: ActivityRow | undefined): HookActivityRecord {
+/** A hook's activity row (`enabled`: 0 or 1 in SQLite, a boolean in PostgreSQL) as the port's record. */
+export function toHookActivity(row: RowOf<typeof ACTIVITY> | undefined): HookActivityRecord {
   if (!row) return emptyHookActivity();
   return {
     lastDeliveryAt: row.last_delivery_at ?? undefined,

@@ -1,15 +1,18 @@
-import type { DeliveryState, HeldKind } from './deliveries.js';
-import type {
-  ChannelRow,
-  DeliveryRow,
-  HeldCount,
-  LaneRow,
-  MutedCount,
-  PostedRow,
-  RoutingRow,
+import {
+  CHANNEL,
+  HELD,
+  OPEN,
+  POSTED,
+  QUEUED,
+  ROUTING,
+  type Count,
+  type HeldCount,
+  type LaneRow,
+  type MutedCount,
 } from './delivery-rows.js';
 import type { Placement } from './placement.js';
 import type { SqlDialect } from './sql-dialect.js';
+import { columns, type RowOf } from './table-columns.js';
 
 /** Entries a settings change may move: waiting and not written down, or held for want of a usable channel. */
 const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parked' AND park_kind IN ('unrouted', 'broken')))`;
@@ -17,8 +20,14 @@ const MOVABLE = `((state = 'waiting' AND claim_nonce IS NULL) OR (state = 'parke
 /** Deletes of expired posted deliveries go in slices, so a big sweep never holds locks (or the writer) for long. */
 export const SWEEP_SLICE = 5_000;
 
-/** The columns listPosted selects. */
-const POSTED_COLUMNS = 'seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, posted_at, muted';
+/** Single columns statements read (the lists converters read are beside them, in delivery-rows.ts). */
+const MESSAGE = columns('written_message', 'message');
+const FAILURES = columns('channel_state', 'failures');
+const RETRY_AT = columns('channel_state', 'retry_at');
+const PLACE = columns('delivery', 'park_kind', 'channel_id');
+const STATE = columns('delivery', 'state');
+const GUILD = columns('delivery', 'guild_id');
+const LANE = columns('delivery', 'channel_id');
 
 /** The placement columns (placement.ts) a statement sets, in the order Placement lists them. */
 const PLACED = `state = ?, channel_id = ?, park_kind = ?, park_detail = ?, parked_at = ?, posted_at = ?, muted = ?,
@@ -39,16 +48,20 @@ export function queueStatements(d: SqlDialect) {
           WHERE state = 'waiting' AND channel_id IS NOT NULL GROUP BY channel_id) AS lane
        LEFT JOIN channel_state ON channel_state.channel_id = lane.channel_id`,
     ),
-    waitingHead: d.sql<DeliveryRow, [string, number]>(
-      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT ?`,
-    ),
+    waitingHead: d
+      .select(QUEUED)
+      .from<[string, number]>(`delivery WHERE channel_id = ? AND state = 'waiting' ORDER BY seq LIMIT ?`),
     // A written-down message is found through its nonce, never by reading the rest of its lane.
-    writtenEntries: d.sql<DeliveryRow, [string, string]>(
-      `SELECT * FROM delivery${claimed} WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting' ORDER BY seq`,
-    ),
-    unwrittenEntries: d.sql<DeliveryRow, [string, number]>(
-      `SELECT * FROM delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
-    ),
+    writtenEntries: d
+      .select(QUEUED)
+      .from<[string, string]>(
+        `delivery${claimed} WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting' ORDER BY seq`,
+      ),
+    unwrittenEntries: d
+      .select(QUEUED)
+      .from<[string, number]>(
+        `delivery WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL ORDER BY seq LIMIT ?`,
+      ),
     writeDown: d.sql(
       `UPDATE delivery SET claim_nonce = ?
        WHERE channel_id = ? AND state = 'waiting' AND claim_nonce IS NULL AND ${d.inList('seq')}`,
@@ -60,9 +73,7 @@ export function queueStatements(d: SqlDialect) {
       `INSERT INTO written_message (channel_id, nonce, message) VALUES (?, ?, ?)
        ON CONFLICT (channel_id) DO UPDATE SET nonce = excluded.nonce, message = excluded.message`,
     ),
-    writtenMessage: d.sql<{ message: string }, [string, string]>(
-      'SELECT message FROM written_message WHERE channel_id = ? AND nonce = ?',
-    ),
+    writtenMessage: d.select(MESSAGE).from<[string, string]>('written_message WHERE channel_id = ? AND nonce = ?'),
     forgetMessage: d.sql<never, [string, string]>('DELETE FROM written_message WHERE channel_id = ? AND nonce = ?'),
     markPosted: d.sql<never, [number, string, string]>(
       `UPDATE delivery${claimed} SET state = 'posted', raw_body = NULL, posted_at = ?, claim_nonce = NULL
@@ -71,10 +82,10 @@ export function queueStatements(d: SqlDialect) {
     clearFailures: d.sql<never, [string]>(
       'UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = ?',
     ),
-    recordFailure: d.sql<{ failures: number }, [string, string, number]>(
+    recordFailure: d.sql<RowOf<typeof FAILURES>, [string, string, number]>(
       `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES (?, ?, 1, ?)
        ON CONFLICT (channel_id) DO UPDATE SET failures = channel_state.failures + 1, retry_at = excluded.retry_at
-       RETURNING failures`,
+       RETURNING ${FAILURES.text}`,
     ),
     holdRefused: d.sql(
       `UPDATE delivery SET state = 'parked', park_kind = 'refused', park_detail = ?, parked_at = ?, claim_nonce = NULL
@@ -89,12 +100,10 @@ export function queueStatements(d: SqlDialect) {
       `UPDATE delivery SET state = 'parked', park_kind = 'broken', park_detail = ?, parked_at = ?, claim_nonce = NULL
        WHERE channel_id = ? AND state = 'waiting'`,
     ),
-    retryAtOf: d.sql<{ retry_at: number | null }, [string]>('SELECT retry_at FROM channel_state WHERE channel_id = ?'),
+    retryAtOf: d.select(RETRY_AT).from<[string]>('channel_state WHERE channel_id = ?'),
 
     // Admins' view: /status and held entries.
-    countWaiting: d.sql<{ n: number }, [string]>(
-      `SELECT count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'waiting'`,
-    ),
+    countWaiting: d.sql<Count, [string]>(`SELECT count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'waiting'`),
     countHeld: d.sql<HeldCount, [string]>(
       `SELECT park_kind, event, count(*) AS n FROM delivery WHERE guild_id = ? AND state = 'parked'
        GROUP BY park_kind, event`,
@@ -102,16 +111,14 @@ export function queueStatements(d: SqlDialect) {
     countMuted: d.sql<MutedCount, [string]>(
       `SELECT event, count(*) AS n FROM delivery WHERE guild_id = ? AND ${d.isTrue('muted')} GROUP BY event`,
     ),
-    channelStates: d.sql<ChannelRow, [string]>('SELECT * FROM channel_state WHERE guild_id = ? ORDER BY channel_id'),
-    listHeld: d.sql<DeliveryRow, [string, number, number]>(
-      `SELECT * FROM delivery WHERE guild_id = ? AND state = 'parked' ORDER BY seq LIMIT ? OFFSET ?`,
-    ),
-    heldOne: d.sql<DeliveryRow, [string, number]>(
-      `SELECT * FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
-    ),
-    heldPlace: d.sql<{ park_kind: HeldKind; channel_id: string | null }, [string, number]>(
-      `SELECT park_kind, channel_id FROM delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'${d.forUpdate}`,
-    ),
+    channelStates: d.select(CHANNEL).from<[string]>('channel_state WHERE guild_id = ? ORDER BY channel_id'),
+    listHeld: d
+      .select(HELD)
+      .from<[string, number, number]>(`delivery WHERE guild_id = ? AND state = 'parked' ORDER BY seq LIMIT ? OFFSET ?`),
+    heldOne: d.select(HELD).from<[string, number]>(`delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'`),
+    heldPlace: d
+      .select(PLACE)
+      .from<[string, number]>(`delivery WHERE guild_id = ? AND seq = ? AND state = 'parked'${d.forUpdate}`),
     requeueBrokenLane: d.sql<never, [string, string]>(
       `UPDATE delivery SET state = 'waiting', channel_id = ?, park_kind = NULL, park_detail = NULL, parked_at = NULL,
          claim_nonce = NULL WHERE channel_id = ? AND state = 'parked' AND park_kind = 'broken'`,
@@ -132,25 +139,23 @@ export function queueStatements(d: SqlDialect) {
     brokenReason: d.sql<{ reason: string }, [string]>(
       `SELECT COALESCE(broken_reason, '') AS reason FROM channel_state WHERE channel_id = ? AND broken_status IS NOT NULL`,
     ),
-    stateOf: d.sql<{ state: DeliveryState }, [string, string]>(
-      'SELECT state FROM delivery WHERE hook_id = ? AND delivery_id = ?',
-    ),
-    countOpen: d.sql<{ n: number }, []>(`SELECT count(*) AS n FROM delivery WHERE state IN ('waiting', 'parked')`),
-    listOpen: d.sql<DeliveryRow, []>(`SELECT * FROM delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`),
-    listPosted: d.sql<PostedRow, [number, number]>(
-      `SELECT ${POSTED_COLUMNS} FROM delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`,
-    ),
+    stateOf: d.select(STATE).from<[string, string]>('delivery WHERE hook_id = ? AND delivery_id = ?'),
+    countOpen: d.sql<Count, []>(`SELECT count(*) AS n FROM delivery WHERE state IN ('waiting', 'parked')`),
+    listOpen: d.select(OPEN).from<[]>(`delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`),
+    listPosted: d
+      .select(POSTED)
+      .from<[number, number]>(`delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`),
     sweepPosted: d.sql<never, [number]>(
       // A delivery whose record update is not yet recorded stays until it is (record-schema.ts).
       `DELETE FROM delivery WHERE seq IN
          (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND record_update IS NULL
           LIMIT ${SWEEP_SLICE})`,
     ),
-    dropHeld: d.sql<{ guild_id: string }, [number, number]>(
+    dropHeld: d.sql<RowOf<typeof GUILD>, [number, number]>(
       `DELETE FROM delivery WHERE seq IN
          (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? AND record_update IS NULL
           ORDER BY parked_at LIMIT ?)
-       RETURNING guild_id`,
+       RETURNING ${GUILD.text}`,
     ),
 
     // SQLite's accept (PostgreSQL's is bridge_accept_placed, a function of its schema): stored where it was placed.
@@ -167,16 +172,16 @@ export function queueStatements(d: SqlDialect) {
          retry_at = NULL WHERE guild_id = ? AND broken_status IS NOT NULL`,
     ),
     // One statement per (event, server, case type) the guild has open: what the rules can tell apart.
-    openGroups: d.sql<RoutingRow, [string]>(
-      `SELECT DISTINCT event, server, case_type FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`,
+    openGroups: d.sql<RowOf<typeof ROUTING>, [string]>(
+      `SELECT DISTINCT ${ROUTING.text} FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`,
     ),
     placeGroup: d.sql(
       `UPDATE delivery SET ${PLACED}
        WHERE guild_id = ? AND event = ? AND server IS NOT DISTINCT FROM ? AND case_type IS NOT DISTINCT FROM ?
          AND ${MOVABLE}`,
     ),
-    guildLanes: d.sql<{ channel_id: string }, [string]>(
-      `SELECT DISTINCT channel_id FROM delivery WHERE guild_id = ? AND state = 'waiting'`,
+    guildLanes: d.sql<RowOf<typeof LANE>, [string]>(
+      `SELECT DISTINCT ${LANE.text} FROM delivery WHERE guild_id = ? AND state = 'waiting'`,
     ),
   };
 }

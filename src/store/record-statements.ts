@@ -1,28 +1,31 @@
 import type { CaseTypeCount } from './community-record.js';
 import type { Sql, SqlDialect } from './sql-dialect.js';
+import { columns, type RowOf } from './table-columns.js';
 
-/** A stored delivery whose record update waits to be merged. */
-export interface UnrecordedRow {
-  seq: number;
-  guild_id: string;
-  server: string | null;
-  record_update: string;
-}
+/** A stored delivery whose record update waits to be merged (`record_update` is not null: the statement says so). */
+const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'record_update');
+export type UnrecordedRow = RowOf<typeof UNRECORDED> & { record_update: string };
 
-/** A `record_case` row. */
-export interface CaseRow {
-  server: string;
-  number: number;
-  at: number;
-  type: string | null;
-  target_id: string | null;
-  target_name: string | null;
-  moderator_id: string | null;
-  moderator_name: string | null;
-  reason: string | null;
-  voided_at: number | null;
-  voided_by: string | null;
-}
+/** What a lookup shows of a case. */
+const CASE = columns(
+  'record_case',
+  'server',
+  'number',
+  'at',
+  'type',
+  'target_id',
+  'target_name',
+  'moderator_id',
+  'moderator_name',
+  'reason',
+  'voided_at',
+  'voided_by',
+);
+export type CaseRow = RowOf<typeof CASE>;
+
+const PLAYER = columns('record_player', 'player_id', 'name');
+const SETTINGS = columns('record_guild', 'retention_days', 'staff_role_id');
+const GUILD_SETTINGS = columns('record_guild', 'guild_id', 'retention_days');
 
 /** What both case events tell: case.created's word stands; a case.voided only fills what is not known yet. */
 const CASE_TOLD = ['type', 'target_id', 'target_name', 'moderator_id', 'moderator_name', 'reason'];
@@ -31,9 +34,6 @@ function createdFirst(column: string): string {
   return `${column} = CASE WHEN excluded.created_at IS NOT NULL THEN COALESCE(excluded.${column}, record_case.${column})
            ELSE COALESCE(record_case.${column}, excluded.${column}) END`;
 }
-
-const CASE_COLUMNS =
-  'server, number, at, type, target_id, target_name, moderator_id, moderator_name, reason, voided_at, voided_by';
 
 /** The tables a guild's record is in, with the column that says when each row began (`at`) and its key. */
 export const RECORD_TABLES = [
@@ -53,7 +53,7 @@ export function recordStatements(d: SqlDialect) {
   return {
     // Rows a lane is changing are passed over, not waited for (and never deadlocked on): the next pass has them.
     unrecorded: d.sql<UnrecordedRow, [number]>(
-      `SELECT seq, guild_id, server, record_update FROM delivery WHERE record_update IS NOT NULL
+      `SELECT ${UNRECORDED.text} FROM delivery WHERE record_update IS NOT NULL
        ORDER BY seq LIMIT ?${d.forUpdateSkipLocked}`,
     ),
     clearUpdates: d.sql(`UPDATE delivery SET record_update = NULL WHERE ${d.inList('seq')}`),
@@ -114,9 +114,7 @@ export function recordStatements(d: SqlDialect) {
     ),
 
     // Retention.
-    settingsOf: d.sql<{ retention_days: number | null; staff_role_id: string | null }, [string]>(
-      'SELECT retention_days, staff_role_id FROM record_guild WHERE guild_id = ?',
-    ),
+    settingsOf: d.select(SETTINGS).from<[string]>('record_guild WHERE guild_id = ?'),
     setStaffRole: d.sql<never, [string, string | null]>(
       `INSERT INTO record_guild (guild_id, staff_role_id) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET staff_role_id = excluded.staff_role_id`,
@@ -125,9 +123,7 @@ export function recordStatements(d: SqlDialect) {
       `INSERT INTO record_guild (guild_id, retention_days) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET retention_days = excluded.retention_days`,
     ),
-    guilds: d.sql<{ guild_id: string; retention_days: number | null }, []>(
-      'SELECT guild_id, retention_days FROM record_guild ORDER BY guild_id',
-    ),
+    guilds: d.select(GUILD_SETTINGS).from<[]>('record_guild ORDER BY guild_id'),
     // One slice of one guild's oldest rows of one table, by the (guild_id, at) index.
     sweepSlice: Object.fromEntries(
       RECORD_TABLES.map(({ table, key }) => [
@@ -145,26 +141,26 @@ export function recordStatements(d: SqlDialect) {
     ),
 
     // Lookups.
-    casesOf: d.sql<CaseRow, [string, string, number, number]>(
-      `SELECT ${CASE_COLUMNS} FROM record_case WHERE guild_id = ? AND target_id = ?
-       ORDER BY at DESC, number DESC LIMIT ? OFFSET ?`,
-    ),
+    casesOf: d
+      .select(CASE)
+      .from<[string, string, number, number]>(
+        'record_case WHERE guild_id = ? AND target_id = ? ORDER BY at DESC, number DESC LIMIT ? OFFSET ?',
+      ),
     caseTotals: d.sql<CaseTypeCount, [string, string]>(
       `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
               count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
        FROM record_case WHERE guild_id = ? AND target_id = ?
        GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
     ),
-    playersFrom: d.sql<{ player_id: string; name: string }, [string, string, string, number]>(
-      `SELECT player_id, name FROM record_player WHERE guild_id = ? AND name_key >= ? AND name_key < ?
-       ORDER BY name_key, player_id LIMIT ?`,
-    ),
-    playerById: d.sql<{ player_id: string; name: string }, [string, string]>(
-      'SELECT player_id, name FROM record_player WHERE guild_id = ? AND player_id = ?',
-    ),
-    playerByName: d.sql<{ player_id: string; name: string }, [string, string]>(
-      'SELECT player_id, name FROM record_player WHERE guild_id = ? AND name_key = ? ORDER BY at DESC LIMIT 1',
-    ),
+    playersFrom: d
+      .select(PLAYER)
+      .from<[string, string, string, number]>(
+        'record_player WHERE guild_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key, player_id LIMIT ?',
+      ),
+    playerById: d.select(PLAYER).from<[string, string]>('record_player WHERE guild_id = ? AND player_id = ?'),
+    playerByName: d
+      .select(PLAYER)
+      .from<[string, string]>('record_player WHERE guild_id = ? AND name_key = ? ORDER BY at DESC LIMIT 1'),
   };
 }
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { describeTables, type ColumnKind } from '../../scripts/table-types.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
@@ -32,4 +33,56 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
 describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeStoreContract('PostgreSQL', postgresUnderTest);
   describeCommunityRecordContract('PostgreSQL', postgresUnderTest);
+});
+
+/**
+ * PostgreSQL's column types for each kind of column the generated row types (src/store/tables.ts) know; both
+ * integer types come back as numbers (bigint too: open-postgres-store reads it as one).
+ */
+const POSTGRES_TYPES: Record<ColumnKind, readonly string[]> = {
+  integer: ['bigint', 'integer'],
+  text: ['text'],
+  boolean: ['boolean'],
+  json: ['jsonb'],
+};
+
+describe.skipIf(!POSTGRES_URL)('the generated row types on PostgreSQL', () => {
+  it('name columns PostgreSQL has too, with the same nullability and a type the engine returns as they say', async () => {
+    const database = await createTestDatabase();
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      // Opening the store applies PostgreSQL's migrations.
+      await (await openStore(database.url, () => Date.now())).close();
+      const { rows } = await client.query<{
+        table_name: string;
+        column_name: string;
+        data_type: string;
+        is_nullable: 'YES' | 'NO';
+      }>(
+        `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
+         WHERE table_schema = current_schema()`,
+      );
+      const postgres = new Map(rows.map((row) => [`${row.table_name}.${row.column_name}`, row]));
+      const drift: string[] = [];
+      for (const table of describeTables()) {
+        for (const column of table.columns) {
+          const name = `${table.name}.${column.name}`;
+          const found = postgres.get(name);
+          if (!found) drift.push(`${name}: not in PostgreSQL`);
+          else if ((found.is_nullable === 'YES') !== column.nullable) {
+            drift.push(`${name}: ${column.nullable ? 'nullable' : 'NOT NULL'} in SQLite, not in PostgreSQL`);
+          } else if (!POSTGRES_TYPES[column.kind].includes(found.data_type)) {
+            drift.push(`${name}: ${column.kind} in the generated types, ${found.data_type} in PostgreSQL`);
+          }
+        }
+      }
+      expect(drift, 'the engines’ schemas differ (scripts/table-types.ts lists the columns they type apart)').toEqual(
+        [],
+      );
+    } finally {
+      await client.end();
+      await database.drop();
+    }
+  });
 });

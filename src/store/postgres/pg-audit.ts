@@ -1,7 +1,12 @@
 import type pg from 'pg';
 
 import type { AuditEntry, AuditLog } from '../audit-log.js';
-import { toAuditEntry, type AuditRow } from '../audit-rows.js';
+import { AUDIT, toAuditEntry } from '../audit-rows.js';
+import { postgresDialect as d } from '../sql-dialect.js';
+import { rowsOf } from './pg-sql.js';
+
+const OF_GUILD = d.select(AUDIT).from<[string, number]>('audit WHERE guild_id = ? ORDER BY id DESC LIMIT ?');
+const ALL = d.select(AUDIT).from<[]>('audit ORDER BY id');
 
 /** The `audit` table; newest first by its identity column, which follows insertion. */
 export class PostgresAudit implements AuditLog {
@@ -15,18 +20,11 @@ export class PostgresAudit implements AuditLog {
   }
 
   async latest(guildId: string, limit: number): Promise<AuditEntry[]> {
-    const { rows } = await this.pool.query<AuditRow>(
-      'SELECT guild_id, user_id, action, result, detail, at FROM audit WHERE guild_id = $1 ORDER BY id DESC LIMIT $2',
-      [guildId, limit],
-    );
-    return rows.map(toAuditEntry);
+    return (await rowsOf(this.pool, OF_GUILD, [guildId, limit])).map(toAuditEntry);
   }
 
   async listAll(): Promise<AuditEntry[]> {
-    const { rows } = await this.pool.query<AuditRow>(
-      'SELECT guild_id, user_id, action, result, detail, at FROM audit ORDER BY id',
-    );
-    return rows.map(toAuditEntry);
+    return (await rowsOf(this.pool, ALL, [])).map(toAuditEntry);
   }
 
   async sweep(before: number): Promise<number> {

@@ -3,14 +3,20 @@ import type pg from 'pg';
 import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
 import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
-import { postgresDialect } from '../sql-dialect.js';
-import { GUILD_LOCK_SQL, type PostgresGuildSettings } from './pg-guild-settings.js';
+import { postgresDialect as d } from '../sql-dialect.js';
+import { columns } from '../table-columns.js';
+import { GUILD_LOCK_SQL, SETTINGS_OF, type PostgresGuildSettings } from './pg-guild-settings.js';
 import type { PostgresHooks } from './pg-hooks.js';
 import { notify } from './pg-signals.js';
-import { changesOf } from './pg-sql.js';
+import { changesOf, rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
 
-const RECORD_SQL = recordStatements(postgresDialect);
+const RECORD_SQL = recordStatements(d);
+
+/** The guild's hooks, locked in hook_id order. */
+const HOOKS_OF = d
+  .select(columns('hook', 'hook_id'))
+  .from<[string]>('hook WHERE guild_id = ? ORDER BY hook_id FOR UPDATE');
 
 /** Forgets a guild the bot left, in one transaction; every process hears of it at the commit. */
 export class PostgresGuildForgetting implements GuildForgetting {
@@ -26,19 +32,12 @@ export class PostgresGuildForgetting implements GuildForgetting {
       // previous version's accept, which locked the hook rows before its guild's lock). The lock comes before
       // anything is deleted: an accept (bridge_accept_batch) holds it while it reads the hooks and counts their
       // activity, so it finds nothing of this removal half done, and this removal waits for it to commit.
-      const { rows: hooks } = await client.query<{ hook_id: string }>(
-        'SELECT hook_id FROM hook WHERE guild_id = $1 ORDER BY hook_id FOR UPDATE',
-        [guildId],
-      );
-      const ids = hooks.map((row) => row.hook_id);
+      const ids = (await rowsOf(client, HOOKS_OF, [guildId])).map((row) => row.hook_id);
       await client.query(GUILD_LOCK_SQL, [guildId]);
       await client.query('DELETE FROM hook WHERE hook_id = ANY($1::text[])', [ids]);
       await client.query('DELETE FROM hook_activity WHERE hook_id = ANY($1::text[])', [ids]);
-      const { rows: settings } = await client.query<{ settings: unknown }>(
-        'SELECT settings FROM guild_settings WHERE guild_id = $1',
-        [guildId],
-      );
-      const before = settings[0] ? GuildSettingsSchema.parse(settings[0].settings) : undefined;
+      const [settings] = await rowsOf(client, SETTINGS_OF, [guildId]);
+      const before = settings ? GuildSettingsSchema.parse(settings.settings) : undefined;
       // Emptied, not deleted: the version goes on counting, so settings cached before cannot pass for current.
       await client.query('UPDATE guild_settings SET settings = $2, version = version + 1 WHERE guild_id = $1', [
         guildId,

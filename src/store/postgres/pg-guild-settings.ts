@@ -8,8 +8,26 @@ import {
   type GuildSettingsStore,
 } from '../guild-settings.js';
 import type { StoreSignals } from '../signals.js';
+import { postgresDialect as d } from '../sql-dialect.js';
+import { columns } from '../table-columns.js';
+import type { GuildSettingsTable } from '../tables.js';
 import { rerouteGuild } from './pg-reroute.js';
+import { rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
+
+/** The column a guild's settings are read from (JSONB: pg parses it). */
+const SETTINGS = columns('guild_settings', 'settings');
+
+/** A guild's settings. */
+export const SETTINGS_OF = d.select(SETTINGS).from<[string]>('guild_settings WHERE guild_id = ?');
+const ALL_SETTINGS = d.select(SETTINGS).from<[]>('guild_settings ORDER BY guild_id');
+/**
+ * A guild's settings with their version: PostgreSQL's own column (bumped by every change; an accept routed with
+ * an older one is refused), which SQLite's single writer needs none of, so the generated type does not have it.
+ */
+const VERSIONED = d.sql<Pick<GuildSettingsTable<'postgres'>, 'settings'> & { version: number }, [string]>(
+  'SELECT settings, version FROM guild_settings WHERE guild_id = ?',
+);
 
 /** A guild's settings and the version they were stored under (0: never stored). */
 export interface VersionedSettings {
@@ -46,11 +64,7 @@ export class PostgresGuildSettings implements GuildSettingsStore {
   async versioned(guildId: string, fresh = false): Promise<VersionedSettings> {
     const cached = fresh ? undefined : this.cache.get(guildId);
     if (cached) return cached;
-    const { rows } = await this.pool.query<{ settings: unknown; version: number }>(
-      'SELECT settings, version FROM guild_settings WHERE guild_id = $1',
-      [guildId],
-    );
-    const row = rows[0];
+    const [row] = await rowsOf(this.pool, VERSIONED, [guildId]);
     const versioned = row
       ? { settings: GuildSettingsSchema.parse(row.settings), version: row.version }
       : { settings: emptyGuildSettings(guildId), version: 0 };
@@ -59,21 +73,15 @@ export class PostgresGuildSettings implements GuildSettingsStore {
   }
 
   async listAll(): Promise<GuildSettings[]> {
-    const { rows } = await this.pool.query<{ settings: unknown }>(
-      'SELECT settings FROM guild_settings ORDER BY guild_id',
-    );
-    return rows.map((row) => GuildSettingsSchema.parse(row.settings));
+    return (await rowsOf(this.pool, ALL_SETTINGS, [])).map((row) => GuildSettingsSchema.parse(row.settings));
   }
 
   async update(guildId: string, change: (settings: GuildSettings) => GuildSettings): Promise<GuildSettings> {
     const next = await inTransaction(this.pool, async (client) => {
       // The guild's lock: no accept of this guild commits between the read and the re-route below.
       await client.query(GUILD_LOCK_SQL, [guildId]);
-      const { rows } = await client.query<{ settings: unknown }>(
-        'SELECT settings FROM guild_settings WHERE guild_id = $1',
-        [guildId],
-      );
-      const current = rows[0] ? GuildSettingsSchema.parse(rows[0].settings) : emptyGuildSettings(guildId);
+      const [row] = await rowsOf(client, SETTINGS_OF, [guildId]);
+      const current = row ? GuildSettingsSchema.parse(row.settings) : emptyGuildSettings(guildId);
       const changed = GuildSettingsSchema.parse(change(structuredClone(current)));
       await client.query(
         `INSERT INTO guild_settings (guild_id, settings, version) VALUES ($1, $2, 1)

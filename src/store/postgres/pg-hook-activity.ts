@@ -2,16 +2,19 @@ import type pg from 'pg';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
 import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
-import { ACTIVITY_COLUMNS, toActivityColumns, toHookActivity, type ActivityRow } from '../hook-rows.js';
+import { ACTIVITY, toActivityColumns, toHookActivity } from '../hook-rows.js';
+import { postgresDialect as d } from '../sql-dialect.js';
 import { notify } from './pg-signals.js';
+import { rowsOf } from './pg-sql.js';
+
+const BY_ID = d.select(ACTIVITY).from<[string]>('hook_activity WHERE hook_id = ?');
 
 /** Hook activity in the `hook_activity` table (an accepted delivery counts inside bridge_accept). */
 export class PostgresHookActivity implements HookActivityStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(hookId: string): Promise<HookActivityRecord> {
-    const { rows } = await this.pool.query<ActivityRow>('SELECT * FROM hook_activity WHERE hook_id = $1', [hookId]);
-    const row = rows[0];
+    const [row] = await rowsOf(this.pool, BY_ID, [hookId]);
     return toHookActivity(row);
   }
 
@@ -53,8 +56,8 @@ export class PostgresHookActivity implements HookActivityStore {
 
   async restore(hookId: string, record: HookActivityRecord): Promise<void> {
     await this.pool.query(
-      `INSERT INTO hook_activity (hook_id, ${ACTIVITY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (hook_id) DO UPDATE SET (${ACTIVITY_COLUMNS}) = (EXCLUDED.last_delivery_at, EXCLUDED.last_event,
+      `INSERT INTO hook_activity (hook_id, ${ACTIVITY.text}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (hook_id) DO UPDATE SET (${ACTIVITY.text}) = (EXCLUDED.last_delivery_at, EXCLUDED.last_event,
          EXCLUDED.refused, EXCLUDED.refused_in_a_row, EXCLUDED.last_refusal, EXCLUDED.enabled, EXCLUDED.enabled_at)`,
       [hookId, ...toActivityColumns(record)],
     );

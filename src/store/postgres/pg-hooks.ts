@@ -1,12 +1,20 @@
 import type pg from 'pg';
 
 import { BoundedCache } from '../bounded-cache.js';
-import { toHookRecord, type HookRow } from '../hook-rows.js';
+import { HOOK, toHookRecord } from '../hook-rows.js';
 import type { HookRecord, HookStore } from '../hooks.js';
 import type { StoreSignals } from '../signals.js';
+import { postgresDialect as d } from '../sql-dialect.js';
+import { columns } from '../table-columns.js';
 import { GUILD_LOCK_SQL } from './pg-guild-settings.js';
 import { notify } from './pg-signals.js';
+import { rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
+
+const BY_ID = d.select(HOOK).from<[string]>('hook WHERE hook_id = ?');
+const BY_GUILD = d.select(HOOK).from<[string]>('hook WHERE guild_id = ? ORDER BY created_at, hook_id');
+const ALL = d.select(HOOK).from<[]>('hook ORDER BY created_at, hook_id');
+const GUILD_OF = d.select(columns('hook', 'guild_id')).from<[string]>('hook WHERE hook_id = ? FOR UPDATE');
 
 /** Hooks the intake looks up on every delivery, kept this many at most; any process's change drops its copy. */
 const CACHED_HOOKS = 10_000;
@@ -28,8 +36,7 @@ export class PostgresHooks implements HookStore {
   async get(hookId: string): Promise<HookRecord | undefined> {
     const cached = this.cache.get(hookId);
     if (cached) return cached;
-    const { rows } = await this.pool.query<HookRow>('SELECT * FROM hook WHERE hook_id = $1', [hookId]);
-    const row = rows[0];
+    const [row] = await rowsOf(this.pool, BY_ID, [hookId]);
     if (!row) return undefined;
     // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
     const record = toHookRecord(row);
@@ -54,11 +61,7 @@ export class PostgresHooks implements HookStore {
       // The hook's guild lock held until the commit: an accept that requires the hook (bridge_accept_batch)
       // reads it under the same lock, so it stores its delivery before the removal or finds the hook gone. The
       // row first, then the lock: the order forgetting a guild takes them in, and the previous version's accept.
-      const { rows } = await client.query<{ guild_id: string }>(
-        'SELECT guild_id FROM hook WHERE hook_id = $1 FOR UPDATE',
-        [hookId],
-      );
-      const guildId = rows[0]?.guild_id;
+      const guildId = (await rowsOf(client, GUILD_OF, [hookId]))[0]?.guild_id;
       if (guildId === undefined) return;
       await client.query(GUILD_LOCK_SQL, [guildId]);
       await client.query('DELETE FROM hook WHERE hook_id = $1', [hookId]);
@@ -73,15 +76,10 @@ export class PostgresHooks implements HookStore {
   }
 
   async listAll(): Promise<HookRecord[]> {
-    const { rows } = await this.pool.query<HookRow>('SELECT * FROM hook ORDER BY created_at, hook_id');
-    return rows.map(toHookRecord);
+    return (await rowsOf(this.pool, ALL, [])).map(toHookRecord);
   }
 
   async listForGuild(guildId: string): Promise<HookRecord[]> {
-    const { rows } = await this.pool.query<HookRow>(
-      'SELECT * FROM hook WHERE guild_id = $1 ORDER BY created_at, hook_id',
-      [guildId],
-    );
-    return rows.map(toHookRecord);
+    return (await rowsOf(this.pool, BY_GUILD, [guildId])).map(toHookRecord);
   }
 }

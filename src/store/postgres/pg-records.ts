@@ -1,24 +1,29 @@
 import type pg from 'pg';
 
 import type { RecordStore, StoredRecord, TimeOf } from '../records.js';
+import { postgresDialect as d } from '../sql-dialect.js';
+import { columns, type RowOf } from '../table-columns.js';
+import { rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
 
-interface Row {
-  key: string;
-  value: unknown;
-  at: number | null;
-}
+/** A document as list and listDue read it (its value parsed). */
+const DOCUMENT = columns('record', 'key', 'value', 'at');
+const VALUE = columns('record', 'value');
+const KIND = columns('record', 'kind');
+const VALUE_OF = d.select(VALUE).from<[string, string]>('record WHERE kind = ? AND key = ?');
+const OF_KIND = d.select(DOCUMENT).from<[string]>('record WHERE kind = ? ORDER BY key');
+// Reads the record_due index: only the documents asked for are visited, however many the kind has.
+const DUE = d
+  .select(DOCUMENT)
+  .from<[string, number, number]>('record WHERE kind = ? AND at IS NOT NULL AND at <= ? ORDER BY at, key LIMIT ?');
+const KINDS = d.sql<RowOf<typeof KIND>, []>(`SELECT DISTINCT ${KIND.text} FROM record ORDER BY kind`);
 
 /** Documents in the `record` table; an update locks its document's key first, so updates never interleave. */
 export class PostgresRecords implements RecordStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(kind: string, key: string): Promise<unknown> {
-    const { rows } = await this.pool.query<{ value: unknown }>(
-      'SELECT value FROM record WHERE kind = $1 AND key = $2',
-      [kind, key],
-    );
-    return rows[0]?.value;
+    return (await rowsOf(this.pool, VALUE_OF, [kind, key]))[0]?.value;
   }
 
   update(kind: string, key: string, change: (current: unknown) => unknown, timeOf?: TimeOf): Promise<unknown> {
@@ -28,11 +33,7 @@ export class PostgresRecords implements RecordStore {
         kind,
         key,
       ]);
-      const { rows } = await client.query<{ value: unknown }>('SELECT value FROM record WHERE kind = $1 AND key = $2', [
-        kind,
-        key,
-      ]);
-      const next = change(rows[0]?.value);
+      const next = change((await rowsOf(client, VALUE_OF, [kind, key]))[0]?.value);
       if (next === undefined) {
         await client.query('DELETE FROM record WHERE kind = $1 AND key = $2', [kind, key]);
         return next;
@@ -53,20 +54,11 @@ export class PostgresRecords implements RecordStore {
   }
 
   async list(kind: string): Promise<StoredRecord[]> {
-    const { rows } = await this.pool.query<Row>('SELECT key, value, at FROM record WHERE kind = $1 ORDER BY key', [
-      kind,
-    ]);
-    return rows.map(toRecord);
+    return (await rowsOf(this.pool, OF_KIND, [kind])).map(toRecord);
   }
 
   async listDue(kind: string, until: number, limit: number): Promise<StoredRecord[]> {
-    // Reads the record_due index: only the documents asked for are visited, however many the kind has.
-    const { rows } = await this.pool.query<Row>(
-      `SELECT key, value, at FROM record WHERE kind = $1 AND at IS NOT NULL AND at <= $2
-       ORDER BY at, key LIMIT $3`,
-      [kind, Math.floor(until), limit],
-    );
-    return rows.map(toRecord);
+    return (await rowsOf(this.pool, DUE, [kind, Math.floor(until), limit])).map(toRecord);
   }
 
   async sweepBefore(kind: string, before: number, limit: number): Promise<number> {
@@ -79,11 +71,10 @@ export class PostgresRecords implements RecordStore {
   }
 
   async kinds(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ kind: string }>('SELECT DISTINCT kind FROM record ORDER BY kind');
-    return rows.map((row) => row.kind);
+    return (await rowsOf(this.pool, KINDS, [])).map((row) => row.kind);
   }
 }
 
-function toRecord(row: Row): StoredRecord {
+function toRecord(row: RowOf<typeof DOCUMENT, 'postgres'>): StoredRecord {
   return row.at === null ? { key: row.key, value: row.value } : { key: row.key, value: row.value, at: row.at };
 }

@@ -35,5 +35,8 @@ export async function rerouteGuild(
   }
   const lanes = await rowsOf(client, SQL.guildLanes, [guildId]);
   await notify(client, { kind: 'settings-changed', guildId });
-  for (const lane of lanes) await notify(client, { kind: 'work', channelId: lane.channel_id, guildId, at: now });
+  // A waiting entry always has its channel (placement.ts); the column allows none, so the type asks.
+  for (const { channel_id: channelId } of lanes) {
+    if (channelId !== null) await notify(client, { kind: 'work', channelId, guildId, at: now });
+  }
 }

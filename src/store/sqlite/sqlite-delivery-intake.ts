@@ -9,6 +9,8 @@ import { placementOf } from '../placement.js';
 import { placedValues } from '../queue-statements.js';
 import { channelOf, resolveRoute } from '../routing-rules.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
+import type { RowOf } from '../table-columns.js';
+import { SETTINGS } from './sqlite-guild-settings.js';
 import { RECORD_ACCEPTED_SQL } from './sqlite-hook-activity.js';
 import { prepare, SQL } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
@@ -23,7 +25,7 @@ const PARSED_SETTINGS = 1_000;
 export class SqliteDeliveryIntake implements DeliveryIntake {
   private readonly statements;
   private readonly recordAccepted: Statement<[string, number, string]>;
-  private readonly settingsOf: Statement<[string], { settings: string }>;
+  private readonly settingsOf: Statement<[string], RowOf<typeof SETTINGS, 'sqlite'>>;
   private readonly hookStored: Statement<[string], { found: number }>;
   /** Stored settings text -> parsed: always right (keyed by what is stored now), bounded. */
   private readonly parsedSettings = new BoundedCache<GuildSettings>(PARSED_SETTINGS);
@@ -39,7 +41,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       insertPlaced: prepare(db, SQL.insertPlaced),
     };
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
-    this.settingsOf = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
+    this.settingsOf = prepare(db, d.select(SETTINGS).from<[string]>('guild_settings WHERE guild_id = ?'));
     this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
   }
 

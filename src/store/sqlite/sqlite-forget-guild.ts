@@ -3,7 +3,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
 import { GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
-import { sqliteDialect } from '../sql-dialect.js';
+import { sqliteDialect as d } from '../sql-dialect.js';
+import type { RowOf } from '../table-columns.js';
+import { SETTINGS } from './sqlite-guild-settings.js';
 import type { SqliteHooks } from './sqlite-hooks.js';
 import { prepare } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
@@ -11,7 +13,7 @@ import type { WriteBatcher } from './write-batcher.js';
 /** Forgets a guild the bot left, in one job of the single writer (so no accept of its hooks comes between). */
 export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetActivity: Statement<[string]>;
-  private readonly settingsOf: Statement<[string], { settings: string }>;
+  private readonly settingsOf: Statement<[string], RowOf<typeof SETTINGS, 'sqlite'>>;
   private readonly forgetSettings: Statement<[string]>;
   private readonly dropOpen: Statement<[string]>;
   private readonly forgetPosted: Statement<[string]>;
@@ -25,7 +27,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     private readonly hooks: SqliteHooks,
   ) {
     this.forgetActivity = db.prepare('DELETE FROM hook_activity WHERE hook_id IN (SELECT value FROM json_each(?))');
-    this.settingsOf = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
+    this.settingsOf = prepare(db, d.select(SETTINGS).from<[string]>('guild_settings WHERE guild_id = ?'));
     this.forgetSettings = db.prepare('DELETE FROM guild_settings WHERE guild_id = ?');
     this.dropOpen = db.prepare(`DELETE FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`);
     this.forgetPosted = db.prepare('DELETE FROM delivery WHERE guild_id = ?');
@@ -34,7 +36,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     this.forgetDocuments = db.prepare(
       `DELETE FROM record WHERE key = @guildId OR substr(key, 1, length(@guildId) + 1) = @guildId || ':'`,
     );
-    this.forgetRecord = recordStatements(sqliteDialect).forgetGuild.map((sql) => prepare(db, sql));
+    this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
   }
 
   forgetGuild(guildId: string): Promise<ForgottenGuild> {

@@ -6,22 +6,29 @@ import {
   type GuildSettings,
   type GuildSettingsStore,
 } from '../guild-settings.js';
+import { sqliteDialect as d } from '../sql-dialect.js';
+import { columns, type RowOf } from '../table-columns.js';
 import type { SqliteReroute } from './sqlite-reroute.js';
+import { prepare } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
+
+/** The column a guild's settings are read from (JSON text in SQLite). */
+export const SETTINGS = columns('guild_settings', 'settings');
+type SettingsRow = RowOf<typeof SETTINGS, 'sqlite'>;
 
 /** Guild settings in the `guild_settings` table, one JSON document per guild. */
 export class SqliteGuildSettings implements GuildSettingsStore {
-  private readonly byId: Statement<[string], { settings: string }>;
+  private readonly byId: Statement<[string], SettingsRow>;
   private readonly upsert: Statement<[string, string]>;
-  private readonly all: Statement<[]>;
+  private readonly all: Statement<[], SettingsRow>;
 
   constructor(
     db: Database,
     private readonly writes: WriteBatcher,
     private readonly routing: SqliteReroute,
   ) {
-    this.byId = db.prepare('SELECT settings FROM guild_settings WHERE guild_id = ?');
-    this.all = db.prepare('SELECT settings FROM guild_settings ORDER BY guild_id');
+    this.byId = prepare(db, d.select(SETTINGS).from<[string]>('guild_settings WHERE guild_id = ?'));
+    this.all = prepare(db, d.select(SETTINGS).from<[]>('guild_settings ORDER BY guild_id'));
     this.upsert = db.prepare(
       `INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings`,
@@ -43,8 +50,7 @@ export class SqliteGuildSettings implements GuildSettingsStore {
   }
 
   listAll(): Promise<GuildSettings[]> {
-    const rows = this.all.all() as Array<{ settings: string }>;
-    return Promise.resolve(rows.map((row) => GuildSettingsSchema.parse(JSON.parse(row.settings))));
+    return Promise.resolve(this.all.all().map((row) => GuildSettingsSchema.parse(JSON.parse(row.settings))));
   }
 
   private read(guildId: string): GuildSettings {

@@ -2,7 +2,10 @@ import type { Database, Statement } from 'better-sqlite3';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
 import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
-import { ACTIVITY_COLUMNS, toActivityColumns, toHookActivity, type ActivityRow } from '../hook-rows.js';
+import { ACTIVITY, toActivityColumns, toHookActivity } from '../hook-rows.js';
+import { sqliteDialect as d } from '../sql-dialect.js';
+import type { RowOf } from '../table-columns.js';
+import { prepare } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** SQL that records an accepted delivery of a hook; the delivery queue runs it in the accept's transaction. */
@@ -13,7 +16,7 @@ export const RECORD_ACCEPTED_SQL = `
 
 /** Hook activity in the `hook_activity` table. */
 export class SqliteHookActivity implements HookActivityStore {
-  private readonly byId: Statement<[string], ActivityRow>;
+  private readonly byId: Statement<[string], RowOf<typeof ACTIVITY, 'sqlite'>>;
   private readonly accepted: Statement<[string, number, string]>;
   private readonly refused: Statement<[string, string]>;
   private readonly state: Statement<[string, number, number]>;
@@ -24,7 +27,7 @@ export class SqliteHookActivity implements HookActivityStore {
     private readonly db: Database,
     private readonly writes: WriteBatcher,
   ) {
-    this.byId = db.prepare('SELECT * FROM hook_activity WHERE hook_id = ?');
+    this.byId = prepare(db, d.select(ACTIVITY).from<[string]>('hook_activity WHERE hook_id = ?'));
     this.accepted = db.prepare(RECORD_ACCEPTED_SQL);
     this.refused = db.prepare(
       `INSERT INTO hook_activity (hook_id, refused, refused_in_a_row, last_refusal) VALUES (?, 1, 1, ?)
@@ -73,7 +76,7 @@ export class SqliteHookActivity implements HookActivityStore {
     return this.writes.run(() => {
       this.remove.run(hookId);
       this.db
-        .prepare(`INSERT INTO hook_activity (hook_id, ${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .prepare(`INSERT INTO hook_activity (hook_id, ${ACTIVITY.text}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(hookId, ...columns);
     });
   }

@@ -1,15 +1,23 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 import { BoundedCache } from '../bounded-cache.js';
-import { toHookRecord, type HookRow } from '../hook-rows.js';
+import { HOOK, toHookRecord } from '../hook-rows.js';
 import type { HookRecord, HookStore } from '../hooks.js';
+import { sqliteDialect as d } from '../sql-dialect.js';
+import { columns, type RowOf } from '../table-columns.js';
+import { prepare } from './sqlite-sql.js';
 import type { WriteBatcher, WriteContext } from './write-batcher.js';
 
 /** Hooks the intake looks up on every delivery, kept this many at most. */
 const CACHED_HOOKS = 10_000;
 
 /** A `hook` row as SQLite returns it: `events` is JSON text. */
-type SqliteHookRow = Omit<HookRow, 'events'> & { events: string };
+type SqliteHookRow = RowOf<typeof HOOK, 'sqlite'>;
+
+const BY_ID = d.select(HOOK).from<[string]>('hook WHERE hook_id = ?');
+const BY_GUILD = d.select(HOOK).from<[string]>('hook WHERE guild_id = ? ORDER BY created_at, hook_id');
+const ALL = d.select(HOOK).from<[]>('hook ORDER BY created_at, hook_id');
+const IDS = columns('hook', 'hook_id');
 
 function toRecord(row: SqliteHookRow): HookRecord {
   return toHookRecord({ ...row, events: JSON.parse(row.events) as unknown });
@@ -26,23 +34,23 @@ export class SqliteHooks implements HookStore {
   private readonly byGuild: Statement<[string], SqliteHookRow>;
   private readonly upsert: Statement<[string, string, string | null, string, string, number]>;
   private readonly delete: Statement<[string]>;
-  private readonly all: Statement<[]>;
-  private readonly idsOfGuild: Statement<[string], { hook_id: string }>;
+  private readonly all: Statement<[], SqliteHookRow>;
+  private readonly idsOfGuild: Statement<[string], RowOf<typeof IDS>>;
 
   constructor(
     db: Database,
     private readonly writes: WriteBatcher,
   ) {
-    this.byId = db.prepare('SELECT * FROM hook WHERE hook_id = ?');
-    this.byGuild = db.prepare('SELECT * FROM hook WHERE guild_id = ? ORDER BY created_at, hook_id');
+    this.byId = prepare(db, BY_ID);
+    this.byGuild = prepare(db, BY_GUILD);
     this.upsert = db.prepare(
       `INSERT INTO hook (hook_id, guild_id, webhook_id, secret, events, created_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (hook_id) DO UPDATE SET guild_id = excluded.guild_id, webhook_id = excluded.webhook_id,
          secret = excluded.secret, events = excluded.events, created_at = excluded.created_at`,
     );
     this.delete = db.prepare('DELETE FROM hook WHERE hook_id = ?');
-    this.all = db.prepare('SELECT * FROM hook ORDER BY created_at, hook_id');
-    this.idsOfGuild = db.prepare('SELECT hook_id FROM hook WHERE guild_id = ?');
+    this.all = prepare(db, ALL);
+    this.idsOfGuild = prepare(db, d.select(IDS).from<[string]>('hook WHERE guild_id = ?'));
   }
 
   get(hookId: string): Promise<HookRecord | undefined> {
@@ -94,7 +102,7 @@ export class SqliteHooks implements HookStore {
   }
 
   listAll(): Promise<HookRecord[]> {
-    return Promise.resolve((this.all.all() as SqliteHookRow[]).map(toRecord));
+    return Promise.resolve(this.all.all().map(toRecord));
   }
 
   listForGuild(guildId: string): Promise<HookRecord[]> {

@@ -1,42 +1,52 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 import type { RecordStore, StoredRecord, TimeOf } from '../records.js';
+import { sqliteDialect as d } from '../sql-dialect.js';
+import { columns, type RowOf } from '../table-columns.js';
+import { prepare } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
 
-interface Row {
-  key: string;
-  value: string;
-  at: number | null;
-}
+/** A document as list and listDue read it (its value JSON text). */
+const DOCUMENT = columns('record', 'key', 'value', 'at');
+const VALUE = columns('record', 'value');
+const KIND = columns('record', 'kind');
+type Row = RowOf<typeof DOCUMENT, 'sqlite'>;
 
 /** Documents in the `record` table; an update is one job of the single writer, so it is atomic. */
 export class SqliteRecords implements RecordStore {
-  private readonly read: Statement<[string, string], { value: string }>;
+  private readonly read: Statement<[string, string], RowOf<typeof VALUE, 'sqlite'>>;
   private readonly upsert: Statement<[string, string, string, number | null]>;
   private readonly remove: Statement<[string, string]>;
   private readonly ofKind: Statement<[string], Row>;
   private readonly due: Statement<[string, number, number], Row>;
   private readonly sweep: Statement<[string, string, number, number]>;
+  private readonly kindsIn: Statement<[], RowOf<typeof KIND>>;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly writes: WriteBatcher,
   ) {
-    this.read = db.prepare('SELECT value FROM record WHERE kind = ? AND key = ?');
+    this.read = prepare(db, d.select(VALUE).from<[string, string]>('record WHERE kind = ? AND key = ?'));
     this.upsert = db.prepare(
       `INSERT INTO record (kind, key, value, at) VALUES (?, ?, ?, ?)
        ON CONFLICT (kind, key) DO UPDATE SET value = excluded.value, at = excluded.at`,
     );
     this.remove = db.prepare('DELETE FROM record WHERE kind = ? AND key = ?');
-    this.ofKind = db.prepare('SELECT key, value, at FROM record WHERE kind = ? ORDER BY key');
+    this.ofKind = prepare(db, d.select(DOCUMENT).from<[string]>('record WHERE kind = ? ORDER BY key'));
     // Both read the record_due index: only the documents asked for are visited, however many the kind has.
-    this.due = db.prepare(
-      'SELECT key, value, at FROM record WHERE kind = ? AND at IS NOT NULL AND at <= ? ORDER BY at, key LIMIT ?',
+    this.due = prepare(
+      db,
+      d
+        .select(DOCUMENT)
+        .from<[string, number, number]>(
+          'record WHERE kind = ? AND at IS NOT NULL AND at <= ? ORDER BY at, key LIMIT ?',
+        ),
     );
     this.sweep = db.prepare(
       `DELETE FROM record WHERE kind = ? AND key IN
          (SELECT key FROM record WHERE kind = ? AND at IS NOT NULL AND at < ? ORDER BY at LIMIT ?)`,
     );
+    this.kindsIn = prepare(db, d.sql<RowOf<typeof KIND>, []>(`SELECT DISTINCT ${KIND.text} FROM record ORDER BY kind`));
   }
 
   get(kind: string, key: string): Promise<unknown> {
@@ -71,8 +81,7 @@ export class SqliteRecords implements RecordStore {
   }
 
   kinds(): Promise<string[]> {
-    const rows = this.db.prepare('SELECT DISTINCT kind FROM record ORDER BY kind').all() as Array<{ kind: string }>;
-    return Promise.resolve(rows.map((row) => row.kind));
+    return Promise.resolve(this.kindsIn.all().map((row) => row.kind));
   }
 
   private toRecord(row: Row): StoredRecord {

@@ -39,6 +39,9 @@ export class SqliteReroute {
     }
     const lanes = this.statements.guildLanes.all(guildId);
     tx.afterCommit({ kind: 'settings-changed', guildId });
-    for (const lane of lanes) tx.afterCommit({ kind: 'work', channelId: lane.channel_id, guildId, at: now });
+    // A waiting entry always has its channel (placement.ts); the column allows none, so the type asks.
+    for (const { channel_id: channelId } of lanes) {
+      if (channelId !== null) tx.afterCommit({ kind: 'work', channelId, guildId, at: now });
+    }
   }
 }
