@@ -29,7 +29,8 @@ try {
   const copied = await migrateStore(values.from, values.to);
   process.stdout.write(
     `migrate-store: copied ${copied.hooks} hooks, ${copied.guilds} guild settings, ${copied.records} records, ` +
-      `${copied.auditEntries} audit entries, ${copied.postedIds} posted delivery ids and ` +
+      `${copied.auditEntries} audit entries, ${copied.recordRows} rows of the community record, ` +
+      `${copied.postedIds} posted delivery ids and ` +
       `${copied.openDeliveries} open deliveries (${copied.writtenDown} written-down messages kept with their nonce)\n`,
   );
   if (copied.writtenDownLost > 0) {

@@ -1,3 +1,4 @@
+import { RECORD_TABLE_NAMES, type RecordRow } from '../../src/store/community-record.js';
 import type { HeldEntry, QueuedEntry } from '../../src/store/deliveries.js';
 import type { DeliveryIntake } from '../../src/store/delivery-intake.js';
 import type { DeliveryMigration } from '../../src/store/delivery-migration.js';
@@ -10,6 +11,8 @@ export interface Copied {
   /** Documents of the features beside the feed: cards, alerts, escalation, developer keys and release cards. */
   records: number;
   auditEntries: number;
+  /** Rows of the community record (cases, shifts, sessions, modcalls, players, each guild's settings). */
+  recordRows: number;
   /** Posted (and muted) delivery ids still remembered: the service's retries of them stay duplicates. */
   postedIds: number;
   openDeliveries: number;
@@ -21,6 +24,8 @@ export interface Copied {
 
 /** Posted ids are read and written a page at a time: a day of deliveries may be many. */
 const POSTED_PAGE = 1_000;
+/** The community record too: a guild may have a million cases. */
+const RECORD_PAGE = 1_000;
 
 /**
  * Copies everything the bot must not lose from one store to another through the store port, so every engine's
@@ -50,6 +55,7 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
   for (const settings of guilds) await to.guilds.update(settings.guildId, () => settings);
   const records = await copyRecords(from, to);
   const auditEntries = await copyAudit(from, to);
+  const recordRows = await copyCommunityRecord(from, to);
   const postedIds = await copyPosted(from.deliveries, to.deliveries);
   const { openDeliveries, writtenDown, writtenDownLost } = await copyOpen(from.deliveries, to.deliveries);
   // Last: accepting the open deliveries above counted them as new activity in the target.
@@ -59,6 +65,7 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
     guilds: guilds.length,
     records,
     auditEntries,
+    recordRows,
     postedIds,
     openDeliveries,
     writtenDown,
@@ -78,6 +85,28 @@ async function copyRecords(from: Store, to: Store): Promise<number> {
         () => at ?? null,
       );
       copied += 1;
+    }
+  }
+  return copied;
+}
+
+/**
+ * The community record, table by table a page at a time. The source's record updates not merged yet are merged
+ * first (its deliveries are copied without them): what the bot received before the move is in the copy.
+ */
+async function copyCommunityRecord(from: Store, to: Store): Promise<number> {
+  for (;;) {
+    const { recorded, skipped } = await from.community.recordPending(RECORD_PAGE);
+    if (recorded + skipped < RECORD_PAGE) break;
+  }
+  let copied = 0;
+  for (const table of RECORD_TABLE_NAMES) {
+    let after: RecordRow | undefined;
+    for (;;) {
+      const page = await from.community.exportRows(table, after, RECORD_PAGE);
+      if (page.length === 0) break;
+      copied += await to.community.importRows(table, page);
+      after = page.at(-1);
     }
   }
   return copied;

@@ -67,4 +67,25 @@ export interface CommunityRecord {
   findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]>;
   /** The player of this id, or else the one whose latest name is `name` (any case). */
   findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined>;
+  /**
+   * migrate-store: up to `limit` rows of one of the record's tables ({@link RECORD_TABLE_NAMES}), in key order,
+   * after the row `after` (the last of the previous page; none for the first). Rows are as stored, every column.
+   */
+  exportRows(table: RecordTableName, after: RecordRow | undefined, limit: number): Promise<RecordRow[]>;
+  /** migrate-store: stores rows another store exported; a row whose key is here already is left as it is. */
+  importRows(table: RecordTableName, rows: readonly RecordRow[]): Promise<number>;
 }
+
+/** The community record's tables, as migrate-store copies them (the guilds' settings first). */
+export const RECORD_TABLE_NAMES = [
+  'record_guild',
+  'record_case',
+  'record_player',
+  'record_shift',
+  'record_session',
+  'record_modcall',
+] as const;
+export type RecordTableName = (typeof RECORD_TABLE_NAMES)[number];
+
+/** A row of one of the record's tables, every column, as one engine stored it. */
+export type RecordRow = Readonly<Record<string, unknown>>;

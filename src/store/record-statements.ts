@@ -1,4 +1,4 @@
-import type { CaseTypeCount } from './community-record.js';
+import { RECORD_TABLE_NAMES, type CaseTypeCount, type RecordRow, type RecordTableName } from './community-record.js';
 import type { Sql, SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
@@ -35,14 +35,25 @@ function createdFirst(column: string): string {
            ELSE COALESCE(record_case.${column}, excluded.${column}) END`;
 }
 
-/** The tables a guild's record is in, with the column that says when each row began (`at`) and its key. */
-export const RECORD_TABLES = [
-  { table: 'record_case', key: 'guild_id, server, number' },
-  { table: 'record_shift', key: 'guild_id, server, shift_id' },
-  { table: 'record_session', key: 'guild_id, server, session_id' },
-  { table: 'record_modcall', key: 'guild_id, server, caller_id, at' },
-  { table: 'record_player', key: 'guild_id, player_id' },
-] as const;
+/** Each table of the record by its key's columns. */
+const KEYS: Readonly<Record<RecordTableName, readonly string[]>> = {
+  record_guild: ['guild_id'],
+  record_case: ['guild_id', 'server', 'number'],
+  record_player: ['guild_id', 'player_id'],
+  record_shift: ['guild_id', 'server', 'shift_id'],
+  record_session: ['guild_id', 'server', 'session_id'],
+  record_modcall: ['guild_id', 'server', 'caller_id', 'at'],
+};
+
+/** The tables a guild's record is in that have a time (`at`, when each row began), with their key. */
+export const RECORD_TABLES = (
+  ['record_case', 'record_shift', 'record_session', 'record_modcall', 'record_player'] as const
+).map((table) => ({ table, key: KEYS[table].join(', ') }));
+
+/** The columns of `table`'s key, in order: what a page of rows is ordered by and continues after. */
+export function keyOf(table: RecordTableName): readonly string[] {
+  return KEYS[table];
+}
 
 /**
  * The community record's statements, written once for both engines (see queue-statements.ts). Each merge is one
@@ -136,9 +147,17 @@ export function recordStatements(d: SqlDialect) {
     ) as Record<(typeof RECORD_TABLES)[number]['table'], Sql<never, [string, number, number]>>,
 
     // Forgetting a guild the bot left (forget-guild.ts): its record goes with the rest, in the same transaction.
-    forgetGuild: [...RECORD_TABLES.map(({ table }) => table), 'record_guild'].map((table) =>
-      d.sql<never, [string]>(`DELETE FROM ${table} WHERE guild_id = ?`),
+    forgetGuild: RECORD_TABLE_NAMES.map((table) => d.sql<never, [string]>(`DELETE FROM ${table} WHERE guild_id = ?`)),
+
+    // migrate-store: every column of a table, a page at a time in key order (a copy is all of a row).
+    firstRows: byTable((table) =>
+      d.sql<RecordRow, [number]>(`SELECT * FROM ${table} ORDER BY ${KEYS[table].join(', ')} LIMIT ?`),
     ),
+    rowsAfter: byTable((table) => {
+      const key = KEYS[table].join(', ');
+      const after = KEYS[table].map(() => '?').join(', ');
+      return d.sql<RecordRow, unknown[]>(`SELECT * FROM ${table} WHERE (${key}) > (${after}) ORDER BY ${key} LIMIT ?`);
+    }),
 
     // Lookups.
     casesOf: d
@@ -165,3 +184,7 @@ export function recordStatements(d: SqlDialect) {
 }
 
 export type RecordStatements = ReturnType<typeof recordStatements>;
+
+function byTable<T>(make: (table: RecordTableName) => T): Record<RecordTableName, T> {
+  return Object.fromEntries(RECORD_TABLE_NAMES.map((table) => [table, make(table)])) as Record<RecordTableName, T>;
+}

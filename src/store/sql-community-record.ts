@@ -4,11 +4,13 @@ import {
   type CommunityRecord,
   type RecordedCase,
   type RecordedPlayer,
+  type RecordRow,
   type RecordSettings,
+  type RecordTableName,
 } from './community-record.js';
-import type { RecordEngine } from './record-engine.js';
+import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
-import { RECORD_TABLES, recordStatements, type CaseRow, type RecordStatements } from './record-statements.js';
+import { keyOf, RECORD_TABLES, recordStatements, type CaseRow, type RecordStatements } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
 
@@ -77,11 +79,30 @@ export class SqlCommunityRecord implements CommunityRecord {
     return rows.map((row) => ({ playerId: row.player_id, name: row.name }));
   }
 
+  exportRows(table: RecordTableName, after: RecordRow | undefined, limit: number): Promise<RecordRow[]> {
+    if (!after) return this.engine.read(this.sql.firstRows[table], [limit]);
+    return this.engine.read(this.sql.rowsAfter[table], [...keyOf(table).map((column) => after[column]), limit]);
+  }
+
+  importRows(table: RecordTableName, rows: readonly RecordRow[]): Promise<number> {
+    return this.engine.write(rows.map((row) => insertRow(this.d, table, row)));
+  }
+
   async findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined> {
     const [byId] = await this.engine.read(this.sql.playerById, [guildId, idOrName]);
     const [row] = byId ? [byId] : await this.engine.read(this.sql.playerByName, [guildId, nameKeyOf(idOrName)]);
     return row && { playerId: row.player_id, name: row.name };
   }
+}
+
+/** What importRows stores: the row's own columns, and nothing over a row already there. */
+function insertRow(d: SqlDialect, table: RecordTableName, row: RecordRow): RecordWrite {
+  const names = Object.keys(row);
+  const sql = d.sql(
+    `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
+     ON CONFLICT (${keyOf(table).join(', ')}) DO NOTHING`,
+  );
+  return { sql, params: names.map((name) => row[name]) };
 }
 
 /** A case row as the record's reader sees it: what no delivery told yet is absent. */

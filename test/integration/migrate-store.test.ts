@@ -80,6 +80,23 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       detail: null,
       at: 4,
     });
+    // The community record: one case merged before the move, one whose update the writer had not merged yet.
+    const caseOf = (number: number) => ({
+      ...delivery(`case-${number}`, '456'),
+      event: 'case.created',
+      recordUpdate: JSON.stringify({
+        kind: 'case',
+        number,
+        at: number,
+        type: 'warn',
+        targetId: '9',
+        targetName: 'Bob',
+      }),
+    });
+    await source.deliveries.accept(caseOf(1));
+    await source.community.recordPending(10);
+    await source.deliveries.accept(caseOf(2));
+    await source.community.setRetentionDays(GUILD, 90);
     await source.activity.recordRefused('h1', 'signature_mismatch', 6);
     await source.activity.recordState('h1', false, 7);
     const activity = await source.activity.get('h1');
@@ -88,8 +105,9 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     const migrate = () =>
       run(process.execPath, ['--import', 'tsx', 'scripts/migrate-store.ts', '--from', from, '--to', database.url]);
     expect((await migrate()).stdout).toBe(
-      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 2 audit entries, 2 posted delivery ids and ' +
-        '3 open deliveries (1 written-down messages kept with their nonce)\n',
+      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 2 audit entries, ' +
+        '4 rows of the community record, 2 posted delivery ids and ' +
+        '5 open deliveries (1 written-down messages kept with their nonce)\n',
     );
 
     const target = await openStore(database.url);
@@ -117,13 +135,20 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     expect(await target.records.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
     expect(await target.records.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
     expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
+    expect((await target.community.casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number)).toEqual(
+      [2, 1],
+    );
+    expect(await target.community.settingsOf(GUILD)).toEqual({ retentionDays: 90, staffRoleId: null });
+    // Copied without their updates (merged above): the target's writer has nothing more to merge.
+    expect(await target.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0 });
 
     expect((await migrate()).stdout).toBe(
-      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 0 audit entries, 0 posted delivery ids and ' +
+      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 0 audit entries, ' +
+        '0 rows of the community record, 0 posted delivery ids and ' +
         '0 open deliveries (1 written-down messages kept with their nonce)\n',
     );
     expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
-    expect(await target.deliveries.countOpen()).toBe(3);
+    expect(await target.deliveries.countOpen()).toBe(5);
   });
 
   it('refuses to copy from a SQLite file a bot process still holds', async () => {
