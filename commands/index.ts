@@ -6,14 +6,29 @@ import { app } from './app.js';
 import { audit } from './audit.js';
 import { caseCommand } from './case.js';
 import { feed } from './feed.js';
+import { leaderboard } from './leaderboard.js';
 import { record } from './record.js';
 import { setup } from './setup.js';
+import { staff } from './staff.js';
 import { status } from './status.js';
 import { store } from './store.js';
 import { webhook } from './webhook.js';
 
 /** Every slash command of the bot: what deploy-commands registers (their definitions). */
-export const COMMANDS = [setup, webhook, feed, alerts, status, audit, app, store, record, caseCommand] as const;
+export const COMMANDS = [
+  setup,
+  webhook,
+  feed,
+  alerts,
+  status,
+  audit,
+  app,
+  store,
+  record,
+  caseCommand,
+  staff,
+  leaderboard,
+] as const;
 
 /** Every slash command bound to what it uses of the features: what the dispatcher serves. */
 export function bindCommands(features: Features, basics: CommandBasics): BoundCommand[] {
@@ -29,5 +44,7 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(store, { ...basics, ...releases.deps }),
     bindCommand(record, { ...basics, ...features.record.deps }),
     bindCommand(caseCommand, { ...basics, ...features.record.deps }),
+    bindCommand(staff, { ...basics, ...features.record.deps }),
+    bindCommand(leaderboard, { ...basics, ...features.record.deps }),
   ];
 }

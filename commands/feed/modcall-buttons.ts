@@ -39,6 +39,7 @@ export async function clickModcallButton(interaction: ButtonInteraction, ctx: Fe
   });
   if (refusal) return replyEphemeral(interaction, refusal);
   if (!updated) throw new UserFacingError('This modcall is no longer tracked: handle it in game.');
+  await ctx.recordModcallHandling(updated);
 
   const { embeds, components } = renderModcallMessage(eventOfCard(updated), updated, {});
   await interaction.update({ embeds, components });

@@ -1,12 +1,11 @@
 import type { Request, RequestHandler, Response } from 'express';
 
 import type { Logger } from '../base/logger.js';
-import type { AcceptOutcome, NewDelivery } from '../store/deliveries.js';
+import type { AcceptOutcome } from '../store/deliveries.js';
 import type { DeliveryIntake } from '../store/delivery-intake.js';
 import type { HookActivityStore } from '../store/hook-activity.js';
 import type { HookStore } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
-import { recordUpdateOf } from '../upstream/record-update.js';
 import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
@@ -123,23 +122,19 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
     // Only the envelope is checked here: the event's own schema is applied once, where the entry is rendered.
     // The store's unique key on (hook, delivery id) makes a repeat, or a concurrent copy, a duplicate.
-    const delivery: NewDelivery = {
-      hookId: hook.hookId,
-      guildId: hook.guildId,
-      deliveryId: envelope.data.id,
-      event: envelope.data.event,
-      ...routingKeysOf(envelope.data),
-      rawBody: text,
-      receivedAt: now,
-    };
-    // Stored with the delivery, in its transaction; merged into the community record off this path.
-    const update = recordUpdateOf(envelope.data);
-    if (update) delivery.recordUpdate = JSON.stringify(update);
     let outcome: AcceptOutcome;
     pending += 1;
     try {
       outcome = await deps.deliveries.accept(
-        delivery,
+        {
+          hookId: hook.hookId,
+          guildId: hook.guildId,
+          deliveryId: envelope.data.id,
+          event: envelope.data.event,
+          ...routingKeysOf(envelope.data),
+          rawBody: text,
+          receivedAt: now,
+        },
         // The hook above may be a cached copy: the store stores the delivery only if the hook is still there.
         { requireHook: true },
       );

@@ -1,7 +1,17 @@
+import type { RecordQueries } from './record-queries.js';
+
 /** How long a guild's record is kept when its admins have not said (`/record retention`). */
 export const DEFAULT_RECORD_RETENTION_DAYS = 400;
 /** The longest retention an admin may set: ten years. */
 export const MAX_RECORD_RETENTION_DAYS = 3650;
+
+/** A modcall claimed or resolved, by whom and when (absent: not that, or not yet). */
+export interface ModcallHandling {
+  claimedBy?: string;
+  claimedAt?: number;
+  resolvedBy?: string;
+  resolvedAt?: number;
+}
 
 /** A guild's choices about its record. */
 export interface RecordSettings {
@@ -46,12 +56,22 @@ export interface RecordedPlayer {
  * {@link CommunityRecord.recordPending} merges them later, off the intake's path, once each (the merge and the
  * clearing of the update commit together, and merging the same update twice changes nothing anyway).
  */
-export interface CommunityRecord {
+export interface CommunityRecord extends RecordQueries {
   /**
    * Merges up to `limit` stored updates, oldest first, and clears them, in one transaction; returns how many. An
    * update that does not parse is cleared and counted in `skipped`, so one bad row never stops the rest.
    */
   recordPending(limit: number): Promise<{ recorded: number; skipped: number }>;
+  /**
+   * What a modcall's card says of its calls (one card gathers a caller's repeated calls): who claimed and
+   * resolved it, when. The first claim and resolution stand; a call not merged yet is recorded with it.
+   */
+  noteModcallHandled(
+    guildId: string,
+    server: string,
+    calls: ReadonlyArray<{ callerId: string; at: number; callerName: string }>,
+    handled: ModcallHandling,
+  ): Promise<void>;
   /** Who may read the guild's record besides admins, and how long it is kept. */
   settingsOf(guildId: string): Promise<RecordSettings>;
   setRetentionDays(guildId: string, days: number): Promise<void>;
@@ -59,14 +79,6 @@ export interface CommunityRecord {
   setStaffRole(guildId: string, roleId: string | null): Promise<void>;
   /** Deletes what is past each guild's retention at `now`, each guild's oldest first, in bounded slices. */
   sweep(now: number): Promise<number>;
-  /** The player's cases, newest first, a page of them. */
-  casesOf(guildId: string, playerId: string, page: { limit: number; offset: number }): Promise<RecordedCase[]>;
-  /** The player's cases counted per type (most first), voided ones too. */
-  caseTotals(guildId: string, playerId: string): Promise<CaseTypeCount[]>;
-  /** Players whose latest name starts with `prefix` (any case), by name; for autocomplete. */
-  findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]>;
-  /** The player of this id, or else the one whose latest name is `name` (any case). */
-  findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined>;
   /**
    * migrate-store: up to `limit` rows of one of the record's tables ({@link RECORD_TABLE_NAMES}), in key order,
    * after the row `after` (the last of the previous page; none for the first). Rows are as stored, every column.

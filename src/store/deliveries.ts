@@ -14,11 +14,6 @@ export interface NewDelivery {
   /** The body exactly as signed: nothing the service sent is lost, whatever our schemas make of it. */
   rawBody: string;
   receivedAt: number;
-  /**
-   * What it changes in the community record (RecordUpdate as JSON), stored with it until the record's writer has
-   * merged it; absent for a delivery that tells of no case, shift, session or modcall.
-   */
-  recordUpdate?: string;
 }
 
 /** `unknown-hook`: asked with {@link AcceptOptions.requireHook}, and the delivery's hook is not stored (any more). */

@@ -29,9 +29,12 @@ const STATE = columns('delivery', 'state');
 const GUILD = columns('delivery', 'guild_id');
 const LANE = columns('delivery', 'channel_id');
 
+/** What a posted delivery keeps of its body: nothing, once the community record's writer has read it. */
+const BODY_UNTIL_RECORDED = 'CASE WHEN unrecorded IS NOT NULL THEN raw_body END';
+
 /** The placement columns (placement.ts) a statement sets, in the order Placement lists them. */
 const PLACED = `state = ?, channel_id = ?, park_kind = ?, park_detail = ?, parked_at = ?, posted_at = ?, muted = ?,
-  raw_body = CASE WHEN ? THEN raw_body END`;
+  raw_body = CASE WHEN ? OR unrecorded IS NOT NULL THEN raw_body END`;
 
 /**
  * The delivery queue's statements, written once for both engines in the dialect `d` (sql-dialect.ts). Each
@@ -76,7 +79,7 @@ export function queueStatements(d: SqlDialect) {
     writtenMessage: d.select(MESSAGE).from<[string, string]>('written_message WHERE channel_id = ? AND nonce = ?'),
     forgetMessage: d.sql<never, [string, string]>('DELETE FROM written_message WHERE channel_id = ? AND nonce = ?'),
     markPosted: d.sql<never, [number, string, string]>(
-      `UPDATE delivery${claimed} SET state = 'posted', raw_body = NULL, posted_at = ?, claim_nonce = NULL
+      `UPDATE delivery${claimed} SET state = 'posted', raw_body = ${BODY_UNTIL_RECORDED}, posted_at = ?, claim_nonce = NULL
        WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
     ),
     clearFailures: d.sql<never, [string]>(
@@ -131,7 +134,7 @@ export function queueStatements(d: SqlDialect) {
       'UPDATE channel_state SET broken_status = NULL, broken_reason = NULL, broken_since = NULL WHERE channel_id = ?',
     ),
     discardHeld: d.sql<never, [number, string, number]>(
-      `UPDATE delivery SET state = 'posted', posted_at = ?, raw_body = NULL, claim_nonce = NULL
+      `UPDATE delivery SET state = 'posted', posted_at = ?, raw_body = ${BODY_UNTIL_RECORDED}, claim_nonce = NULL
        WHERE guild_id = ? AND seq = ? AND state = 'parked'`,
     ),
 
@@ -146,14 +149,14 @@ export function queueStatements(d: SqlDialect) {
       .select(POSTED)
       .from<[number, number]>(`delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`),
     sweepPosted: d.sql<never, [number]>(
-      // A delivery whose record update is not yet recorded stays until it is (record-schema.ts).
+      // A delivery the community record's writer has not read yet stays until it has (record-schema.ts).
       `DELETE FROM delivery WHERE seq IN
-         (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND record_update IS NULL
+         (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND unrecorded IS NULL
           LIMIT ${SWEEP_SLICE})`,
     ),
     dropHeld: d.sql<RowOf<typeof GUILD>, [number, number]>(
       `DELETE FROM delivery WHERE seq IN
-         (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? AND record_update IS NULL
+         (SELECT seq FROM delivery WHERE state = 'parked' AND parked_at < ? AND unrecorded IS NULL
           ORDER BY parked_at LIMIT ?)
        RETURNING ${GUILD.text}`,
     ),
@@ -161,7 +164,7 @@ export function queueStatements(d: SqlDialect) {
     // SQLite's accept (PostgreSQL's is bridge_accept_placed, a function of its schema): stored where it was placed.
     insertPlaced: d.sql(
       `INSERT INTO delivery (state, channel_id, park_kind, park_detail, parked_at, posted_at, muted, raw_body,
-                             hook_id, delivery_id, guild_id, event, server, case_type, received_at, record_update)
+                             hook_id, delivery_id, guild_id, event, server, case_type, received_at, unrecorded)
        VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN ? END, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (hook_id, delivery_id) DO NOTHING`,
     ),

@@ -1,4 +1,6 @@
-import { RecordUpdateSchema, type RecordUpdate } from '../upstream/record-update.js';
+import { recordUpdateOf, type RecordUpdate } from '../upstream/record-update.js';
+import { EnvelopeSchema } from '../upstream/schemas.js';
+import type { ModcallHandling } from './community-record.js';
 import type { RecordWrite } from './record-engine.js';
 import type { RecordStatements, UnrecordedRow } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
@@ -33,8 +35,29 @@ export function mergeWrites(
       return [{ sql: s.mergeSession, params: nulls([...started, endedAt, peakPlayers, joins, cases]) }];
     }
     case 'modcall':
-      return [{ sql: s.mergeModcall, params: nulls([guildId, server, update.callerId, update.at, update.callerName]) }];
+      return [{ sql: s.mergeModcall, params: modcallParams(guildId, server, update, {}) }];
   }
+}
+
+/** The values {@link RecordStatements.mergeModcall} binds: the call, and what its card says of it. */
+export function modcallParams(
+  guildId: string,
+  server: string,
+  call: { callerId: string; at: number; callerName?: string | undefined },
+  handled: ModcallHandling,
+): unknown[] {
+  const { claimedBy, claimedAt, resolvedBy, resolvedAt } = handled;
+  return nulls([
+    guildId,
+    server,
+    call.callerId,
+    call.at,
+    call.callerName,
+    claimedBy,
+    claimedAt,
+    resolvedBy,
+    resolvedAt,
+  ]);
 }
 
 /** How a name is searched: lower case, so a lookup or a prefix matches whatever case it was typed in. */
@@ -51,7 +74,7 @@ function nulls(values: unknown[]): unknown[] {
   return values.map((value) => value ?? null);
 }
 
-/** What one pass of the record's writer runs: the merges of the updates that parse, then their clearing. */
+/** What one pass of the record's writer runs: the merges of what the deliveries tell, then their marks cleared. */
 export interface RecordingPlan {
   writes: RecordWrite[];
   recorded: number;
@@ -59,9 +82,9 @@ export interface RecordingPlan {
 }
 
 /**
- * The plan for merging `rows` (read in seq order): each update's merges, each guild noted once, and every row's
- * update cleared, the ones that did not parse too (counted as skipped: a row that can never merge must not be
- * read again at every pass). Both engines run the plan in one transaction.
+ * The plan for `rows` (read in seq order): what each delivery's body tells merged, each guild noted once, and
+ * every row marked recorded, the ones whose body tells nothing usable too (counted as skipped: a row that can
+ * never merge must not be read again at every pass). Both engines run the plan in one transaction.
  */
 export function planRecording(
   d: SqlDialect,
@@ -72,7 +95,7 @@ export function planRecording(
   const guilds = new Set<string>();
   let skipped = 0;
   for (const row of rows) {
-    const update = parseUpdate(row.record_update);
+    const update = updateOf(row);
     if (!update) {
       skipped += 1;
       continue;
@@ -81,15 +104,19 @@ export function planRecording(
     guilds.add(row.guild_id);
   }
   for (const guildId of guilds) writes.push({ sql: statements.noteGuild, params: [guildId] });
-  if (rows.length > 0) writes.push({ sql: statements.clearUpdates, params: [d.list(rows.map((row) => row.seq))] });
+  if (rows.length > 0) writes.push({ sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] });
   return { writes, recorded: rows.length - skipped, skipped };
 }
 
-function parseUpdate(text: string): RecordUpdate | undefined {
+/** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */
+function updateOf(row: UnrecordedRow): RecordUpdate | undefined {
+  if (row.raw_body === null) return undefined;
+  let json: unknown;
   try {
-    const parsed = RecordUpdateSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    json = JSON.parse(row.raw_body);
   } catch {
     return undefined;
   }
+  const envelope = EnvelopeSchema.safeParse(json);
+  return envelope.success ? recordUpdateOf({ ...envelope.data, event: row.event }) : undefined;
 }

@@ -4,9 +4,10 @@ import type { SqlDialect } from './sql-dialect.js';
  * The community record's schema, one migration of each engine (SQLite's 7th, PostgreSQL's 11th): history, never
  * edited; a change is a new migration. Written once for both (BIGINT is an integer in SQLite too).
  *
- * A delivery that tells of a case, shift, session or modcall carries its record update (`record_update`, JSON)
- * from the intake's transaction until the record's writer has merged it into these tables and cleared it, in
- * one transaction: nothing is recorded twice or lost, and the intake writes one more column, no more. Each
+ * A delivery that tells of a case, shift, session or modcall is stored `unrecorded` (1), with its body, even when
+ * it is posted or muted, until the record's writer has read its body, merged what it tells into these tables and
+ * cleared the mark (dropping the body of what is posted), in one transaction: nothing is recorded twice or lost,
+ * and the intake writes one small column more, no more bytes. Each
  * thing is keyed by what the service names it by within its game server; a guild may have several servers.
  * `at` is when the thing began (a period and the retention read it); `record_guild` lists the guilds that have
  * a record, with their retention, so the sweep visits each guild's oldest rows by index.
@@ -15,8 +16,8 @@ export function communityRecordSchema(d: SqlDialect): string {
   // Names are searched by prefix: in byte order, so a range over the index finds them in any locale.
   const key = `TEXT${d.byteOrder} NOT NULL`;
   return `
-    ALTER TABLE delivery ADD COLUMN record_update TEXT;
-    CREATE INDEX delivery_unrecorded ON delivery (seq) WHERE record_update IS NOT NULL;
+    ALTER TABLE delivery ADD COLUMN unrecorded INTEGER;
+    CREATE INDEX delivery_unrecorded ON delivery (seq) WHERE unrecorded IS NOT NULL;
 
     -- retention_days and staff_role_id: NULL until an admin sets them (/record retention, /record staff-role).
     CREATE TABLE record_guild (
@@ -99,6 +100,7 @@ export function communityRecordSchema(d: SqlDialect): string {
       caller_name TEXT,
       claimed_by  TEXT,
       claimed_at  BIGINT,
+      resolved_by TEXT,
       resolved_at BIGINT,
       PRIMARY KEY (guild_id, server, caller_id, at)
     );

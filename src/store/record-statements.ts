@@ -1,10 +1,11 @@
 import { RECORD_TABLE_NAMES, type CaseTypeCount, type RecordRow, type RecordTableName } from './community-record.js';
+import type { Board } from './record-queries.js';
 import type { Sql, SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
-/** A stored delivery whose record update waits to be merged (`record_update` is not null: the statement says so). */
-const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'record_update');
-export type UnrecordedRow = RowOf<typeof UNRECORDED> & { record_update: string };
+/** A stored delivery the community record's writer has not read yet (record-schema.ts). */
+const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'event', 'raw_body');
+export type UnrecordedRow = RowOf<typeof UNRECORDED>;
 
 /** What a lookup shows of a case. */
 const CASE = columns(
@@ -22,6 +23,19 @@ const CASE = columns(
   'voided_by',
 );
 export type CaseRow = RowOf<typeof CASE>;
+
+/** Times from a modcall to its claim and resolution (null: not that, or not by the member asked about). */
+interface ModcallTimesRow {
+  to_claim: number | null;
+  to_resolve: number | null;
+}
+
+/** One member's line of a leaderboard, as the statements read it. */
+export interface StandingRow {
+  member_id: string;
+  name: string | null;
+  value: number;
+}
 
 const PLAYER = columns('record_player', 'player_id', 'name');
 const SETTINGS = columns('record_guild', 'retention_days', 'staff_role_id');
@@ -64,10 +78,14 @@ export function recordStatements(d: SqlDialect) {
   return {
     // Rows a lane is changing are passed over, not waited for (and never deadlocked on): the next pass has them.
     unrecorded: d.sql<UnrecordedRow, [number]>(
-      `SELECT ${UNRECORDED.text} FROM delivery WHERE record_update IS NOT NULL
+      `SELECT ${UNRECORDED.text} FROM delivery WHERE unrecorded IS NOT NULL
        ORDER BY seq LIMIT ?${d.forUpdateSkipLocked}`,
     ),
-    clearUpdates: d.sql(`UPDATE delivery SET record_update = NULL WHERE ${d.inList('seq')}`),
+    // Read: what is posted keeps no body any more (what waits or is held keeps it, to be posted).
+    markRecorded: d.sql(
+      `UPDATE delivery SET unrecorded = NULL, raw_body = CASE WHEN state = 'posted' THEN NULL ELSE raw_body END
+       WHERE ${d.inList('seq')}`,
+    ),
     noteGuild: d.sql<never, [string]>(
       'INSERT INTO record_guild (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING',
     ),
@@ -118,10 +136,17 @@ export function recordStatements(d: SqlDialect) {
          joins = COALESCE(excluded.joins, record_session.joins),
          cases = COALESCE(excluded.cases, record_session.cases)`,
     ),
+    // From the writer (a call) or from the modcall's card (claimed, resolved): the first claim and resolution stand.
     mergeModcall: d.sql(
-      `INSERT INTO record_modcall (guild_id, server, caller_id, at, caller_name) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO record_modcall (guild_id, server, caller_id, at, caller_name, claimed_by, claimed_at, resolved_by,
+                                   resolved_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (guild_id, server, caller_id, at) DO UPDATE SET
-         caller_name = COALESCE(excluded.caller_name, record_modcall.caller_name)`,
+         caller_name = COALESCE(excluded.caller_name, record_modcall.caller_name),
+         claimed_by = COALESCE(record_modcall.claimed_by, excluded.claimed_by),
+         claimed_at = COALESCE(record_modcall.claimed_at, excluded.claimed_at),
+         resolved_by = COALESCE(record_modcall.resolved_by, excluded.resolved_by),
+         resolved_at = COALESCE(record_modcall.resolved_at, excluded.resolved_at)`,
     ),
 
     // Retention.
@@ -145,6 +170,45 @@ export function recordStatements(d: SqlDialect) {
         ),
       ]),
     ) as Record<(typeof RECORD_TABLES)[number]['table'], Sql<never, [string, number, number]>>,
+
+    // A member's statistics and the leaderboards, over a range of `at` (the guild's time indexes).
+    staffCases: d.sql<CaseTypeCount, [string, string, number, number]>(
+      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
+              count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
+       FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ?
+       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
+    ),
+    // sum() of a BIGINT is a NUMERIC in PostgreSQL (a string to pg): cast back to the integer both engines return.
+    shiftTotals: d.sql<{ count: number; seconds: number }, [string, string, number, number]>(
+      `SELECT count(*) AS count, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS seconds
+       FROM record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ?`,
+    ),
+    modcallTimes: d.sql<ModcallTimesRow & { claimed_by: string | null }, [string, number, number]>(
+      `SELECT claimed_by, claimed_at - at AS to_claim, resolved_at - at AS to_resolve
+       FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ?`,
+    ),
+    memberModcallTimes: d.sql<ModcallTimesRow, [string, number, number, string, string]>(
+      `SELECT CASE WHEN claimed_by = ? THEN claimed_at - at END AS to_claim,
+              CASE WHEN resolved_by = ? THEN resolved_at - at END AS to_resolve
+       FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND (claimed_by = ? OR resolved_by = ?)`,
+    ),
+    leaderboard: {
+      shifts: d.sql<StandingRow, [string, number, number]>(
+        `SELECT member_id AS member_id, max(member_name) AS name, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS value
+         FROM record_shift WHERE guild_id = ? AND at >= ? AND at < ? AND member_id IS NOT NULL
+         GROUP BY member_id ORDER BY value DESC, member_id`,
+      ),
+      cases: d.sql<StandingRow, [string, number, number]>(
+        `SELECT moderator_id AS member_id, max(moderator_name) AS name, count(*) AS value
+         FROM record_case WHERE guild_id = ? AND at >= ? AND at < ? AND moderator_id IS NOT NULL AND voided_at IS NULL
+         GROUP BY moderator_id ORDER BY value DESC, member_id`,
+      ),
+      modcalls: d.sql<StandingRow, [string, number, number]>(
+        `SELECT claimed_by AS member_id, NULL AS name, count(*) AS value
+         FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND claimed_by IS NOT NULL
+         GROUP BY claimed_by ORDER BY value DESC, member_id`,
+      ),
+    } satisfies Record<Board, Sql<StandingRow, [string, number, number]>>,
 
     // Forgetting a guild the bot left (forget-guild.ts): its record goes with the rest, in the same transaction.
     forgetGuild: RECORD_TABLE_NAMES.map((table) => d.sql<never, [string]>(`DELETE FROM ${table} WHERE guild_id = ?`)),

@@ -2,6 +2,7 @@ import {
   DEFAULT_RECORD_RETENTION_DAYS,
   type CaseTypeCount,
   type CommunityRecord,
+  type ModcallHandling,
   type RecordedCase,
   type RecordedPlayer,
   type RecordRow,
@@ -9,7 +10,8 @@ import {
   type RecordTableName,
 } from './community-record.js';
 import type { RecordEngine, RecordWrite } from './record-engine.js';
-import { nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
+import { modcallParams, nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
+import type { Board, ModcallResponse, ModcallTimes, ShiftTotals, Standing, TimeRange } from './record-queries.js';
 import { keyOf, RECORD_TABLES, recordStatements, type CaseRow, type RecordStatements } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
@@ -32,6 +34,19 @@ export class SqlCommunityRecord implements CommunityRecord {
       const { writes, recorded, skipped } = planRecording(this.d, this.sql, rows);
       return { writes, result: { recorded, skipped } };
     });
+  }
+
+  async noteModcallHandled(
+    guildId: string,
+    server: string,
+    calls: ReadonlyArray<{ callerId: string; at: number; callerName: string }>,
+    handled: ModcallHandling,
+  ): Promise<void> {
+    const writes = calls.map((call) => ({
+      sql: this.sql.mergeModcall,
+      params: modcallParams(guildId, server, call, handled),
+    }));
+    await this.engine.write([...writes, { sql: this.sql.noteGuild, params: [guildId] }]);
   }
 
   async settingsOf(guildId: string): Promise<RecordSettings> {
@@ -79,6 +94,37 @@ export class SqlCommunityRecord implements CommunityRecord {
     return rows.map((row) => ({ playerId: row.player_id, name: row.name }));
   }
 
+  staffCases(guildId: string, memberId: string, range: TimeRange): Promise<CaseTypeCount[]> {
+    return this.engine.read(this.sql.staffCases, [guildId, memberId, range.from, range.to]);
+  }
+
+  async shiftTotals(guildId: string, memberId: string, range: TimeRange): Promise<ShiftTotals> {
+    const [row] = await this.engine.read(this.sql.shiftTotals, [guildId, memberId, range.from, range.to]);
+    return { count: row?.count ?? 0, seconds: row?.seconds ?? 0 };
+  }
+
+  async modcallResponse(guildId: string, range: TimeRange): Promise<ModcallResponse> {
+    const rows = await this.engine.read(this.sql.modcallTimes, [guildId, range.from, range.to]);
+    const claims = new Map<string, Array<number | null>>();
+    for (const row of rows) {
+      if (row.claimed_by !== null) claims.set(row.claimed_by, [...(claims.get(row.claimed_by) ?? []), row.to_claim]);
+    }
+    const byMember = [...claims]
+      .map(([memberId, times]) => ({ memberId, claimed: times.length, toClaimMs: sorted(times) }))
+      .sort((a, b) => b.claimed - a.claimed || (a.memberId < b.memberId ? -1 : 1));
+    return { ...timesOf(rows), byMember };
+  }
+
+  async memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes> {
+    const params = [memberId, memberId, guildId, range.from, range.to, memberId, memberId] as const;
+    return timesOf(await this.engine.read(this.sql.memberModcallTimes, [...params]));
+  }
+
+  async leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]> {
+    const rows = await this.engine.read(this.sql.leaderboard[board], [guildId, range.from, range.to]);
+    return rows.map((row) => ({ memberId: row.member_id, name: row.name, value: row.value }));
+  }
+
   exportRows(table: RecordTableName, after: RecordRow | undefined, limit: number): Promise<RecordRow[]> {
     if (!after) return this.engine.read(this.sql.firstRows[table], [limit]);
     return this.engine.read(this.sql.rowsAfter[table], [...keyOf(table).map((column) => after[column]), limit]);
@@ -93,6 +139,21 @@ export class SqlCommunityRecord implements CommunityRecord {
     const [row] = byId ? [byId] : await this.engine.read(this.sql.playerByName, [guildId, nameKeyOf(idOrName)]);
     return row && { playerId: row.player_id, name: row.name };
   }
+}
+
+/** Calls, claims and resolutions of the rows, with their times sorted. */
+function timesOf(rows: ReadonlyArray<{ to_claim: number | null; to_resolve: number | null }>): ModcallTimes {
+  const toClaimMs = sorted(rows.map((row) => row.to_claim));
+  const toResolveMs = sorted(rows.map((row) => row.to_resolve));
+  return { calls: rows.length, claimed: toClaimMs.length, resolved: toResolveMs.length, toClaimMs, toResolveMs };
+}
+
+/** The times that are there, shortest first (a time is never negative: a clock may be off, not time). */
+function sorted(times: ReadonlyArray<number | null>): number[] {
+  return times
+    .filter((time): time is number => time !== null)
+    .map((time) => Math.max(0, time))
+    .sort((a, b) => a - b);
 }
 
 /** What importRows stores: the row's own columns, and nothing over a row already there. */

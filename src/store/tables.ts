@@ -53,7 +53,7 @@ export interface DeliveryTable<E extends Engine = Engine> {
   server: string | null;
   case_type: string | null;
   muted: EngineValues[E]['boolean'];
-  record_update: string | null;
+  unrecorded: number | null;
 }
 
 /** A row of `guild_settings`. */
@@ -125,6 +125,7 @@ export interface RecordModcallTable {
   caller_name: string | null;
   claimed_by: string | null;
   claimed_at: number | null;
+  resolved_by: string | null;
   resolved_at: number | null;
 }
 

@@ -1,6 +1,4 @@
-import { z } from 'zod';
-
-import type { Envelope } from './schemas.js';
+import type { Envelope, EventName } from './schemas.js';
 
 /**
  * What one delivery changes in the community record: the fields of the case, shift, session or modcall it tells
@@ -8,61 +6,69 @@ import type { Envelope } from './schemas.js';
  * started, then ended) in any order: each update carries only what its event knows, and the record merges them
  * (a field once known stays known). `at` is when the thing began, as far as this delivery knows.
  */
-export const RecordUpdateSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('case'),
-    number: z.number().int(),
-    at: z.number().int(),
-    type: z.string().optional(),
-    targetId: z.string().optional(),
-    targetName: z.string().optional(),
-    moderatorId: z.string().optional(),
-    moderatorName: z.string().optional(),
-    reason: z.string().optional(),
-    createdAt: z.number().int().optional(),
-    voidedAt: z.number().int().optional(),
-    voidedBy: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('shift'),
-    id: z.number().int(),
-    at: z.number().int(),
-    memberId: z.string().optional(),
-    memberName: z.string().optional(),
-    robloxId: z.string().optional(),
-    startedAt: z.number().int().optional(),
-    endedAt: z.number().int().optional(),
-    seconds: z.number().int().optional(),
-  }),
-  z.object({
-    kind: z.literal('session'),
-    id: z.number().int(),
-    at: z.number().int(),
-    name: z.string().optional(),
-    startedById: z.string().optional(),
-    startedByName: z.string().optional(),
-    startedAt: z.number().int().optional(),
-    endedAt: z.number().int().optional(),
-    peakPlayers: z.number().int().optional(),
-    joins: z.number().int().optional(),
-    cases: z.number().int().optional(),
-  }),
-  z.object({
-    kind: z.literal('modcall'),
-    callerId: z.string(),
-    at: z.number().int(),
-    callerName: z.string().optional(),
-  }),
+export type RecordUpdate =
+  | {
+      kind: 'case';
+      number: number;
+      at: number;
+      type?: string;
+      targetId?: string;
+      targetName?: string;
+      moderatorId?: string;
+      moderatorName?: string;
+      reason?: string;
+      createdAt?: number;
+      voidedAt?: number;
+      voidedBy?: string;
+    }
+  | {
+      kind: 'shift';
+      id: number;
+      at: number;
+      memberId?: string;
+      memberName?: string;
+      robloxId?: string;
+      startedAt?: number;
+      endedAt?: number;
+      seconds?: number;
+    }
+  | {
+      kind: 'session';
+      id: number;
+      at: number;
+      name?: string;
+      startedById?: string;
+      startedByName?: string;
+      startedAt?: number;
+      endedAt?: number;
+      peakPlayers?: number;
+      joins?: number;
+      cases?: number;
+    }
+  | { kind: 'modcall'; callerId: string; at: number; callerName?: string };
+
+/** The events that tell the community record something. */
+const RECORD_EVENTS: ReadonlySet<string> = new Set<EventName>([
+  'case.created',
+  'case.voided',
+  'shift.started',
+  'shift.ended',
+  'session.started',
+  'session.ended',
+  'modcall',
 ]);
 
-export type RecordUpdate = z.infer<typeof RecordUpdateSchema>;
+/** True for a delivery whose event tells the community record something (its body is kept until recorded). */
+export function tellsRecord(event: string): boolean {
+  return RECORD_EVENTS.has(event);
+}
 
 type Fields = Record<string, unknown>;
 
 /**
- * The record update a delivery carries, read leniently from its envelope on the intake's path (a few property
- * reads, no schema): a field of the wrong type is left out, and a delivery without the thing's key (a case's
- * number, a shift's or session's id, a modcall's caller) carries none. The delivery is stored either way.
+ * The record update a delivery carries, read leniently from its envelope by the record's writer: a field of the
+ * wrong type is left out, and a delivery without the thing's key (a case's number, a shift's or session's id, a
+ * modcall's caller) carries none. The delivery was stored and posted either way.
  */
 export function recordUpdateOf(envelope: Envelope): RecordUpdate | undefined {
   const data = objectOr(envelope.data);
@@ -164,7 +170,7 @@ function modcallUpdate(data: Fields | undefined, sentAt: number | undefined): Re
   return compact({ kind: 'modcall', callerId, at, callerName: text(caller?.name) });
 }
 
-/** The update without its absent fields: it is stored as JSON with the delivery, so it stays small. */
+/** The update without its absent fields. */
 function compact<T extends Fields>(update: T): RecordUpdate {
   for (const key of Object.keys(update)) if (update[key] === undefined) delete update[key];
   return update as unknown as RecordUpdate;

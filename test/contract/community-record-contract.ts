@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
 import type { Store } from '../../src/store/store.js';
-import { recordUpdateOf } from '../../src/upstream/record-update.js';
 import type { StoreUnderTest } from './store-contract.js';
 
 const GUILD = '222222222222222222';
@@ -11,11 +10,10 @@ const CHANNEL = '300000000000000001';
 const DAY = 24 * 60 * 60 * 1000;
 const T0 = Date.UTC(2026, 10, 20, 12);
 
-/** A delivery as the intake stores it: its body, and the record update the intake reads from it. */
+/** A delivery as the intake stores it. */
 function delivery(id: string, event: string, data: unknown, guildId = GUILD, server = '123'): NewDelivery {
   const envelope = { id, event, server, at: T0, data };
-  const update = recordUpdateOf(envelope);
-  const stored: NewDelivery = {
+  return {
     hookId: `hook-${guildId}`,
     guildId,
     deliveryId: id,
@@ -24,8 +22,6 @@ function delivery(id: string, event: string, data: unknown, guildId = GUILD, ser
     rawBody: JSON.stringify(envelope),
     receivedAt: T0,
   };
-  if (update) stored.recordUpdate = JSON.stringify(update);
-  return stored;
 }
 
 const player = { robloxId: '9001', name: 'BuilderBob' };
@@ -214,10 +210,10 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toHaveLength(1);
     });
 
-    it('drops an update that does not parse and goes on with the rest', async () => {
+    it('leaves out a delivery whose body tells nothing usable and goes on with the rest', async () => {
       underTest = await makeEngine();
       const store = await start();
-      await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), recordUpdate: '{"kind":"case"}' });
+      await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), rawBody: 'not json' });
       await store.deliveries.accept(delivery('call', 'modcall', { caller: player, at: T0 }));
       expect(await store.community.recordPending(10)).toEqual({ recorded: 1, skipped: 1 });
       expect(await store.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0 });

@@ -151,4 +151,110 @@ describe('the community record', () => {
     const byMember = await h.run('record', 'retention', [commandOption.integer('days', 1)], 'member');
     expect(byMember.text).toBe('You need the Manage Server permission to use this command.');
   });
+
+  it("answers a member's stats, the leaderboards and the modcall response from cases, shifts and claimed cards", async () => {
+    const admin = h.discord.users.admin.id;
+    const member = h.discord.users.member.id;
+    const hour = 3_600_000;
+    const start = Date.now() - 5 * hour;
+    const shiftOf = (id: number, discordId: string, name: string, hours: number, ended: boolean) => ({
+      event: ended ? ('shift.ended' as const) : ('shift.started' as const),
+      data: {
+        shift: {
+          id,
+          discordId,
+          name,
+          robloxId: String(id),
+          startedAt: start,
+          endedAt: ended ? start + hours * hour : null,
+          seconds: ended ? hours * 3600 : null,
+        },
+      },
+    });
+    // Mira's shift ends before its start arrives; Sam's runs one hour.
+    await h.service.deliver(webhookId, shiftOf(1, admin, 'Mira', 2, true));
+    await h.service.deliver(webhookId, shiftOf(1, admin, 'Mira', 2, false));
+    await h.service.deliver(webhookId, shiftOf(2, member, 'Sam', 1, false));
+    await h.service.deliver(webhookId, shiftOf(2, member, 'Sam', 1, true));
+    const byAdmin = (number: number, type: string) => {
+      const made = caseOf(number, type, 0);
+      return { ...made, data: { case: { ...made.data.case, moderator: { discordId: admin, name: 'Mira' } } } };
+    };
+    await h.service.deliver(webhookId, byAdmin(1, 'warn'));
+    await h.service.deliver(webhookId, byAdmin(2, 'warn'));
+    await h.service.deliver(webhookId, byAdmin(3, 'kick'));
+    const voided = SAMPLE_DELIVERIES['case.voided'].data.case;
+    await h.service.deliver(webhookId, {
+      event: 'case.voided',
+      data: { case: { ...voided, number: 3, type: 'kick', target: PLAYER, voidedAt: Date.now() } },
+    });
+
+    // A modcall: its card posted, claimed and resolved by the admin.
+    await h.run('feed', 'set', [
+      commandOption.string('event', 'modcall'),
+      commandOption.channel('channel', h.channel('modcalls')),
+    ]);
+    await h.service.deliver(webhookId, {
+      event: 'modcall',
+      data: { ...SAMPLE_DELIVERIES.modcall.data, at: Date.now() },
+    });
+    const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
+    if (!card) throw new Error('no modcall card');
+    // The cases and shifts are held (no channel is set for them); the modcall card is confirmed.
+    await h.discord.waitFor(
+      async () => (await h.bot.store.deliveries.statusOf(h.guild.id)).waiting === 0,
+      10_000,
+      'confirmed',
+    );
+    for (const button of ['feed:modcall:claim', 'feed:modcall:resolve']) {
+      await h.discord.dispatchInteraction(
+        buttonClick({ customId: button, message: card, as: 'admin', guildId: h.guild.id }),
+      );
+    }
+    await recorded(3);
+    await h.discord.waitFor(
+      async () =>
+        (await h.bot.store.community.memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() + 1 })).resolved === 1,
+      10_000,
+      'the claim recorded',
+    );
+
+    const stats = await h.run('staff', 'stats', [commandOption.user('member', admin)]);
+    expect(stats.ephemeral).toBe(true);
+    const [embed] = stats.outcome.reply?.embeds ?? [];
+    expect(embed?.title).toBe('Staff stats, this month');
+    expect(embed?.fields?.map((field) => [field.name, field.value.split(/\ntime to claim: /)[0]])).toEqual([
+      ['Cases (3)', '2 warn · 1 kick (1 voided)'],
+      ['Shifts', '1 shift, 2.0 h on duty'],
+      ['Modcalls', 'claimed 1, resolved 1'],
+    ]);
+    expect(embed?.fields?.[2]?.value).toMatch(/\ntime to claim: median \d+ s, p90 \d+ s$/);
+
+    const shifts = await h.run('leaderboard', 'shifts', [commandOption.string('period', 'all')]);
+    expect(shifts.outcome.reply?.embeds[0]).toMatchObject({
+      title: 'Hours on shift, all time',
+      description: `**1.** <@${admin}> (Mira): 2.0 h\n**2.** <@${member}> (Sam): 1.0 h\n\nYou: #1 of 2, 2.0 h`,
+    });
+    const cases = await h.run('leaderboard', 'cases', [], 'admin');
+    expect(cases.outcome.reply?.embeds[0]?.description).toBe(`**1.** <@${admin}> (Mira): 2\n\nYou: #1 of 1, 2`);
+
+    const moderators = h.guild.roles['Moderators'] ?? '';
+    h.discord.grantRole(h.guild.id, member, moderators);
+    const ofRole = await h.run('leaderboard', 'shifts', [commandOption.role('role', moderators)]);
+    expect(ofRole.outcome.reply?.embeds[0]?.description).toBe(
+      `**1.** <@${member}> (Sam): 1.0 h\n\nYou: #1 of 2 (everyone), 2.0 h`,
+    );
+
+    const response = await h.run('staff', 'response', [commandOption.string('period', 'today')]);
+    const lines = (response.outcome.reply?.embeds[0]?.description ?? '').split('\n');
+    expect(lines[0]).toBe('**1** calls · **1** claimed · **1** resolved · **0** never claimed');
+    expect(lines.slice(3)).toEqual([
+      '',
+      '**Who claimed them**',
+      `<@${admin}>: 1 · ${lines[1]?.replace('Time to claim: ', '') ?? ''}`,
+    ]);
+
+    const refused = await h.run('leaderboard', 'modcalls', [], 'member');
+    expect(refused.text).toMatch(/^You need the Manage Server permission to read this server's record/);
+  });
 });

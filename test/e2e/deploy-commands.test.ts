@@ -8,7 +8,20 @@ import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes
 import { registerCommands } from '../../src/discord/register-commands.js';
 
 const run = promisify(execFile);
-const NAMES = ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'app', 'store', 'record', 'case'];
+const NAMES = [
+  'setup',
+  'webhook',
+  'feed',
+  'alerts',
+  'status',
+  'audit',
+  'app',
+  'store',
+  'record',
+  'case',
+  'staff',
+  'leaderboard',
+];
 /** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536). */
 const PERMISSIONS = 84992;
 
@@ -55,7 +68,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 10 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case\n` +
+      `Registered 12 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

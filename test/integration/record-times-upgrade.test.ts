@@ -27,7 +27,7 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
 ];
 
 /** Undoes the community record's migration (SQLite's 7th, PostgreSQL's 11th), so the upgrade runs it again. */
-const UNDO_COMMUNITY_RECORD = `DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN record_update;
+const UNDO_COMMUNITY_RECORD = `DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
   ${['record_guild', 'record_case', 'record_player', 'record_shift', 'record_session', 'record_modcall']
     .map((table) => `DROP TABLE ${table};`)
     .join(' ')}`;

@@ -1,7 +1,8 @@
 import type { BotParts, Feature } from '../feature.js';
-import { CardRecords } from './card-records.js';
+import { CardRecords, type ModcallCard } from './card-records.js';
 import { FeedCards } from './feed-cards.js';
 import { ModcallEscalator } from './modcall-escalator.js';
+import { recordModcallHandling } from './record-modcall.js';
 
 /** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
 const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -16,6 +17,8 @@ export interface EscalationTimings {
 export interface CardsDeps {
   /** Modcall cards (Claim, Resolve) and escalation settings. */
   cards: CardRecords;
+  /** Tells the community record of a claim or resolution, once the card has it. */
+  recordModcallHandling: (card: ModcallCard) => Promise<void>;
 }
 
 /**
@@ -26,7 +29,7 @@ export function createCardsFeature(parts: BotParts, timings: EscalationTimings =
   const { clock, logger } = parts;
   const cards = new CardRecords(parts.store.records);
   return {
-    deps: { cards },
+    deps: { cards, recordModcallHandling: recordModcallHandling(parts.store.community, logger) },
     feedCards: new FeedCards({ records: cards, poster: parts.poster, clock, logger }),
     jobs: [
       new ModcallEscalator({ records: cards, poster: parts.poster, clock, timers: parts.timers, logger, ...timings }),

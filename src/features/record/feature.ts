@@ -1,13 +1,11 @@
 import type { CommunityRecord } from '../../store/community-record.js';
+import type { RecordQueries } from '../../store/record-queries.js';
 import type { BotParts, Feature } from '../feature.js';
 import { RecordWriter } from './record-writer.js';
 
-/** What /record and /case are given. */
+/** What /record, /case, /staff and /leaderboard are given. */
 export interface RecordDeps {
-  community: Pick<
-    CommunityRecord,
-    'settingsOf' | 'setRetentionDays' | 'setStaffRole' | 'casesOf' | 'caseTotals' | 'findPlayers' | 'findPlayer'
-  >;
+  community: RecordQueries & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
 }
 
 export interface RecordTimings {

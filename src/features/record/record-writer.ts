@@ -47,7 +47,10 @@ export class RecordWriter implements Job {
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
       const { recorded, skipped } = await this.deps.community.recordPending(RECORD_SLICE);
       if (skipped > 0) {
-        this.deps.logger.warn({ skipped }, 'stored record updates that did not parse were dropped from the record');
+        this.deps.logger.warn(
+          { skipped },
+          'deliveries whose body tells the community record nothing usable were left out of it',
+        );
       }
       total += recorded;
       if (recorded + skipped < RECORD_SLICE) break;

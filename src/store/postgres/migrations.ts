@@ -536,8 +536,8 @@ const MIGRATIONS: readonly string[] = [
   `,
   `
   -- The community record (src/store/record-schema.ts), and bridge_accept_placed as before but for one column:
-  -- the delivery's record update (recordUpdate, absent when it carries none), stored with it. A process of the
-  -- previous version sends none during a rolling restart: what it accepts meanwhile is not recorded.
+  -- whether the delivery waits to be recorded (unrecorded: 1, absent when it tells the record nothing). A process
+  -- of the previous version sends none during a rolling restart: what it accepts meanwhile is not recorded.
   ${communityRecordSchema(postgresDialect)}
   CREATE OR REPLACE FUNCTION bridge_accept_placed(p_items JSONB) RETURNS TEXT[]
   LANGUAGE plpgsql AS $$
@@ -584,12 +584,12 @@ const MIGRATIONS: readonly string[] = [
       END IF;
       v_seq := NULL;
       INSERT INTO delivery (seq, hook_id, delivery_id, guild_id, event, server, case_type, received_at, raw_body,
-                            state, channel_id, park_kind, park_detail, parked_at, posted_at, muted, record_update)
+                            state, channel_id, park_kind, park_detail, parked_at, posted_at, muted, unrecorded)
         VALUES (nextval('delivery_seq'), v_item->>'hookId', v_item->>'deliveryId', v_item->>'guildId',
                 v_item->>'event', v_item->>'server', v_item->>'caseType', (v_item->>'receivedAt')::BIGINT,
                 v_item->>'rawBody', v_item->>'state', v_channel, v_item->>'parkKind', v_item->>'parkDetail',
                 (v_item->>'parkedAt')::BIGINT, (v_item->>'postedAt')::BIGINT, (v_item->>'muted')::BOOLEAN,
-                v_item->>'recordUpdate')
+                (v_item->>'unrecorded')::INTEGER)
         ON CONFLICT (hook_id, delivery_id) DO NOTHING
         RETURNING seq INTO v_seq;
       v_hooks := v_hooks || (v_item->>'hookId');

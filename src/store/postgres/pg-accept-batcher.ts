@@ -19,7 +19,7 @@ export interface AcceptItem {
   muted: boolean;
   /** Stored only if its hook is (AcceptOptions.requireHook); else answered 'unknown-hook'. */
   requireHook: boolean;
-  /** Absent when the placement drops the body (muted). */
+  /** Absent when the placement drops the body (muted), unless the community record's writer is to read it. */
   rawBody?: string;
   channelId?: string;
   parkKind?: HeldKind;
@@ -30,7 +30,8 @@ export interface AcceptItem {
   brokenSeen?: string;
   server?: string;
   caseType?: string;
-  recordUpdate?: string;
+  /** 1 while the community record's writer has not read it (its body is then sent even when muted). */
+  unrecorded?: 1;
 }
 
 /** 'stale': the guild's settings or the channel's broken state changed since the item was placed; place it again. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import { tellsRecord } from '../../upstream/record-update.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from '../deliveries.js';
 import type { DeliveryIntake } from '../delivery-intake.js';
@@ -74,7 +75,9 @@ function acceptItemOf(
     muted: place.muted,
     requireHook: options.requireHook ?? false,
   };
-  if (place.keepsBody) item.rawBody = delivery.rawBody;
+  const unrecorded = tellsRecord(delivery.event);
+  if (place.keepsBody || unrecorded) item.rawBody = delivery.rawBody;
+  if (unrecorded) item.unrecorded = 1;
   if (place.channelId !== null) item.channelId = place.channelId;
   if (place.parkKind !== null) item.parkKind = place.parkKind;
   if (place.parkDetail !== null) item.parkDetail = place.parkDetail;
@@ -83,6 +86,5 @@ function acceptItemOf(
   if (brokenSeen !== undefined) item.brokenSeen = brokenSeen;
   if (delivery.server !== undefined) item.server = delivery.server;
   if (delivery.caseType !== undefined) item.caseType = delivery.caseType;
-  if (delivery.recordUpdate !== undefined) item.recordUpdate = delivery.recordUpdate;
   return item;
 }

@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
+import { tellsRecord } from '../../upstream/record-update.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from '../deliveries.js';
@@ -56,8 +57,10 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       const place = placementOf(route, broken?.reason, receivedAt);
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
+      // The community record's writer reads the body of what tells it something, muted or not (record-schema.ts).
+      const unrecorded = tellsRecord(event);
       const { changes } = this.statements.insertPlaced.run(
-        ...placedValues(d, place),
+        ...placedValues(d, unrecorded ? { ...place, keepsBody: true } : place),
         rawBody,
         hookId,
         dedupeKeyOf(delivery.deliveryId),
@@ -66,7 +69,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
         delivery.server ?? null,
         delivery.caseType ?? null,
         receivedAt,
-        delivery.recordUpdate ?? null,
+        unrecorded ? 1 : null,
       );
       if (changes === 0) return 'duplicate';
       if (place.state === 'waiting' && place.channelId !== null) {

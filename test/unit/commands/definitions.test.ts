@@ -7,7 +7,7 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it('are the six commands of DESIGN.md, /alerts, /audit, /record and /case, with the subcommands they name', () => {
+  it("are the six commands of DESIGN.md, /alerts, /audit and the record's, with the subcommands they name", () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
@@ -19,6 +19,8 @@ describe('command definitions', () => {
       'store',
       'record',
       'case',
+      'staff',
+      'leaderboard',
     ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
@@ -27,6 +29,8 @@ describe('command definitions', () => {
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role']);
     expect(subcommands('case')).toEqual(['lookup']);
+    expect(subcommands('staff')).toEqual(['stats', 'response']);
+    expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -61,11 +65,11 @@ describe('command definitions', () => {
     }
   });
 
-  it('leave /app, /store and /case open to members, whose subcommands check permission when they run', () => {
+  it("leave /app, /store and the record's readers open to members, whose subcommands check permission when they run", () => {
     // Members list apps, read the store and (with the release-manager role) submit: Discord's default
     // permissions would hide the whole command from them; the admin subcommands check Manage Server themselves.
-    // /case answers admins and the staff role an admin names (/record staff-role).
-    for (const name of ['app', 'store', 'case']) {
+    // /case, /staff and /leaderboard answer admins and the staff role an admin names (/record staff-role).
+    for (const name of ['app', 'store', 'case', 'staff', 'leaderboard']) {
       expect(bodies.find((body) => body.name === name)?.default_member_permissions, name).toBeUndefined();
     }
   });

@@ -1,0 +1,75 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+
+import { UserFacingError } from '../src/base/errors.js';
+import type { Command } from '../src/discord/command.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import { describeLeaderboard, LEADERBOARD_SHOWN } from '../src/features/record/describe-stats.js';
+import type { RecordDeps } from '../src/features/record/feature.js';
+import { standingsWithRole } from '../src/features/record/members-with-role.js';
+import { isPeriod, PERIOD_CHOICES, periodRange, type Period } from '../src/features/record/periods.js';
+import { requireRecordReader } from '../src/features/record/record-access.js';
+import type { Board } from '../src/store/record-queries.js';
+
+/** What /leaderboard is given. */
+export type LeaderboardCommandDeps = CommandBasics & RecordDeps;
+
+const NO_MENTIONS = { parse: [] };
+
+const BOARDS: ReadonlyArray<{ name: Board; description: string }> = [
+  { name: 'shifts', description: 'Hours on shift' },
+  { name: 'cases', description: 'Cases made (voided ones not counted)' },
+  { name: 'modcalls', description: 'Modcalls claimed' },
+];
+
+/** /leaderboard shifts|cases|modcalls [period:] [role:]: the top 10, and the caller's own place. */
+export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
+  const data = new SlashCommandBuilder()
+    .setName('leaderboard')
+    .setDescription("The staff's top 10 in this server's record")
+    .setContexts(InteractionContextType.Guild);
+  for (const board of BOARDS) {
+    data.addSubcommand((sub) =>
+      sub
+        .setName(board.name)
+        .setDescription(board.description)
+        .addStringOption((option) =>
+          option
+            .setName('period')
+            .setDescription('Which period (this month unless chosen)')
+            .addChoices(...PERIOD_CHOICES),
+        )
+        .addRoleOption((option) => option.setName('role').setDescription('Only members of this role')),
+    );
+  }
+  return {
+    data,
+    async execute(interaction, ctx) {
+      const guildId = await requireRecordReader(interaction, ctx.community);
+      const board = interaction.options.getSubcommand(true) as Board;
+      const chosen = interaction.options.getString('period');
+      const period: Period = isPeriod(chosen) ? chosen : 'this-month';
+      const range = periodRange(period, ctx.clock());
+      const role = interaction.options.getRole('role');
+      // Looking members up for a role may take a moment: Discord wants an answer within 3 s.
+      if (role) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      const standings = await ctx.community.leaderboard(guildId, board, range);
+      let shown = standings.slice(0, LEADERBOARD_SHOWN);
+      let cut = false;
+      if (role) {
+        if (!interaction.guild) throw new UserFacingError('The bot cannot see this server yet: try again in a minute.');
+        ({ shown, cut } = await standingsWithRole(interaction.guild, standings, role.id, LEADERBOARD_SHOWN));
+      }
+      const embed = describeLeaderboard(
+        board,
+        range.label,
+        shown,
+        { memberId: interaction.user.id, standings },
+        role?.id ?? null,
+      );
+      if (cut) embed.footer = { text: 'Members of the role among the first 100 only' };
+      if (role) await interaction.editReply({ embeds: [embed], allowedMentions: NO_MENTIONS });
+      else await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    },
+    readOnly: () => true,
+  };
+})();

@@ -1,0 +1,69 @@
+import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+
+import type { Command } from '../src/discord/command.js';
+import type { CommandBasics } from '../src/features/feature.js';
+import { describeModcallResponse, describeStaffStats } from '../src/features/record/describe-stats.js';
+import type { RecordDeps } from '../src/features/record/feature.js';
+import { isPeriod, PERIOD_CHOICES, periodRange, type Period } from '../src/features/record/periods.js';
+import { requireRecordReader } from '../src/features/record/record-access.js';
+
+/** What /staff is given. */
+export type StaffCommandDeps = CommandBasics & RecordDeps;
+
+const NO_MENTIONS = { parse: [] };
+
+/** /staff stats member: [period:], /staff response [period:]: the staff's work, from the community record. */
+export const staff: Command<StaffCommandDeps> = {
+  data: new SlashCommandBuilder()
+    .setName('staff')
+    .setDescription("The staff's work in this server's record")
+    .setContexts(InteractionContextType.Guild)
+    .addSubcommand((sub) =>
+      sub
+        .setName('stats')
+        .setDescription("A member's cases, shifts and modcalls")
+        .addUserOption((option) => option.setName('member').setDescription('Whom').setRequired(true))
+        .addStringOption((option) =>
+          option
+            .setName('period')
+            .setDescription('Which period (this month unless chosen)')
+            .addChoices(...PERIOD_CHOICES),
+        ),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('response')
+        .setDescription('How fast modcalls were claimed and resolved, and by whom')
+        .addStringOption((option) =>
+          option
+            .setName('period')
+            .setDescription('Which period (this month unless chosen)')
+            .addChoices(...PERIOD_CHOICES),
+        ),
+    ),
+
+  async execute(interaction, ctx) {
+    const guildId = await requireRecordReader(interaction, ctx.community);
+    const chosen = interaction.options.getString('period');
+    const period: Period = isPeriod(chosen) ? chosen : 'this-month';
+    const range = periodRange(period, ctx.clock());
+    const subcommand = interaction.options.getSubcommand(true);
+    let embed;
+    if (subcommand === 'stats') {
+      const member = interaction.options.getUser('member', true);
+      const [cases, shifts, modcalls] = await Promise.all([
+        ctx.community.staffCases(guildId, member.id, range),
+        ctx.community.shiftTotals(guildId, member.id, range),
+        ctx.community.memberModcalls(guildId, member.id, range),
+      ]);
+      embed = describeStaffStats(member.id, range.label, { cases, shifts, modcalls });
+    } else if (subcommand === 'response') {
+      embed = describeModcallResponse(range.label, await ctx.community.modcallResponse(guildId, range));
+    } else {
+      throw new Error(`unknown /staff subcommand ${subcommand}`);
+    }
+    await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  },
+
+  readOnly: () => true,
+};

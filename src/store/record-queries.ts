@@ -1,0 +1,62 @@
+import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-record.js';
+
+/** A span of time, from `from` (included) to `to` (excluded), in ms since the epoch. */
+export interface TimeRange {
+  from: number;
+  to: number;
+}
+
+/** A member's shifts that began in a range: how many, and their length in all (running ones not counted). */
+export interface ShiftTotals {
+  count: number;
+  seconds: number;
+}
+
+/**
+ * Modcalls that came in a range and how they were answered (by one member, when asked for one): the times from
+ * the call to its claim and to its resolution, each list sorted, for medians and percentiles.
+ */
+export interface ModcallTimes {
+  calls: number;
+  claimed: number;
+  resolved: number;
+  toClaimMs: number[];
+  toResolveMs: number[];
+}
+
+/** The guild's modcalls in a range, and each member's claims among them (most claims first). */
+export interface ModcallResponse extends ModcallTimes {
+  byMember: Array<{ memberId: string; claimed: number; toClaimMs: number[] }>;
+}
+
+/** What a leaderboard ranks. */
+export type Board = 'shifts' | 'cases' | 'modcalls';
+
+/** One member on a leaderboard: seconds on shift, cases made (not voided), or modcalls claimed. */
+export interface Standing {
+  memberId: string;
+  /** The name the service last gave the member, where it gives one (shifts, cases). */
+  name: string | null;
+  value: number;
+}
+
+/** What the community record answers: lookups, a member's statistics, leaderboards. */
+export interface RecordQueries {
+  /** The player's cases, newest first, a page of them. */
+  casesOf(guildId: string, playerId: string, page: { limit: number; offset: number }): Promise<RecordedCase[]>;
+  /** The player's cases counted per type (most first), voided ones too. */
+  caseTotals(guildId: string, playerId: string): Promise<CaseTypeCount[]>;
+  /** Players whose latest name starts with `prefix` (any case), by name; for autocomplete. */
+  findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]>;
+  /** The player of this id, or else the one whose latest name is `name` (any case). */
+  findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined>;
+  /** The cases a moderator made in the range, per type (most first). */
+  staffCases(guildId: string, memberId: string, range: TimeRange): Promise<CaseTypeCount[]>;
+  shiftTotals(guildId: string, memberId: string, range: TimeRange): Promise<ShiftTotals>;
+  /** The guild's modcalls in the range, and who claimed them. */
+  modcallResponse(guildId: string, range: TimeRange): Promise<ModcallResponse>;
+  /** The modcalls of the range one member claimed or resolved. */
+  memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes>;
+  /** Every member with something to rank in the range, highest first (ties by member id). */
+  leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]>;
+}
