@@ -6,6 +6,12 @@ export interface TimeRange {
   to: number;
 }
 
+/** A player's earlier cases: per type, and when the latest was made (undefined: none). */
+export interface EarlierCases {
+  byType: Array<{ type: string; count: number }>;
+  lastAt: number | undefined;
+}
+
 /** A member's shifts that began in a range: how many, and their length in all (running ones not counted). */
 export interface ShiftTotals {
   count: number;
@@ -50,6 +56,11 @@ export interface RecordQueries {
   findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]>;
   /** The player of this id, or else the one whose latest name is `name` (any case). */
   findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined>;
+  /**
+   * The player's cases made before `before` and not voided, per type (most first), with the latest one's time:
+   * what a new case's card says of the player's past.
+   */
+  earlierCases(guildId: string, playerId: string, before: number): Promise<EarlierCases>;
   /** The cases a moderator made in the range, per type (most first). */
   staffCases(guildId: string, memberId: string, range: TimeRange): Promise<CaseTypeCount[]>;
   shiftTotals(guildId: string, memberId: string, range: TimeRange): Promise<ShiftTotals>;

@@ -171,6 +171,12 @@ export function recordStatements(d: SqlDialect) {
       ]),
     ) as Record<(typeof RECORD_TABLES)[number]['table'], Sql<never, [string, number, number]>>,
 
+    earlierCases: d.sql<{ type: string; count: number; last_at: number }, [string, string, number]>(
+      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count, max(at) AS last_at
+       FROM record_case WHERE guild_id = ? AND target_id = ? AND at < ? AND voided_at IS NULL
+       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
+    ),
+
     // A member's statistics and the leaderboards, over a range of `at` (the guild's time indexes).
     staffCases: d.sql<CaseTypeCount, [string, string, number, number]>(
       `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,

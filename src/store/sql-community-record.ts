@@ -11,7 +11,15 @@ import {
 } from './community-record.js';
 import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { modcallParams, nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
-import type { Board, ModcallResponse, ModcallTimes, ShiftTotals, Standing, TimeRange } from './record-queries.js';
+import type {
+  Board,
+  EarlierCases,
+  ModcallResponse,
+  ModcallTimes,
+  ShiftTotals,
+  Standing,
+  TimeRange,
+} from './record-queries.js';
 import { keyOf, RECORD_TABLES, recordStatements, type CaseRow, type RecordStatements } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
@@ -92,6 +100,12 @@ export class SqlCommunityRecord implements CommunityRecord {
     const key = nameKeyOf(prefix);
     const rows = await this.engine.read(this.sql.playersFrom, [guildId, key, prefixEnd(key), limit]);
     return rows.map((row) => ({ playerId: row.player_id, name: row.name }));
+  }
+
+  async earlierCases(guildId: string, playerId: string, before: number): Promise<EarlierCases> {
+    const rows = await this.engine.read(this.sql.earlierCases, [guildId, playerId, before]);
+    const lastAt = rows.length === 0 ? undefined : Math.max(...rows.map((row) => row.last_at));
+    return { byType: rows.map(({ type, count }) => ({ type, count })), lastAt };
   }
 
   staffCases(guildId: string, memberId: string, range: TimeRange): Promise<CaseTypeCount[]> {

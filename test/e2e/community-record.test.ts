@@ -63,7 +63,7 @@ describe('the community record', () => {
     const [embed] = answer.outcome.reply?.embeds ?? [];
     expect(embed?.title).toBe('SpeedyRacer\\_09 (2391045817): 12 cases');
     const lines = (embed?.description ?? '').split('\n');
-    expect(lines[0]).toBe('8 warn (1 voided) · 3 kick · 1 ban');
+    expect(lines[0]).toBe('8 warns (1 voided) · 3 kicks · 1 ban');
     expect(lines[2]).toMatch(
       /^`#12` \*\*ban\*\* <t:\d+:d> by Mira: griefing \\\*\\\*everyone\\\*\\\* <@&1> @everyone$/,
     );
@@ -224,7 +224,7 @@ describe('the community record', () => {
     const [embed] = stats.outcome.reply?.embeds ?? [];
     expect(embed?.title).toBe('Staff stats, this month');
     expect(embed?.fields?.map((field) => [field.name, field.value.split(/\ntime to claim: /)[0]])).toEqual([
-      ['Cases (3)', '2 warn · 1 kick (1 voided)'],
+      ['Cases (3)', '2 warns · 1 kick (1 voided)'],
       ['Shifts', '1 shift, 2.0 h on duty'],
       ['Modcalls', 'claimed 1, resolved 1'],
     ]);
@@ -256,5 +256,29 @@ describe('the community record', () => {
 
     const refused = await h.run('leaderboard', 'modcalls', [], 'member');
     expect(refused.text).toMatch(/^You need the Manage Server permission to read this server's record/);
+  });
+
+  it("tells a new case's card of the player's earlier cases, never the first's, voided ones left out", async () => {
+    await h.run('feed', 'set', [
+      commandOption.string('event', 'case.created'),
+      commandOption.channel('channel', h.channel('cases')),
+    ]);
+    await h.service.deliver(webhookId, caseOf(1, 'warn', 4));
+    await h.service.deliver(webhookId, caseOf(2, 'kick', 3));
+    const voided = SAMPLE_DELIVERIES['case.voided'].data.case;
+    await h.service.deliver(webhookId, {
+      event: 'case.voided',
+      data: { case: { ...voided, number: 2, type: 'kick', target: PLAYER, voidedAt: Date.now() } },
+    });
+    await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
+    await recorded(2);
+    await h.service.deliver(webhookId, caseOf(3, 'ban', 0));
+    const messages = await h.discord.waitForMessages(h.channel('cases'), 2, 10_000);
+    const fields = messages.flatMap((message) => message.embeds).map((embed) => embed.fields ?? []);
+    const earlier = fields.map((list) => list.find((field) => field.name === 'Earlier')?.value);
+    const fourDaysAgo = Math.floor(Date.parse(new Date(Date.now() - 4 * 86_400_000).toISOString()) / 1000);
+    expect(earlier[0]).toBeUndefined();
+    expect(earlier.at(-1)).toMatch(/^1 warn · last <t:(\d+):R>$/);
+    expect(Number(/<t:(\d+):R>/.exec(earlier.at(-1) ?? '')?.[1])).toBeCloseTo(fourDaysAgo, -2);
   });
 });

@@ -30,7 +30,7 @@ export function createCardsFeature(parts: BotParts, timings: EscalationTimings =
   const cards = new CardRecords(parts.store.records);
   return {
     deps: { cards, recordModcallHandling: recordModcallHandling(parts.store.community, logger) },
-    feedCards: new FeedCards({ records: cards, poster: parts.poster, clock, logger }),
+    feedCards: new FeedCards({ records: cards, community: parts.store.community, poster: parts.poster, clock, logger }),
     jobs: [
       new ModcallEscalator({ records: cards, poster: parts.poster, clock, timers: parts.timers, logger, ...timings }),
     ],

@@ -2,9 +2,11 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { CardPlanner, LanePlan, RenderedEntry } from '../../feed/card-plan.js';
+import type { RecordQueries } from '../../store/record-queries.js';
 import type { EventOf } from '../../upstream/schemas.js';
 import { CardEdits } from './card-edits.js';
 import type { CardRecords } from './card-records.js';
+import { withEarlierCases } from './earlier-cases.js';
 import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, sessionStartOf, storedEnding } from './final-state.js';
 import { freshState, renderModcallMessage } from './modcall-message.js';
@@ -15,6 +17,8 @@ export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
 
 export interface FeedCardsDeps {
   records: CardRecords;
+  /** What a new case's card says of the player's earlier cases. */
+  community: Pick<RecordQueries, 'earlierCases'>;
   poster: Poster;
   clock: Clock;
   logger: Logger;
@@ -52,7 +56,12 @@ export class FeedCards implements CardPlanner {
     const items: RenderedEntry[] = [];
     for (const fact of facts) {
       if (items.length > 0 && (await this.mustGoAlone(guildId, fact, items))) {
-        return { kind: 'post', items, components: [], cut: true };
+        return {
+          kind: 'post',
+          items: await withEarlierCases(this.deps.community, guildId, items),
+          components: [],
+          cut: true,
+        };
       }
       items.push(
         fact.subject?.role === 'origin'
@@ -60,7 +69,12 @@ export class FeedCards implements CardPlanner {
           : this.mergeIntoOrigin(fact, facts, items),
       );
     }
-    return { kind: 'post', items, components: [], cut: false };
+    return {
+      kind: 'post',
+      items: await withEarlierCases(this.deps.community, guildId, items),
+      components: [],
+      cut: false,
+    };
   }
 
   /** Records what a message Discord confirmed carries (see {@link recordPosted}). */

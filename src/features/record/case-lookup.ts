@@ -69,11 +69,21 @@ export async function renderCaseLookup(
   return { embeds: [embed], components };
 }
 
-/** "3 warn · 1 kick (1 voided)": the player's cases per type, most first. */
+/** "3 warns · 1 kick (1 voided)": the player's cases per type, most first. */
 export function describeTotals(totals: readonly CaseTypeCount[]): string {
   return totals
-    .map((row) => `${row.count} ${formatName(row.type, 40)}${row.voided > 0 ? ` (${row.voided} voided)` : ''}`)
+    .map((row) => `${countOf(row.count, row.type)}${row.voided > 0 ? ` (${row.voided} voided)` : ''}`)
     .join(' · ');
+}
+
+/** "2 warns, 1 kick": counts of case types, joined by `separator`. */
+export function describeCaseCounts(counts: ReadonlyArray<{ type: string; count: number }>, separator: string): string {
+  return counts.map((row) => countOf(row.count, row.type)).join(separator);
+}
+
+/** "1 kick", "2 kicks": a case type is a word the service sends (`warn`, `ban`), counted in plain English. */
+function countOf(count: number, type: string): string {
+  return `${count} ${formatName(type, 40)}${count === 1 ? '' : 's'}`;
 }
 
 function describeCase(found: RecordedCase): string {

@@ -1,0 +1,2 @@
+/** What other features may use of the community record feature. */
+export { describeCaseCounts } from './case-lookup.js';
