@@ -5,12 +5,13 @@ import { join, resolve } from 'node:path';
 import pretty from 'pino-pretty';
 
 import { COMMANDS } from '../commands/index.js';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
+import { startFakeDiscord, type FakeDiscord, type FakeMessage } from '../fakes/discord/index.js';
 import { startFakeService } from '../fakes/service/index.js';
 import { parseConfig } from '../src/base/config.js';
 import { createLogger } from '../src/base/logger.js';
 import { startBot } from '../src/bot.js';
 import { registerCommands } from '../src/discord/register-commands.js';
+import { askTheRecord } from './ask-record.js';
 import { claimFirstModcall } from './claim-modcall.js';
 import { DemoDirectory } from './demo-directory.js';
 import {
@@ -56,6 +57,9 @@ const RELEASE_STEP_MS = 2_500;
 
 /** Files of the store; removed at the start, since the previous run's fake Discord (and its ids) is gone. */
 const STORE_FILE = 'demo.sqlite';
+
+/** The preview's panel of the admin's answers from the community record (ephemeral in Discord). */
+const REPLIES_PANEL = 'only-you-can-see-these';
 
 function toPreviewMessage(discord: FakeDiscord) {
   return (message: ReturnType<FakeDiscord['messages']>[number]): PreviewMessage => ({
@@ -189,11 +193,19 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     const feedChannelIds = new Set(DEMO_FEED_CHANNELS.map((name) => guild.channels[name]));
     const toMessage = toPreviewMessage(discord);
+    // The admin's ephemeral answers from the record (/case lookup, /leaderboard): a panel of their own.
+    const replies: FakeMessage[] = [];
     const source: PreviewSource = {
       guildName: guild.name,
-      channels: () =>
-        guild.channelIds.map((id) => ({ id, name: directory.channelName(id) ?? id, routed: feedChannelIds.has(id) })),
-      messages: (channelId) => discord.messages(channelId).map(toMessage),
+      channels: () => [
+        ...guild.channelIds.map((id) => ({
+          id,
+          name: directory.channelName(id) ?? id,
+          routed: feedChannelIds.has(id),
+        })),
+        { id: REPLIES_PANEL, name: REPLIES_PANEL, routed: false },
+      ],
+      messages: (channelId) => (channelId === REPLIES_PANEL ? replies : discord.messages(channelId)).map(toMessage),
       directory,
     };
     const previewOptions = { source, status: () => ({ intakeUrl: bot.http.url }) };
@@ -257,6 +269,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     );
 
     say('Ctrl-C stops the demo.');
+    let firstPlayer: string | undefined;
     const player = new AbortController();
     const playing = playStories({
       service,
@@ -265,7 +278,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       seed: randomInt(1, 2 ** 30),
       signal: player.signal,
       say,
-      onEvent: (event) => directory.learnFrom(event),
+      onEvent: (event) => {
+        directory.learnFrom(event);
+        if (event.event === 'case.created') firstPlayer ??= event.data.case.target.name;
+      },
     }).catch((error: unknown) =>
       say(`the event stream stopped: ${error instanceof Error ? error.message : String(error)}`),
     );
@@ -287,12 +303,24 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       cleanups.push(() => stopClaiming());
     }
 
+    let flowing = false;
+    const stopAsking = askTheRecord({
+      discord,
+      guildId: guild.id,
+      player: () => firstPlayer,
+      flowing: () => flowing,
+      say,
+      onReply: (reply) => replies.push(reply),
+    });
+    cleanups.push(() => stopAsking());
+
     const counts = () =>
       DEMO_FEED_CHANNELS.map((name) => [name, discord.messages(guild.channels[name] ?? '').length] as const);
     const watcher = setInterval(() => {
       const now = counts();
       if (!now.every(([, count]) => count > 0)) return;
       clearInterval(watcher);
+      flowing = true;
       say(
         `feed flowing: every routed channel has messages (${now.map(([name, count]) => `#${name} ${count}`).join(', ')}); see ${preview.url}`,
       );

@@ -114,6 +114,20 @@ describe('npm run demo', () => {
     expect(text + demo.stderr()).not.toContain(secret);
   }, 35_000);
 
+  it("shows the admin's lookup and leaderboard from the community record in a panel of their own", async () => {
+    const [, player = ''] = await demo.waitForLine(
+      /^demo: the admin reads the record: \/case lookup player:(\S+) → /,
+      30_000,
+    );
+    await demo.waitForLine(/^demo: \/leaderboard shifts period:30-days → Hours on shift, the last 30 days$/, 15_000);
+    const channels = await getJson<ChannelMessages[]>('/api/messages');
+    const panel = channels.find((channel) => channel.name === 'only-you-can-see-these');
+    const [lookup, board] = panel?.messages ?? [];
+    expect(lookup?.embeds[0]?.title).toMatch(/ \(\d+\): \d+ cases?$/);
+    expect(lookup?.embeds[0]?.title?.replace(/\\/g, '')).toContain(player);
+    expect(board?.embeds[0]?.description).toMatch(/^\*\*1\.\*\* <@\d+> \(.+\): \d+\.\d h/);
+  }, 35_000);
+
   it('shows the channels in a browser as Discord draws them, live', async () => {
     const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {
