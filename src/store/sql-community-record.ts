@@ -173,6 +173,9 @@ function sorted(times: ReadonlyArray<number | null>): number[] {
 /** What importRows stores: the row's own columns, and nothing over a row already there. */
 function insertRow(d: SqlDialect, table: RecordTableName, row: RecordRow): RecordWrite {
   const names = Object.keys(row);
+  // The names become SQL: only a column name as the record's tables spell them gets that far.
+  const odd = names.find((name) => !/^[a-z_]+$/.test(name));
+  if (odd !== undefined) throw new Error(`a ${table} row to import has a column named ${JSON.stringify(odd)}`);
   const sql = d.sql(
     `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})
      ON CONFLICT (${keyOf(table).join(', ')}) DO NOTHING`,
