@@ -1,5 +1,4 @@
 import { recordUpdateOf, type RecordUpdate } from '../upstream/record-update.js';
-import { EnvelopeSchema } from '../upstream/schemas.js';
 import type { ModcallHandling } from './community-record.js';
 import type { RecordWrite } from './record-engine.js';
 import type { RecordStatements, UnrecordedRow } from './record-statements.js';
@@ -117,6 +116,8 @@ function updateOf(row: UnrecordedRow): RecordUpdate | undefined {
   } catch {
     return undefined;
   }
-  const envelope = EnvelopeSchema.safeParse(json);
-  return envelope.success ? recordUpdateOf({ ...envelope.data, event: row.event }) : undefined;
+  // No schema pass: recordUpdateOf reads each field it uses and leaves out what is not of its type.
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const { at, data } = json as { at?: unknown; data?: unknown };
+  return recordUpdateOf({ id: '', event: row.event, at, data });
 }
