@@ -9,6 +9,7 @@ import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
+import { recordGroup } from './record.js';
 import { scaleGroup } from './scale.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
@@ -27,6 +28,7 @@ const GROUPS: readonly BenchGroup[] = [
   feedMemoryGroup,
   backlogGroup,
   housekeepingGroup,
+  recordGroup,
   scaleGroup,
 ];
 

@@ -247,9 +247,13 @@ export function recordStatements(d: SqlDialect) {
         'record_player WHERE guild_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key, player_id LIMIT ?',
       ),
     playerById: d.select(PLAYER).from<[string, string]>('record_player WHERE guild_id = ? AND player_id = ?'),
+    // Without it SQLite's planner walks the guild's players newest first (record_player_by_time, for the ORDER BY)
+    // until one has the name: a read of up to every player of the guild (bench/record.ts).
     playerByName: d
       .select(PLAYER)
-      .from<[string, string]>('record_player WHERE guild_id = ? AND name_key = ? ORDER BY at DESC LIMIT 1'),
+      .from<[string, string]>(
+        `record_player${d.indexedBy('record_player_by_name')} WHERE guild_id = ? AND name_key = ? ORDER BY at DESC LIMIT 1`,
+      ),
   };
 }
 
