@@ -36,14 +36,16 @@ describe('the community record', () => {
   const lookup = (player: string, as: 'admin' | 'member' = 'admin') =>
     h.run('case', 'lookup', [commandOption.string('player', player)], as);
 
-  /** Waits until the record's writer has merged `count` cases of the player. */
-  const recorded = (count: number) =>
+  /** Waits until the record's writer has merged `count` cases of the player, `voided` of them voided. */
+  const recorded = (count: number, voided = 0) =>
     h.discord.waitFor(
-      async () =>
-        (await h.bot.store.community.caseTotals(h.guild.id, PLAYER.robloxId)).reduce((n, row) => n + row.count, 0) ===
-        count,
+      async () => {
+        const totals = await h.bot.store.community.caseTotals(h.guild.id, PLAYER.robloxId);
+        const sum = (of: (row: (typeof totals)[number]) => number) => totals.reduce((n, row) => n + of(row), 0);
+        return sum((row) => row.count) === count && sum((row) => row.voided) === voided;
+      },
       10_000,
-      `${count} cases recorded`,
+      `${count} cases recorded, ${voided} voided`,
     );
 
   it("answers an admin with a player's cases newest first, voided ones marked, user text escaped, paged", async () => {
@@ -56,7 +58,7 @@ describe('the community record', () => {
       event: 'case.voided',
       data: { case: { ...voided, number: 11, type: 'warn', target: PLAYER, voidedAt: Date.now() } },
     });
-    await recorded(12);
+    await recorded(12, 1);
 
     const answer = await lookup('speedyracer_09');
     expect(answer.ephemeral).toBe(true);
@@ -211,7 +213,7 @@ describe('the community record', () => {
         buttonClick({ customId: button, message: card, as: 'admin', guildId: h.guild.id }),
       );
     }
-    await recorded(3);
+    await recorded(3, 1);
     await h.discord.waitFor(
       async () =>
         (await h.bot.store.community.memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() + 1 })).resolved === 1,
