@@ -1,5 +1,5 @@
-import { RECORD_TABLE_NAMES, type CaseTypeCount, type RecordRow, type RecordTableName } from './community-record.js';
-import type { Board } from './record-queries.js';
+import { RECORD_TABLE_NAMES, type RecordRow, type RecordTableName } from './community-record.js';
+import { recordQueryStatements } from './record-query-statements.js';
 import type { Sql, SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
@@ -7,37 +7,6 @@ import { columns, type RowOf } from './table-columns.js';
 const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'event', 'raw_body');
 export type UnrecordedRow = RowOf<typeof UNRECORDED>;
 
-/** What a lookup shows of a case. */
-const CASE = columns(
-  'record_case',
-  'server',
-  'number',
-  'at',
-  'type',
-  'target_id',
-  'target_name',
-  'moderator_id',
-  'moderator_name',
-  'reason',
-  'voided_at',
-  'voided_by',
-);
-export type CaseRow = RowOf<typeof CASE>;
-
-/** Times from a modcall to its claim and resolution (null: not that, or not by the member asked about). */
-interface ModcallTimesRow {
-  to_claim: number | null;
-  to_resolve: number | null;
-}
-
-/** One member's line of a leaderboard, as the statements read it. */
-export interface StandingRow {
-  member_id: string;
-  name: string | null;
-  value: number;
-}
-
-const PLAYER = columns('record_player', 'player_id', 'name');
 const SETTINGS = columns('record_guild', 'retention_days', 'staff_role_id');
 const GUILD_SETTINGS = columns('record_guild', 'guild_id', 'retention_days');
 
@@ -171,51 +140,6 @@ export function recordStatements(d: SqlDialect) {
       ]),
     ) as Record<(typeof RECORD_TABLES)[number]['table'], Sql<never, [string, number, number]>>,
 
-    earlierCases: d.sql<{ type: string; count: number; last_at: number }, [string, string, number]>(
-      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count, max(at) AS last_at
-       FROM record_case WHERE guild_id = ? AND target_id = ? AND at < ? AND voided_at IS NULL
-       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
-    ),
-
-    // A member's statistics and the leaderboards, over a range of `at` (the guild's time indexes).
-    staffCases: d.sql<CaseTypeCount, [string, string, number, number]>(
-      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
-              count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
-       FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ?
-       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
-    ),
-    // sum() of a BIGINT is a NUMERIC in PostgreSQL (a string to pg): cast back to the integer both engines return.
-    shiftTotals: d.sql<{ count: number; seconds: number }, [string, string, number, number]>(
-      `SELECT count(*) AS count, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS seconds
-       FROM record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ?`,
-    ),
-    modcallTimes: d.sql<ModcallTimesRow & { claimed_by: string | null }, [string, number, number]>(
-      `SELECT claimed_by, claimed_at - at AS to_claim, resolved_at - at AS to_resolve
-       FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ?`,
-    ),
-    memberModcallTimes: d.sql<ModcallTimesRow, [string, number, number, string, string]>(
-      `SELECT CASE WHEN claimed_by = ? THEN claimed_at - at END AS to_claim,
-              CASE WHEN resolved_by = ? THEN resolved_at - at END AS to_resolve
-       FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND (claimed_by = ? OR resolved_by = ?)`,
-    ),
-    leaderboard: {
-      shifts: d.sql<StandingRow, [string, number, number]>(
-        `SELECT member_id AS member_id, max(member_name) AS name, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS value
-         FROM record_shift WHERE guild_id = ? AND at >= ? AND at < ? AND member_id IS NOT NULL
-         GROUP BY member_id ORDER BY value DESC, member_id`,
-      ),
-      cases: d.sql<StandingRow, [string, number, number]>(
-        `SELECT moderator_id AS member_id, max(moderator_name) AS name, count(*) AS value
-         FROM record_case WHERE guild_id = ? AND at >= ? AND at < ? AND moderator_id IS NOT NULL AND voided_at IS NULL
-         GROUP BY moderator_id ORDER BY value DESC, member_id`,
-      ),
-      modcalls: d.sql<StandingRow, [string, number, number]>(
-        `SELECT claimed_by AS member_id, NULL AS name, count(*) AS value
-         FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND claimed_by IS NOT NULL
-         GROUP BY claimed_by ORDER BY value DESC, member_id`,
-      ),
-    } satisfies Record<Board, Sql<StandingRow, [string, number, number]>>,
-
     // Forgetting a guild the bot left (forget-guild.ts): its record goes with the rest, in the same transaction.
     forgetGuild: RECORD_TABLE_NAMES.map((table) => d.sql<never, [string]>(`DELETE FROM ${table} WHERE guild_id = ?`)),
 
@@ -229,31 +153,7 @@ export function recordStatements(d: SqlDialect) {
       return d.sql<RecordRow, unknown[]>(`SELECT * FROM ${table} WHERE (${key}) > (${after}) ORDER BY ${key} LIMIT ?`);
     }),
 
-    // Lookups.
-    casesOf: d
-      .select(CASE)
-      .from<[string, string, number, number]>(
-        'record_case WHERE guild_id = ? AND target_id = ? ORDER BY at DESC, number DESC LIMIT ? OFFSET ?',
-      ),
-    caseTotals: d.sql<CaseTypeCount, [string, string]>(
-      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
-              count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
-       FROM record_case WHERE guild_id = ? AND target_id = ?
-       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
-    ),
-    playersFrom: d
-      .select(PLAYER)
-      .from<[string, string, string, number]>(
-        'record_player WHERE guild_id = ? AND name_key >= ? AND name_key < ? ORDER BY name_key, player_id LIMIT ?',
-      ),
-    playerById: d.select(PLAYER).from<[string, string]>('record_player WHERE guild_id = ? AND player_id = ?'),
-    // Without it SQLite's planner walks the guild's players newest first (record_player_by_time, for the ORDER BY)
-    // until one has the name: a read of up to every player of the guild (bench/record.ts).
-    playerByName: d
-      .select(PLAYER)
-      .from<[string, string]>(
-        `record_player${d.indexedBy('record_player_by_name')} WHERE guild_id = ? AND name_key = ? ORDER BY at DESC LIMIT 1`,
-      ),
+    ...recordQueryStatements(d),
   };
 }
 

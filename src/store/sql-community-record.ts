@@ -20,7 +20,8 @@ import type {
   Standing,
   TimeRange,
 } from './record-queries.js';
-import { keyOf, RECORD_TABLES, recordStatements, type CaseRow, type RecordStatements } from './record-statements.js';
+import type { CaseRow } from './record-query-statements.js';
+import { keyOf, RECORD_TABLES, recordStatements, type RecordStatements } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
 
