@@ -1,5 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
+import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
@@ -34,22 +35,24 @@ export interface ModcallEscalatorDeps {
  * that moment; those whose escalation time came; and those to forget.
  */
 export class ModcallEscalator {
-  private timer: unknown;
-  private running = false;
-  private checking: Promise<void> | undefined;
+  private readonly repeating: Repeating;
 
-  constructor(private readonly deps: ModcallEscalatorDeps) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule();
+  constructor(private readonly deps: ModcallEscalatorDeps) {
+    this.repeating = new Repeating(
+      deps.timers,
+      deps.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS,
+      () => this.check(),
+      (error) =>
+        deps.logger.warn({ err: toLoggableError(error) }, 'modcall escalation check failed; retried at the next check'),
+    );
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.deps.timers.clearTimeout(this.timer);
-    await this.checking;
+  start(): void {
+    this.repeating.start();
+  }
+
+  stop(): Promise<void> {
+    return this.repeating.stop();
   }
 
   /** Looks at the cards due now (tests; the timer does it every 15 s). */
@@ -81,8 +84,8 @@ export class ModcallEscalator {
   }
 
   /** Resolves when the check under way, if any, has finished (tests). */
-  async settled(): Promise<void> {
-    await this.checking;
+  settled(): Promise<void> {
+    return this.repeating.settled();
   }
 
   /** Handles a due card; true when it is no longer due (forgotten, escalated, or given its next time). */
@@ -137,23 +140,6 @@ export class ModcallEscalator {
       current ? { ...current, escalatedAt: current.escalatedAt ?? at } : current,
     );
     return true;
-  }
-
-  private schedule(): void {
-    if (!this.running) return;
-    this.timer = this.deps.timers.setTimeout(() => {
-      this.checking = this.check()
-        .catch((error: unknown) =>
-          this.deps.logger.warn(
-            { err: toLoggableError(error) },
-            'modcall escalation check failed; retried at the next check',
-          ),
-        )
-        .finally(() => {
-          this.checking = undefined;
-          this.schedule();
-        });
-    }, this.deps.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS);
   }
 }
 

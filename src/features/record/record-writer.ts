@@ -1,4 +1,5 @@
 import type { Logger } from '../../base/logger.js';
+import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { CommunityRecord } from '../../store/community-record.js';
@@ -23,25 +24,26 @@ export interface RecordWriterDeps {
  * store that fails is logged and tried again at the next tick: the updates stay stored until they are merged.
  */
 export class RecordWriter implements Job {
-  private timer: unknown;
-  private running = false;
-  private writing: Promise<void> | undefined;
+  private readonly repeating: Repeating;
 
-  constructor(private readonly deps: RecordWriterDeps) {}
+  constructor(private readonly deps: RecordWriterDeps) {
+    this.repeating = new Repeating(
+      deps.timers,
+      deps.writeEveryMs ?? DEFAULT_WRITE_EVERY_MS,
+      () => this.write(),
+      (error) => deps.logger.warn({ err: toLoggableError(error) }, 'recording failed; retried at the next tick'),
+    );
+  }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule();
+    this.repeating.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.deps.timers.clearTimeout(this.timer);
-    await this.writing;
+  stop(): Promise<void> {
+    return this.repeating.stop();
   }
 
-  /** Merges what waits, a bounded number of slices; how many updates were merged (tests call it directly). */
+  /** Merges what waits, a bounded number of slices; how many deliveries were recorded (tests call it directly). */
   async write(): Promise<number> {
     let total = 0;
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
@@ -58,20 +60,5 @@ export class RecordWriter implements Job {
       await new Promise((resolve) => setImmediate(resolve));
     }
     return total;
-  }
-
-  private schedule(): void {
-    if (!this.running) return;
-    this.timer = this.deps.timers.setTimeout(() => {
-      this.writing = this.write()
-        .then(() => undefined)
-        .catch((error: unknown) =>
-          this.deps.logger.warn({ err: toLoggableError(error) }, 'recording failed; retried at the next tick'),
-        )
-        .finally(() => {
-          this.writing = undefined;
-          this.schedule();
-        });
-    }, this.deps.writeEveryMs ?? DEFAULT_WRITE_EVERY_MS);
   }
 }
