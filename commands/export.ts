@@ -112,7 +112,11 @@ export const exportCommand: Command<ExportCommandDeps> = {
       );
     }
     try {
-      await sendParts(interaction, files.parts, `${kind} ${when}: ${files.rows.toLocaleString('en-US')} rows`);
+      await sendParts(
+        interaction,
+        files.parts,
+        `${kind} ${when}: ${files.rows.toLocaleString('en-US')} ${files.rows === 1 ? 'row' : 'rows'}`,
+      );
     } finally {
       await files.dispose();
     }

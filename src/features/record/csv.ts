@@ -24,6 +24,10 @@ export const CSV_LINE_END = '\r\n';
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
+function neutralized(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 function quoted(value: string): string {
   return `"${value.replaceAll('"', '""')}"`;
 }
@@ -32,10 +36,11 @@ function quoted(value: string): string {
 export function csvField(cell: CsvCell): string {
   if ('text' in cell) {
     if (cell.text === null || cell.text === undefined) return '';
-    const text = FORMULA_START.test(cell.text) ? `'${cell.text}` : cell.text;
+    const text = neutralized(cell.text);
     return NEEDS_QUOTES.test(text) ? quoted(text) : text;
   }
-  if ('id' in cell) return cell.id === null || cell.id === undefined ? '' : quoted(cell.id);
+  // An id is digits; one that is not is still never a formula (quotes alone do not stop a spreadsheet).
+  if ('id' in cell) return cell.id === null || cell.id === undefined ? '' : quoted(neutralized(cell.id));
   if ('time' in cell) return cell.time === null || cell.time === undefined ? '' : new Date(cell.time).toISOString();
   return cell.number === null || cell.number === undefined ? '' : String(cell.number);
 }

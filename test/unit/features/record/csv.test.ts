@@ -35,6 +35,8 @@ describe('the CSV writer', () => {
   it('always quotes ids, so a spreadsheet never turns them into numbers', () => {
     expect(csvField({ id: '284756102938475610' })).toBe('"284756102938475610"');
     expect(csvField({ id: '2391045817' })).toBe('"2391045817"');
+    // Quotes alone do not keep a spreadsheet from running a formula.
+    expect(csvField({ id: '=1+1' })).toBe('"\'=1+1"');
   });
 
   it('writes times as ISO 8601 in UTC, and what is unknown as an empty field', () => {
