@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, type InteractionOutcome } from '../../fakes/discord/index.js';
@@ -211,6 +212,59 @@ describe('/export', () => {
       '2',
       '1',
     ]);
+    expect(h.discord.violations).toEqual([]);
+  });
+
+  it("sends the files that do not fit one message's 10 MiB in ephemeral follow-ups, every row once", async () => {
+    // 80,000 cases (about 12 MiB of CSV), written straight into the bot's SQLite file as the record's writer would.
+    const db = new Database(h.storeFile);
+    const insert = db.prepare(
+      `INSERT INTO record_case (guild_id, server, number, at, type, target_id, target_name, moderator_id,
+                                moderator_name, reason, created_at) VALUES (?, '4821337', ?, ?, 'warn', ?, ?, ?, 'Mira', ?, ?)`,
+    );
+    const at = Date.now() - 60 * MINUTE;
+    db.transaction(() => {
+      for (let number = 1; number <= 80_000; number += 1) {
+        insert.run(
+          h.guild.id,
+          number,
+          at + number,
+          String(2_391_045_817 + number),
+          `Player_${number}`,
+          created.moderator.discordId,
+          `Fail roleplay, case ${number}: ramming other players at spawn`,
+          at + number,
+        );
+      }
+    })();
+    db.close();
+
+    // Files of at most 4 MiB: two fit the 10 MiB a message carries, a third does not (discord.js reads every file
+    // of a message into memory): the rest go in follow-ups.
+    const limit = 4 * 1024 * 1024;
+    const outcome = await exportAs(
+      [commandOption.string('kind', 'cases'), commandOption.string('period', 'all')],
+      limit,
+    );
+    const { answers, files } = await filesOf(outcome, 2);
+    expect(answers.map((answer) => answer.kind)).toEqual(['edit', 'followup']);
+    expect(answers.map((answer) => answer.message?.api.attachments.length)).toEqual([2, files.length - 2]);
+    expect(answers[0]?.message?.content).toMatch(/^Cases in the record: 80,000 rows in \d files \(cases-1\.csv to /);
+    expect(answers[1]?.message?.content).toBe(
+      `${files
+        .slice(2)
+        .map((file) => file.name)
+        .join(', ')} (2 of 2)`,
+    );
+    expect(files.map((file) => file.name)).toEqual(files.map((_, index) => `cases-${index + 1}.csv`));
+    let next = 1;
+    for (const file of files) {
+      expect(file.size).toBeLessThanOrEqual(limit);
+      const [header, ...rows] = parseCsv(file.text);
+      expect(header).toEqual(HEADER);
+      for (const row of rows) expect(row[1]).toBe(String(next++));
+    }
+    expect(next).toBe(80_001);
     expect(h.discord.violations).toEqual([]);
   });
 
