@@ -31,7 +31,8 @@ const MIB = 1024 * 1024;
 const DEFAULT_ATTACHMENT_BYTES = 10 * MIB;
 /**
  * The most one file of an export holds, and the most one message carries, even where a boosted server allows
- * more: discord.js reads every file of a message into memory (and copies it into the form it sends).
+ * more: discord.js reads every file of a message into memory (and copies it into the form it sends). Well within
+ * the 25 MB Discord takes in one request, too.
  */
 const MAX_MESSAGE_BYTES = 10 * MIB;
 /** Discord's limit of files on one message. */
@@ -107,7 +108,7 @@ export const exportCommand: Command<ExportCommandDeps> = {
       return replyEphemeral(
         interaction,
         `The ${kind} ${when} do not fit in ${MAX_EXPORT_FILES} files of ${describeBytes(partBytes)} ` +
-          "(Discord's limit on the bot's files here), so nothing was sent. Export a shorter period, " +
+          '(the most the bot puts in one file in this server), so nothing was sent. Export a shorter period, ' +
           'such as `period:this-week` or `period:today`.',
       );
     }

@@ -296,7 +296,7 @@ describe('/export', () => {
     const refused = await filesOf(tooBig, 1);
     expect(refused.files).toEqual([]);
     expect(refused.answers[0]?.message?.content).toBe(
-      "The cases in the record do not fit in 10 files of 300 bytes (Discord's limit on the bot's files here), so nothing was sent. Export a shorter period, such as `period:this-week` or `period:today`.",
+      'The cases in the record do not fit in 10 files of 300 bytes (the most the bot puts in one file in this server), so nothing was sent. Export a shorter period, such as `period:this-week` or `period:today`.',
     );
     expect(h.discord.violations).toEqual([]);
   });
