@@ -9,6 +9,7 @@ import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
+import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
 import { scaleGroup } from './scale.js';
 import { storeSync } from './store-sync.js';
@@ -30,6 +31,7 @@ const GROUPS: readonly BenchGroup[] = [
   housekeepingGroup,
   recordGroup,
   scaleGroup,
+  recordExportGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

@@ -5,6 +5,7 @@ import { alerts } from './alerts.js';
 import { app } from './app.js';
 import { audit } from './audit.js';
 import { caseCommand } from './case.js';
+import { exportCommand } from './export.js';
 import { feed } from './feed.js';
 import { leaderboard } from './leaderboard.js';
 import { record } from './record.js';
@@ -28,6 +29,7 @@ export const COMMANDS = [
   caseCommand,
   staff,
   leaderboard,
+  exportCommand,
 ] as const;
 
 /** Every slash command bound to what it uses of the features: what the dispatcher serves. */
@@ -46,5 +48,6 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(caseCommand, { ...basics, ...features.record.deps }),
     bindCommand(staff, { ...basics, ...features.record.deps }),
     bindCommand(leaderboard, { ...basics, ...features.record.deps }),
+    bindCommand(exportCommand, { ...basics, ...features.record.deps }),
   ];
 }

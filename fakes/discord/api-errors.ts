@@ -40,6 +40,7 @@ export const ApiErrors = {
   invalidFormBody: (problems: readonly string[]) =>
     new DiscordApiFault(400, 50035, 'Invalid Form Body', { errors: problemsToErrors(problems) }),
   notFound: () => new DiscordApiFault(404, 0, '404: Not Found'),
+  requestTooLarge: () => new DiscordApiFault(413, 40005, 'Request entity too large'),
 } as const;
 
 /**

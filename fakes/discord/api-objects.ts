@@ -5,6 +5,7 @@
 import {
   ChannelType,
   MessageType,
+  type APIAttachment,
   type APIEmbed,
   type APIGuildMember,
   type APIMessage,
@@ -139,6 +140,7 @@ export interface MessageFields {
   webhookId?: string;
   applicationId?: string;
   mentionRoles?: string[];
+  attachments?: APIAttachment[];
 }
 
 /** The message object Discord answers a create with (and sends in MESSAGE_CREATE). */
@@ -154,7 +156,7 @@ export function makeMessage(fields: MessageFields): APIMessage {
     mention_everyone: false,
     mentions: [],
     mention_roles: fields.mentionRoles ?? [],
-    attachments: [],
+    attachments: fields.attachments ?? [],
     // Discord fills in `type: "rich"` for embeds sent by bots.
     embeds: fields.embeds.map((embed) => ({ type: 'rich', ...embed }) as APIEmbed),
     // The schema validated these on the way in; Discord echoes them back.

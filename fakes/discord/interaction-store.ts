@@ -6,6 +6,7 @@ import {
   InteractionResponseType,
   MessageFlags,
   MessageType,
+  type APIAttachment,
   type APIInteraction,
   type APIMessage,
   type APIUser,
@@ -76,6 +77,16 @@ export class InteractionStore {
     this.#byToken.set(payload.token, record);
   }
 
+  /**
+   * The most bytes one file may have in an answer to the interaction of this token (what its payload said,
+   * `attachment_size_limit`); undefined for a token the fake does not know.
+   */
+  uploadLimit(token: string): number | undefined {
+    const limit = (this.#byToken.get(token)?.payload as { attachment_size_limit?: number } | undefined)
+      ?.attachment_size_limit;
+    return limit;
+  }
+
   /** The payload of a dispatched interaction. */
   payload(interactionId: string): APIInteraction | undefined {
     return this.#byId.get(interactionId)?.payload;
@@ -94,6 +105,7 @@ export class InteractionStore {
     interactionId: string,
     token: string,
     body: { type: InteractionResponseType; data?: unknown },
+    attachments?: APIAttachment[],
   ): InteractionCallbackAnswer {
     const record = this.#byId.get(interactionId);
     if (!record || record.payload.token !== token) throw ApiErrors.unknownInteraction();
@@ -103,9 +115,19 @@ export class InteractionStore {
 
     let message: FakeMessage | undefined;
     if (body.type === InteractionResponseType.ChannelMessageWithSource) {
-      message = this.#createOriginal(record, (body.data ?? {}) as MessageBody & Record<string, unknown>, false);
+      message = this.#createOriginal(
+        record,
+        (body.data ?? {}) as MessageBody & Record<string, unknown>,
+        false,
+        attachments,
+      );
     } else if (body.type === InteractionResponseType.DeferredChannelMessageWithSource) {
-      message = this.#createOriginal(record, (body.data ?? {}) as MessageBody & Record<string, unknown>, true);
+      message = this.#createOriginal(
+        record,
+        (body.data ?? {}) as MessageBody & Record<string, unknown>,
+        true,
+        undefined,
+      );
     } else if (
       body.type === InteractionResponseType.UpdateMessage ||
       body.type === InteractionResponseType.DeferredMessageUpdate
@@ -138,7 +160,7 @@ export class InteractionStore {
   }
 
   /** `PATCH /webhooks/{app}/{token}/messages/@original`: edits the reply (or fills in a deferred one). */
-  editOriginal(applicationId: string, token: string, body: MessageBody): APIMessage {
+  editOriginal(applicationId: string, token: string, body: MessageBody, attachments?: APIAttachment[]): APIMessage {
     const record = this.#webhookRecord(applicationId, token);
     if (record.originalMessageId === undefined) throw ApiErrors.unknownMessage();
     const current = this.messages.get(record.originalMessageId);
@@ -146,7 +168,7 @@ export class InteractionStore {
     // An edit cannot change whether the reply is ephemeral.
     const ephemeral = (current?.flags ?? 0) & MessageFlags.Ephemeral;
     const flags = ((body.flags ?? current?.flags ?? 0) & ~MessageFlags.Loading) | ephemeral;
-    const edited = this.messages.edit(record.originalMessageId, { ...body, flags });
+    const edited = this.messages.edit(record.originalMessageId, { ...body, flags }, attachments);
     if (!edited) throw ApiErrors.unknownMessage();
     record.responses.push({
       interactionId: record.payload.id,
@@ -183,7 +205,12 @@ export class InteractionStore {
   }
 
   /** `POST /webhooks/{app}/{token}`: a follow-up message, allowed once the interaction is acknowledged. */
-  followUp(applicationId: string, token: string, body: MessageBody & Record<string, unknown>): APIMessage {
+  followUp(
+    applicationId: string,
+    token: string,
+    body: MessageBody & Record<string, unknown>,
+    attachments?: APIAttachment[],
+  ): APIMessage {
     const record = this.#webhookRecord(applicationId, token);
     if (!record.acknowledged) throw ApiErrors.unknownWebhook();
     const { message } = this.messages.create(body, {
@@ -195,6 +222,7 @@ export class InteractionStore {
       interactionId: record.payload.id,
       webhookId: this.applicationId,
       applicationId: this.applicationId,
+      ...(attachments === undefined ? {} : { attachments }),
     });
     record.responses.push({
       interactionId: record.payload.id,
@@ -230,6 +258,7 @@ export class InteractionStore {
     record: InteractionRecord,
     data: MessageBody & Record<string, unknown>,
     deferred: boolean,
+    attachments: APIAttachment[] | undefined,
   ): FakeMessage {
     const flags = (data.flags ?? 0) | (deferred ? MessageFlags.Loading : 0);
     const { message } = this.messages.create(deferred ? { flags } : { ...data, flags }, {
@@ -241,6 +270,7 @@ export class InteractionStore {
       interactionId: record.payload.id,
       webhookId: this.applicationId,
       applicationId: this.applicationId,
+      ...(attachments === undefined || deferred ? {} : { attachments }),
     });
     record.originalMessageId = message.id;
     return message;

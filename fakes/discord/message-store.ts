@@ -1,7 +1,14 @@
 /**
  * Messages the fake has accepted, per channel and in order, with Discord's nonce de-duplication.
  */
-import { MessageFlags, type APIEmbed, type APIMessage, type APIUser, type MessageType } from 'discord.js';
+import {
+  MessageFlags,
+  type APIAttachment,
+  type APIEmbed,
+  type APIMessage,
+  type APIUser,
+  type MessageType,
+} from 'discord.js';
 
 import { makeMessage } from './api-objects.js';
 
@@ -55,6 +62,8 @@ export interface CreateContext {
   readonly applicationId?: string;
   /** Discord silently drops embeds when the author may not embed links in the channel. */
   readonly dropEmbeds?: boolean;
+  /** The files uploaded with the message, as the fake stored them (attachment-store.ts). */
+  readonly attachments?: APIAttachment[];
 }
 
 /** The fake's message history. */
@@ -105,6 +114,7 @@ export class MessageStore {
       ...(context.type === undefined ? {} : { type: context.type }),
       ...(context.webhookId === undefined ? {} : { webhookId: context.webhookId }),
       ...(context.applicationId === undefined ? {} : { applicationId: context.applicationId }),
+      ...(context.attachments === undefined ? {} : { attachments: context.attachments }),
     });
     const message: FakeMessage = {
       id,
@@ -132,8 +142,11 @@ export class MessageStore {
     return { message, duplicate: false };
   }
 
-  /** Applies an edit (PATCH of a webhook message) and returns the updated message. */
-  edit(messageId: string, body: MessageBody): FakeMessage | undefined {
+  /**
+   * Applies an edit (PATCH of a webhook message) and returns the updated message; `attachments`, when given, are
+   * the message's files from now on (those it keeps and those uploaded with the edit).
+   */
+  edit(messageId: string, body: MessageBody, attachments?: APIAttachment[]): FakeMessage | undefined {
     const current = this.#byId.get(messageId);
     if (!current) return undefined;
     const content = body.content === undefined ? current.content : (body.content ?? '');
@@ -146,6 +159,7 @@ export class MessageStore {
       embeds: embeds.map((embed) => ({ type: 'rich', ...embed }) as APIEmbed),
       components: components as NonNullable<APIMessage['components']>,
       flags: flags,
+      attachments: attachments ?? current.api.attachments,
       edited_timestamp: new Date(this.now()).toISOString(),
     };
     const updated: FakeMessage = {

@@ -9,7 +9,7 @@ import { ApiErrors, DiscordApiFault } from './api-errors.js';
 import type { FaultAnswer, FaultInjector } from './faults.js';
 import { FixedWindowRateLimiter, rateLimitHeaders, type RateLimit } from './rate-limiter.js';
 import { normaliseDiscordPath, validateDiscordRequest } from './request-validator.js';
-import { createRouter, type Route, type RouteAnswer } from './routes/router.js';
+import { createRouter, type Route, type RouteAnswer, type UploadedFile } from './routes/router.js';
 
 /** One REST request as the fake received it. */
 export interface RecordedRequest {
@@ -59,7 +59,7 @@ const MESSAGE_BUCKET = createHash('md5').update('POST /channels/{channel.id}/mes
 interface ReadBody {
   readonly body: unknown;
   readonly invalidJson: boolean;
-  readonly multipart: boolean;
+  readonly files: readonly UploadedFile[];
 }
 
 async function readBody(request: IncomingMessage): Promise<ReadBody> {
@@ -71,14 +71,43 @@ async function readBody(request: IncomingMessage): Promise<ReadBody> {
     if (size > MAX_BODY_BYTES) throw new DiscordApiFault(413, 40005, 'Request entity too large');
     chunks.push(buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  const multipart = (request.headers['content-type'] ?? '').startsWith('multipart/form-data');
-  if (text.length === 0) return { body: undefined, invalidJson: false, multipart };
-  if (multipart) return { body: text, invalidJson: false, multipart };
+  const bytes = Buffer.concat(chunks);
+  const contentType = request.headers['content-type'] ?? '';
+  if (contentType.startsWith('multipart/form-data')) return readMultipart(bytes, contentType);
+  const text = bytes.toString('utf8');
+  if (text.length === 0) return { body: undefined, invalidJson: false, files: [] };
   try {
-    return { body: JSON.parse(text) as unknown, invalidJson: false, multipart };
+    return { body: JSON.parse(text) as unknown, invalidJson: false, files: [] };
   } catch {
-    return { body: text, invalidJson: true, multipart };
+    return { body: text, invalidJson: true, files: [] };
+  }
+}
+
+/**
+ * A file upload, as Discord reads it: the JSON part `payload_json` is the body, each `files[n]` part a file
+ * (undici's own multipart parser, the one fetch uses).
+ */
+async function readMultipart(bytes: Buffer, contentType: string): Promise<ReadBody> {
+  const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  const files: UploadedFile[] = [];
+  let payload: string | undefined;
+  for (const [field, value] of form.entries()) {
+    if (typeof value === 'string') {
+      if (field === 'payload_json') payload = value;
+      continue;
+    }
+    files.push({
+      field,
+      filename: value.name,
+      contentType: value.type,
+      bytes: new Uint8Array(await value.arrayBuffer()),
+    });
+  }
+  if (payload === undefined) return { body: undefined, invalidJson: false, files };
+  try {
+    return { body: JSON.parse(payload) as unknown, invalidJson: false, files };
+  } catch {
+    return { body: payload, invalidJson: true, files };
   }
 }
 
@@ -145,7 +174,7 @@ export class RestHandler {
     const url = request.url ?? '/';
     const path = normaliseDiscordPath(url);
     const query = new URL(url, 'http://fake').searchParams;
-    const { body, invalidJson, multipart } = await readBody(request);
+    const { body, invalidJson, files } = await readBody(request);
     const token = tokenOf(request);
     if (token !== undefined) this.tokens.add(token);
 
@@ -212,8 +241,8 @@ export class RestHandler {
       }
     }
 
-    if (multipart) {
-      const problems = ['/: multipart bodies (file uploads) are not supported by the fake'];
+    if (files.length > 0 && route.uploads !== true) {
+      const problems = ['/: file uploads to this route are not supported by the fake'];
       this.violations.push({ method, path, problems, body });
       return answerFault(ApiErrors.invalidFormBody(problems), headers);
     }
@@ -227,7 +256,7 @@ export class RestHandler {
 
     let result: RouteAnswer;
     try {
-      result = route.handle({ params, query, body });
+      result = route.handle({ params, query, body, files });
     } catch (error) {
       if (error instanceof DiscordApiFault) return answerFault(error, headers);
       throw error;

@@ -1,3 +1,4 @@
+import type { RecordExport } from './record-export.js';
 import type { RecordQueries } from './record-queries.js';
 
 /** How long a guild's record is kept when its admins have not said (`/record retention`). */
@@ -56,7 +57,7 @@ export interface RecordedPlayer {
  * {@link CommunityRecord.recordPending} merges them later, off the intake's path, once each (the merge and the
  * clearing of the update commit together, and merging the same update twice changes nothing anyway).
  */
-export interface CommunityRecord extends RecordQueries {
+export interface CommunityRecord extends RecordQueries, RecordExport {
   /**
    * Merges up to `limit` stored updates, oldest first, and clears them, in one transaction; returns how many. An
    * update that does not parse is cleared and counted in `skipped`, so one bad row never stops the rest.

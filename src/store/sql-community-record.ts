@@ -10,6 +10,7 @@ import {
   type RecordTableName,
 } from './community-record.js';
 import type { RecordEngine, RecordWrite } from './record-engine.js';
+import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
 import { modcallParams, nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
 import type {
   Board,
@@ -153,6 +154,23 @@ export class SqlCommunityRecord implements CommunityRecord {
     const [byId] = await this.engine.read(this.sql.playerById, [guildId, idOrName]);
     const [row] = byId ? [byId] : await this.engine.read(this.sql.playerByName, [guildId, nameKeyOf(idOrName)]);
     return row && { playerId: row.player_id, name: row.name };
+  }
+
+  private exportSql?: ReturnType<typeof recordExportStatements>;
+
+  exportPage<K extends ExportKind>(
+    kind: K,
+    guildId: string,
+    range: TimeRange,
+    after: ExportRows[K] | undefined,
+    limit: number,
+  ): Promise<Array<ExportRows[K]>> {
+    this.exportSql ??= recordExportStatements(this.d);
+    const pages = this.exportSql[kind];
+    if (!after) return this.engine.read(pages.first, [guildId, range.from, range.to, limit]);
+    // From the last row's time on: the key's comparison passes over that row and the ones before it at its time.
+    const from = Math.max(range.from, after.at);
+    return this.engine.read(pages.after, [guildId, from, range.to, ...exportKeyOf(kind, after), limit]);
   }
 }
 

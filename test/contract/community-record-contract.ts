@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
+import type { ExportRows } from '../../src/store/record-export.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreUnderTest } from './store-contract.js';
 
@@ -208,6 +209,71 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([]);
       expect(await store.community.settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
       expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toHaveLength(1);
+    });
+
+    it("exports a kind's rows of a period a page at a time, in time and then key order, ties never lost", async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const cases: Array<[string, number, number]> = [
+        // server, number, when: three at T0 on two servers (text order: '123' before '9'), one each side of it.
+        ['9', 1, T0],
+        ['123', 7, T0],
+        ['123', 3, T0],
+        ['123', 4, T0 - DAY],
+        ['9', 2, T0 + DAY],
+        ['123', 5, T0 - 3 * DAY],
+        ['123', 6, T0 + 2 * DAY],
+      ];
+      for (const [server, number, at] of cases) {
+        await store.deliveries.accept(
+          delivery(`c-${server}-${number}`, 'case.created', caseCreated(number, 'warn', at), GUILD, server),
+        );
+      }
+      await store.deliveries.accept(delivery('other', 'case.created', caseCreated(8, 'ban', T0), OTHER_GUILD));
+      await store.deliveries.accept(delivery('s-1', 'shift.ended', shift(1, T0, T0 + 3_600_000)));
+      await recordAll(store);
+
+      // From two days before T0 (case 5 is before) to two days after (case 6 is at the end, excluded).
+      const range = { from: T0 - 2 * DAY, to: T0 + 2 * DAY };
+      const pages: number[][] = [];
+      let after: ExportRows['cases'] | undefined;
+      for (;;) {
+        const page = await store.community.exportPage('cases', GUILD, range, after, 2);
+        pages.push(page.map((row) => row.number));
+        if (page.length < 2) break;
+        after = page[page.length - 1];
+      }
+      expect(pages).toEqual([[4, 3], [7, 1], [2]]);
+      const [first] = await store.community.exportPage('cases', GUILD, range, undefined, 1);
+      expect(first).toEqual({
+        at: T0 - DAY,
+        server: '123',
+        number: 4,
+        type: 'warn',
+        target_id: '9001',
+        target_name: 'BuilderBob',
+        moderator_id: moderator.discordId,
+        moderator_name: 'Mod Mia',
+        reason: 'reason 4',
+        created_at: T0 - DAY,
+        voided_at: null,
+        voided_by: null,
+      });
+      expect(await store.community.exportPage('shifts', GUILD, range, undefined, 10)).toEqual([
+        {
+          at: T0,
+          server: '123',
+          shift_id: 1,
+          member_id: '500000000000000001',
+          member_name: 'Staff Sam',
+          roblox_id: '77',
+          started_at: T0,
+          ended_at: T0 + 3_600_000,
+          seconds: 3600,
+        },
+      ]);
+      expect(await store.community.exportPage('sessions', GUILD, range, undefined, 10)).toEqual([]);
+      expect(await store.community.exportPage('modcalls', OTHER_GUILD, range, undefined, 10)).toEqual([]);
     });
 
     it('leaves out a delivery whose body tells nothing usable and goes on with the rest', async () => {

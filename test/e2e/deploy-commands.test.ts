@@ -21,6 +21,7 @@ const NAMES = [
   'case',
   'staff',
   'leaderboard',
+  'export',
 ];
 /** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536). */
 const PERMISSIONS = 84992;
@@ -68,7 +69,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 12 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard\n` +
+      `Registered 13 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

@@ -505,6 +505,64 @@ describe('fake Discord with the real discord.js client', () => {
     expect(errors).toEqual([]);
   });
 
+  it('takes files uploaded with a reply, an edit and a follow-up, serves them, and refuses one over the limit', async () => {
+    const { fake, client, channel } = await start();
+    const sent: Array<{ name: string; size: number; url: string }> = [];
+    const errors = onInteraction(client, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      if (interaction.commandName === 'export') {
+        const reply = await interaction.reply({
+          content: 'Here.',
+          files: [{ attachment: Buffer.from('a,b\r\n1,2\r\n'), name: 'one.csv' }],
+          flags: MessageFlags.Ephemeral,
+          withResponse: true,
+        });
+        for (const file of reply.resource?.message?.attachments.values() ?? []) {
+          sent.push({ name: file.name, size: file.size, url: file.url });
+        }
+        // An edit that adds a file keeps the ones it lists.
+        const kept = reply.resource?.message?.attachments.first();
+        await interaction.editReply({
+          files: [{ attachment: Buffer.from('x'), name: 'two.csv' }],
+          attachments: kept ? [kept] : [],
+        });
+        await interaction.followUp({
+          files: [{ attachment: Buffer.from('y'), name: 'three.csv' }],
+          flags: MessageFlags.Ephemeral,
+        });
+      } else {
+        await interaction.reply({ files: [{ attachment: Buffer.alloc(2_000), name: 'big.csv' }] }).catch(() => {
+          sent.push({ name: 'refused', size: 0, url: '' });
+        });
+      }
+    });
+    const outcome = await fake.dispatchInteraction(chatInputCommand({ name: 'export' }));
+    await fake.waitFor(() => fake.interactionResponses(outcome.id).some((r) => r.kind === 'followup'));
+    expect(sent.map(({ name, size }) => [name, size])).toEqual([['one.csv', 10]]);
+    expect(await (await fetch(sent[0]?.url ?? '')).text()).toBe('a,b\r\n1,2\r\n');
+    const [, edit, followUp] = fake.interactionResponses(outcome.id);
+    expect(edit?.message?.api.attachments.map((file) => file.filename)).toEqual(['one.csv', 'two.csv']);
+    expect(followUp?.message?.api.attachments.map((file) => file.filename)).toEqual(['three.csv']);
+    expect(await (await fetch(followUp?.message?.api.attachments[0]?.url ?? '')).text()).toBe('y');
+
+    // Over the interaction's attachment_size_limit: 413, as Discord answers, and nothing is stored.
+    const big = await fake
+      .dispatchInteraction(chatInputCommand({ name: 'status', overrides: { attachment_size_limit: 1_000 } }), {
+        settle: 'callback',
+        timeoutMs: 1_000,
+      })
+      .catch(() => undefined);
+    await fake.waitFor(() => sent.some((file) => file.name === 'refused'));
+    expect(big).toBeUndefined();
+    expect(fake.requests.filter((request) => request.status === 413)).toHaveLength(1);
+    // Files on a channel message are not something the fake takes (yet): a violation, not a silent drop.
+    await expect(channel('feed').send({ files: [{ attachment: Buffer.from('z'), name: 'z.csv' }] })).rejects.toThrow();
+    expect(fake.violations.map((violation) => violation.problems)).toEqual([
+      ['/: file uploads to this route are not supported by the fake'],
+    ]);
+    expect(errors).toEqual([]);
+  });
+
   it('records autocomplete choices, and a deferred reply settles with its edit and follow-up', async () => {
     const { fake, client } = await start();
     const errors = onInteraction(client, async (interaction) => {

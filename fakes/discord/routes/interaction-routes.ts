@@ -2,12 +2,50 @@
  * Interaction routes: the initial callback and the interaction webhook (edit, fetch, delete the original
  * response; follow-ups). Discord takes no bot token on these; the interaction token is the credential.
  */
+import type { APIAttachment } from 'discord.js';
+
+import { ApiErrors } from '../api-errors.js';
 import type { MessageBody } from '../message-store.js';
 import type { RouteDeps } from './route-deps.js';
-import type { Route } from './router.js';
+import type { Route, UploadedFile } from './router.js';
 
 function isTrue(value: string | null): boolean {
   return value === 'true' || value === '1';
+}
+
+/**
+ * The files a message answering an interaction has after this request: each entry of the body's `attachments`
+ * is a file uploaded with it (`id` is its index, `files[id]`) or one the message already has (its id); without
+ * `attachments`, every uploaded file. Undefined: the request says nothing of files (an edit keeps them). A file
+ * over the interaction's `attachment_size_limit` is refused as Discord does, 413.
+ */
+function resolveAttachments(
+  deps: RouteDeps,
+  token: string,
+  body: unknown,
+  files: readonly UploadedFile[],
+): APIAttachment[] | undefined {
+  const listed = (body as { attachments?: unknown } | undefined)?.attachments;
+  if (files.length === 0 && !Array.isArray(listed)) return undefined;
+  const limit = deps.interactions.uploadLimit(token);
+  if (limit !== undefined && files.some((file) => file.bytes.length > limit)) throw ApiErrors.requestTooLarge();
+  const uploaded = new Map(
+    files.map((file, index) => [/^files\[(\d+)\]$/.exec(file.field)?.[1] ?? String(index), file]),
+  );
+  const entries: Array<{ id?: unknown; filename?: unknown }> = Array.isArray(listed)
+    ? (listed as Array<{ id?: unknown; filename?: unknown }>)
+    : [...uploaded.keys()].map((id) => ({ id }));
+  return entries.map((entry) => {
+    const id = String(entry.id);
+    const file = uploaded.get(id);
+    if (file) {
+      const filename = typeof entry.filename === 'string' ? entry.filename : file.filename;
+      return deps.attachments.add({ filename, bytes: file.bytes, contentType: file.contentType });
+    }
+    const kept = deps.attachments.get(id);
+    if (!kept) throw ApiErrors.invalidFormBody([`/attachments: unknown attachment ${id}`]);
+    return kept.api;
+  });
 }
 
 /** The interaction callback and interaction-webhook routes. */
@@ -21,11 +59,15 @@ export function interactionRoutes(deps: RouteDeps): Route[] {
       method: 'POST',
       path: '/interactions/:interactionId/:token/callback',
       auth: false,
-      handle: ({ params, query, body }) => {
+      uploads: true,
+      handle: ({ params, query, body, files }) => {
+        const token = params['token'] ?? '';
+        const data = (body as { data?: unknown } | undefined)?.data;
         const answer = deps.interactions.callback(
           params['interactionId'] ?? '',
-          params['token'] ?? '',
+          token,
           body as { type: number; data?: unknown },
+          resolveAttachments(deps, token, data, files),
         );
         // discord.js asks `with_response=false` unless told otherwise; Discord then answers 204.
         return changed(isTrue(query.get('with_response')) ? { status: 200, body: answer } : { status: 204 });
@@ -35,11 +77,14 @@ export function interactionRoutes(deps: RouteDeps): Route[] {
       method: 'PATCH',
       path: '/webhooks/:applicationId/:token/messages/@original',
       auth: false,
-      handle: ({ params, body }) => {
+      uploads: true,
+      handle: ({ params, body, files }) => {
+        const token = params['token'] ?? '';
         const edited = deps.interactions.editOriginal(
           params['applicationId'] ?? '',
-          params['token'] ?? '',
+          token,
           body as MessageBody,
+          resolveAttachments(deps, token, body, files),
         );
         return changed({ status: 200, body: edited });
       },
@@ -66,11 +111,14 @@ export function interactionRoutes(deps: RouteDeps): Route[] {
       method: 'POST',
       path: '/webhooks/:applicationId/:token',
       auth: false,
-      handle: ({ params, query, body }) => {
+      uploads: true,
+      handle: ({ params, query, body, files }) => {
+        const token = params['token'] ?? '';
         const message = deps.interactions.followUp(
           params['applicationId'] ?? '',
-          params['token'] ?? '',
+          token,
           body as MessageBody & Record<string, unknown>,
+          resolveAttachments(deps, token, body, files),
         );
         // Without `wait=true` Discord does not return the message.
         return changed(isTrue(query.get('wait')) ? { status: 200, body: message } : { status: 204 });

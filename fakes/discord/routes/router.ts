@@ -6,8 +6,19 @@
 export interface RouteRequest {
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
-  /** The parsed JSON body, or undefined when there was none. */
+  /** The parsed JSON body (a multipart body's `payload_json`), or undefined when there was none. */
   readonly body: unknown;
+  /** The files of a multipart body (uploads), in the order sent; empty for a JSON body. */
+  readonly files: readonly UploadedFile[];
+}
+
+/** A file the bot uploaded in a multipart body (`files[n]`). */
+export interface UploadedFile {
+  /** The form field: `files[0]`, `files[1]`… */
+  readonly field: string;
+  readonly filename: string;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
 }
 
 /** What a handler answers; a body of `undefined` means 204 No Content. */
@@ -27,6 +38,8 @@ export interface Route {
   readonly channelParam?: string;
   /** Whether the per-channel message rate limit applies. */
   readonly rateLimited?: boolean;
+  /** Whether the route takes file uploads (a multipart body); others answer them as an invalid body. */
+  readonly uploads?: boolean;
   readonly handle: (request: RouteRequest) => RouteAnswer;
 }
 

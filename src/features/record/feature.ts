@@ -1,11 +1,12 @@
 import type { CommunityRecord } from '../../store/community-record.js';
+import type { RecordExport } from '../../store/record-export.js';
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { BotParts, Feature } from '../feature.js';
 import { RecordWriter } from './record-writer.js';
 
-/** What /record, /case, /staff and /leaderboard are given. */
+/** What /record, /case, /staff, /leaderboard and /export are given. */
 export interface RecordDeps {
-  community: RecordQueries & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
+  community: RecordQueries & RecordExport & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
 }
 
 export interface RecordTimings {

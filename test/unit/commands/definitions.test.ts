@@ -7,7 +7,7 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it("are the six commands of DESIGN.md, /alerts, /audit and the record's, with the subcommands they name", () => {
+  it("are the six commands of DESIGN.md, /alerts, /audit and the record's (/export too), with the subcommands they name", () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
@@ -21,6 +21,7 @@ describe('command definitions', () => {
       'case',
       'staff',
       'leaderboard',
+      'export',
     ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
@@ -59,7 +60,7 @@ describe('command definitions', () => {
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
     for (const body of bodies.filter((candidate) =>
-      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record'].includes(candidate.name),
+      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record', 'export'].includes(candidate.name),
     )) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
     }
