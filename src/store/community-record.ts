@@ -53,14 +53,14 @@ export interface RecordedPlayer {
 
 /**
  * The community record: every case, shift, session and modcall of a guild, merged from the deliveries that tell
- * of them (record-schema.ts), kept for the guild's retention. The intake stores each delivery's update with it;
- * {@link CommunityRecord.recordPending} merges them later, off the intake's path, once each (the merge and the
- * clearing of the update commit together, and merging the same update twice changes nothing anyway).
+ * of them (record-schema.ts), kept for the guild's retention. The intake stores each such delivery unrecorded;
+ * {@link CommunityRecord.recordPending} reads and merges them later, off the intake's path. Merging the same
+ * delivery twice changes nothing, so a writer stopped half way loses nothing and doubles nothing.
  */
 export interface CommunityRecord extends RecordQueries, RecordExport {
   /**
-   * Merges up to `limit` stored updates, oldest first, and clears them, in one transaction; returns how many. An
-   * update that does not parse is cleared and counted in `skipped`, so one bad row never stops the rest.
+   * Merges what up to `limit` unrecorded deliveries tell, oldest first, then marks them recorded; returns how
+   * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest.
    */
   recordPending(limit: number): Promise<{ recorded: number; skipped: number }>;
   /**

@@ -12,15 +12,6 @@ export interface RecordWrite {
  */
 export interface RecordEngine {
   read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params): Promise<Row[]>;
-  /**
-   * Reads, then runs the writes `plan` makes of what it read, in one transaction (the rows read stay locked
-   * until it commits where other processes write too); resolves with the plan's result.
-   */
-  readThenWrite<Row, Params extends unknown[], T>(
-    sql: Sql<Row, Params>,
-    params: Params,
-    plan: (rows: Row[]) => { writes: RecordWrite[]; result: T },
-  ): Promise<T>;
   /** Runs the writes in one transaction; how many rows they changed in all. */
   write(writes: readonly RecordWrite[]): Promise<number>;
 }

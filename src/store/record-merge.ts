@@ -75,22 +75,25 @@ function nulls(values: unknown[]): unknown[] {
 
 /** What one pass of the record's writer runs: the merges of what the deliveries tell, then their marks cleared. */
 export interface RecordingPlan {
-  writes: RecordWrite[];
+  merges: RecordWrite[];
+  markRecorded: RecordWrite | undefined;
   recorded: number;
   skipped: number;
 }
 
 /**
- * The plan for `rows` (read in seq order): what each delivery's body tells merged, each guild noted once, and
- * every row marked recorded, the ones whose body tells nothing usable too (counted as skipped: a row that can
- * never merge must not be read again at every pass). Both engines run the plan in one transaction.
+ * The plan for `rows` (read in seq order, without a lock): what each delivery's body tells merged, each guild
+ * noted once; then every row marked recorded, the ones whose body tells nothing usable too (counted as skipped: a
+ * row that can never merge must not be read again at every pass). The merges commit first, the mark after, each
+ * in a transaction of its own, so no lane of any process ever waits for the writer's merges: a writer stopped
+ * between the two merges the same rows again next time, which changes nothing.
  */
 export function planRecording(
   d: SqlDialect,
   statements: RecordStatements,
   rows: readonly UnrecordedRow[],
 ): RecordingPlan {
-  const writes: RecordWrite[] = [];
+  const merges: RecordWrite[] = [];
   const guilds = new Set<string>();
   let skipped = 0;
   for (const row of rows) {
@@ -99,12 +102,13 @@ export function planRecording(
       skipped += 1;
       continue;
     }
-    writes.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
+    merges.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
     guilds.add(row.guild_id);
   }
-  for (const guildId of guilds) writes.push({ sql: statements.noteGuild, params: [guildId] });
-  if (rows.length > 0) writes.push({ sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] });
-  return { writes, recorded: rows.length - skipped, skipped };
+  for (const guildId of guilds) merges.push({ sql: statements.noteGuild, params: [guildId] });
+  const markRecorded =
+    rows.length === 0 ? undefined : { sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] };
+  return { merges, markRecorded, recorded: rows.length - skipped, skipped };
 }
 
 /** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */

@@ -6,8 +6,8 @@ import type { SqlDialect } from './sql-dialect.js';
  *
  * A delivery that tells of a case, shift, session or modcall is stored `unrecorded` (1), with its body, even when
  * it is posted or muted, until the record's writer has read its body, merged what it tells into these tables and
- * cleared the mark (dropping the body of what is posted), in one transaction: nothing is recorded twice or lost,
- * and the intake writes one small column more, no more bytes. Each
+ * cleared the mark (dropping the body of what is posted). A merge is an upsert that changes nothing the second
+ * time, so nothing is recorded twice or lost; the intake writes one small column more, no more bytes. Each
  * thing is keyed by what the service names it by within its game server; a guild may have several servers.
  * `at` is when the thing began (a period and the retention read it); `record_guild` lists the guilds that have
  * a record, with their retention, so the sweep visits each guild's oldest rows by index.

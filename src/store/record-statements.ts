@@ -45,10 +45,10 @@ export function keyOf(table: RecordTableName): readonly string[] {
  */
 export function recordStatements(d: SqlDialect) {
   return {
-    // Rows a lane is changing are passed over, not waited for (and never deadlocked on): the next pass has them.
+    // Read without a lock: a lane's statements on the same rows never wait for the writer (see planRecording).
     unrecorded: d.sql<UnrecordedRow, [number]>(
       `SELECT ${UNRECORDED.text} FROM delivery WHERE unrecorded IS NOT NULL
-       ORDER BY seq LIMIT ?${d.forUpdateSkipLocked}`,
+       ORDER BY seq LIMIT ?`,
     ),
     // Read: what is posted keeps no body any more (what waits or is held keeps it, to be posted).
     markRecorded: d.sql(

@@ -39,11 +39,12 @@ export class SqlCommunityRecord implements CommunityRecord {
     this.sql = recordStatements(d);
   }
 
-  recordPending(limit: number): Promise<{ recorded: number; skipped: number }> {
-    return this.engine.readThenWrite(this.sql.unrecorded, [limit], (rows) => {
-      const { writes, recorded, skipped } = planRecording(this.d, this.sql, rows);
-      return { writes, result: { recorded, skipped } };
-    });
+  async recordPending(limit: number): Promise<{ recorded: number; skipped: number }> {
+    const rows = await this.engine.read(this.sql.unrecorded, [limit]);
+    const { merges, markRecorded, recorded, skipped } = planRecording(this.d, this.sql, rows);
+    if (merges.length > 0) await this.engine.write(merges);
+    if (markRecorded) await this.engine.write([markRecorded]);
+    return { recorded, skipped };
   }
 
   async noteModcallHandled(

@@ -35,8 +35,6 @@ export interface SqlDialect<E extends Engine = Engine> {
   indexedBy(index: string): string;
   /** Locks the rows read until the transaction ends where other processes write too (PostgreSQL); else nothing. */
   forUpdate: string;
-  /** As {@link SqlDialect.forUpdate}, passing over rows another transaction has locked instead of waiting. */
-  forUpdateSkipLocked: string;
   /** A text column's collation that orders by bytes, whatever the database's locale (SQLite's always does). */
   byteOrder: string;
 }
@@ -67,7 +65,6 @@ export const postgresDialect: SqlDialect<'postgres'> = {
   bool: (value) => value,
   indexedBy: () => '',
   forUpdate: ' FOR UPDATE',
-  forUpdateSkipLocked: ' FOR UPDATE SKIP LOCKED',
   byteOrder: ' COLLATE "C"',
 };
 
@@ -86,6 +83,5 @@ export const sqliteDialect: SqlDialect<'sqlite'> = {
   bool: (value) => (value ? 1 : 0),
   indexedBy: (index) => ` INDEXED BY ${index}`,
   forUpdate: '',
-  forUpdateSkipLocked: '',
   byteOrder: '',
 };

@@ -13,18 +13,6 @@ export class PostgresRecordEngine implements RecordEngine {
     return rowsOf(this.pool, sql, params);
   }
 
-  readThenWrite<Row, Params extends unknown[], T>(
-    sql: Sql<Row, Params>,
-    params: Params,
-    plan: (rows: Row[]) => { writes: RecordWrite[]; result: T },
-  ): Promise<T> {
-    return inTransaction(this.pool, async (client) => {
-      const { writes, result } = plan(await rowsOf(client, sql, params));
-      for (const write of writes) await changesOf(client, write.sql, write.params);
-      return result;
-    });
-  }
-
   write(writes: readonly RecordWrite[]): Promise<number> {
     return inTransaction(this.pool, async (client) => {
       let changes = 0;

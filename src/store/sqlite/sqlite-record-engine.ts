@@ -18,18 +18,6 @@ export class SqliteRecordEngine implements RecordEngine {
     return Promise.resolve(this.statement(sql).all(...params) as Row[]);
   }
 
-  readThenWrite<Row, Params extends unknown[], T>(
-    sql: Sql<Row, Params>,
-    params: Params,
-    plan: (rows: Row[]) => { writes: RecordWrite[]; result: T },
-  ): Promise<T> {
-    return this.writes.run(() => {
-      const { writes, result } = plan(this.statement(sql).all(...params) as Row[]);
-      this.runAll(writes);
-      return result;
-    });
-  }
-
   write(writes: readonly RecordWrite[]): Promise<number> {
     return this.writes.run(() => this.runAll(writes));
   }
