@@ -18,7 +18,7 @@ import {
   writeExportFiles,
   type ExportPart,
 } from '../src/features/record/export-record.js';
-import { isPeriod, PERIOD_CHOICES, periodRange, type Period } from '../src/features/record/periods.js';
+import { chosenPeriod, periodOption, periodRange, type Period } from '../src/features/record/periods.js';
 import { EXPORT_KINDS, type ExportKind, type RecordExport } from '../src/store/record-export.js';
 
 /** What /export is given. */
@@ -81,20 +81,14 @@ export const exportCommand: Command<ExportCommandDeps> = {
         .setRequired(true)
         .addChoices(...EXPORT_KINDS.map((kind) => ({ name: kind, value: kind }))),
     )
-    .addStringOption((option) =>
-      option
-        .setName('period')
-        .setDescription('Which period (this month unless chosen)')
-        .addChoices(...PERIOD_CHOICES),
-    ),
+    .addStringOption(periodOption),
 
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
     const kind = interaction.options.getString('kind', true);
     if (!isExportKind(kind))
       throw new UserFacingError(`There is no export of ${kind}: choose ${EXPORT_KINDS.join(', ')}.`);
-    const chosen = interaction.options.getString('period');
-    const period: Period = isPeriod(chosen) ? chosen : 'this-month';
+    const period = chosenPeriod(interaction.options.getString('period'));
     const range = periodRange(period, ctx.clock());
     const when = describePeriod(period, range.label);
     // A big period takes longer than Discord's 3 s for a first answer.

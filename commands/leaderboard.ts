@@ -6,7 +6,7 @@ import type { CommandBasics } from '../src/features/feature.js';
 import { describeLeaderboard, LEADERBOARD_SHOWN } from '../src/features/record/describe-stats.js';
 import type { RecordDeps } from '../src/features/record/feature.js';
 import { standingsWithRole } from '../src/features/record/members-with-role.js';
-import { isPeriod, PERIOD_CHOICES, periodRange, type Period } from '../src/features/record/periods.js';
+import { chosenPeriod, periodOption, periodRange } from '../src/features/record/periods.js';
 import { requireRecordReader } from '../src/features/record/record-access.js';
 import type { Board } from '../src/store/record-queries.js';
 
@@ -32,12 +32,7 @@ export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
       sub
         .setName(board.name)
         .setDescription(board.description)
-        .addStringOption((option) =>
-          option
-            .setName('period')
-            .setDescription('Which period (this month unless chosen)')
-            .addChoices(...PERIOD_CHOICES),
-        )
+        .addStringOption(periodOption)
         .addRoleOption((option) => option.setName('role').setDescription('Only members of this role')),
     );
   }
@@ -46,8 +41,7 @@ export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
     async execute(interaction, ctx) {
       const guildId = await requireRecordReader(interaction, ctx.community);
       const board = interaction.options.getSubcommand(true) as Board;
-      const chosen = interaction.options.getString('period');
-      const period: Period = isPeriod(chosen) ? chosen : 'this-month';
+      const period = chosenPeriod(interaction.options.getString('period'));
       const range = periodRange(period, ctx.clock());
       const role = interaction.options.getRole('role');
       // Looking members up for a role may take a moment: Discord wants an answer within 3 s.

@@ -4,7 +4,7 @@ import type { Command } from '../src/discord/command.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import { describeModcallResponse, describeStaffStats } from '../src/features/record/describe-stats.js';
 import type { RecordDeps } from '../src/features/record/feature.js';
-import { isPeriod, PERIOD_CHOICES, periodRange, type Period } from '../src/features/record/periods.js';
+import { chosenPeriod, periodOption, periodRange } from '../src/features/record/periods.js';
 import { requireRecordReader } from '../src/features/record/record-access.js';
 
 /** What /staff is given. */
@@ -23,29 +23,18 @@ export const staff: Command<StaffCommandDeps> = {
         .setName('stats')
         .setDescription("A member's cases, shifts and modcalls")
         .addUserOption((option) => option.setName('member').setDescription('Whom').setRequired(true))
-        .addStringOption((option) =>
-          option
-            .setName('period')
-            .setDescription('Which period (this month unless chosen)')
-            .addChoices(...PERIOD_CHOICES),
-        ),
+        .addStringOption(periodOption),
     )
     .addSubcommand((sub) =>
       sub
         .setName('response')
         .setDescription('How fast modcalls were claimed and resolved, and by whom')
-        .addStringOption((option) =>
-          option
-            .setName('period')
-            .setDescription('Which period (this month unless chosen)')
-            .addChoices(...PERIOD_CHOICES),
-        ),
+        .addStringOption(periodOption),
     ),
 
   async execute(interaction, ctx) {
     const guildId = await requireRecordReader(interaction, ctx.community);
-    const chosen = interaction.options.getString('period');
-    const period: Period = isPeriod(chosen) ? chosen : 'this-month';
+    const period = chosenPeriod(interaction.options.getString('period'));
     const range = periodRange(period, ctx.clock());
     const subcommand = interaction.options.getSubcommand(true);
     let embed;

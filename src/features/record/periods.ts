@@ -1,3 +1,5 @@
+import type { SlashCommandStringOption } from 'discord.js';
+
 /** The periods /staff stats and /leaderboard answer for; days and weeks are UTC, weeks start on Monday. */
 export const PERIODS = ['today', 'this-week', 'last-week', 'this-month', '30-days', 'all'] as const;
 export type Period = (typeof PERIODS)[number];
@@ -45,4 +47,17 @@ export function periodRange(period: Period, now: number): PeriodRange {
 
 export function isPeriod(value: string | null): value is Period {
   return value !== null && (PERIODS as readonly string[]).includes(value);
+}
+
+/** The `period` option of the record's commands: one of {@link PERIOD_CHOICES}, this month unless chosen. */
+export function periodOption(option: SlashCommandStringOption): SlashCommandStringOption {
+  return option
+    .setName('period')
+    .setDescription('Which period (this month unless chosen)')
+    .addChoices(...PERIOD_CHOICES);
+}
+
+/** The period a member chose with {@link periodOption}, or this month. */
+export function chosenPeriod(value: string | null): Period {
+  return isPeriod(value) ? value : 'this-month';
 }
