@@ -221,10 +221,14 @@ describe('the community record', () => {
       'the claim recorded',
     );
 
-    const stats = await h.run('staff', 'stats', [commandOption.user('member', admin)]);
+    // Not the default (this month): a shift begun five hours ago may be last month's on the 1st.
+    const stats = await h.run('staff', 'stats', [
+      commandOption.user('member', admin),
+      commandOption.string('period', '30-days'),
+    ]);
     expect(stats.ephemeral).toBe(true);
     const [embed] = stats.outcome.reply?.embeds ?? [];
-    expect(embed?.title).toBe('Staff stats, this month');
+    expect(embed?.title).toBe('Staff stats, the last 30 days');
     expect(embed?.fields?.map((field) => [field.name, field.value.split(/\ntime to claim: /)[0]])).toEqual([
       ['Cases (3)', '2 warns · 1 kick (1 voided)'],
       ['Shifts', '1 shift, 2.0 h on duty'],
@@ -247,7 +251,7 @@ describe('the community record', () => {
       `**1.** <@${member}> (Sam): 1.0 h\n\nYou: #1 of 2 (everyone), 2.0 h`,
     );
 
-    const response = await h.run('staff', 'response', [commandOption.string('period', 'today')]);
+    const response = await h.run('staff', 'response', [commandOption.string('period', '30-days')]);
     const lines = (response.outcome.reply?.embeds[0]?.description ?? '').split('\n');
     expect(lines[0]).toBe('**1** calls · **1** claimed · **1** resolved · **0** never claimed');
     expect(lines.slice(3)).toEqual([
