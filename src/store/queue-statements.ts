@@ -191,8 +191,11 @@ export function queueStatements(d: SqlDialect) {
 
 export type QueueStatements = ReturnType<typeof queueStatements>;
 
-/** The values a statement binds for a placement (placeGroup, insertPlaced), in the order Placement lists them. */
-export function placedValues(d: SqlDialect, place: Placement): unknown[] {
+/**
+ * The values a statement binds for a placement (placeGroup, insertPlaced), in the order Placement lists them.
+ * `keepsBody` overrides the placement's where the community record's writer still has to read the body.
+ */
+export function placedValues(d: SqlDialect, place: Placement, keepsBody = place.keepsBody): unknown[] {
   return [
     place.state,
     place.channelId,
@@ -201,6 +204,6 @@ export function placedValues(d: SqlDialect, place: Placement): unknown[] {
     place.parkedAt,
     place.postedAt,
     d.bool(place.muted),
-    d.bool(place.keepsBody),
+    d.bool(keepsBody),
   ];
 }

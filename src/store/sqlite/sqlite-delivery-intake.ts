@@ -60,7 +60,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       // The community record's writer reads the body of what tells it something, muted or not (record-schema.ts).
       const unrecorded = tellsRecord(event);
       const { changes } = this.statements.insertPlaced.run(
-        ...placedValues(d, unrecorded ? { ...place, keepsBody: true } : place),
+        ...placedValues(d, place, place.keepsBody || unrecorded),
         rawBody,
         hookId,
         dedupeKeyOf(delivery.deliveryId),
