@@ -1,8 +1,9 @@
-import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 
 import { UserFacingError } from '../src/base/errors.js';
 import type { Command } from '../src/discord/command.js';
 import type { CommandBasics } from '../src/features/feature.js';
+import { leaderboardChartFile } from '../src/features/record/chart-answers.js';
 import { describeLeaderboard, LEADERBOARD_SHOWN } from '../src/features/record/describe-stats.js';
 import type { RecordDeps } from '../src/features/record/feature.js';
 import { standingsWithRole } from '../src/features/record/members-with-role.js';
@@ -61,8 +62,25 @@ export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
         role?.id ?? null,
       );
       if (cut) embed.footer = { text: 'Members of the role among the first 100 only' };
-      if (role) await interaction.editReply({ embeds: [embed], allowedMentions: NO_MENTIONS });
-      else await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      // The same places as bars; a member the service names nobody (modcalls) by their name in the server.
+      const named = shown.map((standing) => ({
+        ...standing,
+        name: standing.name ?? interaction.guild?.members.cache.get(standing.memberId)?.displayName ?? null,
+      }));
+      const chart = await leaderboardChartFile(named, board);
+      const files = chart
+        ? [new AttachmentBuilder(chart.png, { name: chart.name, description: chart.description })]
+        : [];
+      if (chart) embed.image = { url: `attachment://${chart.name}` };
+      if (role) await interaction.editReply({ embeds: [embed], files, allowedMentions: NO_MENTIONS });
+      else {
+        await interaction.reply({
+          embeds: [embed],
+          files,
+          flags: MessageFlags.Ephemeral,
+          allowedMentions: NO_MENTIONS,
+        });
+      }
     },
     readOnly: () => true,
   };

@@ -1,7 +1,14 @@
-import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
+import {
+  AttachmentBuilder,
+  InteractionContextType,
+  MessageFlags,
+  SlashCommandBuilder,
+  type APIEmbed,
+} from 'discord.js';
 
 import type { Command } from '../src/discord/command.js';
 import type { CommandBasics } from '../src/features/feature.js';
+import { hoursChartAnswer } from '../src/features/record/chart-answers.js';
 import { describeModcallResponse, describeStaffStats } from '../src/features/record/describe-stats.js';
 import type { RecordDeps } from '../src/features/record/feature.js';
 import { chosenPeriod, periodOption, periodRange } from '../src/features/record/periods.js';
@@ -37,21 +44,30 @@ export const staff: Command<StaffCommandDeps> = {
     const period = chosenPeriod(interaction.options.getString('period'));
     const range = periodRange(period, ctx.clock());
     const subcommand = interaction.options.getSubcommand(true);
-    let embed;
+    const embeds: APIEmbed[] = [];
+    let files: AttachmentBuilder[] = [];
     if (subcommand === 'stats') {
       const member = interaction.options.getUser('member', true);
-      const [cases, shifts, modcalls] = await Promise.all([
+      const [cases, shifts, modcalls, days] = await Promise.all([
         ctx.community.staffCases(guildId, member.id, range),
         ctx.community.shiftTotals(guildId, member.id, range),
         ctx.community.memberModcalls(guildId, member.id, range),
+        ctx.community.shiftDays(guildId, member.id, range),
       ]);
-      embed = describeStaffStats(member.id, range.label, { cases, shifts, modcalls });
+      embeds.push(describeStaffStats(member.id, range.label, { cases, shifts, modcalls }));
+      // The hours per day as a chart in an embed of its own, the same numbers in text above it; none for a
+      // period of one day or without time on shift.
+      const chart = await hoursChartAnswer(range, ctx.clock(), days);
+      if (chart) {
+        embeds.push(chart.embed);
+        files = [new AttachmentBuilder(chart.file.png, { name: chart.file.name, description: chart.file.description })];
+      }
     } else if (subcommand === 'response') {
-      embed = describeModcallResponse(range.label, await ctx.community.modcallResponse(guildId, range));
+      embeds.push(describeModcallResponse(range.label, await ctx.community.modcallResponse(guildId, range)));
     } else {
       throw new Error(`unknown /staff subcommand ${subcommand}`);
     }
-    await interaction.reply({ embeds: [embed], flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    await interaction.reply({ embeds, files, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   },
 
   readOnly: () => true,

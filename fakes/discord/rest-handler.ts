@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { ApiErrors, DiscordApiFault } from './api-errors.js';
+import { unresolvedAttachmentReferences } from './attachment-references.js';
 import type { FaultAnswer, FaultInjector } from './faults.js';
 import { FixedWindowRateLimiter, rateLimitHeaders, type RateLimit } from './rate-limiter.js';
 import { normaliseDiscordPath, validateDiscordRequest } from './request-validator.js';
@@ -248,7 +249,7 @@ export class RestHandler {
     }
     if (invalidJson) return answerFault(ApiErrors.invalidJson(), headers);
 
-    const problems = validateDiscordRequest(method, path, body);
+    const problems = [...validateDiscordRequest(method, path, body), ...unresolvedAttachmentReferences(body, files)];
     if (problems.length > 0) {
       this.violations.push({ method, path, problems, body });
       return answerFault(ApiErrors.invalidFormBody(problems), headers);

@@ -70,4 +70,15 @@ export interface RecordQueries {
   memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes>;
   /** Every member with something to rank in the range, highest first (ties by member id). */
   leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]>;
+  /**
+   * A member's seconds on shift per UTC day in the range, a shift counted on the day it began (running ones
+   * count 0 s); days without a shift left out; by day.
+   */
+  shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]>;
+}
+
+/** A UTC day (its midnight, in ms since the epoch) and the seconds on shift of the shifts that began on it. */
+export interface DaySeconds {
+  day: number;
+  seconds: number;
 }

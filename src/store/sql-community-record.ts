@@ -9,11 +9,13 @@ import {
   type RecordSettings,
   type RecordTableName,
 } from './community-record.js';
+import { recordChartStatements } from './record-chart-statements.js';
 import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
 import { modcallParams, nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
 import type {
   Board,
+  DaySeconds,
   EarlierCases,
   ModcallResponse,
   ModcallTimes,
@@ -172,6 +174,14 @@ export class SqlCommunityRecord implements CommunityRecord {
     // From the last row's time on: the key's comparison passes over that row and the ones before it at its time.
     const from = Math.max(range.from, after.at);
     return this.engine.read(pages.after, [guildId, from, range.to, ...exportKeyOf(kind, after), limit]);
+  }
+
+  private chartSql?: ReturnType<typeof recordChartStatements>;
+
+  async shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]> {
+    this.chartSql ??= recordChartStatements(this.d);
+    const rows = await this.engine.read(this.chartSql.shiftDays, [guildId, memberId, range.from, range.to]);
+    return rows.map(({ day, seconds }) => ({ day, seconds }));
   }
 }
 

@@ -284,5 +284,29 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(10)).toEqual({ recorded: 1, skipped: 1 });
       expect(await store.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0 });
     });
+
+    it("sums a member's shifts per UTC day they began on, in the range only", async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const midnight = Math.floor(T0 / DAY) * DAY;
+      // Began a minute before midnight: counted on the day before, however long it ran.
+      await store.deliveries.accept(delivery('a', 'shift.ended', shift(1, midnight - 60_000, midnight + 7_140_000)));
+      await store.deliveries.accept(delivery('b', 'shift.ended', shift(2, midnight + 1_000, midnight + 3_601_000)));
+      await store.deliveries.accept(delivery('c', 'shift.started', shift(3, midnight + 5_000, null)));
+      await store.deliveries.accept(
+        delivery('d', 'shift.ended', shift(4, midnight + 2 * DAY, midnight + 2 * DAY + 1_800_000)),
+      );
+      await recordAll(store);
+      const member = '500000000000000001';
+      expect(await store.community.shiftDays(GUILD, member, { from: 0, to: midnight + 3 * DAY })).toEqual([
+        { day: midnight - DAY, seconds: 7200 },
+        { day: midnight, seconds: 3600 },
+        { day: midnight + 2 * DAY, seconds: 1800 },
+      ]);
+      expect(await store.community.shiftDays(GUILD, member, { from: midnight, to: midnight + DAY })).toEqual([
+        { day: midnight, seconds: 3600 },
+      ]);
+      expect(await store.community.shiftDays(OTHER_GUILD, member, { from: 0, to: midnight + 3 * DAY })).toEqual([]);
+    });
   });
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { autocomplete, buttonClick } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { downloadFiles } from '../helpers/downloaded-files.js';
+import { decodePng, pixelsNear } from '../helpers/png.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 const PLAYER = { robloxId: '2391045817', name: 'SpeedyRacer_09' };
@@ -295,5 +297,76 @@ describe('the community record', () => {
     expect(earlierOn(1)).toBeUndefined();
     expect(earlierOn(3)).toMatch(/^1 warn · last <t:(\d+):R>$/);
     expect(Number(/<t:(\d+):R>/.exec(earlierOn(3) ?? '')?.[1])).toBeCloseTo(fourDaysAgo, -2);
+  });
+
+  it('attaches a chart of the hours per day and of the leaderboard, the numbers in text beside it', async () => {
+    const admin = h.discord.users.admin.id;
+    const member = h.discord.users.member.id;
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const shiftOf = (id: number, discordId: string, name: string, startedAt: number, hours: number) => ({
+      event: 'shift.ended' as const,
+      data: {
+        shift: {
+          id,
+          discordId,
+          name,
+          robloxId: String(id),
+          startedAt,
+          endedAt: startedAt + hours * 3_600_000,
+          seconds: hours * 3600,
+        },
+      },
+    });
+    // Mira: 2 h that began three days ago (late in the day: counted on the day it began) and 1 h today.
+    await h.service.deliver(webhookId, shiftOf(1, admin, 'Mira', today - 2 * 86_400_000 - 3_600_000, 2));
+    await h.service.deliver(webhookId, shiftOf(2, admin, 'Mira', today, 1));
+    await h.service.deliver(webhookId, shiftOf(3, member, 'Sam', today, 0.5));
+    await h.discord.waitFor(
+      async () =>
+        (await h.bot.store.community.leaderboard(h.guild.id, 'shifts', { from: 0, to: today + 1e10 })).length === 2,
+      10_000,
+      'the shifts recorded',
+    );
+
+    const stats = await h.run('staff', 'stats', [
+      commandOption.user('member', admin),
+      commandOption.string('period', '30-days'),
+    ]);
+    const [embed, chart] = stats.outcome.reply?.embeds ?? [];
+    expect(embed?.fields?.[1]).toEqual({ name: 'Shifts', value: '2 shifts, 3.0 h on duty' });
+    const label = (ms: number) =>
+      new Date(ms)
+        .toLocaleDateString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' })
+        .replace(',', '');
+    expect(chart).toEqual({
+      type: 'rich',
+      title: 'Hours on duty per day (UTC)',
+      description: `${label(today - 3 * 86_400_000)}: 2.0 h\n${label(today)}: 1.0 h`,
+      image: { url: 'attachment://hours.png' },
+    });
+    const [hours] = await downloadFiles(stats.outcome.reply);
+    expect(hours?.name).toBe('hours.png');
+    expect(hours?.contentType).toBe('image/png');
+    const image = decodePng(hours?.bytes ?? Buffer.alloc(0));
+    expect([image.width, image.height]).toEqual([800, 400]);
+    expect(pixelsNear(image, '#5865f2', 8)).toBeGreaterThan(1000);
+
+    // One day: nothing to draw, no file.
+    const oneDay = await h.run('staff', 'stats', [
+      commandOption.user('member', admin),
+      commandOption.string('period', 'today'),
+    ]);
+    expect(oneDay.outcome.reply?.embeds).toHaveLength(1);
+    expect(oneDay.outcome.reply?.api.attachments).toEqual([]);
+
+    const board = await h.run('leaderboard', 'shifts', [commandOption.string('period', 'all')]);
+    expect(board.outcome.reply?.embeds[0]?.description).toBe(
+      `**1.** <@${admin}> (Mira): 3.0 h\n**2.** <@${member}> (Sam): 0.5 h\n\nYou: #1 of 2, 3.0 h`,
+    );
+    expect(board.outcome.reply?.embeds[0]?.image).toEqual({ url: 'attachment://leaderboard.png' });
+    const [bars] = await downloadFiles(board.outcome.reply);
+    expect(bars?.name).toBe('leaderboard.png');
+    expect(decodePng(bars?.bytes ?? Buffer.alloc(0))).toMatchObject({ width: 800, height: 400 });
+    expect(h.discord.violations).toEqual([]);
   });
 });

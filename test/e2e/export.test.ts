@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, type InteractionOutcome } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { downloadFiles } from '../helpers/downloaded-files.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 const created = SAMPLE_DELIVERIES['case.created'].data.case;
@@ -119,10 +120,8 @@ describe('/export', () => {
     const files = [];
     for (const answer of answers) {
       expect(answer.message?.ephemeral).toBe(true);
-      for (const attachment of answer.message?.api.attachments ?? []) {
-        const response = await fetch(attachment.url);
-        expect(response.status).toBe(200);
-        files.push({ name: attachment.filename, size: attachment.size, text: await response.text() });
+      for (const file of await downloadFiles(answer.message)) {
+        files.push({ name: file.name, size: file.size, text: file.bytes.toString('utf8') });
       }
     }
     return { answers, files };

@@ -4,6 +4,7 @@
  */
 import {
   ActionRowBuilder,
+  AttachmentBuilder,
   ButtonBuilder,
   ButtonStyle,
   ChannelType,
@@ -469,6 +470,50 @@ describe('fake Discord with the real discord.js client', () => {
     ]);
     expect(errors).toEqual([]);
     expect(fake.violations).toEqual([]);
+  });
+
+  it('takes a reply with files (multipart): serves their bytes, and refuses an image naming no file', async () => {
+    const { fake, client, channel } = await start();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 0, 255]);
+    const errors = onInteraction(client, async (interaction) => {
+      if (!interaction.isChatInputCommand()) return;
+      const name = interaction.options.getString('note') ?? '';
+      const file = new AttachmentBuilder(png, { name: 'chart.png', description: 'A chart' });
+      await interaction.reply({
+        embeds: [{ title: 'Chart', image: { url: `attachment://${name}` } }],
+        files: [file],
+        flags: MessageFlags.Ephemeral,
+      });
+    });
+
+    const good = await fake.dispatchInteraction(
+      chatInputCommand({ name: 'chart', subcommand: 'show', options: [commandOption.string('note', 'chart.png')] }),
+    );
+    expect(good.callback.type).toBe(4);
+    const [uploaded] = good.reply?.api.attachments ?? [];
+    expect(uploaded).toMatchObject({ filename: 'chart.png', size: png.length, content_type: 'image/png' });
+    const served = await fetch(uploaded?.url ?? '');
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(png);
+    expect(good.callback.data).toMatchObject({
+      embeds: [{ title: 'Chart', image: { url: 'attachment://chart.png' } }],
+      // discord.js names each file by its part (`files[0]`): the id is the part's number, the name the part's.
+      attachments: [{ id: '0', description: 'A chart' }],
+    });
+    expect(good.reply?.ephemeral).toBe(true);
+    expect(fake.violations).toEqual([]);
+
+    // Discord would draw nothing where the embed names a file the reply did not upload.
+    await fake
+      .dispatchInteraction(
+        chatInputCommand({ name: 'chart', subcommand: 'show', options: [commandOption.string('note', 'other.png')] }),
+        { timeoutMs: 2_000 },
+      )
+      .catch(() => undefined);
+    await fake.waitFor(() => errors.length === 1, 5_000, 'the refused reply');
+    expect(fake.violations.map((violation) => violation.problems)).toEqual([
+      ['/embeds/0/image: attachment://other.png names no file of this request'],
+    ]);
+    expect(fake.messages(channel('feed').id)).toEqual([]);
   });
 
   it('records a modal, then parses the modal submit', async () => {

@@ -1,0 +1,37 @@
+import type { Sql, SqlDialect } from './sql-dialect.js';
+
+/** A UTC day (its midnight, ms since the epoch) and the seconds on shift of the shifts that began on it. */
+export interface DayRow {
+  day: number;
+  seconds: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The statements the record's charts read; made once per dialect. */
+export interface RecordChartStatements {
+  /** A member's shifts that began in a range, per UTC day they began on (days without one left out), by day. */
+  shiftDays: Sql<DayRow, [string, string, number, number]>;
+}
+
+const made = new WeakMap<SqlDialect, RecordChartStatements>();
+
+/**
+ * The chart statements in the dialect. `at` (when a shift began, in ms) divided by a day's ms is an integer
+ * division on both engines (BIGINT in PostgreSQL, INTEGER in SQLite): the day's number since the epoch, in UTC.
+ * sum() of a BIGINT is a NUMERIC in PostgreSQL: cast back to the integer both engines return.
+ */
+export function recordChartStatements(d: SqlDialect): RecordChartStatements {
+  let statements = made.get(d);
+  if (!statements) {
+    statements = {
+      shiftDays: d.sql<DayRow, [string, string, number, number]>(
+        `SELECT (at / ${DAY_MS}) * ${DAY_MS} AS day, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS seconds
+         FROM record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ?
+         GROUP BY at / ${DAY_MS} ORDER BY day`,
+      ),
+    };
+    made.set(d, statements);
+  }
+  return statements;
+}
