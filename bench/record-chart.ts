@@ -1,42 +1,46 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-import type { Standing } from '../src/store/record-queries.js';
 import type { BenchGroup } from './group.js';
-import { watchLoopGaps } from './lib/loop-gaps.js';
+import { startFlags } from './lib/feed-bot-process.js';
+import type { RecordChartRun } from './lib/record-chart-child.js';
 import { log } from './lib/report.js';
-import { formatList, formatNumber, median, percentile, roundCount, sleep } from './lib/stats.js';
+import { formatList, formatNumber, median, percentile, roundCount } from './lib/stats.js';
 
 /**
  * What a chart image of /staff stats and /leaderboard costs (src/features/record/charts.ts: ECharts' SVG, then
- * resvg to PNG on libuv's thread pool), in this process:
+ * resvg to PNG on libuv's thread pool), measured in a process of its own (lib/record-chart-child.ts, with the
+ * node flags of `npm start`) where nothing else of the bot is loaded:
  *
  * - record.chart_ms: wall time of one chart, SVG to PNG (a member's hours over 31 days, the widest chart), p99
  *   over RENDERS renders after WARM_UP; limit 200 ms.
  * - record.chart_block_ms: p99 of the synchronous part of those renders (building the SVG: the event loop can
- *   do nothing else meanwhile), and the longest gap between two turns of the event loop over all of them.
- * - record.chart_rss_mb: what the renderer adds to the process's RSS (after a full GC), measured before its
- *   modules load, after the first chart and after the last. The leaderboard's chart is timed too, for scale.
+ *   do nothing else meanwhile); the longest gap between two turns of the event loop over them all is logged.
+ * - record.chart_rss_first_mb, record.chart_rss_mb: what the renderer adds to the process's RSS (after full
+ *   collections) from before its modules load, after the first chart and after the last. The leaderboard's chart
+ *   is timed too (one after each hours chart), for scale.
  */
 const WARM_UP = 5;
 const RENDERS = roundCount(50);
 const LIMIT_MS = 200;
-const DAY = 86_400_000;
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** RSS in MB after full collections, once it stopped falling (freed pages go back a little later). */
-async function settledRssMb(): Promise<number> {
-  let rss = Infinity;
-  for (let i = 0; i < 5; i += 1) {
-    gc();
-    await sleep(50);
-    const now = process.memoryUsage().rss / 2 ** 20;
-    if (now >= rss - 0.5) return Math.min(rss, now);
-    rss = now;
-  }
-  return rss;
+function measureInChild(): Promise<RecordChartRun> {
+  const child = fork(
+    fileURLToPath(new URL('./lib/record-chart-child.ts', import.meta.url)),
+    [String(WARM_UP), String(RENDERS)],
+    {
+      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...startFlags()],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let run: RecordChartRun | undefined;
+    child.once('message', (message: RecordChartRun) => (run = message));
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      run ? resolve(run) : reject(new Error(`the chart process exited with code ${String(code)} before reporting`)),
+    );
+  });
 }
 
 export const recordChartGroup: BenchGroup = {
@@ -50,69 +54,33 @@ export const recordChartGroup: BenchGroup = {
   ],
   async run(figures) {
     log(
-      `record-chart: one chart image, SVG (ECharts) to PNG (resvg), ${RENDERS} renders after ${WARM_UP} to warm up; ` +
-        `RSS of this process after GC`,
+      `record-chart: one chart image, SVG (ECharts) to PNG (resvg), ${RENDERS} renders after ${WARM_UP} to warm up, ` +
+        `in a process of its own (node flags of npm start); RSS after full collections`,
     );
-    const before = await settledRssMb();
-    const loaded = performance.now();
-    const charts = await import('../src/features/record/charts.js');
-    const hoursPerPeriod = (await import('../src/features/record/hours-per-day.js')).hoursPerPeriod;
-    log(`  loading the renderer's modules: ${formatNumber(performance.now() - loaded)} ms`);
-    const afterLoad = await settledRssMb();
-
-    const days = Array.from({ length: 31 }, (_, i) => ({
-      day: Date.UTC(2026, 9, 1) + i * DAY,
-      seconds: (i % 9) * 3600,
-    }));
-    const standings: Standing[] = Array.from({ length: 10 }, (_, i) => ({
-      memberId: String(400_000_000_000_000_000n + BigInt(i)),
-      name: `Staff member ${i + 1}`,
-      value: (10 - i) * 9000,
-    }));
-
-    const first = performance.now();
-    const firstPng = await charts.hoursPerDayChart(days);
-    log(`  first chart (cold): ${formatNumber(performance.now() - first)} ms, ${firstPng.length} bytes`);
-    const afterFirst = await settledRssMb();
-
-    for (let i = 0; i < WARM_UP; i += 1) await charts.hoursPerDayChart(days);
-    const wall: number[] = [];
-    const sync: number[] = [];
-    const boards: number[] = [];
-    const gaps = watchLoopGaps();
-    for (let i = 0; i < RENDERS; i += 1) {
-      const started = performance.now();
-      const svg = charts.chartSvgOfHours(hoursPerPeriod(days));
-      sync.push(performance.now() - started);
-      await charts.svgToPng(svg);
-      wall.push(performance.now() - started);
-      const board = performance.now();
-      await charts.leaderboardChart(standings, 'shifts');
-      boards.push(performance.now() - board);
-    }
-    const longestGap = gaps.stop();
-    const afterAll = await settledRssMb();
-
-    const p99 = percentile(wall, 99);
-    const blockP99 = percentile(sync, 99);
-    log(`  hours chart, SVG to PNG: median ${formatNumber(median(wall))} ms, p99 ${formatNumber(p99)} ms`);
-    log(`    slowest five: ${formatList([...wall].sort((a, b) => b - a).slice(0, 5))} ms`);
+    const run = await measureInChild();
+    const { rss } = run;
+    log(`  loading the renderer's modules: ${formatNumber(run.loadMs)} ms`);
+    log(`  first chart (cold): ${formatNumber(run.firstMs)} ms, ${run.firstBytes} bytes of PNG`);
+    const p99 = percentile(run.wall, 99);
+    const blockP99 = percentile(run.sync, 99);
+    log(`  hours chart, SVG to PNG: median ${formatNumber(median(run.wall))} ms, p99 ${formatNumber(p99)} ms`);
+    log(`    slowest five: ${formatList([...run.wall].sort((a, b) => b - a).slice(0, 5))} ms`);
     log(
-      `  of which on the event loop (the SVG): median ${formatNumber(median(sync))} ms, p99 ${formatNumber(blockP99)} ms; ` +
-        `longest event-loop gap over all renders: ${formatNumber(longestGap)} ms`,
+      `  of which on the event loop (the SVG): median ${formatNumber(median(run.sync))} ms, p99 ${formatNumber(blockP99)} ms; ` +
+        `longest event-loop gap over all renders: ${formatNumber(run.longestGapMs)} ms`,
     );
     log(
-      `  leaderboard chart: median ${formatNumber(median(boards))} ms, p99 ${formatNumber(percentile(boards, 99))} ms`,
+      `  leaderboard chart: median ${formatNumber(median(run.boards))} ms, p99 ${formatNumber(percentile(run.boards, 99))} ms`,
     );
     log(
-      `  RSS: ${formatNumber(before)} MB before, ${formatNumber(afterLoad)} MB with the modules loaded, ` +
-        `${formatNumber(afterFirst)} MB after the first chart, ${formatNumber(afterAll)} MB after ${RENDERS * 2 + WARM_UP + 1}`,
+      `  RSS: ${formatNumber(rss.before)} MB before, ${formatNumber(rss.loaded)} MB with the modules loaded, ` +
+        `${formatNumber(rss.first)} MB after the first chart, ${formatNumber(rss.last)} MB after ${run.renders}`,
     );
     log(`  limit: one chart ${LIMIT_MS} ms (p99)`);
     figures.add('record.chart_ms', p99, 'ms');
     figures.add('record.chart_vs_limit', p99 / LIMIT_MS, 'x');
     figures.add('record.chart_block_ms', blockP99, 'ms');
-    figures.add('record.chart_rss_first_mb', afterFirst - before, 'MB');
-    figures.add('record.chart_rss_mb', afterAll - before, 'MB');
+    figures.add('record.chart_rss_first_mb', rss.first - rss.before, 'MB');
+    figures.add('record.chart_rss_mb', rss.last - rss.before, 'MB');
   },
 };
