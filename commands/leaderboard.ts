@@ -45,8 +45,9 @@ export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
       const period = chosenPeriod(interaction.options.getString('period'));
       const range = periodRange(period, ctx.clock());
       const role = interaction.options.getRole('role');
-      // Looking members up for a role may take a moment: Discord wants an answer within 3 s.
-      if (role) await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      // Looking members up for a role, or the chart (its process starts at the first one), may take a moment:
+      // Discord wants an answer within 3 s.
+      await interaction.deferReply({ flags: MessageFlags.Ephemeral });
       const standings = await ctx.community.leaderboard(guildId, board, range);
       let shown = standings.slice(0, LEADERBOARD_SHOWN);
       let cut = false;
@@ -67,20 +68,12 @@ export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
         ...standing,
         name: standing.name ?? interaction.guild?.members.cache.get(standing.memberId)?.displayName ?? null,
       }));
-      const chart = await leaderboardChartFile(named, board);
+      const chart = await leaderboardChartFile(ctx.charts, named, board);
       const files = chart
         ? [new AttachmentBuilder(chart.png, { name: chart.name, description: chart.description })]
         : [];
       if (chart) embed.image = { url: `attachment://${chart.name}` };
-      if (role) await interaction.editReply({ embeds: [embed], files, allowedMentions: NO_MENTIONS });
-      else {
-        await interaction.reply({
-          embeds: [embed],
-          files,
-          flags: MessageFlags.Ephemeral,
-          allowedMentions: NO_MENTIONS,
-        });
-      }
+      await interaction.editReply({ embeds: [embed], files, allowedMentions: NO_MENTIONS });
     },
     readOnly: () => true,
   };

@@ -41,6 +41,8 @@ export const staff: Command<StaffCommandDeps> = {
 
   async execute(interaction, ctx) {
     const guildId = await requireRecordReader(interaction, ctx.community);
+    // A chart may take a moment (its process starts at the first one): Discord wants an answer within 3 s.
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
     const period = chosenPeriod(interaction.options.getString('period'));
     const range = periodRange(period, ctx.clock());
     const subcommand = interaction.options.getSubcommand(true);
@@ -57,7 +59,7 @@ export const staff: Command<StaffCommandDeps> = {
       embeds.push(describeStaffStats(member.id, range.label, { cases, shifts, modcalls }));
       // The hours per day as a chart in an embed of its own, the same numbers in text above it; none for a
       // period of one day or without time on shift.
-      const chart = await hoursChartAnswer(range, ctx.clock(), days);
+      const chart = await hoursChartAnswer(ctx.charts, range, ctx.clock(), days);
       if (chart) {
         embeds.push(chart.embed);
         files = [new AttachmentBuilder(chart.file.png, { name: chart.file.name, description: chart.file.description })];
@@ -67,7 +69,7 @@ export const staff: Command<StaffCommandDeps> = {
     } else {
       throw new Error(`unknown /staff subcommand ${subcommand}`);
     }
-    await interaction.reply({ embeds, files, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    await interaction.editReply({ embeds, files, allowedMentions: NO_MENTIONS });
   },
 
   readOnly: () => true,

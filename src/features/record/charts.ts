@@ -1,16 +1,17 @@
 /**
  * Chart images for /staff stats and /leaderboard, drawn without a browser: ECharts builds the chart as an SVG
- * string (its server-side renderer), then resvg rasterises it to a PNG on libuv's thread pool (renderAsync), so
- * only the SVG step runs on the event loop. Text is drawn with DejaVu Sans from the dejavu-fonts-ttf package:
- * the machine's own fonts are not looked at (a slim container has none), so every host draws the same picture.
+ * string (its server-side renderer), then resvg rasterises it to a PNG. Both run synchronously: this module is
+ * loaded only in the chart process (chart-process.ts), whose event loop has nothing else to do. Text is drawn
+ * with DejaVu Sans from the dejavu-fonts-ttf package: the machine's own fonts are not looked at (a slim container
+ * has none), so every host draws the same picture.
  */
 import { createRequire } from 'node:module';
-import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import type * as EChartsModule from 'echarts/core';
 
 import { truncateText } from '../../base/truncate-text.js';
 import type { Board, Standing } from '../../store/record-queries.js';
-import { dayLabel, hoursPerPeriod, type HoursPerPeriod } from './hours-per-day.js';
+import { dayLabel, type HoursPerPeriod } from './hours-per-day.js';
 
 const requireHere = createRequire(import.meta.url);
 /**
@@ -48,8 +49,19 @@ const RESVG_OPTIONS: ResvgRenderOptions = {
   logLevel: 'off',
 };
 
-/** One chart as an SVG string: the synchronous step (it runs on the event loop). */
-export function chartSvg(option: EChartsModule.EChartsCoreOption): string {
+/** What the chart process is asked to draw. */
+export type ChartRequest =
+  | { readonly kind: 'hours'; readonly hours: HoursPerPeriod }
+  | { readonly kind: 'leaderboard'; readonly standings: readonly Standing[]; readonly board: Board };
+
+/** The chart a request asks for, as a PNG. */
+export function drawChart(request: ChartRequest): Buffer {
+  const svg = request.kind === 'hours' ? hoursSvg(request.hours) : leaderboardSvg(request.standings, request.board);
+  return svgToPng(svg);
+}
+
+/** One chart as an SVG string. */
+function chartSvg(option: EChartsModule.EChartsCoreOption): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: CHART_WIDTH, height: CHART_HEIGHT });
   try {
     chart.setOption({
@@ -64,10 +76,9 @@ export function chartSvg(option: EChartsModule.EChartsCoreOption): string {
   }
 }
 
-/** An SVG string as a PNG, rasterised off the event loop. */
-export async function svgToPng(svg: string): Promise<Buffer> {
-  const image = await renderAsync(svg, RESVG_OPTIONS);
-  return image.asPng();
+/** An SVG string as a PNG. */
+function svgToPng(svg: string): Buffer {
+  return new Resvg(svg, RESVG_OPTIONS).render().asPng();
 }
 
 const axisStyle = {
@@ -82,15 +93,10 @@ function hours(seconds: number): number {
 }
 
 /**
- * A member's hours on shift per day of a period (every day of it, 0 where none; see daysOfPeriod), as a PNG:
- * a bar per day, or per week (from Monday) for a period of more than 62 days.
+ * A member's hours on shift per day of a period (every day of it, 0 where none; see daysOfPeriod and
+ * hoursPerPeriod): a bar per day, or per week (from Monday) for a period of more than 62 days.
  */
-export function hoursPerDayChart(days: ReadonlyArray<{ day: number; seconds: number }>): Promise<Buffer> {
-  return svgToPng(chartSvgOfHours(hoursPerPeriod(days)));
-}
-
-/** The hours chart's SVG (the synchronous step of {@link hoursPerDayChart}). */
-export function chartSvgOfHours({ unit, buckets }: HoursPerPeriod): string {
+export function hoursSvg({ unit, buckets }: HoursPerPeriod): string {
   return chartSvg({
     title: {
       text: unit === 'day' ? 'Hours on duty per day (UTC)' : 'Hours on duty per week (UTC, from Monday)',
@@ -124,14 +130,9 @@ const BOARD_AXES: Record<Board, string> = {
 };
 
 /**
- * A leaderboard's places as a PNG: a bar per member, first at the top, labelled "#1 name" (the name the
- * standing carries, else the place alone) with the value at the bar's end (hours for shifts).
+ * A leaderboard's places: a bar per member, first at the top, labelled "#1 name" (the name the standing carries,
+ * else the place alone) with the value at the bar's end (hours for shifts).
  */
-export function leaderboardChart(standings: readonly Standing[], board: Board): Promise<Buffer> {
-  return svgToPng(leaderboardSvg(standings, board));
-}
-
-/** The leaderboard chart's SVG (the synchronous step of {@link leaderboardChart}). */
 export function leaderboardSvg(standings: readonly Standing[], board: Board): string {
   const labels = standings.map(
     (standing, i) => `#${i + 1}` + (standing.name !== null ? ` ${truncateText(standing.name, 16)}` : ''),

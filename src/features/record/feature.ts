@@ -2,15 +2,20 @@ import type { CommunityRecord } from '../../store/community-record.js';
 import type { RecordExport } from '../../store/record-export.js';
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { BotParts, Feature } from '../feature.js';
+import { ChartRenderer, type ChartDrawer } from './chart-renderer.js';
 import { RecordWriter } from './record-writer.js';
 
 /** What /record, /case, /staff, /leaderboard and /export are given. */
 export interface RecordDeps {
   community: RecordQueries & RecordExport & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
+  /** Draws /staff stats' and /leaderboard's chart images, in a process of its own. */
+  charts: ChartDrawer;
 }
 
 export interface RecordTimings {
   writeEveryMs?: number;
+  /** How long the chart process stays without a chart to draw before it exits. */
+  chartIdleMs?: number;
 }
 
 /**
@@ -25,9 +30,10 @@ export function createRecordFeature(parts: BotParts, timings: RecordTimings = {}
     logger: parts.logger,
     writeEveryMs: timings.writeEveryMs,
   });
+  const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
   return {
-    deps: { community },
-    jobs: [writer],
+    deps: { community, charts },
+    jobs: [writer, charts],
     sweep: (now) => community.sweep(now),
   };
 }

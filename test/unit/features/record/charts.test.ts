@@ -4,10 +4,10 @@ import {
   CHART_COLOURS,
   CHART_HEIGHT,
   CHART_WIDTH,
-  hoursPerDayChart,
-  leaderboardChart,
+  drawChart,
   leaderboardSvg,
 } from '../../../../src/features/record/charts.js';
+import { hoursPerPeriod } from '../../../../src/features/record/hours-per-day.js';
 import { decodePng, pixelsNear } from '../../../helpers/png.js';
 
 const DAY = 86_400_000;
@@ -28,17 +28,17 @@ function expectChart(png: Buffer): void {
 }
 
 describe('the record charts', () => {
-  it('draws a member’s hours per day as a PNG with bars and labels', async () => {
+  it('draws a member’s hours per day as a PNG with bars and labels', () => {
     const days = Array.from({ length: 30 }, (_, i) => ({ day: NOV_1 + i * DAY, seconds: (i % 5) * 3600 }));
-    expectChart(await hoursPerDayChart(days));
+    expectChart(drawChart({ kind: 'hours', hours: hoursPerPeriod(days) }));
   });
 
-  it('draws a long period a week per bar', async () => {
+  it('draws a long period a week per bar', () => {
     const days = Array.from({ length: 200 }, (_, i) => ({ day: NOV_1 + i * DAY, seconds: 7200 }));
-    expectChart(await hoursPerDayChart(days));
+    expectChart(drawChart({ kind: 'hours', hours: hoursPerPeriod(days) }));
   });
 
-  it('draws a leaderboard as bars, first on top, names escaped in the SVG', async () => {
+  it('draws a leaderboard as bars, first on top, names escaped in the SVG', () => {
     const standings = Array.from({ length: 10 }, (_, i) => ({
       memberId: String(400 + i),
       name: i === 1 ? 'Mia <b>&"' : i % 2 ? `Staff ${i}` : null,
@@ -50,7 +50,7 @@ describe('the record charts', () => {
     // Hours for the shifts board: 10 h for the first place.
     expect(svg).toMatch(/>10<\/text>/);
     expect(svg.indexOf('#1')).toBeGreaterThan(-1);
-    expectChart(await leaderboardChart(standings, 'shifts'));
-    expectChart(await leaderboardChart(standings.slice(0, 2), 'cases'));
+    expectChart(drawChart({ kind: 'leaderboard', standings, board: 'shifts' }));
+    expectChart(drawChart({ kind: 'leaderboard', standings: standings.slice(0, 2), board: 'cases' }));
   });
 });
