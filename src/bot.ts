@@ -96,7 +96,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     secrets,
     clock,
     logger,
-    health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE }),
+    health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE, now: clock }),
   });
   const http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY)).catch(
     async (error: unknown) => {

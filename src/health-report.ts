@@ -1,14 +1,19 @@
 import type { DiscordHealth } from './discord/discord-health.js';
+import type { CommunityRecord } from './store/community-record.js';
 import type { DeliveryIntake } from './store/delivery-intake.js';
 import type { StoreHealth } from './store/store-health.js';
 import type { Store } from './store/store.js';
 
 /** What GET /healthz reads: the store (and how its last operations went), the role, and Discord's state. */
 export interface HealthReportParts {
-  store: Pick<Store, 'kind'> & { deliveries: Pick<DeliveryIntake, 'countOpen'> };
+  store: Pick<Store, 'kind'> & {
+    deliveries: Pick<DeliveryIntake, 'countOpen'>;
+    community: Pick<CommunityRecord, 'oldestUnrecordedAt'>;
+  };
   storeHealth: StoreHealth;
   discordHealth: DiscordHealth;
   role: string;
+  now: () => number;
 }
 
 /**
@@ -19,17 +24,24 @@ export async function reportHealth(
   parts: HealthReportParts,
 ): Promise<{ healthy: boolean; report: Record<string, unknown> }> {
   const { store, storeHealth } = parts;
-  const outbox = await store.deliveries.countOpen().catch((error: unknown) => {
+  const failed = (error: unknown) => {
     storeHealth.note(error);
-    return undefined;
-  });
-  const failing = outbox === undefined || storeHealth.since !== undefined;
+    return null;
+  };
+  const [outbox, oldestUnrecorded] = await Promise.all([
+    store.deliveries.countOpen().catch(failed),
+    store.community.oldestUnrecordedAt().catch(failed),
+  ]);
+  const failing = outbox === null || oldestUnrecorded === null || storeHealth.since !== undefined;
+  // Seconds since the oldest delivery not yet in the community record was received (0: none waits).
+  const recordLag = oldestUnrecorded ? Math.max(0, Math.floor((parts.now() - oldestUnrecorded) / 1000)) : 0;
   return {
     healthy: !failing,
     report: {
       store: failing ? 'failing' : store.kind,
       role: parts.role,
-      ...(outbox === undefined ? {} : { outbox }),
+      ...(outbox === null ? {} : { outbox }),
+      ...(oldestUnrecorded === null ? {} : { record_lag_s: recordLag }),
       discord: parts.discordHealth.state,
     },
   };

@@ -73,6 +73,11 @@ export interface CommunityRecord extends RecordQueries, RecordExport {
     calls: ReadonlyArray<{ callerId: string; at: number; callerName: string }>,
     handled: ModcallHandling,
   ): Promise<void>;
+  /**
+   * When the oldest delivery the writer has not merged yet was received; undefined when none waits. Normally a
+   * second or two ago; older, the writer is not running (no process holds the gateway) or cannot keep up.
+   */
+  oldestUnrecordedAt(): Promise<number | undefined>;
   /** Who may read the guild's record besides admins, and how long it is kept. */
   settingsOf(guildId: string): Promise<RecordSettings>;
   setRetentionDays(guildId: string, days: number): Promise<void>;

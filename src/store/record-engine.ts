@@ -14,4 +14,16 @@ export interface RecordEngine {
   read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params): Promise<Row[]>;
   /** Runs the writes in one transaction; how many rows they changed in all. */
   write(writes: readonly RecordWrite[]): Promise<number>;
+  /**
+   * Runs the writes in one transaction if the guard, read first in that transaction, still finds all its rows
+   * (and, on PostgreSQL, keeps them from being deleted until it commits); false, nothing written, if not.
+   */
+  writeIfFound(guard: RecordGuard, writes: readonly RecordWrite[]): Promise<boolean>;
+}
+
+/** A read the writes of {@link RecordEngine.writeIfFound} depend on, and how many rows it must find. */
+export interface RecordGuard {
+  sql: Sql;
+  params: unknown[];
+  rows: number;
 }

@@ -1,6 +1,6 @@
 import { recordUpdateOf, type RecordUpdate } from '../upstream/record-update.js';
 import type { ModcallHandling } from './community-record.js';
-import type { RecordWrite } from './record-engine.js';
+import type { RecordGuard, RecordWrite } from './record-engine.js';
 import type { RecordStatements, UnrecordedRow } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 
@@ -75,6 +75,8 @@ function nulls(values: unknown[]): unknown[] {
 
 /** What one pass of the record's writer runs: the merges of what the deliveries tell, then their marks cleared. */
 export interface RecordingPlan {
+  /** The deliveries read, all still stored: merged only if so (see planRecording). */
+  stillStored: RecordGuard;
   merges: RecordWrite[];
   markRecorded: RecordWrite | undefined;
   recorded: number;
@@ -86,7 +88,9 @@ export interface RecordingPlan {
  * noted once; then every row marked recorded, the ones whose body tells nothing usable too (counted as skipped: a
  * row that can never merge must not be read again at every pass). The merges commit first, the mark after, each
  * in a transaction of its own, so no lane of any process ever waits for the writer's merges: a writer stopped
- * between the two merges the same rows again next time, which changes nothing.
+ * between the two merges the same rows again next time, which changes nothing. The merges commit only if every
+ * delivery read is still stored: a guild forgotten (the bot removed) since they were read has lost its deliveries,
+ * and its record must not come back; the next pass reads again without them.
  */
 export function planRecording(
   d: SqlDialect,
@@ -94,7 +98,8 @@ export function planRecording(
   rows: readonly UnrecordedRow[],
 ): RecordingPlan {
   const merges: RecordWrite[] = [];
-  const guilds = new Set<string>();
+  // Each guild's oldest time merged: when it is due for the retention sweep (noteGuild).
+  const guilds = new Map<string, number>();
   let skipped = 0;
   for (const row of rows) {
     const update = updateOf(row);
@@ -103,12 +108,14 @@ export function planRecording(
       continue;
     }
     merges.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
-    guilds.add(row.guild_id);
+    guilds.set(row.guild_id, Math.min(update.at, guilds.get(row.guild_id) ?? Infinity));
   }
-  for (const guildId of guilds) merges.push({ sql: statements.noteGuild, params: [guildId] });
+  for (const [guildId, oldest] of guilds) merges.push({ sql: statements.noteGuild, params: [guildId, oldest] });
   const markRecorded =
     rows.length === 0 ? undefined : { sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] };
-  return { merges, markRecorded, recorded: rows.length - skipped, skipped };
+  const seqs = rows.map((row) => row.seq);
+  const stillStored = { sql: statements.stillStored, params: [d.list(seqs)], rows: seqs.length };
+  return { stillStored, merges, markRecorded, recorded: rows.length - skipped, skipped };
 }
 
 /** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */

@@ -1,4 +1,9 @@
-import { RECORD_TABLE_NAMES, type RecordRow, type RecordTableName } from './community-record.js';
+import {
+  DEFAULT_RECORD_RETENTION_DAYS,
+  RECORD_TABLE_NAMES,
+  type RecordRow,
+  type RecordTableName,
+} from './community-record.js';
 import { recordQueryStatements } from './record-query-statements.js';
 import type { Sql, SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
@@ -9,6 +14,13 @@ export type UnrecordedRow = RowOf<typeof UNRECORDED>;
 
 const SETTINGS = columns('record_guild', 'retention_days', 'staff_role_id');
 const GUILD_SETTINGS = columns('record_guild', 'guild_id', 'retention_days');
+
+/**
+ * A guild's retention in ms, in SQL (a BIGINT: days times ms overflow a 32-bit integer in PostgreSQL), for the
+ * statements that keep `record_guild.due_at` (record-schema.ts).
+ */
+const RETENTION_MS = `COALESCE(record_guild.retention_days, ${DEFAULT_RECORD_RETENTION_DAYS}) * CAST(86400000 AS BIGINT)`;
+const DEFAULT_RETENTION_MS = `CAST(${DEFAULT_RECORD_RETENTION_DAYS * 86_400_000} AS BIGINT)`;
 
 /** What both case events tell: case.created's word stands; a case.voided only fills what is not known yet. */
 const CASE_TOLD = ['type', 'target_id', 'target_name', 'moderator_id', 'moderator_name', 'reason'];
@@ -50,13 +62,29 @@ export function recordStatements(d: SqlDialect) {
       `SELECT ${UNRECORDED.text} FROM delivery WHERE unrecorded IS NOT NULL
        ORDER BY seq LIMIT ?`,
     ),
+    // The deliveries a pass read, still stored as its merges commit (record-merge.ts): forgetting their guild
+    // deletes them first, and waits for the merges on PostgreSQL.
+    stillStored: d.sql<{ seq: number }, [unknown]>(`SELECT seq FROM delivery WHERE ${d.inList('seq')}${d.forKeyShare}`),
+    // The oldest delivery the writer has not read yet (/healthz's record lag), first by the partial index.
+    oldestUnrecorded: d
+      .select(columns('delivery', 'received_at'))
+      .from<[]>('delivery WHERE unrecorded IS NOT NULL ORDER BY seq LIMIT 1'),
     // Read: what is posted keeps no body any more (what waits or is held keeps it, to be posted).
     markRecorded: d.sql(
       `UPDATE delivery SET unrecorded = NULL, raw_body = CASE WHEN state = 'posted' THEN NULL ELSE raw_body END
        WHERE ${d.inList('seq')}`,
     ),
-    noteGuild: d.sql<never, [string]>(
-      'INSERT INTO record_guild (guild_id) VALUES (?) ON CONFLICT (guild_id) DO NOTHING',
+    // The guild has a record, its oldest row merged now at the time given: it is due for the sweep then plus its
+    // retention, or earlier if it already was.
+    // (A new guild has the default retention; `excluded.due_at` is that time with it, and a guild's own retention
+    // is the difference from the default added.)
+    noteGuild: d.sql<never, [string, number]>(
+      `INSERT INTO record_guild (guild_id, due_at) VALUES (?, ? + ${DEFAULT_RETENTION_MS})
+       ON CONFLICT (guild_id) DO UPDATE SET due_at = CASE
+         WHEN record_guild.due_at IS NOT NULL
+              AND record_guild.due_at <= excluded.due_at - ${DEFAULT_RETENTION_MS} + ${RETENTION_MS}
+           THEN record_guild.due_at
+         ELSE excluded.due_at - ${DEFAULT_RETENTION_MS} + ${RETENTION_MS} END`,
     ),
     mergeCase: d.sql(
       `INSERT INTO record_case (guild_id, server, number, at, type, target_id, target_name, moderator_id,
@@ -124,11 +152,21 @@ export function recordStatements(d: SqlDialect) {
       `INSERT INTO record_guild (guild_id, staff_role_id) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET staff_role_id = excluded.staff_role_id`,
     ),
+    // A new retention: a guild with a record is due at once, and the sweep sets when it is due next.
     setRetention: d.sql<never, [string, number]>(
       `INSERT INTO record_guild (guild_id, retention_days) VALUES (?, ?)
-       ON CONFLICT (guild_id) DO UPDATE SET retention_days = excluded.retention_days`,
+       ON CONFLICT (guild_id) DO UPDATE SET retention_days = excluded.retention_days,
+         due_at = CASE WHEN record_guild.due_at IS NULL THEN NULL ELSE 0 END`,
     ),
-    guilds: d.select(GUILD_SETTINGS).from<[]>('record_guild ORDER BY guild_id'),
+    // The guilds whose oldest row is past their retention, the longest due first, by record_guild_due.
+    dueGuilds: d.select(GUILD_SETTINGS).from<[number, number]>('record_guild WHERE due_at < ? ORDER BY due_at LIMIT ?'),
+    // After the sweep: due again when its oldest row left (each table's by (guild_id, at)) is past the retention.
+    settleDue: d.sql<never, [string, ...string[]]>(
+      `UPDATE record_guild SET due_at = (
+         SELECT MIN(at) FROM (${RECORD_TABLES.map(({ table }) => `SELECT MIN(at) AS at FROM ${table} WHERE guild_id = ?`).join(' UNION ALL ')}) AS oldest
+       ) + ${RETENTION_MS}
+       WHERE guild_id = ?`,
+    ),
     // One slice of one guild's oldest rows of one table, by the (guild_id, at) index.
     sweepSlice: Object.fromEntries(
       RECORD_TABLES.map(({ table, key }) => [

@@ -12,7 +12,7 @@ import {
 import { recordChartStatements } from './record-chart-statements.js';
 import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
-import { modcallParams, nameKeyOf, planRecording, prefixEnd } from './record-merge.js';
+import { modcallParams, nameKeyOf, planRecording, prefixEnd, type RecordingPlan } from './record-merge.js';
 import type {
   Board,
   DaySeconds,
@@ -29,6 +29,8 @@ import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Guilds read at a time by the retention sweep. */
+const DUE_GUILDS_PAGE = 100;
 
 /** The community record on either engine: the shared statements, run by the engine's {@link RecordEngine}. */
 export class SqlCommunityRecord implements CommunityRecord {
@@ -42,9 +44,20 @@ export class SqlCommunityRecord implements CommunityRecord {
   }
 
   async recordPending(limit: number): Promise<{ recorded: number; skipped: number }> {
-    const rows = await this.engine.read(this.sql.unrecorded, [limit]);
-    const { merges, markRecorded, recorded, skipped } = planRecording(this.d, this.sql, rows);
-    if (merges.length > 0) await this.engine.write(merges);
+    return this.applyRecording(await this.planPending(limit));
+  }
+
+  /** The first step of {@link recordPending}: what waits, read without a lock, and what merging it writes. */
+  async planPending(limit: number): Promise<RecordingPlan> {
+    return planRecording(this.d, this.sql, await this.engine.read(this.sql.unrecorded, [limit]));
+  }
+
+  /** The second: the merges, if every delivery read is still stored (else nothing now), then the marks. */
+  async applyRecording(plan: RecordingPlan): Promise<{ recorded: number; skipped: number }> {
+    const { stillStored, merges, markRecorded, recorded, skipped } = plan;
+    if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) {
+      return { recorded: 0, skipped: 0 };
+    }
     if (markRecorded) await this.engine.write([markRecorded]);
     return { recorded, skipped };
   }
@@ -59,7 +72,13 @@ export class SqlCommunityRecord implements CommunityRecord {
       sql: this.sql.mergeModcall,
       params: modcallParams(guildId, server, call, handled),
     }));
-    await this.engine.write([...writes, { sql: this.sql.noteGuild, params: [guildId] }]);
+    const oldest = Math.min(...calls.map((call) => call.at));
+    await this.engine.write([...writes, { sql: this.sql.noteGuild, params: [guildId, oldest] }]);
+  }
+
+  async oldestUnrecordedAt(): Promise<number | undefined> {
+    const [row] = await this.engine.read(this.sql.oldestUnrecorded, []);
+    return row?.received_at;
   }
 
   async settingsOf(guildId: string): Promise<RecordSettings> {
@@ -78,18 +97,29 @@ export class SqlCommunityRecord implements CommunityRecord {
     await this.engine.write([{ sql: this.sql.setStaffRole, params: [guildId, roleId] }]);
   }
 
+  /**
+   * Deletes the rows past their guild's retention, in slices, visiting only the guilds that have some (their
+   * `due_at`, record-schema.ts), then sets when each is due next. A row merged into a guild while it is swept,
+   * older than all its others, may wait for the guild's next due time.
+   */
   async sweep(now: number): Promise<number> {
     let total = 0;
-    for (const guild of await this.engine.read(this.sql.guilds, [])) {
-      const before = now - (guild.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS) * DAY_MS;
-      for (const { table } of RECORD_TABLES) {
-        const slice = this.sql.sweepSlice[table];
-        total += await sweepInSlices((limit) =>
-          this.engine.write([{ sql: slice, params: [guild.guild_id, before, limit] }]),
-        );
+    for (;;) {
+      const due = await this.engine.read(this.sql.dueGuilds, [now, DUE_GUILDS_PAGE]);
+      for (const guild of due) {
+        const before = now - (guild.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS) * DAY_MS;
+        for (const { table } of RECORD_TABLES) {
+          const slice = this.sql.sweepSlice[table];
+          total += await sweepInSlices((limit) =>
+            this.engine.write([{ sql: slice, params: [guild.guild_id, before, limit] }]),
+          );
+        }
+        const guildId = guild.guild_id;
+        await this.engine.write([{ sql: this.sql.settleDue, params: [...RECORD_TABLES.map(() => guildId), guildId] }]);
       }
+      // A guild swept is due again only after `now`: a page shorter than asked was the last.
+      if (due.length < DUE_GUILDS_PAGE) return total;
     }
-    return total;
   }
 
   async casesOf(guildId: string, playerId: string, page: { limit: number; offset: number }): Promise<RecordedCase[]> {

@@ -35,6 +35,11 @@ export interface SqlDialect<E extends Engine = Engine> {
   indexedBy(index: string): string;
   /** Locks the rows read until the transaction ends where other processes write too (PostgreSQL); else nothing. */
   forUpdate: string;
+  /**
+   * Keeps the rows read from being deleted until the transaction ends, without holding back updates of their other
+   * columns (PostgreSQL's FOR KEY SHARE); else nothing.
+   */
+  forKeyShare: string;
   /** A text column's collation that orders by bytes, whatever the database's locale (SQLite's always does). */
   byteOrder: string;
 }
@@ -65,6 +70,7 @@ export const postgresDialect: SqlDialect<'postgres'> = {
   bool: (value) => value,
   indexedBy: () => '',
   forUpdate: ' FOR UPDATE',
+  forKeyShare: ' FOR KEY SHARE',
   byteOrder: ' COLLATE "C"',
 };
 
@@ -83,5 +89,6 @@ export const sqliteDialect: SqlDialect<'sqlite'> = {
   bool: (value) => (value ? 1 : 0),
   indexedBy: (index) => ` INDEXED BY ${index}`,
   forUpdate: '',
+  forKeyShare: '',
   byteOrder: '',
 };

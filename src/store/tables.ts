@@ -114,6 +114,7 @@ export interface RecordGuildTable {
   guild_id: string;
   retention_days: number | null;
   staff_role_id: string | null;
+  due_at: number | null;
 }
 
 /** A row of `record_modcall`. */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
 import type { ExportRows } from '../../src/store/record-export.js';
+import { SqlCommunityRecord } from '../../src/store/sql-community-record.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreUnderTest } from './store-contract.js';
 
@@ -209,6 +210,46 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([]);
       expect(await store.community.settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
       expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toHaveLength(1);
+    });
+
+    it('does not bring back the record of a guild forgotten while the writer merged its deliveries', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const community = store.community;
+      if (!(community instanceof SqlCommunityRecord)) throw new Error('the record is not the shared SQL one');
+      await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0)));
+      await store.deliveries.accept(delivery('o-1', 'case.created', caseCreated(1, 'warn', T0), OTHER_GUILD));
+      // The writer has read both deliveries when the bot is removed from the guild.
+      const plan = await community.planPending(200);
+      expect((await store.forgetGuild(GUILD)).recordRows).toBe(0);
+      expect(await community.applyRecording(plan)).toEqual({ recorded: 0, skipped: 0 });
+      expect(await community.findPlayer(GUILD, '9001')).toBeUndefined();
+      // The next pass reads again: the other guild's case is recorded, the forgotten guild's record stays empty.
+      expect(await recordAll(store)).toBe(1);
+      expect(await community.findPlayer(GUILD, '9001')).toBeUndefined();
+      expect(await community.caseTotals(GUILD, '9001')).toEqual([]);
+      expect(await community.settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
+      expect(await community.caseTotals(OTHER_GUILD, '9001')).toEqual([{ type: 'warn', count: 1, voided: 0 }]);
+    });
+
+    it('sweeps a guild again when a late delivery brings an older row, or its retention is shortened', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - 10 * DAY)));
+      await recordAll(store);
+      expect(await store.community.sweep(T0)).toBe(0);
+
+      // A case 500 days old arrives late: its guild is due at once (the player's name is as new as case 1's).
+      await store.deliveries.accept(delivery('c-0', 'case.created', caseCreated(0, 'kick', T0 - 500 * DAY)));
+      await recordAll(store);
+      expect(await store.community.sweep(T0)).toBe(1);
+      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([{ type: 'warn', count: 1, voided: 0 }]);
+
+      // 7 days: case 1 and the player's name go at the next sweep, and nothing after.
+      await store.community.setRetentionDays(GUILD, 7);
+      expect(await store.community.sweep(T0)).toBe(2);
+      expect(await store.community.sweep(T0)).toBe(0);
+      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([]);
     });
 
     it("exports a kind's rows of a period a page at a time, in time and then key order, ties never lost", async () => {

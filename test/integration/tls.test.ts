@@ -118,6 +118,7 @@ describe('TLS_CERT and TLS_KEY', () => {
         store: 'memory',
         role: 'all',
         outbox: 0,
+        record_lag_s: 0,
         discord: 'off',
       });
       expect(logs.lines.some((line) => line.includes('"https":true'))).toBe(true);

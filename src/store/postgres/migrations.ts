@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { communityRecordSchema } from '../record-schema.js';
+import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
 /** Serializes migrations between processes starting at once (a session advisory lock, released after). */
@@ -622,6 +622,7 @@ const MIGRATIONS: readonly string[] = [
     RETURN v_outcomes;
   END $$;
   `,
+  recordSweepSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { RecordEngine, RecordWrite } from '../record-engine.js';
+import type { RecordEngine, RecordGuard, RecordWrite } from '../record-engine.js';
 import type { Sql } from '../sql-dialect.js';
 import { changesOf, rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
@@ -18,6 +18,14 @@ export class PostgresRecordEngine implements RecordEngine {
       let changes = 0;
       for (const write of writes) changes += await changesOf(client, write.sql, write.params);
       return changes;
+    });
+  }
+
+  writeIfFound(guard: RecordGuard, writes: readonly RecordWrite[]): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      if ((await rowsOf(client, guard.sql, guard.params)).length !== guard.rows) return false;
+      for (const write of writes) await changesOf(client, write.sql, write.params);
+      return true;
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-import { communityRecordSchema } from '../record-schema.js';
+import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
 
@@ -149,6 +149,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(communityRecordSchema(sqliteDialect));
+  },
+  (db) => {
+    db.exec(recordSweepSchema());
   },
 ];
 

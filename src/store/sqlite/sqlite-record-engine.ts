@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import type { RecordEngine, RecordWrite } from '../record-engine.js';
+import type { RecordEngine, RecordGuard, RecordWrite } from '../record-engine.js';
 import type { Sql } from '../sql-dialect.js';
 import type { WriteBatcher } from './write-batcher.js';
 
@@ -20,6 +20,14 @@ export class SqliteRecordEngine implements RecordEngine {
 
   write(writes: readonly RecordWrite[]): Promise<number> {
     return this.writes.run(() => this.runAll(writes));
+  }
+
+  writeIfFound(guard: RecordGuard, writes: readonly RecordWrite[]): Promise<boolean> {
+    return this.writes.run(() => {
+      if (this.statement(guard.sql).all(...guard.params).length !== guard.rows) return false;
+      this.runAll(writes);
+      return true;
+    });
   }
 
   private runAll(writes: readonly RecordWrite[]): number {
