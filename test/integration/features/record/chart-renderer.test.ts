@@ -67,6 +67,24 @@ describe('the chart process', () => {
     expect(charts.pid).not.toBe(pid);
   });
 
+  it('replaces its process after its share of charts, starting the next at once; every chart is answered', async () => {
+    const { renderer: charts } = renderer({ chartsPerProcess: 3 });
+    const drawing: Array<Promise<Buffer | undefined>> = [];
+    const pids: Array<number | undefined> = [];
+    for (let i = 0; i < 7; i += 1) {
+      drawing.push(charts.draw(i % 2 ? HOURS : BOARD));
+      pids.push(charts.pid);
+    }
+    // Three charts asked of a process retire it, and the next process starts at once.
+    const [a, b, c] = [pids[0], pids[2], pids[5]];
+    expect(pids).toEqual([a, a, b, b, b, c, c]);
+    expect(new Set([a, b, c]).size).toBe(3);
+    const pngs = await Promise.all(drawing);
+    expect(pngs.map((png) => decodePng(png ?? Buffer.alloc(0)).width)).toEqual(Array(7).fill(800));
+    await until(() => !alive(a ?? 0) && !alive(b ?? 0), 'the retired chart processes to exit');
+    expect(alive(c ?? 0)).toBe(true);
+  });
+
   it('answers without the chart when its process is killed while drawing, and draws the next in a new one', async () => {
     const { renderer: charts, logs } = renderer();
     const drawing = charts.draw(HOURS);
