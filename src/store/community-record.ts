@@ -94,7 +94,10 @@ export interface CommunityRecord extends RecordQueries, RecordExport {
   importRows(table: RecordTableName, rows: readonly RecordRow[]): Promise<number>;
 }
 
-/** The community record's tables, as migrate-store copies them (the guilds' settings first). */
+/**
+ * The community record's tables and those of what reads it (duty quotas, the weekly digest), as migrate-store
+ * copies them (the guilds' settings first) and forgetting a guild deletes its rows.
+ */
 export const RECORD_TABLE_NAMES = [
   'record_guild',
   'record_case',
@@ -102,6 +105,9 @@ export const RECORD_TABLE_NAMES = [
   'record_shift',
   'record_session',
   'record_modcall',
+  'duty_quota',
+  'digest_schedule',
+  'digest_post',
 ] as const;
 export type RecordTableName = (typeof RECORD_TABLE_NAMES)[number];
 

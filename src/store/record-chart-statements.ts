@@ -12,6 +12,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface RecordChartStatements {
   /** A member's shifts that began in a range, per UTC day they began on (days without one left out), by day. */
   shiftDays: Sql<DayRow, [string, string, number, number]>;
+  /** The guild's seconds on shift, cases and modcalls per UTC day of a range (days with none left out). */
+  guildDays: Sql<GuildDayRow, [string, number, number, string, number, number, string, number, number]>;
+}
+
+/** A UTC day of a guild's record: seconds on shift begun on it, cases made, modcalls received. */
+export interface GuildDayRow {
+  day: number;
+  shift_seconds: number;
+  cases: number;
+  modcalls: number;
 }
 
 const made = new WeakMap<SqlDialect, RecordChartStatements>();
@@ -29,6 +39,20 @@ export function recordChartStatements(d: SqlDialect): RecordChartStatements {
         `SELECT (at / ${DAY_MS}) * ${DAY_MS} AS day, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS seconds
          FROM record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ?
          GROUP BY at / ${DAY_MS} ORDER BY day`,
+      ),
+      // Each table by its (guild_id, at) index, then summed per day.
+      guildDays: d.sql(
+        `SELECT day, CAST(sum(shift_seconds) AS BIGINT) AS shift_seconds, CAST(sum(cases) AS BIGINT) AS cases,
+                CAST(sum(modcalls) AS BIGINT) AS modcalls
+         FROM (
+           SELECT (at / ${DAY_MS}) * ${DAY_MS} AS day, COALESCE(seconds, 0) AS shift_seconds, 0 AS cases, 0 AS modcalls
+             FROM record_shift WHERE guild_id = ? AND at >= ? AND at < ?
+           UNION ALL
+           SELECT (at / ${DAY_MS}) * ${DAY_MS}, 0, 1, 0 FROM record_case WHERE guild_id = ? AND at >= ? AND at < ?
+           UNION ALL
+           SELECT (at / ${DAY_MS}) * ${DAY_MS}, 0, 0, 1 FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ?
+         ) AS days
+         GROUP BY day ORDER BY day`,
       ),
     };
     made.set(d, statements);

@@ -75,6 +75,30 @@ export interface RecordQueries {
    * count 0 s); days without a shift left out; by day.
    */
   shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]>;
+  /** The guild's cases made in the range, per type (most first). */
+  guildCases(guildId: string, range: TimeRange): Promise<CaseTypeCount[]>;
+  /** The guild's sessions begun in the range: how many, how long the ended ones ran in all, the most players. */
+  sessionTotals(guildId: string, range: TimeRange): Promise<SessionTotals>;
+  /**
+   * Per UTC day of the range with anything on it (by day): seconds on shift (shifts counted on the day they began),
+   * cases made and modcalls received, guild-wide.
+   */
+  guildDays(guildId: string, range: TimeRange): Promise<GuildDay[]>;
+}
+
+/** The sessions of a period; `seconds` of the ended ones, `peakPlayers` null when none said. */
+export interface SessionTotals {
+  sessions: number;
+  seconds: number;
+  peakPlayers: number | null;
+}
+
+/** One UTC day of a guild's record: its midnight, the seconds on shift begun on it, its cases and modcalls. */
+export interface GuildDay {
+  day: number;
+  shiftSeconds: number;
+  cases: number;
+  modcalls: number;
 }
 
 /** A UTC day (its midnight, in ms since the epoch) and the seconds on shift of the shifts that began on it. */

@@ -78,6 +78,17 @@ export function recordQueryStatements(d: SqlDialect) {
        FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ?
        GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
     ),
+    guildCases: d.sql<CaseTypeCount, [string, number, number]>(
+      `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
+              count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
+       FROM record_case WHERE guild_id = ? AND at >= ? AND at < ?
+       GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
+    ),
+    sessionTotals: d.sql<{ sessions: number; seconds: number; peak_players: number | null }, [string, number, number]>(
+      `SELECT count(*) AS sessions, CAST(COALESCE(sum(ended_at - started_at), 0) AS BIGINT) / 1000 AS seconds,
+              max(peak_players) AS peak_players
+       FROM record_session WHERE guild_id = ? AND at >= ? AND at < ?`,
+    ),
     // sum() of a BIGINT is a NUMERIC in PostgreSQL (a string to pg): cast back to the integer both engines return.
     shiftTotals: d.sql<{ count: number; seconds: number }, [string, string, number, number]>(
       `SELECT count(*) AS count, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS seconds

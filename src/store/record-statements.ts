@@ -38,6 +38,9 @@ const KEYS: Readonly<Record<RecordTableName, readonly string[]>> = {
   record_shift: ['guild_id', 'server', 'shift_id'],
   record_session: ['guild_id', 'server', 'session_id'],
   record_modcall: ['guild_id', 'server', 'caller_id', 'at'],
+  duty_quota: ['guild_id', 'role_id'],
+  digest_schedule: ['guild_id'],
+  digest_post: ['guild_id', 'period_end'],
 };
 
 /** The tables a guild's record is in that have a time (`at`, when each row began), with their key. */

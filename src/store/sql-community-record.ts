@@ -17,8 +17,10 @@ import type {
   Board,
   DaySeconds,
   EarlierCases,
+  GuildDay,
   ModcallResponse,
   ModcallTimes,
+  SessionTotals,
   ShiftTotals,
   Standing,
   TimeRange,
@@ -207,6 +209,37 @@ export class SqlCommunityRecord implements CommunityRecord {
   }
 
   private chartSql?: ReturnType<typeof recordChartStatements>;
+
+  guildCases(guildId: string, range: TimeRange): Promise<CaseTypeCount[]> {
+    return this.engine.read(this.sql.guildCases, [guildId, range.from, range.to]);
+  }
+
+  async sessionTotals(guildId: string, range: TimeRange): Promise<SessionTotals> {
+    const [row] = await this.engine.read(this.sql.sessionTotals, [guildId, range.from, range.to]);
+    return { sessions: row?.sessions ?? 0, seconds: row?.seconds ?? 0, peakPlayers: row?.peak_players ?? null };
+  }
+
+  async guildDays(guildId: string, range: TimeRange): Promise<GuildDay[]> {
+    this.chartSql ??= recordChartStatements(this.d);
+    const { from, to } = range;
+    const rows = await this.engine.read(this.chartSql.guildDays, [
+      guildId,
+      from,
+      to,
+      guildId,
+      from,
+      to,
+      guildId,
+      from,
+      to,
+    ]);
+    return rows.map((row) => ({
+      day: row.day,
+      shiftSeconds: row.shift_seconds,
+      cases: row.cases,
+      modcalls: row.modcalls,
+    }));
+  }
 
   async shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]> {
     this.chartSql ??= recordChartStatements(this.d);

@@ -56,6 +56,34 @@ export interface DeliveryTable<E extends Engine = Engine> {
   unrecorded: number | null;
 }
 
+/** A row of `digest_post`. */
+export interface DigestPostTable {
+  guild_id: string;
+  period_end: number;
+  channel_id: string;
+  asked_at: number;
+  message_id: string | null;
+  posted_at: number | null;
+}
+
+/** A row of `digest_schedule`. */
+export interface DigestScheduleTable {
+  guild_id: string;
+  channel_id: string;
+  weekday: number;
+  hour: number;
+  time_zone: string;
+  next_at: number;
+}
+
+/** A row of `duty_quota`. */
+export interface DutyQuotaTable {
+  guild_id: string;
+  role_id: string;
+  hours: number;
+  per: 'week' | 'month';
+}
+
 /** A row of `guild_settings`. */
 export interface GuildSettingsTable<E extends Engine = Engine> {
   guild_id: string;
@@ -181,6 +209,9 @@ export interface Tables<E extends Engine = Engine> {
   audit: AuditTable;
   channel_state: ChannelStateTable;
   delivery: DeliveryTable<E>;
+  digest_post: DigestPostTable;
+  digest_schedule: DigestScheduleTable;
+  duty_quota: DutyQuotaTable;
   guild_settings: GuildSettingsTable<E>;
   hook: HookTable<E>;
   hook_activity: HookActivityTable<E>;

@@ -5,6 +5,7 @@ import { describeTables, type ColumnKind } from '../../scripts/table-types.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
+import { describeDigestsContract } from './digests-contract.js';
 import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
 
 async function postgresUnderTest(): Promise<StoreUnderTest> {
@@ -33,6 +34,7 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
 describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeStoreContract('PostgreSQL', postgresUnderTest);
   describeCommunityRecordContract('PostgreSQL', postgresUnderTest);
+  describeDigestsContract('PostgreSQL', postgresUnderTest);
 });
 
 /**

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
+import { describeDigestsContract } from './digests-contract.js';
 import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
 
 function sqliteUnderTest(): Promise<StoreUnderTest> {
@@ -27,3 +28,4 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
 
 describeStoreContract('SQLite', sqliteUnderTest);
 describeCommunityRecordContract('SQLite', sqliteUnderTest);
+describeDigestsContract('SQLite', sqliteUnderTest);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import { digestSchema } from '../digest-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
@@ -623,6 +624,7 @@ const MIGRATIONS: readonly string[] = [
   END $$;
   `,
   recordSweepSchema(),
+  digestSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -2,6 +2,7 @@ import pg from 'pg';
 
 import type { Logger } from '../../base/logger.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
+import { SqlDigests } from '../sql-digests.js';
 import { postgresDialect } from '../sql-dialect.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
@@ -65,6 +66,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   const guilds = new PostgresGuildSettings(pool, signals, clock);
   const hooks = new PostgresHooks(pool, signals);
   const forgetting = new PostgresGuildForgetting(pool, hooks, guilds);
+  const recordEngine = new PostgresRecordEngine(pool);
   return {
     kind: 'postgres',
     hooks,
@@ -73,7 +75,8 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     activity: new PostgresHookActivity(pool),
     records: new PostgresRecords(pool),
     audit: new PostgresAudit(pool),
-    community: new SqlCommunityRecord(postgresDialect, new PostgresRecordEngine(pool)),
+    community: new SqlCommunityRecord(postgresDialect, recordEngine),
+    digests: new SqlDigests(postgresDialect, recordEngine),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
+import { digestSchema } from '../digest-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
@@ -152,6 +153,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(recordSweepSchema());
+  },
+  (db) => {
+    db.exec(digestSchema());
   },
 ];
 

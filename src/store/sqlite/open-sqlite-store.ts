@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { ownEverything } from '../coordination.js';
 import { LocalSignals } from '../signals.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
+import { SqlDigests } from '../sql-digests.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
@@ -73,6 +74,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   const deliveries = createSqliteDeliveries(db, writes);
   const hooks = new SqliteHooks(db, writes);
   const forgetting = new SqliteGuildForgetting(db, writes, hooks);
+  const recordEngine = new SqliteRecordEngine(db, writes);
   return {
     kind: memory ? 'memory' : 'sqlite',
     hooks,
@@ -81,7 +83,8 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     activity: new SqliteHookActivity(db, writes),
     records: new SqliteRecords(db, writes),
     audit: new SqliteAudit(db, writes),
-    community: new SqlCommunityRecord(sqliteDialect, new SqliteRecordEngine(db, writes)),
+    community: new SqlCommunityRecord(sqliteDialect, recordEngine),
+    digests: new SqlDigests(sqliteDialect, recordEngine),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The file lock admits one process: it posts every feed and holds the gateway.
