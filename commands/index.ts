@@ -5,9 +5,11 @@ import { alerts } from './alerts.js';
 import { app } from './app.js';
 import { audit } from './audit.js';
 import { caseCommand } from './case.js';
+import { digest } from './digest.js';
 import { exportCommand } from './export.js';
 import { feed } from './feed.js';
 import { leaderboard } from './leaderboard.js';
+import { quota } from './quota.js';
 import { record } from './record.js';
 import { setup } from './setup.js';
 import { staff } from './staff.js';
@@ -30,6 +32,8 @@ export const COMMANDS = [
   staff,
   leaderboard,
   exportCommand,
+  quota,
+  digest,
 ] as const;
 
 /** Every slash command bound to what it uses of the features: what the dispatcher serves. */
@@ -49,5 +53,7 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(staff, { ...basics, ...features.record.deps }),
     bindCommand(leaderboard, { ...basics, ...features.record.deps }),
     bindCommand(exportCommand, { ...basics, ...features.record.deps }),
+    bindCommand(quota, { ...basics, ...features.digest.deps }),
+    bindCommand(digest, { ...basics, ...features.digest.deps }),
   ];
 }

@@ -9,7 +9,8 @@ const P = PermissionFlagsBits;
 export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 0n);
 
 /** What the bot's managed role grants unless a guild says otherwise: what its invite asks for. */
-export const DEFAULT_BOT_PERMISSIONS = P.ViewChannel | P.SendMessages | P.EmbedLinks | P.ReadMessageHistory;
+export const DEFAULT_BOT_PERMISSIONS =
+  P.ViewChannel | P.SendMessages | P.EmbedLinks | P.ReadMessageHistory | P.AttachFiles;
 
 /** What an ordinary member of the fake's guilds may do (through the guild's "Staff" role). */
 export const MEMBER_PERMISSIONS =

@@ -17,6 +17,8 @@ export const INVITE_PERMISSIONS = [
   // Discord refuses a reply without it: a voided case answers its case card, an unclaimed modcall's escalation
   // answers the modcall card.
   { bit: PermissionFlagsBits.ReadMessageHistory, name: 'Read Message History' },
+  // The weekly digest carries its chart as an image file (/digest set checks it in its channel).
+  { bit: PermissionFlagsBits.AttachFiles, name: 'Attach Files' },
 ] as const;
 
 /** `bot` adds the bot itself; `applications.commands` lets the server use its slash commands. */

@@ -1,5 +1,6 @@
 import { createAuditFeature } from './audit/feature.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
+import { createDigestFeature, type DigestTimings } from './digest/feature.js';
 import type { BotParts, Feature } from './feature.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
@@ -13,6 +14,7 @@ export interface FeatureTimings {
   escalation?: EscalationTimings;
   health?: HealthTimings;
   record?: RecordTimings;
+  digest?: DigestTimings;
 }
 
 /**
@@ -21,6 +23,7 @@ export interface FeatureTimings {
  */
 export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
   const health = createHealthFeature(parts, timings.health);
+  const record = createRecordFeature(parts, timings.record);
   return {
     webhooks: createWebhooksFeature(parts),
     routing: createRoutingFeature(parts),
@@ -32,7 +35,9 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       onPollHealth: (guildId, pollHealth) => health.monitor.notePoll(guildId, pollHealth),
     }),
     audit: createAuditFeature(parts),
-    record: createRecordFeature(parts, timings.record),
+    record,
+    // The digest's chart is drawn by the record's chart process: one for the bot.
+    digest: createDigestFeature(parts, record.deps.charts, timings.digest),
   };
 }
 

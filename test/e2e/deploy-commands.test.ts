@@ -22,9 +22,11 @@ const NAMES = [
   'staff',
   'leaderboard',
   'export',
+  'quota',
+  'digest',
 ];
-/** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536). */
-const PERMISSIONS = 84992;
+/** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536) + Attach Files (32768). */
+const PERMISSIONS = 117760;
 
 let discord: FakeDiscord;
 let guild: AddedGuild;
@@ -56,7 +58,7 @@ describe('deploy-commands', () => {
 
   function inviteLines(): string {
     return (
-      `Invite the bot (View Channel, Send Messages, Embed Links, Read Message History: permissions ${PERMISSIONS}):\n` +
+      `Invite the bot (View Channel, Send Messages, Embed Links, Read Message History, Attach Files: permissions ${PERMISSIONS}):\n` +
       `https://discord.com/oauth2/authorize?client_id=${discord.applicationId}&scope=bot%20applications.commands` +
       `&permissions=${PERMISSIONS}\n`
     );
@@ -69,7 +71,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 13 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export\n` +
+      `Registered 15 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /quota, /digest\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

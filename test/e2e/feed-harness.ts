@@ -32,6 +32,8 @@ export interface FeedHarness {
   hookId: string;
   moderatorsRoleId: string;
   logs: ReturnType<typeof captureLogs>;
+  /** The bot's SQLite file. */
+  storeFile: string;
   channel(name: FeedChannel): string;
   /** Signs and posts a delivery to the intake; resolves with the HTTP status. */
   deliver(delivery: object): Promise<number>;
@@ -53,6 +55,8 @@ export interface FeedHarnessOptions {
   nonceWindowMs?: number;
   /** A shorter "minute" for modcall escalation. */
   escalationTimings?: FeatureTimings['escalation'];
+  /** The weekly digest's timings (how often it looks for digests due). */
+  digestTimings?: FeatureTimings['digest'];
   /** Permissions the bot is denied in some channels (a channel overwrite, as a server admin would set). */
   denyBot?: Partial<Record<FeedChannel, bigint>>;
 }
@@ -90,7 +94,10 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       }),
       logger: logs.logger,
       host: '127.0.0.1',
-      ...(options.escalationTimings ? { timings: { escalation: options.escalationTimings } } : {}),
+      timings: {
+        ...(options.escalationTimings ? { escalation: options.escalationTimings } : {}),
+        ...(options.digestTimings ? { digest: options.digestTimings } : {}),
+      },
       feed: {
         backoff: { baseMs: 50, capMs: 1_000 },
         loginBackoff: { baseMs: 200, capMs: 2_000 },
@@ -132,6 +139,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
     hookId,
     moderatorsRoleId,
     logs,
+    storeFile: `${dir.path}/bot.sqlite`,
     channel,
     async deliver(delivery) {
       const body = JSON.stringify(delivery);

@@ -550,7 +550,7 @@ describe('fake Discord with the real discord.js client', () => {
     expect(errors).toEqual([]);
   });
 
-  it('takes files uploaded with a reply, an edit and a follow-up, serves them, and refuses one over the limit', async () => {
+  it('takes files uploaded with a reply, an edit, a follow-up and a channel message, serves them, and refuses one over the limit', async () => {
     const { fake, client, channel } = await start();
     const sent: Array<{ name: string; size: number; url: string }> = [];
     const errors = onInteraction(client, async (interaction) => {
@@ -600,11 +600,10 @@ describe('fake Discord with the real discord.js client', () => {
     await fake.waitFor(() => sent.some((file) => file.name === 'refused'));
     expect(big).toBeUndefined();
     expect(fake.requests.filter((request) => request.status === 413)).toHaveLength(1);
-    // Files on a channel message are not something the fake takes (yet): a violation, not a silent drop.
-    await expect(channel('feed').send({ files: [{ attachment: Buffer.from('z'), name: 'z.csv' }] })).rejects.toThrow();
-    expect(fake.violations.map((violation) => violation.problems)).toEqual([
-      ['/: file uploads to this route are not supported by the fake'],
-    ]);
+    // A channel message takes files too (the bot has Attach Files there), served at their URL.
+    const posted = await channel('feed').send({ files: [{ attachment: Buffer.from('z'), name: 'z.csv' }] });
+    expect(await (await fetch(posted.attachments.first()?.url ?? '')).text()).toBe('z');
+    expect(fake.violations).toEqual([]);
     expect(errors).toEqual([]);
   });
 

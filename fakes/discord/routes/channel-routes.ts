@@ -8,6 +8,10 @@ import type { MessageBody } from '../message-store.js';
 import { hasPermissions } from '../permissions.js';
 import type { RouteDeps } from './route-deps.js';
 import type { Route } from './router.js';
+import { attachmentsOf } from './uploaded-files.js';
+
+/** What a bot may upload to a channel of a server without boosts: 10 MiB a file. */
+const CHANNEL_UPLOAD_LIMIT = 10 * 1024 * 1024;
 
 /** Channel types a message can be posted in. */
 const TEXT_CHANNEL_TYPES = new Set<ChannelType>([
@@ -29,7 +33,8 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       auth: true,
       channelParam: 'channelId',
       rateLimited: true,
-      handle: ({ params, body }) => {
+      uploads: true,
+      handle: ({ params, body, files }) => {
         const channelId = params['channelId'] ?? '';
         const channel = deps.guilds.channel(channelId);
         if (!channel) throw ApiErrors.unknownChannel();
@@ -50,12 +55,17 @@ export function channelRoutes(deps: RouteDeps): Route[] {
         if (dropEmbeds && !message.content && !(message.components?.length ?? 0) && (message.embeds?.length ?? 0) > 0) {
           throw ApiErrors.emptyMessage();
         }
+        if (files.length > 0 && !hasPermissions(permissions, PermissionFlagsBits.AttachFiles)) {
+          throw ApiErrors.missingPermissions();
+        }
+        const attachments = attachmentsOf(deps, message, files, CHANNEL_UPLOAD_LIMIT);
         const { message: stored, duplicate } = deps.messages.create(message, {
           channelId,
           guildId: channel.guild_id,
           author: deps.bot,
           source: 'channel',
           dropEmbeds,
+          ...(attachments === undefined ? {} : { attachments }),
         });
         if (!duplicate) {
           deps.gateway.dispatch(

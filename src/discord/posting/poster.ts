@@ -21,6 +21,15 @@ export interface OutgoingMessage {
   components?: unknown[];
   /** Makes the message a reply. */
   message_reference?: { message_id: string; channel_id: string; fail_if_not_exists?: boolean };
+  /** Files uploaded with it (an embed shows one as `attachment://<name>`); needs Attach Files. */
+  files?: readonly OutgoingFile[];
+}
+
+/** A file a message carries: its name, its bytes, and what it shows for screen readers. */
+export interface OutgoingFile {
+  name: string;
+  data: Buffer;
+  description: string;
 }
 
 /** What an edit replaces in a message. */
@@ -62,10 +71,22 @@ export interface PosterOptions {
  * matters more than the thread, and a refused reply must not stop the channel.
  */
 export function createPoster(client: Client, options: PosterOptions = {}): Poster {
-  const send = (channelId: string, body: OutgoingMessage, nonce: string) =>
+  const send = (channelId: string, { files = [], ...body }: OutgoingMessage, nonce: string) =>
     requestDiscord(client, options.token, async () => {
+      const attachments = files.map((file, i) => ({
+        id: String(i),
+        filename: file.name,
+        description: file.description,
+      }));
       const posted = (await client.rest.post(Routes.channelMessages(channelId), {
-        body: { ...body, allowed_mentions: body.allowed_mentions ?? PING_NOBODY, nonce, enforce_nonce: true },
+        body: {
+          ...body,
+          ...(files.length > 0 ? { attachments } : {}),
+          allowed_mentions: body.allowed_mentions ?? PING_NOBODY,
+          nonce,
+          enforce_nonce: true,
+        },
+        ...(files.length > 0 ? { files: files.map((file) => ({ name: file.name, data: file.data })) } : {}),
       })) as { id: string };
       return posted.id;
     });

@@ -10,7 +10,7 @@ import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import type * as EChartsModule from 'echarts/core';
 
 import { truncateText } from '../../base/truncate-text.js';
-import type { Board, Standing } from '../../store/record-queries.js';
+import type { Board, GuildDay, Standing } from '../../store/record-queries.js';
 import { dayLabel, type HoursPerPeriod } from './hours-per-day.js';
 
 const requireHere = createRequire(import.meta.url);
@@ -34,8 +34,18 @@ export const CHART_COLOURS = {
   muted: '#949ba4',
   gridLine: '#3f4147',
   bar: '#5865f2',
+  cases: '#f23f43',
+  modcalls: '#f0b232',
 } as const;
-const { background: BACKGROUND, text: TEXT, muted: MUTED, gridLine: GRID_LINE, bar: BAR } = CHART_COLOURS;
+const {
+  background: BACKGROUND,
+  text: TEXT,
+  muted: MUTED,
+  gridLine: GRID_LINE,
+  bar: BAR,
+  cases: CASES,
+  modcalls: MODCALLS,
+} = CHART_COLOURS;
 
 const RESVG_OPTIONS: ResvgRenderOptions = {
   font: {
@@ -52,12 +62,19 @@ const RESVG_OPTIONS: ResvgRenderOptions = {
 /** What the chart process is asked to draw. */
 export type ChartRequest =
   | { readonly kind: 'hours'; readonly hours: HoursPerPeriod }
-  | { readonly kind: 'leaderboard'; readonly standings: readonly Standing[]; readonly board: Board };
+  | { readonly kind: 'leaderboard'; readonly standings: readonly Standing[]; readonly board: Board }
+  | { readonly kind: 'week'; readonly days: readonly GuildDay[] };
 
 /** The chart a request asks for, as a PNG. */
 export function drawChart(request: ChartRequest): Buffer {
-  const svg = request.kind === 'hours' ? hoursSvg(request.hours) : leaderboardSvg(request.standings, request.board);
-  return svgToPng(svg);
+  switch (request.kind) {
+    case 'hours':
+      return svgToPng(hoursSvg(request.hours));
+    case 'leaderboard':
+      return svgToPng(leaderboardSvg(request.standings, request.board));
+    case 'week':
+      return svgToPng(weekSvg(request.days));
+  }
 }
 
 /** One chart as an SVG string. */
@@ -151,6 +168,44 @@ export function leaderboardSvg(standings: readonly Standing[], board: Board): st
         data: [...values].reverse(),
         itemStyle: { color: BAR },
         label: { show: true, position: 'right', color: TEXT },
+      },
+    ],
+  });
+}
+
+/**
+ * The weekly digest's picture: hours on duty per day as bars (left axis), cases and modcalls per day as lines
+ * (right axis), one point per day given (every day of the week, 0 where none).
+ */
+export function weekSvg(days: readonly GuildDay[]): string {
+  return chartSvg({
+    title: {
+      text: 'The week per day (UTC)',
+      left: 'center',
+      textStyle: { color: TEXT, fontSize: 16, fontWeight: 'normal' },
+    },
+    legend: { bottom: 4, textStyle: { color: TEXT }, data: ['Hours on duty', 'Cases', 'Modcalls'] },
+    grid: { left: 48, right: 48, top: 56, bottom: 64 },
+    xAxis: { type: 'category', data: days.map((day) => dayLabel(day.day)), ...axisStyle },
+    yAxis: [
+      { type: 'value', name: 'h', nameTextStyle: { color: MUTED }, minInterval: 1, ...axisStyle },
+      { type: 'value', minInterval: 1, ...axisStyle, splitLine: { show: false } },
+    ],
+    series: [
+      {
+        name: 'Hours on duty',
+        type: 'bar',
+        data: days.map((day) => hours(day.shiftSeconds)),
+        itemStyle: { color: BAR },
+        label: { show: true, position: 'top', color: TEXT, fontSize: 10 },
+      },
+      { name: 'Cases', type: 'line', yAxisIndex: 1, data: days.map((day) => day.cases), itemStyle: { color: CASES } },
+      {
+        name: 'Modcalls',
+        type: 'line',
+        yAxisIndex: 1,
+        data: days.map((day) => day.modcalls),
+        itemStyle: { color: MODCALLS },
       },
     ],
   });

@@ -2,8 +2,8 @@ import pg from 'pg';
 
 import type { Logger } from '../../base/logger.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
-import { SqlDigests } from '../sql-digests.js';
 import { postgresDialect } from '../sql-dialect.js';
+import { SqlDigests } from '../sql-digests.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';

@@ -26,20 +26,21 @@ function sourceFiles(folder: string): string[] {
 }
 
 describe('the invite', () => {
-  it('asks for View Channel, Send Messages, Embed Links and Read Message History: 84992', () => {
+  it('asks for View Channel, Send Messages, Embed Links, Read Message History and Attach Files: 117760', () => {
     expect(INVITE_PERMISSIONS.map((permission) => permission.name)).toEqual([
       'View Channel',
       'Send Messages',
       'Embed Links',
       'Read Message History',
+      'Attach Files',
     ]);
-    expect(invitePermissions()).toBe(1024n + 2048n + 16384n + 65536n);
-    expect(invitePermissions()).toBe(84992n);
+    expect(invitePermissions()).toBe(1024n + 2048n + 16384n + 65536n + 32768n);
+    expect(invitePermissions()).toBe(117760n);
   });
 
   it('adds the bot with its slash commands', () => {
     expect(inviteUrl('123456789012345678')).toBe(
-      'https://discord.com/oauth2/authorize?client_id=123456789012345678&scope=bot%20applications.commands&permissions=84992',
+      'https://discord.com/oauth2/authorize?client_id=123456789012345678&scope=bot%20applications.commands&permissions=117760',
     );
   });
 

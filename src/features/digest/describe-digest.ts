@@ -1,0 +1,132 @@
+import type { APIEmbed } from 'discord.js';
+
+import { fitLines } from '../../base/truncate-text.js';
+import type { CaseTypeCount } from '../../store/community-record.js';
+import type { GuildDay, ModcallResponse, SessionTotals, Standing, TimeRange } from '../../store/record-queries.js';
+import { dayLabel, describeTotals, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from '../record/index.js';
+import type { QuotaResult } from './quota-report.js';
+
+/** A field's value holds at most 1024 characters (Discord's limit). */
+const FIELD_MAX = 1024;
+const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** What a week's digest says: read from the record for the guild and the week. */
+export interface DigestFacts {
+  week: TimeRange;
+  timeZone: string;
+  /** Posted this long after the week ended (0: on time). */
+  lateMs: number;
+  shifts: readonly Standing[];
+  quotas: readonly QuotaResult[];
+  cases: readonly CaseTypeCount[];
+  moderators: readonly Standing[];
+  modcalls: ModcallResponse;
+  sessions: SessionTotals;
+  days: readonly GuildDay[];
+}
+
+/** Past this, a digest says it is late: the bot was not running (or not able to post) when it was due. */
+export const LATE_AFTER_MS = 15 * 60 * 1000;
+
+/** The name of the chart file the digest's embed shows. */
+export const DIGEST_CHART = 'week.png';
+
+/** "Mon 16 Nov" on the wall clock of the time zone. */
+function localDay(ms: number, timeZone: string): string {
+  return new Date(ms).toLocaleDateString('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short' });
+}
+
+/**
+ * The footer that names a guild's digest of one week: with the title, what a retry compares to find a digest
+ * already posted (find-post.ts), so it must differ from week to week.
+ */
+export function digestFooter(weekEnd: number): string {
+  return `Weekly digest · week to ${new Date(weekEnd).toISOString().slice(0, 16)} UTC`;
+}
+
+/** The week's digest as one embed; the chart (when there is one) is its image. */
+export function describeDigest(facts: DigestFacts, withChart: boolean): APIEmbed {
+  const { week, timeZone } = facts;
+  const end = Math.floor(week.to / 1000);
+  const lines = [`The week to <t:${end}:f>.`];
+  if (facts.lateMs > LATE_AFTER_MS) {
+    lines.push(`Posted late: the bot could not post it when it was due (<t:${end}:R>).`);
+  }
+  return {
+    title: `Weekly digest: ${localDay(week.from, timeZone)} – ${localDay(week.to, timeZone)}`,
+    description: lines.join('\n'),
+    fields: [
+      { name: 'Hours on shift', value: describeShifts(facts.shifts) },
+      ...(facts.quotas.length > 0 ? [{ name: 'Quotas', value: describeQuotas(facts.quotas) }] : []),
+      { name: 'Cases', value: describeCases(facts.cases, facts.moderators) },
+      { name: 'Modcalls', value: describeModcalls(facts.modcalls) },
+      { name: 'Sessions', value: describeSessions(facts.sessions) },
+      { name: 'Per day (UTC)', value: describeDays(facts.days) },
+    ],
+    ...(withChart ? { image: { url: `attachment://${DIGEST_CHART}` } } : {}),
+    footer: { text: digestFooter(week.to) },
+  };
+}
+
+function describeShifts(shifts: readonly Standing[]): string {
+  if (shifts.length === 0) return 'Nobody was on shift.';
+  const lines = shifts
+    .slice(0, LEADERBOARD_SHOWN)
+    .map((standing, i) => `**${i + 1}.** <@${standing.memberId}>: ${formatHours(standing.value)}`);
+  const total = shifts.reduce((sum, standing) => sum + standing.value, 0);
+  lines.push(`${shifts.length} on shift, ${formatHours(total)} in all`);
+  return fitLines(lines, FIELD_MAX);
+}
+
+function describeQuotas(results: readonly QuotaResult[]): string {
+  const lines: string[] = [];
+  for (const { quota, window, members, cut } of results) {
+    const met = members.filter((member) => member.met).length;
+    lines.push(
+      `<@&${quota.roleId}>: ${quota.hours} h a ${quota.per}, ${window.label}: ${met} of ${members.length} met` +
+        (cut ? ' (among the 100 most on shift)' : ''),
+    );
+    for (const member of members) {
+      lines.push(`${member.met ? '✅' : '❌'} <@${member.memberId}> ${formatHours(member.seconds)}`);
+    }
+    if (members.length === 0) lines.push('Nobody of the role was on shift in the last 90 days.');
+  }
+  return fitLines(lines, FIELD_MAX);
+}
+
+function describeCases(cases: readonly CaseTypeCount[], moderators: readonly Standing[]): string {
+  const count = cases.reduce((sum, row) => sum + row.count, 0);
+  if (count === 0) return 'No cases.';
+  const top = moderators
+    .slice(0, 5)
+    .map((standing) => `<@${standing.memberId}> ${standing.value}`)
+    .join(' · ');
+  return fitLines([`**${count}**: ${describeTotals(cases)}`, ...(top ? [`Most made: ${top}`] : [])], FIELD_MAX);
+}
+
+function describeModcalls(response: ModcallResponse): string {
+  if (response.calls === 0) return 'No modcalls.';
+  const neverClaimed = response.calls - response.claimed;
+  const median = percentile(response.toClaimMs, 0.5);
+  const p90 = percentile(response.toClaimMs, 0.9);
+  return [
+    `**${response.calls}** calls · **${response.claimed}** claimed · **${response.resolved}** resolved · **${neverClaimed}** never claimed`,
+    median === undefined || p90 === undefined
+      ? 'Time to claim: none claimed'
+      : `Time to claim: median ${formatWait(median)}, p90 ${formatWait(p90)}`,
+  ].join('\n');
+}
+
+function describeSessions(sessions: SessionTotals): string {
+  if (sessions.sessions === 0) return 'No sessions.';
+  const peak = sessions.peakPlayers === null ? '' : `, at most ${sessions.peakPlayers} players`;
+  return `${sessions.sessions} ${sessions.sessions === 1 ? 'session' : 'sessions'}, ${formatHours(sessions.seconds)}${peak}`;
+}
+
+function describeDays(days: readonly GuildDay[]): string {
+  const lines = days.map((day) => {
+    const weekday = WEEKDAY_NAMES[new Date(day.day).getUTCDay()] ?? '?';
+    return `${weekday} ${dayLabel(day.day)}: ${formatHours(day.shiftSeconds)} · ${day.cases} cases · ${day.modcalls} modcalls`;
+  });
+  return lines.length === 0 ? 'Nothing happened.' : fitLines(lines, FIELD_MAX);
+}

@@ -1,0 +1,163 @@
+import type { Guild } from 'discord.js';
+
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
+import { Repeating } from '../../base/repeating.js';
+import type { Timers } from '../../base/timers.js';
+import { toLoggableError } from '../../discord/log-error.js';
+import type { PostFinder } from '../../discord/posting/find-post.js';
+import { makeCardNonce } from '../../discord/posting/nonce.js';
+import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
+import type { Digests, DigestSchedule } from '../../store/digests.js';
+import type { GuildDay, RecordQueries, TimeRange } from '../../store/record-queries.js';
+import type { Job } from '../feature.js';
+import type { ChartDrawer } from '../record/index.js';
+import { describeDigest, DIGEST_CHART, type DigestFacts } from './describe-digest.js';
+import { quotaResults } from './quota-report.js';
+import { nextDigestAt, WEEK_MS } from './weekly-schedule.js';
+
+/** How often the schedules due are looked at: a digest is posted within this of its hour. */
+const DEFAULT_CHECK_EVERY_MS = 60_000;
+/** Digests posted per check at most: a backlog (after downtime) is worked off a few a minute. */
+const DUE_PER_CHECK = 10;
+/**
+ * A week's post taken this long ago and not posted was taken by a process that died (or by this one, whose send
+ * failed): it is taken over, the channel searched for the digest first.
+ */
+const DEFAULT_TAKEN_FOR_MS = 2 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface DigestJobDeps {
+  digests: Digests;
+  record: Pick<RecordQueries, 'leaderboard' | 'guildCases' | 'modcallResponse' | 'sessionTotals' | 'guildDays'>;
+  charts: ChartDrawer;
+  poster: Poster;
+  findPosted: PostFinder;
+  /** The guild, to look members up for the quotas; undefined when the bot cannot see it. */
+  guildOf: (guildId: string) => Guild | undefined;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  checkEveryMs?: number | undefined;
+  takenForMs?: number | undefined;
+}
+
+/**
+ * Posts each guild's weekly digest once per week (/digest set): every minute it reads the schedules due (by
+ * index), takes the week's post (a unique key per guild and week: one caller of any process posts it), builds
+ * it from the record, posts it under a nonce of the guild and week, writes its id down and moves the schedule on.
+ * A bot that was down at the hour posts the latest week ended when it is back, marked late; the weeks before it
+ * are not posted one by one. A send that fails is taken again two minutes later; the channel is searched for
+ * the digest first, so a post whose answer was lost is not posted twice.
+ */
+export class DigestJob implements Job {
+  private readonly repeating: Repeating;
+
+  constructor(private readonly deps: DigestJobDeps) {
+    this.repeating = new Repeating(
+      deps.timers,
+      deps.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS,
+      () => this.check(),
+      (error) =>
+        deps.logger.warn({ err: toLoggableError(error) }, 'weekly digest check failed; retried at the next check'),
+    );
+  }
+
+  start(): void {
+    this.repeating.start();
+  }
+
+  stop(): Promise<void> {
+    return this.repeating.stop();
+  }
+
+  /** Posts the digests due now (tests call it; the timer does every minute). */
+  async check(): Promise<void> {
+    const now = this.deps.clock();
+    for (const schedule of await this.deps.digests.dueSchedules(now, DUE_PER_CHECK)) {
+      await this.post(schedule, now).catch((error: unknown) =>
+        this.deps.logger.warn(
+          { guildId: schedule.guildId, channelId: schedule.channelId, err: toLoggableError(error) },
+          'weekly digest not posted; tried again once its take is stale (two minutes)',
+        ),
+      );
+    }
+  }
+
+  private async post(schedule: DigestSchedule, now: number): Promise<void> {
+    const { digests } = this.deps;
+    const { guildId, channelId, weekday, hour, timeZone } = schedule;
+    // The latest week ended by now: after downtime, the weeks before it are passed over.
+    let weekEnd = schedule.nextAt;
+    for (let next = nextDigestAt(weekday, hour, timeZone, weekEnd); next <= now;) {
+      weekEnd = next;
+      next = nextDigestAt(weekday, hour, timeZone, weekEnd);
+    }
+    const take = await digests.takePost(
+      guildId,
+      weekEnd,
+      channelId,
+      now,
+      now - (this.deps.takenForMs ?? DEFAULT_TAKEN_FOR_MS),
+    );
+    if (take.kind === 'busy') return;
+    if (take.kind === 'taken') {
+      const week = { from: weekEnd - WEEK_MS, to: weekEnd };
+      const facts = await this.factsOf(guildId, week, timeZone, now - weekEnd);
+      const chart = await this.deps.charts.draw({ kind: 'week', days: facts.days });
+      const files: OutgoingFile[] = chart
+        ? [{ name: DIGEST_CHART, data: chart, description: 'Hours on duty, cases and modcalls per day' }]
+        : [];
+      const message = { embeds: [describeDigest(facts, chart !== undefined)], files };
+      // Taken over from an earlier take: its send may have reached Discord with its answer lost.
+      const earlier =
+        take.askedBefore === undefined ? undefined : await this.deps.findPosted(channelId, message, take.askedBefore);
+      const messageId =
+        earlier ??
+        (await this.deps.poster.post(channelId, message, makeCardNonce(['digest', guildId, String(weekEnd)])));
+      await digests.markPosted(guildId, weekEnd, messageId, this.deps.clock());
+      this.deps.logger.info({ guildId, channelId, weekEnd, late: now - weekEnd }, 'weekly digest posted');
+    }
+    await digests.advanceSchedule(guildId, schedule.nextAt, nextDigestAt(weekday, hour, timeZone, weekEnd));
+  }
+
+  private async factsOf(guildId: string, week: TimeRange, timeZone: string, lateMs: number): Promise<DigestFacts> {
+    const { record, digests } = this.deps;
+    const [shifts, cases, moderators, modcalls, sessions, found, quotas] = await Promise.all([
+      record.leaderboard(guildId, 'shifts', week),
+      record.guildCases(guildId, week),
+      record.leaderboard(guildId, 'cases', week),
+      record.modcallResponse(guildId, week),
+      record.sessionTotals(guildId, week),
+      record.guildDays(guildId, week),
+      digests.quotasOf(guildId),
+    ]);
+    const guild = this.deps.guildOf(guildId);
+    const hasRole = async (memberId: string, roleId: string) => {
+      const member = await guild?.members.fetch(memberId).catch(() => undefined);
+      return member?.roles.cache.has(roleId);
+    };
+    return {
+      week,
+      timeZone,
+      lateMs,
+      shifts,
+      quotas: await quotaResults(record, hasRole, guildId, quotas, week),
+      cases,
+      moderators,
+      modcalls,
+      sessions,
+      days: everyDay(week, found),
+    };
+  }
+}
+
+/** Every UTC day the week touches, 0 where the record has nothing. */
+function everyDay(week: TimeRange, found: readonly GuildDay[]): GuildDay[] {
+  const byDay = new Map(found.map((day) => [day.day, day]));
+  const days: GuildDay[] = [];
+  for (let day = Math.floor(week.from / DAY_MS) * DAY_MS; day < week.to; day += DAY_MS) {
+    days.push(byDay.get(day) ?? { day, shiftSeconds: 0, cases: 0, modcalls: 0 });
+  }
+  return days;
+}

@@ -1,0 +1,49 @@
+import { createPostFinder } from '../../discord/posting/find-post.js';
+import type { Digests } from '../../store/digests.js';
+import type { BotParts, Feature } from '../feature.js';
+import type { ChartDrawer } from '../record/index.js';
+import { DigestJob } from './digest-job.js';
+
+/** A week's digest post is remembered this long (it keeps the week from being posted twice), then swept. */
+const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
+
+/** What /quota and /digest are given. */
+export interface DigestDeps {
+  digests: Digests;
+}
+
+export interface DigestTimings {
+  checkEveryMs?: number;
+  /** How long a week's post taken and not posted is left to its taker (default two minutes). */
+  takenForMs?: number;
+}
+
+/**
+ * Duty quotas and the weekly digest: each guild's week (shift leaderboard, quotas met or missed, cases, modcalls,
+ * sessions, a chart) posted once at the day and hour its admins chose, in their time zone.
+ */
+export function createDigestFeature(
+  parts: BotParts,
+  charts: ChartDrawer,
+  timings: DigestTimings = {},
+): Feature<DigestDeps> {
+  const { digests, community } = parts.store;
+  const job = new DigestJob({
+    digests,
+    record: community,
+    charts,
+    poster: parts.poster,
+    findPosted: createPostFinder(parts.discord, parts.config.DISCORD_TOKEN),
+    guildOf: (guildId) => parts.discord.guilds.cache.get(guildId),
+    clock: parts.clock,
+    timers: parts.timers,
+    logger: parts.logger,
+    checkEveryMs: timings.checkEveryMs,
+    takenForMs: timings.takenForMs,
+  });
+  return {
+    deps: { digests },
+    jobs: [job],
+    sweep: (now) => digests.sweepPosts(now - POSTS_KEPT_MS),
+  };
+}

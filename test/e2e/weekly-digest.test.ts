@@ -1,0 +1,194 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { chatInputCommand, commandOption, type CommandOptionValue } from '../../fakes/discord/index.js';
+import { nextDigestAt, WEEKDAYS } from '../../src/features/digest/weekly-schedule.js';
+import { downloadFiles } from '../helpers/downloaded-files.js';
+import { decodePng } from '../helpers/png.js';
+import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+
+const HOUR = 3_600_000;
+const SERVER = '4821337';
+
+let h: FeedHarness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+function shift(id: string, shiftId: number, memberId: string, name: string, startedAt: number, hours: number) {
+  const endedAt = startedAt + hours * HOUR;
+  return {
+    id,
+    event: 'shift.ended',
+    server: SERVER,
+    at: endedAt,
+    data: {
+      shift: {
+        id: shiftId,
+        discordId: memberId,
+        name,
+        robloxId: `9${shiftId}`,
+        startedAt,
+        endedAt,
+        seconds: hours * 3600,
+      },
+    },
+  };
+}
+
+function caseMade(id: string, number: number, type: string, moderatorId: string, at: number) {
+  return {
+    id,
+    event: 'case.created',
+    server: SERVER,
+    at,
+    data: {
+      case: {
+        number,
+        type,
+        status: 'active',
+        target: { robloxId: '2391045817', name: 'SpeedyRacer_09' },
+        moderator: { discordId: moderatorId, name: 'Mod' },
+        reason: 'ramming at spawn',
+        evidence: null,
+        inGame: true,
+        createdAt: at,
+        voidedAt: null,
+        voidedBy: null,
+      },
+    },
+  };
+}
+
+async function admin(harness: FeedHarness, name: string, subcommand: string, options: CommandOptionValue[]) {
+  const outcome = await harness.discord.dispatchInteraction(
+    chatInputCommand({ name, subcommand, options, as: 'admin', guildId: harness.guild.id }),
+  );
+  return outcome.reply?.content ?? '';
+}
+
+describe('the weekly digest', () => {
+  it('is posted once at its hour with the week in it, its chart attached, and once after a crash that lost the answer', async () => {
+    // Discord recognises a nonce for a few minutes; here for a moment, so the successor's send would land twice.
+    h = await startFeedHarness({
+      digestTimings: { checkEveryMs: 100, takenForMs: 500 },
+      discord: { nonceWindowMs: 200 },
+      nonceWindowMs: 200,
+    });
+    const harness = h;
+    const guildId = harness.guild.id;
+    const digestChannel = harness.channel('backup');
+    const mira = harness.discord.addMember(guildId, { username: 'mira', roleIds: [harness.moderatorsRoleId] });
+    const sam = harness.discord.addMember(guildId, { username: 'sam', roleIds: [harness.moderatorsRoleId] });
+    const now = Date.now();
+    expect(await harness.deliver(shift('s-1', 1, mira, 'Mira', now - 2 * 24 * HOUR, 3))).toBe(204);
+    expect(await harness.deliver(shift('s-2', 2, mira, 'Mira', now - 24 * HOUR, 2.5))).toBe(204);
+    expect(await harness.deliver(shift('s-3', 3, sam, 'Sam', now - 30 * HOUR, 1))).toBe(204);
+    expect(await harness.deliver(caseMade('c-1', 1, 'warn', mira, now - 20 * HOUR))).toBe(204);
+    expect(await harness.deliver(caseMade('c-2', 2, 'kick', sam, now - 10 * HOUR))).toBe(204);
+    await harness.discord.waitFor(
+      async () => (await harness.bot.store.community.leaderboard(guildId, 'shifts', { from: 0, to: now })).length === 2,
+      10_000,
+      "the record's writer merging the shifts",
+    );
+
+    expect(
+      await admin(harness, 'quota', 'set', [
+        commandOption.role('role', harness.moderatorsRoleId),
+        commandOption.integer('hours', 4),
+        commandOption.string('per', 'week'),
+      ]),
+    ).toContain('4 h a week');
+    expect(
+      await admin(harness, 'digest', 'set', [
+        commandOption.channel('channel', digestChannel),
+        commandOption.string('day', 'monday'),
+        commandOption.integer('hour', 18),
+        commandOption.string('timezone', 'Mars/Olympus'),
+      ]),
+    ).toContain('I do not know the time zone "Mars/Olympus"');
+    expect(await harness.bot.store.digests.scheduleOf(guildId)).toBeUndefined();
+    const weekday = WEEKDAYS[new Date(now).getUTCDay()] ?? 'monday';
+    const set = await admin(harness, 'digest', 'set', [
+      commandOption.channel('channel', digestChannel),
+      commandOption.string('day', weekday),
+      commandOption.integer('hour', 23),
+    ]);
+    expect(set).toMatch(new RegExp(`every ${weekday} at 23:00 \\(UTC\\)`));
+
+    // The hour comes (here: moved to a moment from now, as the store keeps it).
+    const schedule = await harness.bot.store.digests.scheduleOf(guildId);
+    if (!schedule) throw new Error('no schedule');
+    const weekEnd = Date.now() + 300;
+    await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: weekEnd });
+    const [digest] = await harness.discord.waitForMessages(digestChannel, 1, 10_000);
+    const embed = digest?.embeds[0];
+    expect(embed?.title).toMatch(/^Weekly digest: /);
+    expect(embed?.description).toBe(`The week to <t:${Math.floor(weekEnd / 1000)}:f>.`);
+    const field = (name: string) => embed?.fields?.find((f) => f.name === name)?.value;
+    expect(field('Hours on shift')).toBe(`**1.** <@${mira}>: 5.5 h\n**2.** <@${sam}>: 1.0 h\n2 on shift, 6.5 h in all`);
+    expect(field('Quotas')).toBe(
+      `<@&${harness.moderatorsRoleId}>: 4 h a week, this week: 1 of 2 met\n✅ <@${mira}> 5.5 h\n❌ <@${sam}> 1.0 h`,
+    );
+    expect(field('Cases')).toBe(`**2**: 1 kick · 1 warn\nMost made: <@${mira}> 1 · <@${sam}> 1`);
+    expect(field('Modcalls')).toBe('No modcalls.');
+    expect(embed?.image).toEqual({ url: 'attachment://week.png' });
+    const [chart] = await downloadFiles(digest);
+    expect(chart?.name).toBe('week.png');
+    expect(decodePng(chart?.bytes ?? Buffer.alloc(0))).toMatchObject({ width: 800, height: 400 });
+    // Moved on to the next time its day and hour come.
+    const next = nextDigestAt(schedule.weekday, 23, 'UTC', weekEnd);
+    await harness.discord.waitFor(
+      async () => (await harness.bot.store.digests.scheduleOf(guildId))?.nextAt === next,
+      5_000,
+      'the schedule moved on',
+    );
+
+    // Once: later checks post nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(harness.discord.messages(digestChannel)).toHaveLength(1);
+
+    // A process posts it and dies before writing its id down: its successor finds the post and posts none.
+    await harness.restart(() => {
+      const db = new Database(harness.storeFile);
+      db.prepare('UPDATE digest_post SET message_id = NULL, posted_at = NULL, asked_at = asked_at - 60000').run();
+      db.prepare('UPDATE digest_schedule SET next_at = ?').run(weekEnd);
+      db.close();
+      return Promise.resolve();
+    });
+    await harness.discord.waitFor(
+      async () => (await harness.bot.store.digests.scheduleOf(guildId))?.nextAt === next,
+      10_000,
+      'the schedule moved on again',
+    );
+    expect(harness.discord.messages(digestChannel)).toHaveLength(1);
+    expect(harness.logs.text()).not.toContain('weekly digest not posted');
+    expect(harness.discord.violations).toEqual([]);
+  });
+
+  it('refuses a channel where it cannot attach its chart, and stops when turned off', async () => {
+    h = await startFeedHarness({ denyBot: { other: BigInt(1 << 15) } });
+    const harness = h;
+    expect(
+      await admin(harness, 'digest', 'set', [
+        commandOption.channel('channel', harness.channel('other')),
+        commandOption.string('day', 'monday'),
+        commandOption.integer('hour', 18),
+        commandOption.string('timezone', 'Europe/Berlin'),
+      ]),
+    ).toContain('I am missing Attach Files there');
+    expect(await admin(harness, 'digest', 'show', [])).toBe('The weekly digest is off: turn it on with /digest set.');
+    expect(
+      await admin(harness, 'digest', 'set', [
+        commandOption.channel('channel', harness.channel('backup')),
+        commandOption.string('day', 'monday'),
+        commandOption.integer('hour', 18),
+        commandOption.string('timezone', 'Europe/Berlin'),
+      ]),
+    ).toContain('every monday at 18:00 (Europe/Berlin)');
+    expect(await admin(harness, 'digest', 'show', [])).toMatch(/^Every monday at 18:00 \(Europe\/Berlin\) in <#/);
+    expect(await admin(harness, 'digest', 'off', [])).toBe('The weekly digest is off.');
+    expect(await admin(harness, 'quota', 'list', [])).toBe('No quotas yet: set one with /quota set.');
+  });
+});
