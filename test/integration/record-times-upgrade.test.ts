@@ -26,8 +26,13 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
   ['alert_settings', 'g1', { channelId: 'c' }],
 ];
 
-/** Undoes the community record's migration (SQLite's 7th, PostgreSQL's 11th), so the upgrade runs it again. */
-const UNDO_COMMUNITY_RECORD = `DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
+/**
+ * Undoes the quotas' and digest's migration (SQLite's 9th, PostgreSQL's 13th), the record sweep's (8th and 12th:
+ * its column and index go with record_guild) and the community record's (7th and 11th), so the upgrade runs them
+ * again.
+ */
+const UNDO_COMMUNITY_RECORD = `DROP TABLE digest_post; DROP TABLE digest_schedule; DROP TABLE duty_quota;
+  DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
   ${['record_guild', 'record_case', 'record_player', 'record_shift', 'record_session', 'record_modcall']
     .map((table) => `DROP TABLE ${table};`)
     .join(' ')}`;
