@@ -5,6 +5,7 @@ import { alerts } from './alerts.js';
 import { app } from './app.js';
 import { audit } from './audit.js';
 import { caseCommand } from './case.js';
+import { duty } from './duty.js';
 import { exportCommand } from './export.js';
 import { feed } from './feed.js';
 import { leaderboard } from './leaderboard.js';
@@ -30,6 +31,7 @@ export const COMMANDS = [
   staff,
   leaderboard,
   exportCommand,
+  duty,
 ] as const;
 
 /** Every slash command bound to what it uses of the features: what the dispatcher serves. */
@@ -49,5 +51,6 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(staff, { ...basics, ...features.record.deps }),
     bindCommand(leaderboard, { ...basics, ...features.record.deps }),
     bindCommand(exportCommand, { ...basics, ...features.record.deps }),
+    bindCommand(duty, { ...basics, ...features.duty.deps }),
   ];
 }

@@ -1,5 +1,6 @@
 import { createAuditFeature } from './audit/feature.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
+import { createDutyFeature, type DutyTimings } from './duty/feature.js';
 import type { BotParts, Feature } from './feature.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
@@ -13,6 +14,7 @@ export interface FeatureTimings {
   escalation?: EscalationTimings;
   health?: HealthTimings;
   record?: RecordTimings;
+  duty?: DutyTimings;
 }
 
 /**
@@ -21,6 +23,7 @@ export interface FeatureTimings {
  */
 export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
   const health = createHealthFeature(parts, timings.health);
+  const duty = createDutyFeature(parts, timings.duty);
   return {
     webhooks: createWebhooksFeature(parts),
     routing: createRoutingFeature(parts),
@@ -32,7 +35,11 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       onPollHealth: (guildId, pollHealth) => health.monitor.notePoll(guildId, pollHealth),
     }),
     audit: createAuditFeature(parts),
-    record: createRecordFeature(parts, timings.record),
+    record: createRecordFeature(parts, timings.record, {
+      // Who is on shift changed: the duty board (and role) follow the record as its writer merges.
+      onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
+    }),
+    duty,
   };
 }
 

@@ -79,6 +79,8 @@ export interface RecordingPlan {
   markRecorded: RecordWrite | undefined;
   recorded: number;
   skipped: number;
+  /** The guilds a shift update of these rows was merged for (who is on shift may have changed). */
+  shiftGuilds: string[];
 }
 
 /**
@@ -95,6 +97,7 @@ export function planRecording(
 ): RecordingPlan {
   const merges: RecordWrite[] = [];
   const guilds = new Set<string>();
+  const shiftGuilds = new Set<string>();
   let skipped = 0;
   for (const row of rows) {
     const update = updateOf(row);
@@ -104,11 +107,12 @@ export function planRecording(
     }
     merges.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
     guilds.add(row.guild_id);
+    if (update.kind === 'shift') shiftGuilds.add(row.guild_id);
   }
   for (const guildId of guilds) merges.push({ sql: statements.noteGuild, params: [guildId] });
   const markRecorded =
     rows.length === 0 ? undefined : { sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] };
-  return { merges, markRecorded, recorded: rows.length - skipped, skipped };
+  return { merges, markRecorded, recorded: rows.length - skipped, skipped, shiftGuilds: [...shiftGuilds] };
 }
 
 /** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */

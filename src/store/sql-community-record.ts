@@ -5,6 +5,7 @@ import {
   type ModcallHandling,
   type RecordedCase,
   type RecordedPlayer,
+  type RecordingPass,
   type RecordRow,
   type RecordSettings,
   type RecordTableName,
@@ -17,6 +18,7 @@ import type {
   EarlierCases,
   ModcallResponse,
   ModcallTimes,
+  OpenShift,
   ShiftTotals,
   Standing,
   TimeRange,
@@ -39,12 +41,12 @@ export class SqlCommunityRecord implements CommunityRecord {
     this.sql = recordStatements(d);
   }
 
-  async recordPending(limit: number): Promise<{ recorded: number; skipped: number }> {
+  async recordPending(limit: number): Promise<RecordingPass> {
     const rows = await this.engine.read(this.sql.unrecorded, [limit]);
-    const { merges, markRecorded, recorded, skipped } = planRecording(this.d, this.sql, rows);
+    const { merges, markRecorded, recorded, skipped, shiftGuilds } = planRecording(this.d, this.sql, rows);
     if (merges.length > 0) await this.engine.write(merges);
     if (markRecorded) await this.engine.write([markRecorded]);
-    return { recorded, skipped };
+    return { recorded, skipped, shiftGuilds };
   }
 
   async noteModcallHandled(
@@ -135,6 +137,17 @@ export class SqlCommunityRecord implements CommunityRecord {
   async memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes> {
     const params = [memberId, memberId, guildId, range.from, range.to, memberId, memberId] as const;
     return timesOf(await this.engine.read(this.sql.memberModcallTimes, [...params]));
+  }
+
+  async openShifts(guildId: string): Promise<OpenShift[]> {
+    const rows = await this.engine.read(this.sql.openShifts, [guildId]);
+    return rows.map((row) => ({
+      server: row.server,
+      shiftId: row.shift_id,
+      memberId: row.member_id,
+      memberName: row.member_name,
+      startedAt: row.started_at,
+    }));
   }
 
   async leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]> {

@@ -2,6 +2,7 @@ import type { AuditLog } from './audit-log.js';
 import type { CommunityRecord } from './community-record.js';
 import type { CoordinationOptions, FeedOwnership } from './coordination.js';
 import type { DeliveryQueue } from './delivery-queue.js';
+import type { DutyStore } from './duty-store.js';
 import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
@@ -29,6 +30,8 @@ export interface Store extends GuildForgetting {
   readonly audit: AuditLog;
   /** The community record: every case, shift, session and modcall, for lookups and statistics. */
   readonly community: CommunityRecord;
+  /** The duty feature's choices: each guild's on-duty board and on-shift role. */
+  readonly duty: DutyStore;
   readonly signals: StoreSignals;
   /**
    * How this feed process shares the feeds and the gateway with others, as far as the engine allows several:

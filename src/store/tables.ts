@@ -56,6 +56,14 @@ export interface DeliveryTable<E extends Engine = Engine> {
   unrecorded: number | null;
 }
 
+/** A row of `duty_guild`. */
+export interface DutyGuildTable {
+  guild_id: string;
+  board_channel_id: string | null;
+  board_message_id: string | null;
+  role_id: string | null;
+}
+
 /** A row of `guild_settings`. */
 export interface GuildSettingsTable<E extends Engine = Engine> {
   guild_id: string;
@@ -180,6 +188,7 @@ export interface Tables<E extends Engine = Engine> {
   audit: AuditTable;
   channel_state: ChannelStateTable;
   delivery: DeliveryTable<E>;
+  duty_guild: DutyGuildTable;
   guild_settings: GuildSettingsTable<E>;
   hook: HookTable<E>;
   hook_activity: HookActivityTable<E>;

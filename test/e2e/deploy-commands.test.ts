@@ -22,6 +22,7 @@ const NAMES = [
   'staff',
   'leaderboard',
   'export',
+  'duty',
 ];
 /** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536). */
 const PERMISSIONS = 84992;
@@ -69,7 +70,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 13 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export\n` +
+      `Registered 14 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

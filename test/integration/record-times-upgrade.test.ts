@@ -26,8 +26,11 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
   ['alert_settings', 'g1', { channelId: 'c' }],
 ];
 
-/** Undoes the community record's migration (SQLite's 7th, PostgreSQL's 11th), so the upgrade runs it again. */
-const UNDO_COMMUNITY_RECORD = `DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
+/**
+ * Undoes the duty feature's migration (SQLite's 8th, PostgreSQL's 12th; its index goes with record_shift) and the
+ * community record's (SQLite's 7th, PostgreSQL's 11th), so the upgrade runs them again.
+ */
+const UNDO_COMMUNITY_RECORD = `DROP TABLE duty_guild; DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
   ${['record_guild', 'record_case', 'record_player', 'record_shift', 'record_session', 'record_modcall']
     .map((table) => `DROP TABLE ${table};`)
     .join(' ')}`;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 
+import { dutySchema } from '../duty-schema.js';
 import { communityRecordSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
@@ -622,6 +623,8 @@ const MIGRATIONS: readonly string[] = [
     RETURN v_outcomes;
   END $$;
   `,
+  // The duty feature: the board's message and the on-shift role of each guild (src/store/duty-schema.ts).
+  dutySchema(postgresDialect),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

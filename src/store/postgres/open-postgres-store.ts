@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../../base/logger.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
 import { postgresDialect } from '../sql-dialect.js';
+import { SqlDutyStore } from '../sql-duty-store.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';
@@ -74,6 +75,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     records: new PostgresRecords(pool),
     audit: new PostgresAudit(pool),
     community: new SqlCommunityRecord(postgresDialect, new PostgresRecordEngine(pool)),
+    duty: new SqlDutyStore(postgresDialect, new PostgresRecordEngine(pool)),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.

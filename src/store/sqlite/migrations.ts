@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
+import { dutySchema } from '../duty-schema.js';
 import { communityRecordSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
@@ -149,6 +150,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(communityRecordSchema(sqliteDialect));
+  },
+  (db) => {
+    db.exec(dutySchema(sqliteDialect));
   },
 ];
 

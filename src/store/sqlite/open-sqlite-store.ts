@@ -6,6 +6,7 @@ import { ownEverything } from '../coordination.js';
 import { LocalSignals } from '../signals.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
 import { sqliteDialect } from '../sql-dialect.js';
+import { SqlDutyStore } from '../sql-duty-store.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
@@ -82,6 +83,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     records: new SqliteRecords(db, writes),
     audit: new SqliteAudit(db, writes),
     community: new SqlCommunityRecord(sqliteDialect, new SqliteRecordEngine(db, writes)),
+    duty: new SqlDutyStore(sqliteDialect, new SqliteRecordEngine(db, writes)),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The file lock admits one process: it posts every feed and holds the gateway.

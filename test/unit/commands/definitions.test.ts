@@ -7,7 +7,7 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it("are the six commands of DESIGN.md, /alerts, /audit and the record's (/export too), with the subcommands they name", () => {
+  it("are the six commands of DESIGN.md, /alerts, /audit, the record's (/export too) and /duty, with the subcommands they name", () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
@@ -22,6 +22,7 @@ describe('command definitions', () => {
       'staff',
       'leaderboard',
       'export',
+      'duty',
     ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
@@ -32,6 +33,7 @@ describe('command definitions', () => {
     expect(subcommands('case')).toEqual(['lookup']);
     expect(subcommands('staff')).toEqual(['stats', 'response']);
     expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
+    expect(subcommands('duty')).toEqual(['board', 'role']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -60,7 +62,7 @@ describe('command definitions', () => {
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
     for (const body of bodies.filter((candidate) =>
-      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record', 'export'].includes(candidate.name),
+      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record', 'export', 'duty'].includes(candidate.name),
     )) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
     }
@@ -83,8 +85,8 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /alerts set, /app watch.
-    expect(channelOptions).toHaveLength(4);
+    // /feed set, /feed default, /alerts set, /app watch, /duty board.
+    expect(channelOptions).toHaveLength(5);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,
