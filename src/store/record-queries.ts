@@ -81,6 +81,11 @@ export interface RecordQueries {
   memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes>;
   /** The guild's shifts with a start and no end, oldest first (ties by server and shift id). */
   openShifts(guildId: string): Promise<OpenShift[]>;
+  /**
+   * The members (Discord ids) with a shift that began at or after `startedFrom` and has ended at or after
+   * `endedFrom`: whose on-duty role may be left to take back. Over the guild's time index, from `startedFrom` on.
+   */
+  membersOffShift(guildId: string, startedFrom: number, endedFrom: number): Promise<string[]>;
   /** Every member with something to rank in the range, highest first (ties by member id). */
   leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]>;
 }

@@ -101,6 +101,10 @@ export function recordQueryStatements(d: SqlDialect) {
        FROM record_shift WHERE guild_id = ? AND ended_at IS NULL
        ORDER BY COALESCE(started_at, at), server, shift_id`,
     ),
+    membersOffShift: d.sql<{ member_id: string }, [string, number, number]>(
+      `SELECT DISTINCT member_id FROM record_shift
+       WHERE guild_id = ? AND at >= ? AND ended_at >= ? AND member_id IS NOT NULL ORDER BY member_id`,
+    ),
     leaderboard: {
       shifts: d.sql<StandingRow, [string, number, number]>(
         `SELECT member_id AS member_id, max(member_name) AS name, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS value

@@ -150,6 +150,11 @@ export class SqlCommunityRecord implements CommunityRecord {
     }));
   }
 
+  async membersOffShift(guildId: string, startedFrom: number, endedFrom: number): Promise<string[]> {
+    const rows = await this.engine.read(this.sql.membersOffShift, [guildId, startedFrom, endedFrom]);
+    return rows.map((row) => row.member_id);
+  }
+
   async leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]> {
     const rows = await this.engine.read(this.sql.leaderboard[board], [guildId, range.from, range.to]);
     return rows.map((row) => ({ memberId: row.member_id, name: row.name, value: row.value }));

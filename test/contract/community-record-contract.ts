@@ -310,6 +310,11 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0)));
       expect(await store.community.recordPending(100)).toEqual({ recorded: 2, skipped: 0, shiftGuilds: [GUILD] });
       expect((await store.community.openShifts(GUILD)).map((row) => row.shiftId)).toEqual([1]);
+      // Shifts 2 and 3 ended at T0 (both Staff Sam's), begun within the last 4 hours.
+      expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0)).toEqual(['500000000000000001']);
+      expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0 + 1)).toEqual([]);
+      expect(await store.community.membersOffShift(GUILD, T0 - 30 * 60_000, T0)).toEqual([]);
+      expect(await store.community.membersOffShift(OTHER_GUILD, 0, 0)).toEqual([]);
       await store.deliveries.accept(delivery('c-3', 'case.created', caseCreated(3, 'warn', T0)));
       expect(await store.community.recordPending(100)).toEqual({ recorded: 1, skipped: 0, shiftGuilds: [] });
     });

@@ -1,3 +1,4 @@
+import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
@@ -192,5 +193,115 @@ describe('the on-duty board', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(boardEdits()).toBe(editsBefore);
     expect((await h.run('duty', 'board')).text).toBe('There is no on-duty board to stop.');
+  });
+});
+
+/** /duty role end to end: the role given at shift.started and taken at shift.ended, by reconciliation. */
+describe('the on-duty role', () => {
+  let h: AdminHarness;
+  let webhookId = '';
+
+  const start = async (options: Parameters<typeof startAdminHarness>[0]) => {
+    h = await startAdminHarness(options);
+    await h.setup(h.service.issueKey());
+    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+  };
+
+  afterEach(async () => {
+    await h.stop();
+  });
+
+  /** A shift of a member of the fake guild (the role goes to real members only). */
+  const shiftOf = (kind: 'started' | 'ended', id: number, memberId: string) => {
+    const event = kind === 'started' ? started(id, 1, 5) : ended(id, 1, 5);
+    return { ...event, data: { shift: { ...event.data.shift, discordId: memberId, name: `member ${memberId}` } } };
+  };
+  const holds = (memberId: string, roleId: string, wanted: boolean) =>
+    h.discord.waitFor(
+      () => (h.discord.memberRoles(h.guild.id, memberId)?.includes(roleId) ?? false) === wanted,
+      15_000,
+      `${memberId} ${wanted ? 'holding' : 'without'} the role`,
+    );
+
+  it('gives the role at shift start and takes it at shift end, with an audit-log reason, whatever the order', async () => {
+    await start({
+      botPermissions:
+        PermissionFlagsBits.ViewChannel |
+        PermissionFlagsBits.SendMessages |
+        PermissionFlagsBits.EmbedLinks |
+        PermissionFlagsBits.ManageRoles,
+      roles: [{ name: 'On Duty', position: 1 }],
+    });
+    const onDuty = h.guild.roles['On Duty'] ?? '';
+    const set = await h.run('duty', 'role', [commandOption.role('role', onDuty)]);
+    expect(set.ephemeral).toBe(true);
+    expect(set.text).toBe(
+      `The staff on shift now get <@&${onDuty}>, and lose it when their shift ends (or after 16 h with no end).`,
+    );
+    const ana = h.discord.addMember(h.guild.id, { username: 'ana' });
+    const ben = h.discord.addMember(h.guild.id, { username: 'ben' });
+
+    await h.service.deliver(webhookId, shiftOf('started', 1, ana));
+    await holds(ana, onDuty, true);
+    const given = h.discord.requests.find(
+      (request) => request.method === 'PUT' && request.path.endsWith(`/${ana}/roles/${onDuty}`),
+    );
+    expect(given?.auditLogReason).toBe('on shift (/duty role)');
+
+    // Ben's shift ends before its start arrives: he never gets the role, and a late start gives him nothing.
+    await h.service.deliver(webhookId, shiftOf('ended', 2, ben));
+    await h.service.deliver(webhookId, shiftOf('started', 2, ben));
+    await h.service.deliver(webhookId, shiftOf('ended', 1, ana));
+    await holds(ana, onDuty, false);
+    const taken = h.discord.requests.find(
+      (request) => request.method === 'DELETE' && request.path.endsWith(`/${ana}/roles/${onDuty}`),
+    );
+    expect(taken?.auditLogReason).toBe('shift ended (/duty role)');
+    expect(h.discord.memberRoles(h.guild.id, ben)).toEqual([]);
+
+    // Redelivered, the start of Ana's ended shift gives nothing back.
+    await h.service.deliver(webhookId, { ...shiftOf('started', 1, ana), id: 'again-1' });
+    await h.discord.waitFor(
+      async () => (await h.bot.store.community.openShifts(h.guild.id)).length === 0,
+      10_000,
+      'the record merged',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(h.discord.memberRoles(h.guild.id, ana)).toEqual([]);
+    expect(h.discord.violations).toEqual([]);
+    expect((await h.run('duty', 'role')).text).toBe(
+      `The staff on shift are no longer given <@&${onDuty}>; members who hold it keep it until you remove it.`,
+    );
+  });
+
+  it('refuses without Manage Roles, a role not below the bot’s, a managed role and @everyone, with the reason', async () => {
+    await start({});
+    const low = await h.run('duty', 'role', [commandOption.role('role', h.guild.staffRoleId)]);
+    expect(low.ephemeral).toBe(true);
+    expect(low.text).toBe(
+      'I need the Manage Roles permission to give the on-duty role: grant it to my role in Server Settings → Roles, then try again.',
+    );
+    expect((await h.bot.store.duty.settingsOf(h.guild.id)).roleId).toBeNull();
+    await h.stop();
+
+    await start({
+      botPermissions:
+        PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageRoles,
+    });
+    const moderators = h.guild.roles['Moderators'] ?? '';
+    const above = await h.run('duty', 'role', [commandOption.role('role', moderators)]);
+    expect(above.text).toBe(
+      `<@&${moderators}> is not below my highest role (<@&${h.guild.botRoleId}>), so Discord will not let me give it: drag my role above it in Server Settings → Roles, or choose a lower role.`,
+    );
+    const managed = await h.run('duty', 'role', [commandOption.role('role', h.guild.botRoleId)]);
+    expect(managed.text).toBe(
+      `<@&${h.guild.botRoleId}> is managed by an integration: Discord lets nobody give it. Choose another role.`,
+    );
+    const everyone = await h.run('duty', 'role', [commandOption.role('role', h.guild.id)]);
+    expect(everyone.text).toBe('@everyone cannot be an on-duty role: choose a role of its own.');
+    const member = await h.run('duty', 'role', [commandOption.role('role', h.guild.staffRoleId)], 'member');
+    expect(member.text).toBe('You need the Manage Server permission to use this command.');
+    expect((await h.bot.store.duty.settingsOf(h.guild.id)).roleId).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { DutyStore } from '../../store/duty-store.js';
 import type { BotParts, Feature } from '../feature.js';
 import { BoardUpdater } from './board-updater.js';
+import { RoleKeeper } from './role-keeper.js';
 
 /** What /duty is given. */
 export interface DutyDeps {
@@ -21,11 +22,13 @@ export interface DutyFeature extends Feature<DutyDeps> {
   shiftsChanged(guildIds: readonly string[]): void;
   /** The board updater, for tests and the benchmark. */
   board: BoardUpdater;
+  roles: RoleKeeper;
 }
 
 /**
  * Live duty: each guild's on-duty board (one message listing the staff on shift now, kept up to date as the
- * record's writer merges shift changes). It reads who is on shift from the community record.
+ * record's writer merges shift changes) and on-duty role (given to the members on shift, taken back when their
+ * shift ends). Both read who is on shift from the community record.
  */
 export function createDutyFeature(parts: BotParts, timings: DutyTimings = {}): DutyFeature {
   const { duty, community } = parts.store;
@@ -39,12 +42,25 @@ export function createDutyFeature(parts: BotParts, timings: DutyTimings = {}): D
     minEditGapMs: timings.minEditGapMs,
     retryAfterMs: timings.retryAfterMs,
   });
+  const roles = new RoleKeeper({
+    duty,
+    record: community,
+    rest: parts.discord.rest,
+    timers: parts.timers,
+    clock: parts.clock,
+    logger: parts.logger,
+  });
+  const changed = (guildId: string) => {
+    board.changed(guildId);
+    roles.changed(guildId);
+  };
   return {
-    deps: { duty, dutyChanged: (guildId) => board.changed(guildId) },
-    jobs: [board],
+    deps: { duty, dutyChanged: changed },
+    jobs: [board, roles],
     board,
+    roles,
     shiftsChanged(guildIds) {
-      for (const guildId of guildIds) board.changed(guildId);
+      for (const guildId of guildIds) changed(guildId);
     },
   };
 }
