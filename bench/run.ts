@@ -9,6 +9,7 @@ import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
+import { liveGroup } from './live.js';
 import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
 import { scaleGroup } from './scale.js';
@@ -32,6 +33,7 @@ const GROUPS: readonly BenchGroup[] = [
   recordGroup,
   scaleGroup,
   recordExportGroup,
+  liveGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {
