@@ -90,11 +90,13 @@ async function setRole(interaction: ChatInputCommandInteraction, ctx: DutyComman
   if (chosen === null) {
     const { roleId } = await ctx.duty.settingsOf(guildId);
     await ctx.duty.setRole(guildId, null);
+    // The members given the role for a shift lose it.
+    ctx.dutyChanged(guildId);
     return replyEphemeral(
       interaction,
       roleId === null
         ? 'No on-duty role is set.'
-        : `The staff on shift are no longer given <@&${roleId}>; members who hold it keep it until you remove it.`,
+        : `The staff on shift are no longer given <@&${roleId}>; the members on shift who have it lose it now.`,
     );
   }
   const guild = interaction.guild ?? (await ctx.client.guilds.fetch(guildId));

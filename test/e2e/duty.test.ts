@@ -270,9 +270,18 @@ describe('the on-duty role', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(h.discord.memberRoles(h.guild.id, ana)).toEqual([]);
     expect(h.discord.violations).toEqual([]);
+
+    // Turned off, the role goes from whoever was given it for a shift.
+    await h.service.deliver(webhookId, shiftOf('started', 3, ben));
+    await holds(ben, onDuty, true);
     expect((await h.run('duty', 'role')).text).toBe(
-      `The staff on shift are no longer given <@&${onDuty}>; members who hold it keep it until you remove it.`,
+      `The staff on shift are no longer given <@&${onDuty}>; the members on shift who have it lose it now.`,
     );
+    await holds(ben, onDuty, false);
+    const removed = h.discord.requests.find(
+      (request) => request.method === 'DELETE' && request.path.endsWith(`/${ben}/roles/${onDuty}`),
+    );
+    expect(removed?.auditLogReason).toBe('the on-duty role was changed (/duty role)');
   });
 
   it('refuses without Manage Roles, a role not below the bot’s, a managed role and @everyone, with the reason', async () => {
