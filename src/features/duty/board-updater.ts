@@ -43,6 +43,8 @@ interface GuildBoard {
   /** The next edit waits for this time (the edit gap, or the retry delay after a failure). */
   notBefore: number;
   timer: unknown;
+  /** What the board's message shows (its time left out), as this process last posted or edited it. */
+  shown: { messageId: string; content: string } | undefined;
 }
 
 /**
@@ -87,7 +89,7 @@ export class BoardUpdater implements Job {
   changed(guildId: string): void {
     let board = this.boards.get(guildId);
     if (!board) {
-      board = { dirty: false, running: false, notBefore: 0, timer: undefined };
+      board = { dirty: false, running: false, notBefore: 0, timer: undefined, shown: undefined };
       this.boards.set(guildId, board);
     }
     board.dirty = true;
@@ -119,9 +121,9 @@ export class BoardUpdater implements Job {
     board.running = true;
     board.dirty = false;
     const gap = this.deps.minEditGapMs ?? MIN_EDIT_GAP_MS;
-    const done = this.update(guildId)
-      .then(() => {
-        board.notBefore = this.deps.clock() + gap;
+    const done = this.update(guildId, board)
+      .then((sent) => {
+        if (sent) board.notBefore = this.deps.clock() + gap;
       })
       .catch((error: unknown) => {
         this.deps.logger.warn(
@@ -139,19 +141,29 @@ export class BoardUpdater implements Job {
     this.running.add(done);
   }
 
-  /** Edits the guild's board to show who is on shift now, or posts it where it has no message (any more). */
-  private async update(guildId: string): Promise<void> {
+  /**
+   * Edits the guild's board to show who is on shift now, or posts it where it has no message (any more). Nothing
+   * is sent when the board already shows exactly that (the ten-minute refresh of a quiet board). True when sent.
+   */
+  private async update(guildId: string, board: GuildBoard): Promise<boolean> {
     const settings = await this.deps.duty.settingsOf(guildId);
     const channelId = settings.boardChannelId;
-    if (channelId === null) return;
+    if (channelId === null) return false;
     const body = renderBoard(await this.deps.record.openShifts(guildId), this.deps.clock());
+    const content = JSON.stringify(body.embeds.map(({ timestamp: _time, ...rest }) => rest));
     const previous = settings.boardMessageId;
-    if (previous !== null && (await this.deps.poster.edit(channelId, previous, body)) === 'edited') return;
+    if (previous !== null && board.shown?.messageId === previous && board.shown.content === content) return false;
+    if (previous !== null && (await this.deps.poster.edit(channelId, previous, body)) === 'edited') {
+      board.shown = { messageId: previous, content };
+      return true;
+    }
     // The same message (a first board, or the one after `previous`) always has the same nonce: a post retried
     // after a lost answer lands on the message already made.
     const nonce = makeCardNonce(['duty-board', guildId, channelId, previous ?? 'first']);
     const posted = await this.deps.poster.post(channelId, { ...body, embeds: body.embeds }, nonce);
     if (previous !== null) this.deps.logger.info({ guildId, channelId }, 'the on-duty board was deleted: posted anew');
     await this.deps.duty.setBoardMessage(guildId, channelId, posted);
+    board.shown = { messageId: posted, content };
+    return true;
   }
 }

@@ -113,6 +113,19 @@ describe('the on-duty board updater', () => {
     await t.updater.stop();
   });
 
+  it('edits nothing when the board already shows the state (a refresh of a quiet board)', async () => {
+    const t = updaterWith();
+    await t.updater.start();
+    await t.time.advance(0, settle);
+    t.start(1);
+    t.updater.changed(GUILD);
+    await t.time.advance(2_000, settle);
+    t.updater.changed(GUILD);
+    await t.time.advance(10 * 60 * 1000 + 2_000, settle);
+    expect(t.sent.map((send) => send.kind)).toEqual(['post', 'edit']);
+    await t.updater.stop();
+  });
+
   it('logs an edit Discord fails and tries again later, showing the state at that time', async () => {
     const t = updaterWith({ failEdits: 1 });
     await t.updater.start();
