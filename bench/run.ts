@@ -9,6 +9,7 @@ import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeThroughput } from './intake-throughput.js';
 import { Figures, log } from './lib/report.js';
+import { liveGroup } from './live.js';
 import { recordChartGroup } from './record-chart.js';
 import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
@@ -34,6 +35,7 @@ const GROUPS: readonly BenchGroup[] = [
   scaleGroup,
   recordExportGroup,
   recordChartGroup,
+  liveGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

@@ -6,6 +6,7 @@ import { app } from './app.js';
 import { audit } from './audit.js';
 import { caseCommand } from './case.js';
 import { digest } from './digest.js';
+import { duty } from './duty.js';
 import { exportCommand } from './export.js';
 import { feed } from './feed.js';
 import { leaderboard } from './leaderboard.js';
@@ -32,6 +33,7 @@ export const COMMANDS = [
   staff,
   leaderboard,
   exportCommand,
+  duty,
   quota,
   digest,
 ] as const;
@@ -53,6 +55,7 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(staff, { ...basics, ...features.record.deps }),
     bindCommand(leaderboard, { ...basics, ...features.record.deps }),
     bindCommand(exportCommand, { ...basics, ...features.record.deps }),
+    bindCommand(duty, { ...basics, ...features.duty.deps }),
     bindCommand(quota, { ...basics, ...features.digest.deps }),
     bindCommand(digest, { ...basics, ...features.digest.deps }),
   ];

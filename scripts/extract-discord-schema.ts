@@ -16,7 +16,7 @@ type JsonObject = { [key: string]: Json };
 
 /** A route whose request body we extract; `path` is the template exactly as the OpenAPI file spells it. */
 interface RouteSpec {
-  readonly method: 'POST' | 'PATCH' | 'PUT';
+  readonly method: 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   readonly path: string;
 }
 
@@ -29,6 +29,9 @@ const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/webhooks/{webhook_id}/{webhook_token}' },
   { method: 'PUT', path: '/applications/{application_id}/commands' },
   { method: 'PUT', path: '/applications/{application_id}/guilds/{guild_id}/commands' },
+  // The on-duty role (/duty role): these take no body, which is what their schema says (see `body: false`).
+  { method: 'PUT', path: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}' },
+  { method: 'DELETE', path: '/guilds/{guild_id}/members/{user_id}/roles/{role_id}' },
 ];
 
 const COMPONENT_PREFIX = '#/components/schemas/';
@@ -144,10 +147,22 @@ function main(): void {
     const operation = asObject(pathItem[route.method.toLowerCase()], `${route.method} ${route.path}`);
     const operationId = operation['operationId'];
     if (typeof operationId !== 'string') throw new Error(`No operationId for ${route.method} ${route.path}`);
+    if (operationId in components) throw new Error(`operationId ${operationId} collides with a component`);
+    if (operation['requestBody'] === undefined) {
+      // A route without a request body: the fake refuses any body sent to it.
+      defs[operationId] = { $comment: 'This route takes no request body.', not: {} };
+      routes.push({
+        method: route.method,
+        path: route.path,
+        operationId,
+        schema: DEFS_PREFIX + operationId,
+        body: false,
+      });
+      continue;
+    }
     const content = asObject(asObject(operation['requestBody'], 'requestBody')['content'], 'content');
     const body = asObject(content['application/json'], 'application/json')['schema'];
     if (body === undefined) throw new Error(`No JSON body schema for ${route.method} ${route.path}`);
-    if (operationId in components) throw new Error(`operationId ${operationId} collides with a component`);
 
     collectRefs(body, needed);
     defs[operationId] = rewriteRefs(body);

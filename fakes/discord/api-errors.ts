@@ -28,6 +28,7 @@ export const ApiErrors = {
   unknownGuild: () => new DiscordApiFault(404, 10004, 'Unknown Guild'),
   unknownMessage: () => new DiscordApiFault(404, 10008, 'Unknown Message'),
   unknownMember: () => new DiscordApiFault(404, 10007, 'Unknown Member'),
+  unknownRole: () => new DiscordApiFault(404, 10011, 'Unknown Role'),
   unknownWebhook: () => new DiscordApiFault(404, 10015, 'Unknown Webhook'),
   unknownInteraction: () => new DiscordApiFault(404, 10062, 'Unknown interaction'),
   missingAccess: () => new DiscordApiFault(403, 50001, 'Missing Access'),

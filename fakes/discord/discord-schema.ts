@@ -11,6 +11,8 @@ export interface CompiledRoute {
   /** The OpenAPI template, e.g. `/channels/{channel_id}/messages`. */
   readonly path: string;
   readonly operationId: string;
+  /** False for a route that takes no request body (a role added to a member): any body is refused. */
+  readonly takesBody: boolean;
   readonly pattern: RegExp;
   /** The route's validator, compiled on first call (the routes together take over a second to compile). */
   readonly validator: () => ValidateFunction;
@@ -21,6 +23,8 @@ interface RouteEntry {
   readonly path: string;
   readonly operationId: string;
   readonly schema: string;
+  /** False: the route takes no body. */
+  readonly body?: boolean;
 }
 
 type SchemaNode = Record<string, unknown>;
@@ -123,6 +127,7 @@ export function compileDiscordRoutes(): CompiledRoute[] {
       method: route.method,
       path: route.path,
       operationId: route.operationId,
+      takesBody: route.body !== false,
       pattern: templateToPattern(route.path),
       validator: () => {
         validate ??= ajv.getSchema(`${document.$id}${route.schema}`);

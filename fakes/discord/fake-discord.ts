@@ -176,6 +176,11 @@ export class FakeDiscord {
     this.#messages.delete(messageId);
   }
 
+  /** The role ids a member holds now (without @everyone); undefined for someone not in the guild. */
+  memberRoles(guildId: string, userId: string): readonly string[] | undefined {
+    return this.#guilds.member(guildId, userId)?.roles;
+  }
+
   /** Gives a guild member one more role (e.g. a role the bot checks), as a server admin would. */
   grantRole(guildId: string, userId: string, roleId: string): void {
     this.#guilds.grantRole(guildId, userId, roleId);

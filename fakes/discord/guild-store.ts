@@ -55,6 +55,11 @@ export interface RoleSpec {
   readonly permissions?: PermissionBits;
   readonly color?: number;
   readonly mentionable?: boolean;
+  /**
+   * Its place in the role list (0 is @everyone; Staff is 1, Admin 2, the bot's role 3). Defaults to above every
+   * role made before it, so above the bot's role: give 1 for a role the bot may hand out.
+   */
+  readonly position?: number;
 }
 
 /** What {@link GuildStore.addGuild} creates. Every field is optional. */
@@ -156,7 +161,7 @@ export class GuildStore {
           id: roleId,
           name: role.name,
           permissions: toBits(role.permissions, 0n),
-          position: roles.length,
+          position: role.position ?? roles.length,
           ...(role.color === undefined ? {} : { color: role.color }),
           ...(role.mentionable === undefined ? {} : { mentionable: role.mentionable }),
         }),
@@ -271,6 +276,27 @@ export class GuildStore {
     if (!member.roles.includes(roleId)) guild.members.set(userId, { ...member, roles: [...member.roles, roleId] });
   }
 
+  /** Takes a role from a member (nothing when they do not hold it). */
+  removeRole(guildId: string, userId: string, roleId: string): void {
+    const guild = this.#require(guildId);
+    const member = guild.members.get(userId);
+    if (!member) throw new Error(`${userId} is not a member of guild ${guildId}`);
+    guild.members.set(userId, { ...member, roles: member.roles.filter((held) => held !== roleId) });
+  }
+
+  /**
+   * A member's highest role, as Discord compares roles ({@link compareRoles}); undefined for a member with no
+   * role but @everyone.
+   */
+  highestRole(guildId: string, userId: string): APIRole | undefined {
+    const guild = this.#require(guildId);
+    const held = new Set(guild.members.get(userId)?.roles ?? []);
+    return guild.roles
+      .filter((role) => held.has(role.id))
+      .sort(compareRoles)
+      .at(-1);
+  }
+
   /** A user's permissions in a channel, after roles, overwrites and Discord's implicit rules. */
   channelPermissions(channelId: string, userId: string): bigint {
     const guildId = this.#channelToGuild.get(channelId);
@@ -359,4 +385,10 @@ export class GuildStore {
     if (!guild) throw new Error(`Unknown guild ${guildId}`);
     return guild;
   }
+}
+
+/** Discord's role order: by position, and on a tie the role with the higher id (the newer) below. */
+export function compareRoles(a: APIRole, b: APIRole): number {
+  if (a.position !== b.position) return a.position - b.position;
+  return BigInt(a.id) < BigInt(b.id) ? 1 : BigInt(a.id) > BigInt(b.id) ? -1 : 0;
 }

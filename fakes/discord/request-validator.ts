@@ -87,6 +87,7 @@ function placeOf(problem: string): string {
 export function validateDiscordRequest(method: string, path: string, body: unknown): string[] {
   const route = findRoute(method, path);
   if (!route) return [];
+  if (!route.takesBody) return body === undefined ? [] : ['/: this route takes no request body'];
   const validate = route.validator();
   const schemaProblems = validate(body) ? [] : formatSchemaErrors(validate.errors ?? []);
   // Where the schema already flags a place (e.g. interaction content over 2000), the rule would only repeat it.

@@ -24,6 +24,8 @@ export interface RecordedRequest {
   readonly body: unknown;
   /** The token from `Authorization: Bot <token>`, if any. */
   readonly token: string | undefined;
+  /** The `X-Audit-Log-Reason` header, decoded (what the server's audit log shows); undefined without one. */
+  readonly auditLogReason: string | undefined;
   /** When it arrived, ms since the Unix epoch. */
   readonly time: number;
   /** The status answered; undefined while the request is held or processed, or if the fake itself failed. */
@@ -118,6 +120,17 @@ function tokenOf(request: IncomingMessage): string | undefined {
   return header.replace(/^(Bot|Bearer)\s+/i, '');
 }
 
+/** Discord reads the header URL-encoded (discord.js encodes it so). */
+function auditLogReasonOf(request: IncomingMessage): string | undefined {
+  const header = request.headers['x-audit-log-reason'];
+  if (typeof header !== 'string') return undefined;
+  try {
+    return decodeURIComponent(header);
+  } catch {
+    return header;
+  }
+}
+
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   if (body === undefined) {
@@ -186,6 +199,7 @@ export class RestHandler {
       query: Object.fromEntries(query),
       body,
       token,
+      auditLogReason: auditLogReasonOf(request),
       time: Date.now(),
       status: undefined,
     };

@@ -4,6 +4,7 @@
 import { applicationRoutes } from './routes/application-routes.js';
 import { attachmentRoutes } from './routes/attachment-routes.js';
 import { channelRoutes } from './routes/channel-routes.js';
+import { guildRoutes } from './routes/guild-routes.js';
 import { interactionRoutes } from './routes/interaction-routes.js';
 import type { RouteDeps } from './routes/route-deps.js';
 import type { Route } from './routes/router.js';
@@ -12,6 +13,7 @@ import type { Route } from './routes/router.js';
 export function createRestRoutes(deps: RouteDeps): Route[] {
   return [
     ...channelRoutes(deps),
+    ...guildRoutes(deps),
     ...interactionRoutes(deps),
     ...applicationRoutes(deps),
     ...attachmentRoutes(deps.attachments),

@@ -13,6 +13,8 @@ export interface Copied {
   auditEntries: number;
   /** Rows of the community record (cases, shifts, sessions, modcalls, players, each guild's settings). */
   recordRows: number;
+  /** Guilds with an on-duty board or role (/duty), with the board's message. */
+  dutyGuilds: number;
   /** Posted (and muted) delivery ids still remembered: the service's retries of them stay duplicates. */
   postedIds: number;
   openDeliveries: number;
@@ -56,6 +58,7 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
   const records = await copyRecords(from, to);
   const auditEntries = await copyAudit(from, to);
   const recordRows = await copyCommunityRecord(from, to);
+  const dutyGuilds = await copyDuty(from, to);
   const postedIds = await copyPosted(from.deliveries, to.deliveries);
   const { openDeliveries, writtenDown, writtenDownLost } = await copyOpen(from.deliveries, to.deliveries);
   // Last: accepting the open deliveries above counted them as new activity in the target.
@@ -66,6 +69,7 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
     records,
     auditEntries,
     recordRows,
+    dutyGuilds,
     postedIds,
     openDeliveries,
     writtenDown,
@@ -110,6 +114,19 @@ async function copyCommunityRecord(from: Store, to: Store): Promise<number> {
     }
   }
   return copied;
+}
+
+/** Each guild's /duty choices; the board's message too, so the copy edits it rather than posting another. */
+async function copyDuty(from: Store, to: Store): Promise<number> {
+  const configured = await from.duty.listConfigured();
+  for (const settings of configured) {
+    await to.duty.setBoardChannel(settings.guildId, settings.boardChannelId);
+    if (settings.boardChannelId !== null && settings.boardMessageId !== null) {
+      await to.duty.setBoardMessage(settings.guildId, settings.boardChannelId, settings.boardMessageId);
+    }
+    await to.duty.setRole(settings.guildId, settings.roleId);
+  }
+  return configured.length;
 }
 
 async function copyAudit(from: Store, to: Store): Promise<number> {

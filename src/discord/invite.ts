@@ -5,7 +5,11 @@ import { PermissionFlagsBits } from 'discord.js';
  * and nothing more (no Administrator, nothing to manage or moderate). The names are those Discord's settings show.
  * Not asked for, on purpose: Mention Everyone ("Mention @everyone, @here and All Roles"), which only a role that
  * is not mentionable needs to be pinged; an admin makes the pinged roles mentionable instead, or grants it by hand
- * (`/feed mention` says when it is needed).
+ * (`/feed mention` says when it is needed). Nor Manage Roles, which only the optional on-duty role (/duty role)
+ * needs: it would let every install manage roles for one feature most servers may not use, and it is not enough
+ * on its own anyway (the bot's role joins a server at the bottom of the list, and Discord lets it give only the
+ * roles below it), so the admin who sets the role grants it and moves the bot's role; /duty role checks both and
+ * says which is missing.
  */
 export const INVITE_PERMISSIONS = [
   // To see the feed and alert channels at all: without it every send there is refused with Missing Access.

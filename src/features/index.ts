@@ -1,6 +1,7 @@
 import { createAuditFeature } from './audit/feature.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
 import { createDigestFeature, type DigestTimings } from './digest/feature.js';
+import { createDutyFeature, type DutyTimings } from './duty/feature.js';
 import type { BotParts, Feature } from './feature.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
@@ -15,6 +16,7 @@ export interface FeatureTimings {
   health?: HealthTimings;
   record?: RecordTimings;
   digest?: DigestTimings;
+  duty?: DutyTimings;
 }
 
 /**
@@ -23,7 +25,11 @@ export interface FeatureTimings {
  */
 export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
   const health = createHealthFeature(parts, timings.health);
-  const record = createRecordFeature(parts, timings.record);
+  const duty = createDutyFeature(parts, timings.duty);
+  const record = createRecordFeature(parts, timings.record, {
+    // Who is on shift changed: the duty board (and role) follow the record as its writer merges.
+    onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
+  });
   return {
     webhooks: createWebhooksFeature(parts),
     routing: createRoutingFeature(parts),
@@ -36,6 +42,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     }),
     audit: createAuditFeature(parts),
     record,
+    duty,
     // The digest's chart is drawn by the record's chart process: one for the bot.
     digest: createDigestFeature(parts, record.deps.charts, timings.digest),
   };

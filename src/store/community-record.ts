@@ -14,6 +14,14 @@ export interface ModcallHandling {
   resolvedAt?: number;
 }
 
+/** What one pass of {@link CommunityRecord.recordPending} did. */
+export interface RecordingPass {
+  recorded: number;
+  skipped: number;
+  /** The guilds for which a shift update was merged: who is on shift there may have changed. */
+  shiftGuilds: string[];
+}
+
 /** A guild's choices about its record. */
 export interface RecordSettings {
   /** {@link DEFAULT_RECORD_RETENTION_DAYS} unless an admin set it. */
@@ -62,7 +70,7 @@ export interface CommunityRecord extends RecordQueries, RecordExport {
    * Merges what up to `limit` unrecorded deliveries tell, oldest first, then marks them recorded; returns how
    * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest.
    */
-  recordPending(limit: number): Promise<{ recorded: number; skipped: number }>;
+  recordPending(limit: number): Promise<RecordingPass>;
   /**
    * What a modcall's card says of its calls (one card gathers a caller's repeated calls): who claimed and
    * resolved it, when. The first claim and resolution stand; a call not merged yet is recorded with it.

@@ -81,6 +81,8 @@ export interface RecordingPlan {
   markRecorded: RecordWrite | undefined;
   recorded: number;
   skipped: number;
+  /** The guilds a shift update of these rows was merged for (who is on shift may have changed). */
+  shiftGuilds: string[];
 }
 
 /**
@@ -100,6 +102,7 @@ export function planRecording(
   const merges: RecordWrite[] = [];
   // Each guild's oldest time merged: when it is due for the retention sweep (noteGuild).
   const guilds = new Map<string, number>();
+  const shiftGuilds = new Set<string>();
   let skipped = 0;
   for (const row of rows) {
     const update = updateOf(row);
@@ -109,13 +112,15 @@ export function planRecording(
     }
     merges.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
     guilds.set(row.guild_id, Math.min(update.at, guilds.get(row.guild_id) ?? Infinity));
+    if (update.kind === 'shift') shiftGuilds.add(row.guild_id);
   }
   for (const [guildId, oldest] of guilds) merges.push({ sql: statements.noteGuild, params: [guildId, oldest] });
   const markRecorded =
     rows.length === 0 ? undefined : { sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] };
   const seqs = rows.map((row) => row.seq);
   const stillStored = { sql: statements.stillStored, params: [d.list(seqs)], rows: seqs.length };
-  return { stillStored, merges, markRecorded, recorded: rows.length - skipped, skipped };
+  const recorded = rows.length - skipped;
+  return { stillStored, merges, markRecorded, recorded, skipped, shiftGuilds: [...shiftGuilds] };
 }
 
 /** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */

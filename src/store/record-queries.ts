@@ -46,6 +46,17 @@ export interface Standing {
   value: number;
 }
 
+/** A shift that began and has not ended (as far as the record was told). */
+export interface OpenShift {
+  server: string;
+  shiftId: number;
+  /** The member's Discord id, where the service gave it. */
+  memberId: string | null;
+  memberName: string | null;
+  /** When it began: its start, or (not told yet) when the delivery that told of it was sent. */
+  startedAt: number;
+}
+
 /** What the community record answers: lookups, a member's statistics, leaderboards. */
 export interface RecordQueries {
   /** The player's cases, newest first, a page of them. */
@@ -68,6 +79,13 @@ export interface RecordQueries {
   modcallResponse(guildId: string, range: TimeRange): Promise<ModcallResponse>;
   /** The modcalls of the range one member claimed or resolved. */
   memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes>;
+  /** The guild's shifts with a start and no end, oldest first (ties by server and shift id). */
+  openShifts(guildId: string): Promise<OpenShift[]>;
+  /**
+   * The members (Discord ids) with a shift that began at or after `startedFrom` and has ended at or after
+   * `endedFrom`: whose on-duty role may be left to take back. Over the guild's time index, from `startedFrom` on.
+   */
+  membersOffShift(guildId: string, startedFrom: number, endedFrom: number): Promise<string[]>;
   /** Every member with something to rank in the range, highest first (ties by member id). */
   leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]>;
   /**

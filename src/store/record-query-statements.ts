@@ -103,6 +103,19 @@ export function recordQueryStatements(d: SqlDialect) {
               CASE WHEN resolved_by = ? THEN resolved_at - at END AS to_resolve
        FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND (claimed_by = ? OR resolved_by = ?)`,
     ),
+    // Over the partial index record_shift_open (duty-schema.ts): only the shifts with no end are read.
+    openShifts: d.sql<
+      { server: string; shift_id: number; member_id: string | null; member_name: string | null; started_at: number },
+      [string]
+    >(
+      `SELECT server, shift_id, member_id, member_name, COALESCE(started_at, at) AS started_at
+       FROM record_shift WHERE guild_id = ? AND ended_at IS NULL
+       ORDER BY COALESCE(started_at, at), server, shift_id`,
+    ),
+    membersOffShift: d.sql<{ member_id: string }, [string, number, number]>(
+      `SELECT DISTINCT member_id FROM record_shift
+       WHERE guild_id = ? AND at >= ? AND ended_at >= ? AND member_id IS NOT NULL ORDER BY member_id`,
+    ),
     leaderboard: {
       shifts: d.sql<StandingRow, [string, number, number]>(
         `SELECT member_id AS member_id, max(member_name) AS name, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS value

@@ -5,6 +5,7 @@ import {
   type ModcallHandling,
   type RecordedCase,
   type RecordedPlayer,
+  type RecordingPass,
   type RecordRow,
   type RecordSettings,
   type RecordTableName,
@@ -20,6 +21,7 @@ import type {
   GuildDay,
   ModcallResponse,
   ModcallTimes,
+  OpenShift,
   SessionTotals,
   ShiftTotals,
   Standing,
@@ -45,7 +47,7 @@ export class SqlCommunityRecord implements CommunityRecord {
     this.sql = recordStatements(d);
   }
 
-  async recordPending(limit: number): Promise<{ recorded: number; skipped: number }> {
+  async recordPending(limit: number): Promise<RecordingPass> {
     return this.applyRecording(await this.planPending(limit));
   }
 
@@ -55,13 +57,13 @@ export class SqlCommunityRecord implements CommunityRecord {
   }
 
   /** The second: the merges, if every delivery read is still stored (else nothing now), then the marks. */
-  async applyRecording(plan: RecordingPlan): Promise<{ recorded: number; skipped: number }> {
-    const { stillStored, merges, markRecorded, recorded, skipped } = plan;
+  async applyRecording(plan: RecordingPlan): Promise<RecordingPass> {
+    const { stillStored, merges, markRecorded, recorded, skipped, shiftGuilds } = plan;
     if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) {
-      return { recorded: 0, skipped: 0 };
+      return { recorded: 0, skipped: 0, shiftGuilds: [] };
     }
     if (markRecorded) await this.engine.write([markRecorded]);
-    return { recorded, skipped };
+    return { recorded, skipped, shiftGuilds };
   }
 
   async noteModcallHandled(
@@ -169,6 +171,22 @@ export class SqlCommunityRecord implements CommunityRecord {
   async memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes> {
     const params = [memberId, memberId, guildId, range.from, range.to, memberId, memberId] as const;
     return timesOf(await this.engine.read(this.sql.memberModcallTimes, [...params]));
+  }
+
+  async openShifts(guildId: string): Promise<OpenShift[]> {
+    const rows = await this.engine.read(this.sql.openShifts, [guildId]);
+    return rows.map((row) => ({
+      server: row.server,
+      shiftId: row.shift_id,
+      memberId: row.member_id,
+      memberName: row.member_name,
+      startedAt: row.started_at,
+    }));
+  }
+
+  async membersOffShift(guildId: string, startedFrom: number, endedFrom: number): Promise<string[]> {
+    const rows = await this.engine.read(this.sql.membersOffShift, [guildId, startedFrom, endedFrom]);
+    return rows.map((row) => row.member_id);
   }
 
   async leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]> {

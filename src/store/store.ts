@@ -3,6 +3,7 @@ import type { CommunityRecord } from './community-record.js';
 import type { CoordinationOptions, FeedOwnership } from './coordination.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import type { Digests } from './digests.js';
+import type { DutyStore } from './duty-store.js';
 import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
@@ -32,6 +33,8 @@ export interface Store extends GuildForgetting {
   readonly community: CommunityRecord;
   /** Duty quotas and the weekly digest's schedule and posts. */
   readonly digests: Digests;
+  /** The duty feature's choices: each guild's on-duty board and on-shift role. */
+  readonly duty: DutyStore;
   readonly signals: StoreSignals;
   /**
    * How this feed process shares the feeds and the gateway with others, as far as the engine allows several:

@@ -76,6 +76,14 @@ export interface DigestScheduleTable {
   next_at: number;
 }
 
+/** A row of `duty_guild`. */
+export interface DutyGuildTable {
+  guild_id: string;
+  board_channel_id: string | null;
+  board_message_id: string | null;
+  role_id: string | null;
+}
+
 /** A row of `duty_quota`. */
 export interface DutyQuotaTable {
   guild_id: string;
@@ -211,6 +219,7 @@ export interface Tables<E extends Engine = Engine> {
   delivery: DeliveryTable<E>;
   digest_post: DigestPostTable;
   digest_schedule: DigestScheduleTable;
+  duty_guild: DutyGuildTable;
   duty_quota: DutyQuotaTable;
   guild_settings: GuildSettingsTable<E>;
   hook: HookTable<E>;

@@ -222,7 +222,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       // The writer has read both deliveries when the bot is removed from the guild.
       const plan = await community.planPending(200);
       expect((await store.forgetGuild(GUILD)).recordRows).toBe(0);
-      expect(await community.applyRecording(plan)).toEqual({ recorded: 0, skipped: 0 });
+      expect(await community.applyRecording(plan)).toEqual({ recorded: 0, skipped: 0, shiftGuilds: [] });
       expect(await community.findPlayer(GUILD, '9001')).toBeUndefined();
       // The next pass reads again: the other guild's case is recorded, the forgotten guild's record stays empty.
       expect(await recordAll(store)).toBe(1);
@@ -317,13 +317,86 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.exportPage('modcalls', OTHER_GUILD, range, undefined, 10)).toEqual([]);
     });
 
+    it("lists a guild's open shifts oldest first and tells which guilds had shift changes merged", async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      await store.deliveries.accept(delivery('s-1', 'shift.started', shift(1, T0 - 2 * 3_600_000, null)));
+      // Shift 2 ended before its start arrived: never open.
+      await store.deliveries.accept(delivery('e-2', 'shift.ended', shift(2, T0 - 3_600_000, T0)));
+      await store.deliveries.accept(delivery('s-2', 'shift.started', shift(2, T0 - 3_600_000, null)));
+      await store.deliveries.accept(delivery('s-3', 'shift.started', shift(3, T0 - 3 * 3_600_000, null)));
+      await store.deliveries.accept(delivery('o-1', 'shift.started', shift(1, T0, null), OTHER_GUILD));
+      await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0)));
+      const pass = await store.community.recordPending(100);
+      expect(pass.recorded).toBe(6);
+      expect([...pass.shiftGuilds].sort()).toEqual([GUILD, OTHER_GUILD]);
+      const open = await store.community.openShifts(GUILD);
+      expect(open).toEqual([
+        {
+          server: '123',
+          shiftId: 3,
+          memberId: '500000000000000001',
+          memberName: 'Staff Sam',
+          startedAt: T0 - 3 * 3_600_000,
+        },
+        {
+          server: '123',
+          shiftId: 1,
+          memberId: '500000000000000001',
+          memberName: 'Staff Sam',
+          startedAt: T0 - 2 * 3_600_000,
+        },
+      ]);
+      await store.deliveries.accept(delivery('e-3', 'shift.ended', shift(3, T0 - 3 * 3_600_000, T0)));
+      await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0)));
+      expect(await store.community.recordPending(100)).toEqual({ recorded: 2, skipped: 0, shiftGuilds: [GUILD] });
+      expect((await store.community.openShifts(GUILD)).map((row) => row.shiftId)).toEqual([1]);
+      // Shifts 2 and 3 ended at T0 (both Staff Sam's), begun within the last 4 hours.
+      expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0)).toEqual(['500000000000000001']);
+      expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0 + 1)).toEqual([]);
+      expect(await store.community.membersOffShift(GUILD, T0 - 30 * 60_000, T0)).toEqual([]);
+      expect(await store.community.membersOffShift(OTHER_GUILD, 0, 0)).toEqual([]);
+      await store.deliveries.accept(delivery('c-3', 'case.created', caseCreated(3, 'warn', T0)));
+      expect(await store.community.recordPending(100)).toEqual({ recorded: 1, skipped: 0, shiftGuilds: [] });
+    });
+
+    it("keeps each guild's duty board and role, the board's message only while the board stays put", async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const none = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: null };
+      expect(await store.duty.settingsOf(GUILD)).toEqual(none);
+      await store.duty.setBoardChannel(GUILD, CHANNEL);
+      expect(await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001')).toBe(true);
+      await store.duty.setRole(GUILD, '600000000000000009');
+      await store.duty.setRole(OTHER_GUILD, '600000000000000008');
+      expect(await store.duty.settingsOf(GUILD)).toEqual({
+        guildId: GUILD,
+        boardChannelId: CHANNEL,
+        boardMessageId: '700000000000000001',
+        roleId: '600000000000000009',
+      });
+      // A board moved meanwhile: the old channel's message is not noted, and the new channel starts without one.
+      await store.duty.setBoardChannel(GUILD, '300000000000000002');
+      expect(await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000002')).toBe(false);
+      expect(await store.duty.settingsOf(GUILD)).toMatchObject({
+        boardChannelId: '300000000000000002',
+        boardMessageId: null,
+        roleId: '600000000000000009',
+      });
+      expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
+      await store.duty.setBoardChannel(GUILD, null);
+      await store.duty.setRole(GUILD, null);
+      expect(await store.duty.settingsOf(GUILD)).toEqual(none);
+      expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
+    });
+
     it('leaves out a delivery whose body tells nothing usable and goes on with the rest', async () => {
       underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), rawBody: 'not json' });
       await store.deliveries.accept(delivery('call', 'modcall', { caller: player, at: T0 }));
-      expect(await store.community.recordPending(10)).toEqual({ recorded: 1, skipped: 1 });
-      expect(await store.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0 });
+      expect(await store.community.recordPending(10)).toEqual({ recorded: 1, skipped: 1, shiftGuilds: [] });
+      expect(await store.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0, shiftGuilds: [] });
     });
 
     it("sums a member's shifts per UTC day they began on, in the range only", async () => {

@@ -639,6 +639,8 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       // Another guild whose id starts with this one's: its documents are its own.
       await store.records.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
       await store.records.update('heartbeat', 'last', () => 5);
+      await store.duty.setBoardChannel(GUILD, CHANNEL_A);
+      await store.duty.setBoardChannel(other, CHANNEL_B);
 
       expect(await store.forgetGuild(GUILD)).toEqual({
         hooks: 2,
@@ -646,6 +648,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
         openDeliveries: 2,
         documents: 3,
         recordRows: 0,
+        dutySettings: 1,
       });
 
       expect(await store.hooks.get('hook-1')).toBeUndefined();
@@ -669,6 +672,8 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.deliveries.listOpen()).map((entry) => entry.deliveryId)).toEqual(['elsewhere']);
       expect(await store.records.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
       expect(await store.records.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
+      expect((await store.duty.settingsOf(GUILD)).boardChannelId).toBeNull();
+      expect((await store.duty.settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
 
       // Nothing comes back after a restart, and forgetting again finds nothing.
       const reopened = await restart(store);
@@ -680,6 +685,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
         openDeliveries: 0,
         documents: 0,
         recordRows: 0,
+        dutySettings: 0,
       });
     });
 

@@ -11,6 +11,7 @@ import {
   type FakeDiscord,
   type InteractionOutcome,
   type Invoker,
+  type RoleSpec,
 } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
@@ -66,7 +67,15 @@ export interface AdminHarness {
   stop(): Promise<void>;
 }
 
-export async function startAdminHarness(): Promise<AdminHarness> {
+/** What a test may change of the harness's guild. */
+export interface AdminHarnessOptions {
+  /** What the bot's role grants (the fake's default: View Channel, Send Messages, Embed Links, Read History). */
+  botPermissions?: bigint;
+  /** Roles besides Moderators and Quiet. */
+  roles?: readonly RoleSpec[];
+}
+
+export async function startAdminHarness(options: AdminHarnessOptions = {}): Promise<AdminHarness> {
   const dir = makeTempDir();
   const logs = captureLogs('debug');
   let reachable = true;
@@ -85,10 +94,8 @@ export async function startAdminHarness(): Promise<AdminHarness> {
       { name: 'news', type: ChannelType.GuildAnnouncement },
       { name: 'no-history', denyBot: PermissionFlagsBits.ReadMessageHistory },
     ],
-    roles: [
-      { name: 'Moderators', mentionable: true },
-      { name: 'Quiet', mentionable: false },
-    ],
+    roles: [{ name: 'Moderators', mentionable: true }, { name: 'Quiet', mentionable: false }, ...(options.roles ?? [])],
+    ...(options.botPermissions === undefined ? {} : { botPermissions: options.botPermissions }),
   });
   const bot = await startBot({
     config: testConfig({

@@ -22,6 +22,7 @@ const NAMES = [
   'staff',
   'leaderboard',
   'export',
+  'duty',
   'quota',
   'digest',
 ];
@@ -71,7 +72,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 15 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /quota, /digest\n` +
+      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty, /quota, /digest\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

@@ -280,6 +280,57 @@ describe('fake Discord with the real discord.js client', () => {
     expect((unknown as DiscordAPIError).code).toBe(10003);
   });
 
+  it("gives and takes a member's role below the bot's, with its audit-log reason; refuses what Discord refuses", async () => {
+    const fake = await startFakeDiscord();
+    running.fake = fake;
+    const guild = fake.addGuild({
+      botPermissions: PermissionFlagsBits.ViewChannel | PermissionFlagsBits.ManageRoles,
+      roles: [
+        { name: 'On Duty', position: 1 },
+        { name: 'Above', position: 9 },
+      ],
+    });
+    const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiUrl } });
+    running.client = client;
+    await client.login(fake.botToken);
+    const member = fake.users.member.id;
+    const onDuty = guild.roles['On Duty'] ?? '';
+    const route = (roleId: string, userId = member) => Routes.guildMemberRole(guild.id, userId, roleId);
+
+    await client.rest.put(route(onDuty), { reason: 'On shift: shift 7 began' });
+    expect(fake.memberRoles(guild.id, member)).toEqual([guild.staffRoleId, onDuty]);
+    const given = fake.requests.find((request) => request.method === 'PUT' && request.path === route(onDuty));
+    expect(given).toMatchObject({ status: 204, auditLogReason: 'On shift: shift 7 began' });
+    // Giving it again changes nothing; taking it away leaves the other roles.
+    await client.rest.put(route(onDuty));
+    expect(fake.memberRoles(guild.id, member)).toEqual([guild.staffRoleId, onDuty]);
+    await client.rest.delete(route(onDuty), { reason: 'Shift ended' });
+    expect(fake.memberRoles(guild.id, member)).toEqual([guild.staffRoleId]);
+
+    // Above the bot's role, the bot's own (managed) role, @everyone: 50013. Unknown role and member: 404.
+    for (const roleId of [guild.roles['Above'] ?? '', guild.botRoleId, guild.id]) {
+      expect(((await rejectionOf(client.rest.put(route(roleId)))) as DiscordAPIError).code).toBe(50013);
+    }
+    expect(((await rejectionOf(client.rest.put(route('1')))) as DiscordAPIError).code).toBe(10011);
+    expect(((await rejectionOf(client.rest.put(route(onDuty, '2')))) as DiscordAPIError).code).toBe(10007);
+    // A body on a route that takes none is refused, as the schema says.
+    await rejectionOf(client.rest.put(route(onDuty), { body: { roles: [] } }));
+    expect(fake.violations.map((violation) => violation.problems)).toEqual([['/: this route takes no request body']]);
+    expect(fake.unhandledRequests).toEqual([]);
+  });
+
+  it('refuses a role change without Manage Roles', async () => {
+    const fake = await startFakeDiscord();
+    running.fake = fake;
+    const guild = fake.addGuild({ roles: [{ name: 'On Duty', position: 1 }] });
+    const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiUrl } });
+    running.client = client;
+    await client.login(fake.botToken);
+    const route = Routes.guildMemberRole(guild.id, fake.users.member.id, guild.roles['On Duty'] ?? '');
+    expect(((await rejectionOf(client.rest.put(route))) as DiscordAPIError).code).toBe(50013);
+    expect(fake.memberRoles(guild.id, fake.users.member.id)).toEqual([guild.staffRoleId]);
+  });
+
   it('fails every request with 500 for a while; discord.js retries 5xx, then gives up, then recovers', async () => {
     // @discordjs/rest retries a 5xx answer (and a timed-out or reset request) immediately, without backoff,
     // `retries` times (default 3): one send makes up to 1 + retries requests before throwing HTTPError.

@@ -95,6 +95,9 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     await source.community.recordPending(10);
     await source.deliveries.accept(caseOf(2));
     await source.community.setRetentionDays(GUILD, 90);
+    await source.duty.setBoardChannel(GUILD, CHANNEL);
+    await source.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001');
+    await source.duty.setRole(GUILD, '600000000000000001');
     await source.activity.recordRefused('h1', 'signature_mismatch', 6);
     await source.activity.recordState('h1', false, 7);
     const activity = await source.activity.get('h1');
@@ -132,6 +135,12 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     ]);
     expect(await target.records.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
     expect(await target.records.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
+    expect(await target.duty.settingsOf(GUILD)).toEqual({
+      guildId: GUILD,
+      boardChannelId: CHANNEL,
+      boardMessageId: '700000000000000001',
+      roleId: '600000000000000001',
+    });
     expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
     expect((await target.community.casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number)).toEqual(
       [2, 1],

@@ -27,12 +27,12 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
 ];
 
 /**
- * Undoes the quotas' and digest's migration (SQLite's 9th, PostgreSQL's 13th), the record sweep's (8th and 12th:
- * its column and index go with record_guild) and the community record's (7th and 11th), so the upgrade runs them
- * again.
+ * Undoes the duty feature's migration (SQLite's 10th, PostgreSQL's 14th; its index goes with record_shift), the
+ * quotas' and digest's (9th and 13th), the record sweep's (8th and 12th: its column and index go with
+ * record_guild) and the community record's (7th and 11th), so the upgrade runs them again.
  */
-const UNDO_COMMUNITY_RECORD = `DROP TABLE digest_post; DROP TABLE digest_schedule; DROP TABLE duty_quota;
-  DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
+const UNDO_COMMUNITY_RECORD = `DROP TABLE duty_guild; DROP TABLE digest_post; DROP TABLE digest_schedule;
+  DROP TABLE duty_quota; DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
   ${['record_guild', 'record_case', 'record_player', 'record_shift', 'record_session', 'record_modcall']
     .map((table) => `DROP TABLE ${table};`)
     .join(' ')}`;

@@ -18,17 +18,28 @@ export interface RecordTimings {
   chartIdleMs?: number;
 }
 
+/** What the record feature tells other features (wired in src/features/index.ts). */
+export interface RecordListeners {
+  /** The guilds for which the writer just merged a shift change. */
+  onShiftsChanged?: (guildIds: readonly string[]) => void;
+}
+
 /**
  * The community record: every case, shift, session and modcall the feed received, merged per guild by its
  * writer, kept for the guild's retention (400 days unless its admins set another), and answered by /case.
  */
-export function createRecordFeature(parts: BotParts, timings: RecordTimings = {}): Feature<RecordDeps> {
+export function createRecordFeature(
+  parts: BotParts,
+  timings: RecordTimings = {},
+  listeners: RecordListeners = {},
+): Feature<RecordDeps> {
   const { community } = parts.store;
   const writer = new RecordWriter({
     community,
     timers: parts.timers,
     logger: parts.logger,
     writeEveryMs: timings.writeEveryMs,
+    onShiftsChanged: listeners.onShiftsChanged,
   });
   const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
   return {

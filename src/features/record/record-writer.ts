@@ -16,6 +16,11 @@ export interface RecordWriterDeps {
   timers: Timers;
   logger: Logger;
   writeEveryMs?: number | undefined;
+  /**
+   * Told, after each slice is merged, of the guilds for which it merged a shift change (the duty board and role
+   * follow them). It must not throw; it is told nothing of a slice that failed (that slice is merged again).
+   */
+  onShiftsChanged?: ((guildIds: readonly string[]) => void) | undefined;
 }
 
 /**
@@ -47,7 +52,8 @@ export class RecordWriter implements Job {
   async write(): Promise<number> {
     let total = 0;
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
-      const { recorded, skipped } = await this.deps.community.recordPending(RECORD_SLICE);
+      const { recorded, skipped, shiftGuilds } = await this.deps.community.recordPending(RECORD_SLICE);
+      if (shiftGuilds.length > 0) this.deps.onShiftsChanged?.(shiftGuilds);
       if (skipped > 0) {
         this.deps.logger.warn(
           { skipped },

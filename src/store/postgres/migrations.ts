@@ -1,6 +1,7 @@
 import type pg from 'pg';
 
 import { digestSchema } from '../digest-schema.js';
+import { dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
@@ -625,6 +626,8 @@ const MIGRATIONS: readonly string[] = [
   `,
   recordSweepSchema(),
   digestSchema(),
+  // The duty feature: the board's message and the on-shift role of each guild (src/store/duty-schema.ts).
+  dutySchema(postgresDialect),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

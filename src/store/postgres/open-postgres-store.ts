@@ -4,6 +4,7 @@ import type { Logger } from '../../base/logger.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
 import { postgresDialect } from '../sql-dialect.js';
 import { SqlDigests } from '../sql-digests.js';
+import { SqlDutyStore } from '../sql-duty-store.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';
@@ -77,6 +78,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     audit: new PostgresAudit(pool),
     community: new SqlCommunityRecord(postgresDialect, recordEngine),
     digests: new SqlDigests(postgresDialect, recordEngine),
+    duty: new SqlDutyStore(postgresDialect, recordEngine),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.

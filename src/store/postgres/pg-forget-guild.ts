@@ -4,6 +4,7 @@ import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
 import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
 import { postgresDialect as d } from '../sql-dialect.js';
+import { dutyStatements } from '../sql-duty-store.js';
 import { columns } from '../table-columns.js';
 import { GUILD_LOCK_SQL, SETTINGS_OF, type PostgresGuildSettings } from './pg-guild-settings.js';
 import type { PostgresHooks } from './pg-hooks.js';
@@ -12,6 +13,7 @@ import { changesOf, rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
 
 const RECORD_SQL = recordStatements(d);
+const DUTY_SQL = dutyStatements(d);
 
 /** The guild's hooks, locked in hook_id order. */
 const HOOKS_OF = d
@@ -54,6 +56,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
       ]);
       let recordRows = 0;
       for (const sql of RECORD_SQL.forgetGuild) recordRows += await changesOf(client, sql, [guildId]);
+      const dutySettings = await changesOf(client, DUTY_SQL.forgetGuild, [guildId]);
       for (const hookId of ids) await notify(client, { kind: 'hook-changed', hookId });
       await notify(client, { kind: 'settings-changed', guildId });
       return {
@@ -64,6 +67,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
           openDeliveries: open.rowCount ?? 0,
           documents: documents.rowCount ?? 0,
           recordRows,
+          dutySettings,
         },
       };
     });

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 import { digestSchema } from '../digest-schema.js';
+import { dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
@@ -156,6 +157,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(digestSchema());
+  },
+  (db) => {
+    db.exec(dutySchema(sqliteDialect));
   },
 ];
 

@@ -7,6 +7,7 @@ import { LocalSignals } from '../signals.js';
 import { SqlCommunityRecord } from '../sql-community-record.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { SqlDigests } from '../sql-digests.js';
+import { SqlDutyStore } from '../sql-duty-store.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
@@ -85,6 +86,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     audit: new SqliteAudit(db, writes),
     community: new SqlCommunityRecord(sqliteDialect, recordEngine),
     digests: new SqlDigests(sqliteDialect, recordEngine),
+    duty: new SqlDutyStore(sqliteDialect, recordEngine),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     // The file lock admits one process: it posts every feed and holds the gateway.

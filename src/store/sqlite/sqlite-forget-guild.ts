@@ -4,6 +4,7 @@ import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
 import { GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
+import { dutyStatements } from '../sql-duty-store.js';
 import type { RowOf } from '../table-columns.js';
 import { SETTINGS } from './sqlite-guild-settings.js';
 import type { SqliteHooks } from './sqlite-hooks.js';
@@ -20,6 +21,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetChannels: Statement<[string]>;
   private readonly forgetDocuments: Statement<[{ guildId: string }]>;
   private readonly forgetRecord: Array<Statement<[string]>>;
+  private readonly forgetDuty: Statement<[string]>;
 
   constructor(
     db: Database,
@@ -37,6 +39,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
       `DELETE FROM record WHERE key = @guildId OR substr(key, 1, length(@guildId) + 1) = @guildId || ':'`,
     );
     this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
+    this.forgetDuty = prepare(db, dutyStatements(d).forgetGuild);
   }
 
   forgetGuild(guildId: string): Promise<ForgottenGuild> {
@@ -52,8 +55,9 @@ export class SqliteGuildForgetting implements GuildForgetting {
       const documents = this.forgetDocuments.run({ guildId }).changes;
       let recordRows = 0;
       for (const statement of this.forgetRecord) recordRows += statement.run(guildId).changes;
+      const dutySettings = this.forgetDuty.run(guildId).changes;
       tx.afterCommit({ kind: 'settings-changed', guildId });
-      return { hooks: hookIds.length, serverKeys, openDeliveries, documents, recordRows };
+      return { hooks: hookIds.length, serverKeys, openDeliveries, documents, recordRows, dutySettings };
     });
   }
 }

@@ -7,7 +7,7 @@ import { validateDiscordRequest } from '../../../fakes/discord/request-validator
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it("are the six commands of DESIGN.md, /alerts, /audit, the record's (/export too) and the digest's, with the subcommands they name", () => {
+  it("are the six commands of DESIGN.md, /alerts, /audit, the record's (/export too), /duty and the digest's, with the subcommands they name", () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
@@ -22,6 +22,7 @@ describe('command definitions', () => {
       'staff',
       'leaderboard',
       'export',
+      'duty',
       'quota',
       'digest',
     ]);
@@ -34,6 +35,7 @@ describe('command definitions', () => {
     expect(subcommands('case')).toEqual(['lookup']);
     expect(subcommands('staff')).toEqual(['stats', 'response']);
     expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
+    expect(subcommands('duty')).toEqual(['board', 'role']);
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);
     expect(subcommands('digest')).toEqual(['set', 'off', 'show']);
     expect(subcommands('app')).toEqual([
@@ -64,7 +66,7 @@ describe('command definitions', () => {
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
     for (const body of bodies.filter((candidate) =>
-      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record', 'export', 'quota', 'digest'].includes(
+      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'record', 'export', 'duty', 'quota', 'digest'].includes(
         candidate.name,
       ),
     )) {
@@ -89,8 +91,8 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /alerts set, /app watch, /digest set.
-    expect(channelOptions).toHaveLength(5);
+    // /feed set, /feed default, /alerts set, /app watch, /duty board, /digest set.
+    expect(channelOptions).toHaveLength(6);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,

@@ -17,6 +17,9 @@ const NOT_INVITED: Record<string, string> = {
   ManageGuild: 'a member permission',
   // Optional: only a role that is not mentionable needs it to be pinged; /feed mention says so.
   MentionEveryone: 'optional',
+  // Optional: only /duty role needs it, and it is not enough alone (the bot's role must also be moved above the
+  // on-duty role); /duty role checks both and says which is missing (src/discord/invite.ts).
+  ManageRoles: 'optional, /duty role only',
 };
 
 function sourceFiles(folder: string): string[] {

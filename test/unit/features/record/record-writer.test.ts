@@ -15,7 +15,7 @@ function recordWith(waiting: number, failing: number[] = []) {
       if (failing.includes(passes)) return Promise.reject(new Error('connection terminated'));
       const recorded = Math.min(limit, left);
       left -= recorded;
-      return Promise.resolve({ recorded, skipped: 0 });
+      return Promise.resolve({ recorded, skipped: 0, shiftGuilds: [] });
     },
   };
   return { community, left: () => left, passes: () => passes };
@@ -51,5 +51,26 @@ describe("the record's writer", () => {
     await time.advance(1_000, settle);
     expect(store.left()).toBe(0);
     await writer.stop();
+  });
+});
+
+describe("the record's writer and the shifts it merges", () => {
+  it('tells which guilds had a shift change merged, slice by slice, and nothing when none had', async () => {
+    const passes = [
+      { recorded: RECORD_SLICE, skipped: 0, shiftGuilds: ['g1', 'g2'] },
+      { recorded: 3, skipped: 0, shiftGuilds: [] },
+    ];
+    const community: Pick<CommunityRecord, 'recordPending'> = {
+      recordPending: () => Promise.resolve(passes.shift() ?? { recorded: 0, skipped: 0, shiftGuilds: [] }),
+    };
+    const told: string[][] = [];
+    const writer = new RecordWriter({
+      community,
+      timers: new ManualTime(),
+      logger: captureLogs().logger,
+      onShiftsChanged: (guildIds) => told.push([...guildIds]),
+    });
+    expect(await writer.write()).toBe(RECORD_SLICE + 3);
+    expect(told).toEqual([['g1', 'g2']]);
   });
 });

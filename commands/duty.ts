@@ -1,0 +1,130 @@
+import {
+  ChannelType,
+  InteractionContextType,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  type ChatInputCommandInteraction,
+} from 'discord.js';
+
+import { UserFacingError } from '../src/base/errors.js';
+import type { Command } from '../src/discord/command.js';
+import { readFeedChannel, requirePostableChannel } from '../src/discord/feed-channel.js';
+import { replyEphemeral } from '../src/discord/reply.js';
+import { requireAdmin } from '../src/discord/require-admin.js';
+import type { DutyDeps } from '../src/features/duty/feature.js';
+import { SHIFT_NEVER_ENDED_AFTER_MS } from '../src/features/duty/index.js';
+import type { CommandBasics } from '../src/features/feature.js';
+
+/** What /duty is given. */
+export type DutyCommandDeps = CommandBasics & DutyDeps;
+
+const NEVER_ENDED_HOURS = SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000;
+
+/**
+ * /duty board|role: the on-duty board (one message listing the staff on shift now, kept up to date) and the
+ * role the members on shift are given. Each without its option turns that off.
+ */
+export const duty: Command<DutyCommandDeps> = {
+  data: new SlashCommandBuilder()
+    .setName('duty')
+    .setDescription('Who is on duty: a live board, and a role for the staff on shift')
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild)
+    .addSubcommand((sub) =>
+      sub
+        .setName('board')
+        .setDescription('Keep a message listing the staff on shift now; leave the channel empty to stop')
+        .addChannelOption((option) =>
+          option
+            .setName('channel')
+            .setDescription('Where the board is kept')
+            .addChannelTypes(ChannelType.GuildText, ChannelType.GuildAnnouncement),
+        ),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('role')
+        .setDescription('Give a role to the staff on shift, and take it back when it ends; leave empty to stop')
+        .addRoleOption((option) => option.setName('role').setDescription('The on-duty role')),
+    ),
+
+  async execute(interaction, ctx) {
+    const guildId = requireAdmin(interaction);
+    const subcommand = interaction.options.getSubcommand(true);
+    switch (subcommand) {
+      case 'board':
+        return setBoard(interaction, ctx, guildId);
+      case 'role':
+        return setRole(interaction, ctx, guildId);
+      default:
+        throw new Error(`unknown /duty subcommand ${subcommand}`);
+    }
+  },
+};
+
+async function setBoard(interaction: ChatInputCommandInteraction, ctx: DutyCommandDeps, guildId: string) {
+  if (interaction.options.getChannel('channel') === null) {
+    const { boardChannelId } = await ctx.duty.settingsOf(guildId);
+    await ctx.duty.setBoardChannel(guildId, null);
+    return replyEphemeral(
+      interaction,
+      boardChannelId === null
+        ? 'There is no on-duty board to stop.'
+        : `The on-duty board in <#${boardChannelId}> is no longer updated; delete its message when you like.`,
+    );
+  }
+  const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
+  // Checked now, not at the first shift: View Channel, Send Messages and Embed Links, named if missing.
+  await requirePostableChannel(channel);
+  await ctx.duty.setBoardChannel(guildId, channel.id);
+  ctx.dutyChanged(guildId);
+  return replyEphemeral(
+    interaction,
+    `The on-duty board is now kept in <#${channel.id}>: one message listing the staff on shift, edited as shifts ` +
+      `start and end. A shift open over ${NEVER_ENDED_HOURS} h is shown apart as never ended.`,
+  );
+}
+
+async function setRole(interaction: ChatInputCommandInteraction, ctx: DutyCommandDeps, guildId: string) {
+  const chosen = interaction.options.getRole('role');
+  if (chosen === null) {
+    const { roleId } = await ctx.duty.settingsOf(guildId);
+    await ctx.duty.setRole(guildId, null);
+    // The members given the role for a shift lose it.
+    ctx.dutyChanged(guildId);
+    return replyEphemeral(
+      interaction,
+      roleId === null
+        ? 'No on-duty role is set.'
+        : `The staff on shift are no longer given <@&${roleId}>; the members on shift who have it lose it now.`,
+    );
+  }
+  const guild = interaction.guild ?? (await ctx.client.guilds.fetch(guildId));
+  const me = guild.members.me ?? (await guild.members.fetchMe());
+  const role = guild.roles.cache.get(chosen.id) ?? (await guild.roles.fetch(chosen.id));
+  if (!role) throw new UserFacingError('That role is not one of this server.');
+  if (role.id === guild.id) throw new UserFacingError('@everyone cannot be an on-duty role: choose a role of its own.');
+  if (role.managed) {
+    throw new UserFacingError(
+      `<@&${role.id}> is managed by an integration: Discord lets nobody give it. Choose another role.`,
+    );
+  }
+  if (!me.permissions.has(PermissionFlagsBits.ManageRoles)) {
+    throw new UserFacingError(
+      'I need the Manage Roles permission to give the on-duty role: grant it to my role in Server Settings → Roles, then try again.',
+    );
+  }
+  if (role.comparePositionTo(me.roles.highest) >= 0) {
+    throw new UserFacingError(
+      `<@&${role.id}> is not below my highest role (<@&${me.roles.highest.id}>), so Discord will not let me give it: ` +
+        'drag my role above it in Server Settings → Roles, or choose a lower role.',
+    );
+  }
+  await ctx.duty.setRole(guildId, role.id);
+  ctx.dutyChanged(guildId);
+  return replyEphemeral(
+    interaction,
+    `The staff on shift now get <@&${role.id}>, and lose it when their shift ends (or after ${NEVER_ENDED_HOURS} h ` +
+      'with no end).',
+  );
+}

@@ -1,0 +1,75 @@
+import type { APIEmbed } from 'discord.js';
+
+import { fitLines } from '../../base/truncate-text.js';
+import type { MessageEdit } from '../../discord/posting/poster.js';
+import { COLOURS } from '../../embeds/colours.js';
+import { formatName } from '../../embeds/format.js';
+import { MAX_EMBED_DESCRIPTION_LENGTH, MAX_FIELD_VALUE_LENGTH } from '../../embeds/limits.js';
+import type { OpenShift } from '../../store/record-queries.js';
+
+/**
+ * How long a shift may stay open before the board shows it apart, as "shift never ended", rather than among the
+ * staff on duty: 16 hours, longer than any real shift (a double shift of 12 h fits), so a member whose
+ * shift.ended never came (the game server crashed, the delivery was lost for good) is not shown on duty forever.
+ * Such a member does not keep the duty role either.
+ */
+export const SHIFT_NEVER_ENDED_AFTER_MS = 16 * 60 * 60 * 1000;
+
+/** The open shifts still counted as on duty at `now`, and the ones open too long to be believed. */
+export function splitOpenShifts(
+  shifts: readonly OpenShift[],
+  now: number,
+): { onDuty: OpenShift[]; neverEnded: OpenShift[] } {
+  const onDuty: OpenShift[] = [];
+  const neverEnded: OpenShift[] = [];
+  // One line per member: the earliest of their open shifts (a member may be on shift in two game servers).
+  const seen = new Set<string>();
+  for (const shift of [...shifts].sort((a, b) => a.startedAt - b.startedAt)) {
+    const who = shift.memberId ?? `${shift.server}:${shift.shiftId}`;
+    if (seen.has(who)) continue;
+    seen.add(who);
+    (now - shift.startedAt > SHIFT_NEVER_ENDED_AFTER_MS ? neverEnded : onDuty).push(shift);
+  }
+  return { onDuty, neverEnded };
+}
+
+/**
+ * The on-duty board: one embed listing the staff on shift now, longest on shift first, each with a mention, the
+ * name the service gave and since when (a Discord timestamp, which every reader sees in their own time zone and
+ * which counts itself up); then, apart, the shifts open longer than {@link SHIFT_NEVER_ENDED_AFTER_MS}. Within
+ * Discord's embed limits whatever the number of staff: lines that do not fit become "… and N more".
+ */
+export function renderBoard(shifts: readonly OpenShift[], now: number): MessageEdit {
+  const { onDuty, neverEnded } = splitOpenShifts(shifts, now);
+  const embed: APIEmbed = {
+    title: `On duty now: ${onDuty.length}`,
+    color: onDuty.length > 0 ? COLOURS.shiftStarted : COLOURS.shiftEnded,
+    description:
+      onDuty.length === 0
+        ? 'Nobody is on shift.'
+        : fitLines(onDuty.map(lineOf), MAX_EMBED_DESCRIPTION_LENGTH, (left) => `… and ${left} more`),
+    footer: { text: 'Updated as shifts start and end' },
+    timestamp: new Date(now).toISOString(),
+  };
+  if (neverEnded.length > 0) {
+    embed.fields = [
+      {
+        name: `Shift never ended (open over ${SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000} h): ${neverEnded.length}`,
+        value: fitLines(neverEnded.map(lineOf), MAX_FIELD_VALUE_LENGTH, (left) => `… and ${left} more`),
+      },
+    ];
+  }
+  // Mentions show who is meant; nobody is pinged by a board edited again and again.
+  return { embeds: [embed], allowed_mentions: { parse: [] } };
+}
+
+function lineOf(shift: OpenShift): string {
+  const seconds = Math.floor(shift.startedAt / 1000);
+  const who = [
+    shift.memberId === null ? undefined : `<@${shift.memberId}>`,
+    shift.memberName === null ? undefined : formatName(shift.memberName, 64),
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
+  return `${who || 'Someone'} · since <t:${seconds}:t> (<t:${seconds}:R>)`;
+}

@@ -1,0 +1,169 @@
+import type { Clock } from '../../base/clock.js';
+import type { Logger } from '../../base/logger.js';
+import { Repeating } from '../../base/repeating.js';
+import type { Timers } from '../../base/timers.js';
+import { toLoggableError } from '../../discord/log-error.js';
+import { makeCardNonce } from '../../discord/posting/nonce.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import type { DutyStore } from '../../store/duty-store.js';
+import type { RecordQueries } from '../../store/record-queries.js';
+import type { Job } from '../feature.js';
+import { renderBoard } from './board-render.js';
+
+/**
+ * The least time between two edits of one guild's board: Discord lets a bot edit about 5 messages per 5 s in a
+ * channel, so one edit per 1.2 s stays under it with room for the channel's other messages. Changes that come
+ * meanwhile are coalesced into the next edit, which shows the state at that moment: 200 shift changes in a
+ * minute make at most 50 edits, and the last shows the last state.
+ */
+export const MIN_EDIT_GAP_MS = 1_200;
+/** After a failed edit or post (Discord down, a permission taken away): when the board is tried again. */
+const RETRY_AFTER_MS = 30_000;
+/**
+ * Every board is redrawn this often even without a shift change, so a shift that passes the "never ended" limit
+ * moves apart (the relative times count themselves up in Discord; nothing else on the board ages).
+ */
+const REFRESH_EVERY_MS = 10 * 60 * 1000;
+
+export interface BoardUpdaterDeps {
+  duty: Pick<DutyStore, 'settingsOf' | 'listConfigured' | 'setBoardMessage'>;
+  record: Pick<RecordQueries, 'openShifts'>;
+  poster: Poster;
+  timers: Timers;
+  clock: Clock;
+  logger: Logger;
+  minEditGapMs?: number | undefined;
+  retryAfterMs?: number | undefined;
+}
+
+interface GuildBoard {
+  /** A change came since the last edit began: another edit is due. */
+  dirty: boolean;
+  running: boolean;
+  /** The next edit waits for this time (the edit gap, or the retry delay after a failure). */
+  notBefore: number;
+  timer: unknown;
+  /** What the board's message shows (its time left out), as this process last posted or edited it. */
+  shown: { messageId: string; content: string } | undefined;
+}
+
+/**
+ * Keeps each guild's on-duty board message: told that a guild's shifts changed, it edits the board, one edit per
+ * guild at a time, at most one per {@link MIN_EDIT_GAP_MS}, coalescing what came meanwhile. A board whose message
+ * was deleted (the edit answers 404 Unknown Message) is posted anew and its new id stored; any other failure is
+ * logged and the board tried again later. What it shows is read from the record each time, so an edit that comes
+ * late, or twice, still shows the state at that moment.
+ */
+export class BoardUpdater implements Job {
+  private readonly boards = new Map<string, GuildBoard>();
+  private readonly running = new Set<Promise<void>>();
+  private readonly refreshing: Repeating;
+  private stopped = true;
+
+  constructor(private readonly deps: BoardUpdaterDeps) {
+    this.refreshing = new Repeating(
+      deps.timers,
+      REFRESH_EVERY_MS,
+      () => this.changedAll(),
+      (error) => deps.logger.warn({ err: toLoggableError(error) }, 'the duty boards could not be listed'),
+    );
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.refreshing.start();
+    // What changed while the bot was down (or while another process held the gateway) is shown at once.
+    await this.changedAll().catch((error: unknown) =>
+      this.deps.logger.warn({ err: toLoggableError(error) }, 'the duty boards could not be listed'),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.refreshing.stop();
+    for (const board of this.boards.values()) this.deps.timers.clearTimeout(board.timer);
+    await Promise.all([...this.running]);
+  }
+
+  /** The guild's shifts (or its board's channel) changed: its board is edited soon. */
+  changed(guildId: string): void {
+    let board = this.boards.get(guildId);
+    if (!board) {
+      board = { dirty: false, running: false, notBefore: 0, timer: undefined, shown: undefined };
+      this.boards.set(guildId, board);
+    }
+    board.dirty = true;
+    this.schedule(guildId, board);
+  }
+
+  /** Resolves when no edit is under way or due (tests and the benchmark). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+
+  private async changedAll(): Promise<void> {
+    for (const settings of await this.deps.duty.listConfigured()) {
+      if (settings.boardChannelId !== null) this.changed(settings.guildId);
+    }
+  }
+
+  private schedule(guildId: string, board: GuildBoard): void {
+    if (this.stopped || board.running || board.timer !== undefined || !board.dirty) return;
+    const wait = Math.max(0, board.notBefore - this.deps.clock());
+    board.timer = this.deps.timers.setTimeout(() => {
+      board.timer = undefined;
+      this.run(guildId, board);
+    }, wait);
+  }
+
+  private run(guildId: string, board: GuildBoard): void {
+    if (this.stopped) return;
+    board.running = true;
+    board.dirty = false;
+    const gap = this.deps.minEditGapMs ?? MIN_EDIT_GAP_MS;
+    const done = this.update(guildId, board)
+      .then((sent) => {
+        if (sent) board.notBefore = this.deps.clock() + gap;
+      })
+      .catch((error: unknown) => {
+        this.deps.logger.warn(
+          { guildId, err: toLoggableError(error) },
+          'the on-duty board could not be updated; tried again later',
+        );
+        board.dirty = true;
+        board.notBefore = this.deps.clock() + (this.deps.retryAfterMs ?? RETRY_AFTER_MS);
+      })
+      .finally(() => {
+        board.running = false;
+        this.running.delete(done);
+        this.schedule(guildId, board);
+      });
+    this.running.add(done);
+  }
+
+  /**
+   * Edits the guild's board to show who is on shift now, or posts it where it has no message (any more). Nothing
+   * is sent when the board already shows exactly that (the ten-minute refresh of a quiet board). True when sent.
+   */
+  private async update(guildId: string, board: GuildBoard): Promise<boolean> {
+    const settings = await this.deps.duty.settingsOf(guildId);
+    const channelId = settings.boardChannelId;
+    if (channelId === null) return false;
+    const body = renderBoard(await this.deps.record.openShifts(guildId), this.deps.clock());
+    const content = JSON.stringify(body.embeds.map(({ timestamp: _time, ...rest }) => rest));
+    const previous = settings.boardMessageId;
+    if (previous !== null && board.shown?.messageId === previous && board.shown.content === content) return false;
+    if (previous !== null && (await this.deps.poster.edit(channelId, previous, body)) === 'edited') {
+      board.shown = { messageId: previous, content };
+      return true;
+    }
+    // The same message (a first board, or the one after `previous`) always has the same nonce: a post retried
+    // after a lost answer lands on the message already made.
+    const nonce = makeCardNonce(['duty-board', guildId, channelId, previous ?? 'first']);
+    const posted = await this.deps.poster.post(channelId, { ...body, embeds: body.embeds }, nonce);
+    if (previous !== null) this.deps.logger.info({ guildId, channelId }, 'the on-duty board was deleted: posted anew');
+    await this.deps.duty.setBoardMessage(guildId, channelId, posted);
+    board.shown = { messageId: posted, content };
+    return true;
+  }
+}

@@ -1,0 +1,27 @@
+/** A guild's choices of /duty. */
+export interface DutySettings {
+  guildId: string;
+  /** The channel of the on-duty board; null: no board. */
+  boardChannelId: string | null;
+  /** The board's message in that channel; null until it is posted (or after it was found deleted). */
+  boardMessageId: string | null;
+  /** The role the members on shift are given; null: none. */
+  roleId: string | null;
+}
+
+/** The duty feature's port: each guild's on-duty board and on-shift role. */
+export interface DutyStore {
+  /** The guild's choices (all null for a guild that made none). */
+  settingsOf(guildId: string): Promise<DutySettings>;
+  /** Every guild with a board or a role: what the duty feature looks at when it starts. */
+  listConfigured(): Promise<DutySettings[]>;
+  /** Sets (or, with null, stops) the guild's board; its message id is forgotten either way (a new one is posted). */
+  setBoardChannel(guildId: string, channelId: string | null): Promise<void>;
+  /**
+   * Notes the board's message, only while the board is still in `channelId` (a /duty board to another channel
+   * meanwhile wins); null forgets it. True when it was noted.
+   */
+  setBoardMessage(guildId: string, channelId: string, messageId: string | null): Promise<boolean>;
+  /** Sets (or, with null, stops) the role given to the members on shift. */
+  setRole(guildId: string, roleId: string | null): Promise<void>;
+}

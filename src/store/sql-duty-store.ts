@@ -1,0 +1,74 @@
+import type { DutySettings, DutyStore } from './duty-store.js';
+import type { RecordEngine } from './record-engine.js';
+import type { SqlDialect } from './sql-dialect.js';
+import { columns, type RowOf } from './table-columns.js';
+
+const DUTY = columns('duty_guild', 'guild_id', 'board_channel_id', 'board_message_id', 'role_id');
+
+/** The duty feature's statements, written once for both engines. */
+export function dutyStatements(d: SqlDialect) {
+  return {
+    settingsOf: d.select(DUTY).from<[string]>('duty_guild WHERE guild_id = ?'),
+    configured: d
+      .select(DUTY)
+      .from<[]>('duty_guild WHERE board_channel_id IS NOT NULL OR role_id IS NOT NULL ORDER BY guild_id'),
+    setBoardChannel: d.sql<never, [string, string | null]>(
+      `INSERT INTO duty_guild (guild_id, board_channel_id) VALUES (?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET board_channel_id = excluded.board_channel_id, board_message_id = NULL`,
+    ),
+    setBoardMessage: d.sql<never, [string | null, string, string]>(
+      'UPDATE duty_guild SET board_message_id = ? WHERE guild_id = ? AND board_channel_id = ?',
+    ),
+    setRole: d.sql<never, [string, string | null]>(
+      `INSERT INTO duty_guild (guild_id, role_id) VALUES (?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id`,
+    ),
+    /** What forgetGuild runs (both engines' forgetting). */
+    forgetGuild: d.sql<never, [string]>('DELETE FROM duty_guild WHERE guild_id = ?'),
+  };
+}
+
+/** The duty store on either engine, over the same engine the community record runs on. */
+export class SqlDutyStore implements DutyStore {
+  private readonly sql: ReturnType<typeof dutyStatements>;
+
+  constructor(
+    d: SqlDialect,
+    private readonly engine: RecordEngine,
+  ) {
+    this.sql = dutyStatements(d);
+  }
+
+  async settingsOf(guildId: string): Promise<DutySettings> {
+    const [row] = await this.engine.read(this.sql.settingsOf, [guildId]);
+    return row ? toSettings(row) : { guildId, boardChannelId: null, boardMessageId: null, roleId: null };
+  }
+
+  async listConfigured(): Promise<DutySettings[]> {
+    return (await this.engine.read(this.sql.configured, [])).map(toSettings);
+  }
+
+  async setBoardChannel(guildId: string, channelId: string | null): Promise<void> {
+    await this.engine.write([{ sql: this.sql.setBoardChannel, params: [guildId, channelId] }]);
+  }
+
+  async setBoardMessage(guildId: string, channelId: string, messageId: string | null): Promise<boolean> {
+    const changed = await this.engine.write([
+      { sql: this.sql.setBoardMessage, params: [messageId, guildId, channelId] },
+    ]);
+    return changed > 0;
+  }
+
+  async setRole(guildId: string, roleId: string | null): Promise<void> {
+    await this.engine.write([{ sql: this.sql.setRole, params: [guildId, roleId] }]);
+  }
+}
+
+function toSettings(row: RowOf<typeof DUTY>): DutySettings {
+  return {
+    guildId: row.guild_id,
+    boardChannelId: row.board_channel_id,
+    boardMessageId: row.board_message_id,
+    roleId: row.role_id,
+  };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+
+import { RoleKeeper } from '../../../../src/features/duty/role-keeper.js';
+import type { DutySettings } from '../../../../src/store/duty-store.js';
+import type { OpenShift } from '../../../../src/store/record-queries.js';
+import { captureLogs } from '../../../helpers/capture-logs.js';
+import { ManualTime } from '../../../helpers/manual-time.js';
+
+const GUILD = '100000000000000001';
+const ROLE = '200000000000000001';
+const NOW = Date.UTC(2026, 10, 26, 12);
+const HOUR = 3_600_000;
+
+function shift(memberId: string, startedAt: number): OpenShift {
+  return { server: 's', shiftId: Number(memberId.slice(-3)), memberId, memberName: memberId, startedAt };
+}
+
+/** A keeper over a record whose open shifts and ended members the test sets, and a REST that records calls. */
+function keeperWith(open: OpenShift[], offShift: string[]) {
+  const calls: string[] = [];
+  const settings: DutySettings = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: ROLE };
+  const state = { open, offShift };
+  const keeper = new RoleKeeper({
+    duty: { settingsOf: () => Promise.resolve(settings), listConfigured: () => Promise.resolve([settings]) },
+    record: {
+      openShifts: () => Promise.resolve(state.open),
+      membersOffShift: () => Promise.resolve(state.offShift),
+    },
+    rest: {
+      put: (route: string) => {
+        calls.push(`PUT ${route}`);
+        return Promise.resolve(undefined);
+      },
+      delete: (route: string) => {
+        calls.push(`DELETE ${route}`);
+        return Promise.resolve(undefined);
+      },
+    },
+    timers: new ManualTime(),
+    clock: () => NOW,
+    logger: captureLogs().logger,
+  });
+  return { keeper, calls, state };
+}
+
+const route = (memberId: string) => `/guilds/${GUILD}/members/${memberId}/roles/${ROLE}`;
+
+describe("the on-duty role's keeper", () => {
+  it('at its first look (a restart) gives the members on shift the role and takes it from those whose shift ended', async () => {
+    const stale = shift('300000000000000003', NOW - 17 * HOUR);
+    const { keeper, calls } = keeperWith(
+      [shift('300000000000000001', NOW - HOUR), stale],
+      ['300000000000000002', '300000000000000001'],
+    );
+    await keeper.start();
+    await keeper.idle();
+    expect(calls.sort()).toEqual(
+      [
+        `DELETE ${route('300000000000000002')}`,
+        `DELETE ${route('300000000000000003')}`,
+        `PUT ${route('300000000000000001')}`,
+      ].sort(),
+    );
+    await keeper.stop();
+  });
+
+  it('afterwards changes only what differs from what it did, however often it is told', async () => {
+    const { keeper, calls, state } = keeperWith([shift('300000000000000001', NOW - HOUR)], []);
+    await keeper.start();
+    await keeper.idle();
+    calls.length = 0;
+    keeper.changed(GUILD);
+    keeper.changed(GUILD);
+    await keeper.idle();
+    expect(calls).toEqual([]);
+
+    state.open = [shift('300000000000000004', NOW - HOUR)];
+    keeper.changed(GUILD);
+    await keeper.idle();
+    expect(calls).toEqual([`DELETE ${route('300000000000000001')}`, `PUT ${route('300000000000000004')}`]);
+    await keeper.stop();
+  });
+});
