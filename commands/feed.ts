@@ -112,6 +112,20 @@ export const feed: Command<FeedDeps> = {
         )
         .addRoleOption((option) =>
           option.setName('escalate-role').setDescription('Modcalls only: the role pinged when nobody claims one'),
+        )
+        .addBooleanOption((option) =>
+          option
+            .setName('on-duty-first')
+            .setDescription('Modcalls only: ping the staff on shift first, the role only after role-after minutes'),
+        )
+        .addIntegerOption((option) =>
+          option
+            .setName('role-after')
+            .setDescription(
+              'Modcalls only, with on-duty-first: minutes unclaimed before the role is pinged (default 3)',
+            )
+            .setMinValue(1)
+            .setMaxValue(MAX_ESCALATE_AFTER_MINUTES),
         ),
     )
     .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings'))

@@ -3,7 +3,7 @@ import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.j
 import { UserFacingError } from '../../src/base/errors.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import type { FeedDeps } from '../feed.js';
-import { applyEscalation } from './escalation.js';
+import { applyEscalation, applyOnDutyFirst } from './escalation.js';
 
 /** /feed mention event [role]: pings a role with an event; without a role, stops pinging for it. */
 export async function setEventMention(
@@ -14,8 +14,10 @@ export async function setEventMention(
   const event = interaction.options.getString('event', true);
   const role = interaction.options.getRole('role');
   const escalation = await applyEscalation(interaction, ctx, guildId, event);
-  // Escalation alone leaves the event's ping as it is.
-  if (escalation !== undefined && !role) return replyEphemeral(interaction, escalation);
+  const onDutyFirst = await applyOnDutyFirst(interaction, ctx, guildId, event);
+  const steps = [onDutyFirst, escalation].filter((said): said is string => said !== undefined).join(' ');
+  // Escalation or on-duty-first alone leaves the event's ping as it is.
+  if (steps !== '' && !role) return replyEphemeral(interaction, steps);
   if (!role) {
     await ctx.guilds.update(guildId, (settings) => {
       const mentions = { ...settings.mentions };
@@ -32,10 +34,7 @@ export async function setEventMention(
     mentions: { ...settings.mentions, [event]: role.id },
   }));
   const warning = role.mentionable || (await canMentionAnyRole(ctx, guildId)) ? '' : ` ${NOT_MENTIONABLE}`;
-  await replyEphemeral(
-    interaction,
-    `${event} now pings <@&${role.id}>.${warning}${escalation ? ` ${escalation}` : ''}`,
-  );
+  await replyEphemeral(interaction, `${event} now pings <@&${role.id}>.${warning}${steps ? ` ${steps}` : ''}`);
 }
 
 const NOT_MENTIONABLE =

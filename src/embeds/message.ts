@@ -1,4 +1,4 @@
-import { roleMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
+import { roleMention, userMention, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 
 import { truncateText } from '../base/truncate-text.js';
 import type { MessagePayload } from '../discord/message-payload.js';
@@ -29,9 +29,16 @@ export function composeMessage(embed: APIEmbed, stamp: DeliveryStamp, ctx: Rende
   const timestamp = toEmbedTimestamp(stamp.at);
   if (timestamp !== undefined) stamped.timestamp = timestamp;
 
-  const roleId = ctx.mentionRoleId;
+  const given = ctx.mentionRoleId;
   // A role id that is not a snowflake cannot be pinged and would make Discord refuse allowed_mentions.
-  if (roleId === undefined || !isSnowflake(roleId)) return { embeds: [stamped], allowed_mentions: allowMentions() };
+  const roleId = given !== undefined && isSnowflake(given) ? given : undefined;
+  const userIds = (ctx.mentionUserIds ?? []).filter(isSnowflake);
+  if (userIds.length > 0) {
+    // Only the members named in the text are pinged; the role is allowed but not named (the card's claim role).
+    const allowed = { ...allowMentions(roleId), users: userIds };
+    return { content: userIds.map((id) => userMention(id)).join(' '), embeds: [stamped], allowed_mentions: allowed };
+  }
+  if (roleId === undefined) return { embeds: [stamped], allowed_mentions: allowMentions() };
   return { content: roleMention(roleId), embeds: [stamped], allowed_mentions: allowMentions(roleId) };
 }
 

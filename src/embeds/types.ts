@@ -5,6 +5,11 @@ import type { EventName, EventOf } from '../upstream/schemas.js';
 export interface RenderContext {
   /** The role to ping with this event, if the route has one (a snowflake; anything else is ignored). */
   mentionRoleId?: string;
+  /**
+   * Members to ping instead of the role (a modcall pinging the staff on shift first): the role stays allowed but
+   * is not named, so only they are pinged.
+   */
+  mentionUserIds?: readonly string[];
 }
 
 /** A pure builder of the message for one kind of event. */

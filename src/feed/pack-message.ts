@@ -16,13 +16,14 @@ export interface PackedMessage<T> {
 /**
  * Packs consecutive items into one message while it stays within Discord's limits: up to 10 embeds, 6000
  * characters over all embeds, 2000 of content. The first item always goes in (each payload alone already fits).
- * Role pings of all items are kept: contents joined, allowed roles merged.
+ * Pings of all items are kept: contents joined, allowed roles and users merged.
  */
 export function packMessage<T>(rendered: readonly RenderedItem<T>[]): PackedMessage<T> {
   const items: T[] = [];
   const embeds: MessagePayload['embeds'] = [];
   const contents: string[] = [];
   const roles = new Set<string>();
+  const users = new Set<string>();
   let chars = 0;
   let contentLength = 0;
 
@@ -41,11 +42,16 @@ export function packMessage<T>(rendered: readonly RenderedItem<T>[]): PackedMess
     if (content) contents.push(content);
     contentLength += addedContent;
     for (const role of payload.allowed_mentions.roles ?? []) roles.add(role);
+    for (const user of payload.allowed_mentions.users ?? []) users.add(user);
   }
 
   const payload: MessagePayload = {
     embeds,
-    allowed_mentions: roles.size > 0 ? { parse: [], roles: [...roles] } : { parse: [] },
+    allowed_mentions: {
+      parse: [],
+      ...(roles.size > 0 ? { roles: [...roles] } : {}),
+      ...(users.size > 0 ? { users: [...users] } : {}),
+    },
   };
   if (contents.length > 0) payload.content = contents.join('\n');
   return { items, payload };

@@ -58,6 +58,15 @@ export const ModcallCardSchema = z.object({
    * escalate-after then); null: never (no escalation then). Absent until the escalator has seen it.
    */
   escalateAt: z.number().nullable().optional(),
+  /** The staff on shift the card pinged instead of its role (/feed mention on-duty-first); absent: none. */
+  pingedOnDuty: z.array(z.string()).optional(),
+  /**
+   * When its role is pinged if still unclaimed (a card that pinged the staff on shift first), set by the escalator
+   * when it first sees the card; null: never. Absent until then.
+   */
+  rolePingAt: z.number().nullable().optional(),
+  /** When its role was pinged (or given up), after the staff on shift. */
+  rolePingedAt: z.number().nullable().optional(),
 });
 export type ModcallCard = z.infer<typeof ModcallCardSchema>;
 
@@ -74,16 +83,30 @@ export function isOpen(card: ModcallCard): boolean {
   return card.claimedBy === null && card.resolvedAt === null && card.escalatedAt === null;
 }
 
+/** The card pinged the staff on shift, and its role is still to be pinged when its time comes. */
+export function awaitsRolePing(card: ModcallCard): boolean {
+  return isOpen(card) && (card.pingedOnDuty?.length ?? 0) > 0 && (card.rolePingedAt ?? null) === null;
+}
+
 /**
  * When the escalator must look at the card next (its indexed time): at once while it has not seen it, at its
- * escalation while it is open, and when it is to be forgotten.
+ * role's ping and its escalation while it is open, and when it is to be forgotten.
  */
 export function dueOf(card: ModcallCard): number {
   const forgetAt = forgetAtOf(card);
-  if (!isOpen(card) || card.escalateAt === null) return forgetAt;
+  if (!isOpen(card)) return forgetAt;
   if (card.escalateAt === undefined) return card.postedAt;
-  return Math.min(card.escalateAt, forgetAt);
+  if (awaitsRolePing(card) && card.rolePingAt === undefined) return card.postedAt;
+  const steps = [card.escalateAt, awaitsRolePing(card) ? card.rolePingAt : null];
+  return Math.min(forgetAt, ...steps.filter((at): at is number => typeof at === 'number'));
 }
+
+/**
+ * A server's modcalls ping the staff on shift first (at most 10, as users), and the event's role only after
+ * `roleAfterMinutes` unclaimed (/feed mention event:modcall on-duty-first:true role-after:).
+ */
+export const OnDutyFirstSchema = z.object({ roleAfterMinutes: z.number().int().positive() });
+export type OnDutyFirst = z.infer<typeof OnDutyFirstSchema>;
 
 /** Escalation of unclaimed modcalls in one server (/feed mention event:modcall escalate-after: escalate-role:). */
 export const EscalationSchema = z.object({ afterMinutes: z.number().int().positive(), roleId: z.string() });
@@ -95,6 +118,7 @@ const FINAL = 'card_final';
 const MODCALL = 'modcall_card';
 const CALLER = 'modcall_caller';
 const ESCALATION = 'modcall_escalation';
+const ON_DUTY_FIRST = 'modcall_on_duty_first';
 
 /**
  * The living feed's records, as store documents: each change atomic, shared by every process. Each carries a time
@@ -222,6 +246,17 @@ export class CardRecords {
   async saveEscalation(guildId: string, escalation: Escalation | null): Promise<void> {
     if (escalation === null) await this.records.delete(ESCALATION, guildId);
     else await this.records.update(ESCALATION, guildId, () => escalation);
+  }
+
+  async onDutyFirst(guildId: string): Promise<OnDutyFirst | undefined> {
+    const stored = await this.records.get(ON_DUTY_FIRST, guildId);
+    return stored === undefined || stored === null ? undefined : OnDutyFirstSchema.parse(stored);
+  }
+
+  /** Stores whether the server's modcalls ping the staff on shift first; null turns it off. */
+  async saveOnDutyFirst(guildId: string, onDutyFirst: OnDutyFirst | null): Promise<void> {
+    if (onDutyFirst === null) await this.records.delete(ON_DUTY_FIRST, guildId);
+    else await this.records.update(ON_DUTY_FIRST, guildId, () => onDutyFirst);
   }
 }
 

@@ -1,9 +1,11 @@
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
+import { toLoggableError } from '../../discord/log-error.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { CardPlanner, LanePlan, RenderedEntry } from '../../feed/card-plan.js';
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { EventOf } from '../../upstream/schemas.js';
+import { splitOpenShifts } from '../duty/index.js';
 import { CardEdits } from './card-edits.js';
 import type { CardRecords } from './card-records.js';
 import { withEarlierCases } from './earlier-cases.js';
@@ -14,11 +16,13 @@ import { recordPosted } from './record-posted.js';
 
 /** A later call of the same caller within this time is the same modcall: its card is edited, nobody pinged. */
 export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
+/** Staff on shift a modcall pings at most (on-duty-first): more would be a wall of mentions. */
+export const MOST_ON_DUTY_PINGED = 10;
 
 export interface FeedCardsDeps {
   records: CardRecords;
-  /** What a new case's card says of the player's earlier cases. */
-  community: Pick<RecordQueries, 'earlierCases'>;
+  /** What a new case's card says of the player's earlier cases; who is on shift for a modcall's first ping. */
+  community: Pick<RecordQueries, 'earlierCases' | 'openShifts'>;
   poster: Poster;
   clock: Clock;
   logger: Logger;
@@ -45,7 +49,7 @@ export class FeedCards implements CardPlanner {
     if (first.event?.event === 'modcall') {
       const update = await this.planRepeatCall(guildId, first, first.event);
       if (update) return update;
-      return this.planNewModcall(first, first.event);
+      return this.planNewModcall(guildId, first, first.event);
     }
     if (first.subject?.role === 'final') {
       const card = await this.deps.records.subject(guildId, first.subject.key);
@@ -141,15 +145,34 @@ export class FeedCards implements CardPlanner {
     return { item: fact.rendered.item, payload: { ...fact.rendered.payload, embeds }, settled: true };
   }
 
-  private planNewModcall(first: EntryFacts, event: EventOf<'modcall'>): LanePlan {
+  /**
+   * A new modcall's card, pinging its route's role; or, where the server chose on-duty-first, the staff on shift
+   * now (at most {@link MOST_ON_DUTY_PINGED}, longest on shift first), the role only later (the escalator), or at
+   * once when nobody is on shift. Decided here, when the lane plans the message: a resend sends what was written.
+   */
+  private async planNewModcall(guildId: string, first: EntryFacts, event: EventOf<'modcall'>): Promise<LanePlan> {
     const pingRoleId = first.rendered.payload.allowed_mentions.roles?.[0];
-    const message = renderModcallMessage(
-      event,
-      freshState(event.id, event.data.at),
-      pingRoleId ? { mentionRoleId: pingRoleId } : {},
-    );
+    const onDuty = (await this.deps.records.onDutyFirst(guildId))
+      ? await this.staffOnShift(guildId).catch((error: unknown) => {
+          // Nobody known on shift: the role is pinged at once, as without on-duty-first.
+          this.deps.logger.warn({ guildId, err: toLoggableError(error) }, 'who is on shift could not be read');
+          return [];
+        })
+      : [];
+    const message = renderModcallMessage(event, freshState(event.id, event.data.at), {
+      ...(pingRoleId ? { mentionRoleId: pingRoleId } : {}),
+      ...(onDuty.length > 0 ? { mentionUserIds: onDuty } : {}),
+    });
     const { components, ...payload } = message;
     return { kind: 'post', items: [{ item: first.rendered.item, payload }], components, cut: true };
+  }
+
+  private async staffOnShift(guildId: string): Promise<string[]> {
+    const { onDuty } = splitOpenShifts(await this.deps.community.openShifts(guildId), this.deps.clock());
+    return onDuty
+      .map((shift) => shift.memberId)
+      .filter((id): id is string => id !== null)
+      .slice(0, MOST_ON_DUTY_PINGED);
   }
 
   private async planRepeatCall(

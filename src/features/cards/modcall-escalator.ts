@@ -5,10 +5,10 @@ import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
-import type { Poster } from '../../discord/posting/poster.js';
+import type { OutgoingMessage, Poster } from '../../discord/posting/poster.js';
 import { SendError } from '../../discord/posting/send-failure.js';
 import { formatName } from '../../embeds/format.js';
-import { forgetAtOf, isOpen, type CardRecords, type ModcallCard } from './card-records.js';
+import { awaitsRolePing, forgetAtOf, isOpen, type CardRecords, type ModcallCard } from './card-records.js';
 
 /** How often due modcall cards are looked at. */
 const DEFAULT_CHECK_EVERY_MS = 15_000;
@@ -100,8 +100,20 @@ export class ModcallEscalator {
       await this.deps.records.updateModcall(...key, (current) => current);
       return true;
     }
+    const minuteMs = this.deps.minuteMs ?? 60_000;
+    // The first step of an on-duty-first card: its role, once the staff on shift let it wait role-after minutes.
+    if (awaitsRolePing(card) && card.pingRoleId !== null) {
+      const onDutyFirst = await this.deps.records.onDutyFirst(card.guildId);
+      const rolePingAt =
+        card.rolePingAt ?? (onDutyFirst ? card.postedAt + onDutyFirst.roleAfterMinutes * minuteMs : null);
+      if (rolePingAt !== null && rolePingAt <= now) {
+        if (!(await this.pingRole(card, card.pingRoleId, rolePingAt))) return false;
+      } else if (card.rolePingAt === undefined) {
+        await this.deps.records.updateModcall(...key, (current) => (current ? { ...current, rolePingAt } : current));
+      }
+    }
     const escalation = await this.deps.records.escalation(card.guildId);
-    const escalateAt = escalation ? card.postedAt + escalation.afterMinutes * (this.deps.minuteMs ?? 60_000) : null;
+    const escalateAt = escalation ? card.postedAt + escalation.afterMinutes * minuteMs : null;
     if (escalation && escalateAt !== null && escalateAt <= now) {
       return this.escalate(card, escalation.roleId, escalation.afterMinutes);
     }
@@ -112,15 +124,33 @@ export class ModcallEscalator {
     return true;
   }
 
-  private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<boolean> {
+  /**
+   * Pings the card's role in a reply once the staff on shift it pinged have let it wait (on-duty-first). True when
+   * done (posted, or given up for a channel Discord refuses for good).
+   */
+  private async pingRole(card: ModcallCard, roleId: string, at: number): Promise<boolean> {
+    const minutes = Math.round((at - card.postedAt) / (this.deps.minuteMs ?? 60_000));
     const body = {
-      content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed for ${minutes} min.`,
+      content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed by the staff on shift for ${minutes} min.`,
       embeds: [],
       allowed_mentions: { parse: [], roles: [roleId], replied_user: false },
       message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
     };
+    if (!(await this.postReply(card, body, makeCardNonce(['role', card.guildId, card.messageId])))) return false;
+    const pingedAt = this.deps.clock();
+    await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+      current
+        ? { ...current, rolePingAt: current.rolePingAt ?? at, rolePingedAt: current.rolePingedAt ?? pingedAt }
+        : current,
+    );
+    return true;
+  }
+
+  /** Posts a reply to the card; true when posted, or given up because Discord refuses the channel for good. */
+  private async postReply(card: ModcallCard, body: OutgoingMessage, nonce: string): Promise<boolean> {
     try {
-      await this.deps.poster.post(card.channelId, body, makeCardNonce(['escalate', card.guildId, card.messageId]));
+      await this.deps.poster.post(card.channelId, body, nonce);
+      return true;
     } catch (error) {
       const context = {
         guildId: card.guildId,
@@ -133,7 +163,18 @@ export class ModcallEscalator {
       }
       // Retrying a refusal that will not change would cost a request (and a log line) every check for a day.
       this.deps.logger.warn(context, 'modcall escalation given up: Discord refuses the channel');
+      return true;
     }
+  }
+
+  private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<boolean> {
+    const body = {
+      content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed for ${minutes} min.`,
+      embeds: [],
+      allowed_mentions: { parse: [], roles: [roleId], replied_user: false },
+      message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
+    };
+    if (!(await this.postReply(card, body, makeCardNonce(['escalate', card.guildId, card.messageId])))) return false;
     // Posted, or given up: either way this card's escalation is over.
     const at = this.deps.clock();
     await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>

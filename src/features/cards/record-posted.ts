@@ -81,6 +81,8 @@ async function saveNewModcall(
   event: EventOf<'modcall'>,
 ): Promise<void> {
   const pingRoleId = entry.payload.allowed_mentions.roles?.[0] ?? null;
+  // Pinged in its text instead of the role (on-duty-first): the role's ping comes later, from the escalator.
+  const pingedOnDuty = entry.payload.allowed_mentions.users ?? [];
   const postedAt = deps.clock();
   const card = await deps.records.updateModcall(guildId, messageId, (current) => {
     if (current) return current;
@@ -94,6 +96,7 @@ async function saveNewModcall(
       postedAt,
       pingRoleId,
       escalatedAt: null,
+      ...(pingedOnDuty.length > 0 ? { pingedOnDuty: [...pingedOnDuty] } : {}),
     };
   });
   const { robloxId } = event.data.caller;

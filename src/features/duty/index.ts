@@ -1,2 +1,2 @@
 /** What other features may use of the duty feature. */
-export { SHIFT_NEVER_ENDED_AFTER_MS } from './board-render.js';
+export { SHIFT_NEVER_ENDED_AFTER_MS, splitOpenShifts } from './board-render.js';
