@@ -18,6 +18,8 @@ export function askTheRecord(options: {
   flowing: () => boolean;
   say: (line: string) => void;
   onReply: (reply: FakeMessage) => void;
+  /** Once the record has answered. */
+  then?: () => Promise<void>;
 }): () => void {
   const { discord, guildId, say } = options;
   let tries = 0;
@@ -48,6 +50,7 @@ export function askTheRecord(options: {
         options.onReply(board);
         say(`/leaderboard shifts period:30-days → ${board.embeds[0]?.title ?? board.content}`);
       }
+      await options.then?.();
     })().catch((error: unknown) => {
       clearInterval(timer);
       say(`reading the record failed: ${error instanceof Error ? error.message : String(error)}`);

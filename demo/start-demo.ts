@@ -28,6 +28,7 @@ import { startPreviewServer, type PreviewSource } from './preview/preview-server
 import type { PreviewMessage } from './preview/render-message.js';
 import { setUpDemoGuild } from './set-up-guild.js';
 import { setUpReleaseCards } from './set-up-releases.js';
+import { showDutyAndDigest } from './show-duty.js';
 
 export interface DemoOptions {
   /** Pause between two events of the stream. */
@@ -74,6 +75,7 @@ function toPreviewMessage(discord: FakeDiscord) {
     },
     buttons: buttonLabels(message.components),
     replyTo: replyTarget(discord, message.body['message_reference']),
+    files: Object.fromEntries(message.api.attachments.map((file) => [file.filename, file.url])),
   });
 }
 
@@ -172,7 +174,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       webhookBaseUrl: (intakeUrl) => intakeUrl,
       // Release cards follow the review within seconds here, not a minute: a change in GET /apps brings the
       // app's versions at once, and the key's budget still holds polling to 30 requests a minute.
-      timings: { releasePolling: { cycleMs: RELEASE_POLL_MS, pendingEveryMs: 60_000, idleEveryMs: 60_000 } },
+      // The weekly digest is looked for every 5 s, not every minute, so the demo's shows soon after it is due.
+      timings: {
+        releasePolling: { cycleMs: RELEASE_POLL_MS, pendingEveryMs: 60_000, idleEveryMs: 60_000 },
+        digest: { checkEveryMs: 5_000 },
+      },
     });
     cleanups.push(() => bot.stop());
     const client = bot.discord;
@@ -208,7 +214,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       messages: (channelId) => (channelId === REPLIES_PANEL ? replies : discord.messages(channelId)).map(toMessage),
       directory,
     };
-    const previewOptions = { source, status: () => ({ intakeUrl: bot.http.url }) };
+    const previewOptions = {
+      source,
+      status: () => ({ intakeUrl: bot.http.url }),
+      imageOrigin: new URL(discord.apiUrl).origin,
+    };
     const preview = await startPreviewServer({ ...previewOptions, port: options.previewPort }).catch(
       (error: unknown) => {
         if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
@@ -311,6 +321,14 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       flowing: () => flowing,
       say,
       onReply: (reply) => replies.push(reply),
+      then: () =>
+        showDutyAndDigest({
+          discord,
+          guildId: guild.id,
+          channelId: guild.channels['staff-room'] ?? '',
+          digests: bot.store.digests,
+          say,
+        }),
     });
     cleanups.push(() => stopAsking());
 

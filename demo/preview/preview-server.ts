@@ -32,6 +32,8 @@ export interface PreviewServerOptions {
   pollMs?: number;
   /** Time zone of rendered times; default the process's own (the demo runs where it is watched). */
   timeZone?: string;
+  /** Where the files messages carry are served (the fake Discord's address): the page may load images from it. */
+  imageOrigin?: string;
 }
 
 export interface PreviewServer {
@@ -53,13 +55,16 @@ const STATIC_FILES: Readonly<Record<string, { file: string; type: string }>> = {
  * Scripts only from here; no framing, no plugins. Inline style attributes carry embed colours and the field
  * grid, all computed from numbers, never from embed text.
  */
-const SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
+/** The headers of every answer; images may also come from `imageOrigin` (the files messages carry). */
+function securityHeaders(imageOrigin: string | undefined) {
+  const images = imageOrigin === undefined ? '' : ` ${imageOrigin}`;
+  return {
+    'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data:${images}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+}
 
 interface ChannelView extends PreviewChannel {
   messages: number;
@@ -72,6 +77,7 @@ interface ChannelView extends PreviewChannel {
  */
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const { source } = options;
+  const securedBy = securityHeaders(options.imageOrigin);
   const files = new Map(
     Object.entries(STATIC_FILES).map(([path, { file, type }]) => [
       path,
@@ -152,7 +158,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
 
   const openEvents = (request: IncomingMessage, response: ServerResponse) => {
     response.writeHead(200, {
-      ...SECURITY_HEADERS,
+      ...securedBy,
       'content-type': 'text/event-stream; charset=utf-8',
       connection: 'keep-alive',
     });
@@ -166,19 +172,19 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   };
 
   const json = (response: ServerResponse, body: unknown) => {
-    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' });
+    response.writeHead(200, { ...securedBy, 'content-type': 'application/json; charset=utf-8' });
     response.end(JSON.stringify(body));
   };
 
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://preview.invalid').pathname;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { ...SECURITY_HEADERS, allow: 'GET, HEAD' }).end();
+      response.writeHead(405, { ...securedBy, allow: 'GET, HEAD' }).end();
       return;
     }
     const file = files.get(path);
     if (file) {
-      response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.type });
+      response.writeHead(200, { ...securedBy, 'content-type': file.type });
       response.end(request.method === 'HEAD' ? undefined : file.body);
       return;
     }
@@ -202,7 +208,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
           })),
         );
       default:
-        response.writeHead(404, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' }).end('not found');
+        response.writeHead(404, { ...securedBy, 'content-type': 'text/plain; charset=utf-8' }).end('not found');
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -18,6 +18,8 @@ export interface PreviewMessage {
   buttons?: readonly string[];
   /** The title or first line of the message this one replies to. */
   replyTo?: string | undefined;
+  /** The files the message carries, by name, with the address that serves each (an embed's `attachment://`). */
+  files?: Readonly<Record<string, string>>;
 }
 
 /** Discord lays inline fields out three to a row on a 12-column grid; a field that is not inline takes a row. */
@@ -63,8 +65,15 @@ function renderTimestamp(iso: string | undefined, ctx: MarkdownContext): string 
   return `<time class="embed-timestamp" datetime="${escapeHtml(new Date(ms).toISOString())}">${escapeHtml(formatCalendar(ms, ctx.now, ctx.timeZone))}</time>`;
 }
 
-/** One embed as Discord draws it: colour bar, author, title (a link when it has a url), description, fields, footer. */
-export function renderEmbed(embed: APIEmbed, ctx: MarkdownContext): string {
+/**
+ * One embed as Discord draws it: colour bar, author, title (a link when it has a url), description, fields, image
+ * (a file of the message named `attachment://…`, or an http(s) address), footer.
+ */
+export function renderEmbed(
+  embed: APIEmbed,
+  ctx: MarkdownContext,
+  files: Readonly<Record<string, string>> = {},
+): string {
   const colour = cssColour(embed.color) ?? '#1e1f22';
   const parts: string[] = [];
   if (embed.author?.name) {
@@ -91,6 +100,8 @@ export function renderEmbed(embed: APIEmbed, ctx: MarkdownContext): string {
       `<div class="embed-fields">${fields.map((field, index) => renderField(field, columns[index] ?? '1 / 13', ctx)).join('')}</div>`,
     );
   }
+  const image = imageSource(embed.image?.url, files);
+  if (image) parts.push(`<img class="embed-image" src="${escapeHtml(image)}" alt="">`);
   const footerText = embed.footer?.text;
   const timestamp = renderTimestamp(embed.timestamp, ctx);
   if (footerText || timestamp) {
@@ -100,6 +111,12 @@ export function renderEmbed(embed: APIEmbed, ctx: MarkdownContext): string {
     );
   }
   return `<article class="embed" style="border-left-color: ${colour}" data-colour="${colour}">${parts.join('')}</article>`;
+}
+
+/** Where an embed's image comes from: a file of the message (`attachment://name`), or an http(s) address. */
+function imageSource(url: string | undefined, files: Readonly<Record<string, string>>): string | undefined {
+  if (url?.startsWith('attachment://')) return safeHref(files[url.slice('attachment://'.length)]);
+  return safeHref(url);
 }
 
 /** Discord draws a message under the previous one, without avatar and name, when the same author sent both within this. */
@@ -144,7 +161,7 @@ export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, con
     reply +
     (folded ? '' : fullHeader) +
     content +
-    message.embeds.map((embed) => renderEmbed(embed, ctx)).join('') +
+    message.embeds.map((embed) => renderEmbed(embed, ctx, message.files)).join('') +
     buttons +
     (message.edited ? '<span class="message-edited">(edited)</span>' : '') +
     '</div></div>'

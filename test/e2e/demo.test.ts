@@ -128,6 +128,34 @@ describe('npm run demo', () => {
     expect(board?.embeds[0]?.description).toMatch(/^\*\*1\.\*\* <@\d+> \(.+\): \d+\.\d h/);
   }, 35_000);
 
+  it("shows the on-duty board and the week's digest, its chart drawn, in the staff room", async () => {
+    await demo.waitForLine(/^demo: \/duty board channel:#staff-room → /, 30_000);
+    await demo.waitForLine(/^demo: the demo moves the digest's hour to now/, 15_000);
+    const staffRoom = async () =>
+      (await getJson<ChannelMessages[]>('/api/messages')).find((channel) => channel.name === 'staff-room')?.messages ??
+      [];
+    await expect
+      .poll(async () => (await staffRoom()).map((message) => message.embeds[0]?.title ?? ''), { timeout: 20_000 })
+      .toEqual([expect.stringMatching(/^On duty now: \d+$/), expect.stringMatching(/^Weekly digest: /)]);
+
+    const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(previewUrl);
+      const chart = page.locator('section.channel[data-channel-name="staff-room"] img.embed-image').first();
+      await chart.waitFor({ state: 'attached', timeout: 10_000 });
+      // The chart is loaded from the fake Discord's files, as Discord's CDN would serve it.
+      await expect
+        .poll(() => chart.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth))
+        .toBe(800);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
   it('shows the channels in a browser as Discord draws them, live', async () => {
     const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {
