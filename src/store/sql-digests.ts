@@ -3,6 +3,7 @@ import type { Digests, DigestSchedule, DigestTake, Quota } from './digests.js';
 import type { RecordEngine } from './record-engine.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
+import type { DigestScheduleTable } from './tables.js';
 
 /** Quotas and the weekly digest on either engine, over the community record's engine (its reads and writes). */
 export class SqlDigests implements Digests {
@@ -82,14 +83,7 @@ export class SqlDigests implements Digests {
   }
 }
 
-function scheduleOf(row: {
-  guild_id: string;
-  channel_id: string;
-  weekday: number;
-  hour: number;
-  time_zone: string;
-  next_at: number;
-}): DigestSchedule {
+function scheduleOf(row: DigestScheduleTable): DigestSchedule {
   return {
     guildId: row.guild_id,
     channelId: row.channel_id,

@@ -172,3 +172,13 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
   };
   return harness;
 }
+
+/**
+ * An admin sets the server key and registers a webhook for every event, as the record's and duty's tests start;
+ * resolves with the webhook's id (the fake service's, which its deliveries name).
+ */
+export async function registerEveryEvent(h: AdminHarness): Promise<string> {
+  await h.setup(h.service.issueKey());
+  const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+  return /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+}

@@ -4,7 +4,7 @@ import { autocomplete, buttonClick } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
 import { decodePng, pixelsNear } from '../helpers/png.js';
-import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
+import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 const PLAYER = { robloxId: '2391045817', name: 'SpeedyRacer_09' };
 const created = SAMPLE_DELIVERIES['case.created'].data.case;
@@ -26,9 +26,7 @@ describe('the community record', () => {
 
   beforeEach(async () => {
     h = await startAdminHarness();
-    await h.setup(h.service.issueKey());
-    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+    webhookId = await registerEveryEvent(h);
   });
 
   afterEach(async () => {

@@ -2,7 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
-import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
+import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 const SERVER = 'srv_duty';
 
@@ -42,9 +42,7 @@ describe('the on-duty board', () => {
 
   beforeEach(async () => {
     h = await startAdminHarness();
-    await h.setup(h.service.issueKey());
-    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+    webhookId = await registerEveryEvent(h);
   });
 
   afterEach(async () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chatInputCommand, type InteractionOutcome } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
-import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
+import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 const created = SAMPLE_DELIVERIES['case.created'].data.case;
 const MINUTE = 60_000;
@@ -77,9 +77,7 @@ describe('/export', () => {
 
   beforeEach(async () => {
     h = await startAdminHarness();
-    await h.setup(h.service.issueKey());
-    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+    webhookId = await registerEveryEvent(h);
   });
 
   afterEach(async () => {
