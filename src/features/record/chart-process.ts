@@ -15,6 +15,11 @@ export interface ChartProcessRequest {
 export type ChartProcessAnswer =
   { readonly id: number; readonly png: Uint8Array } | { readonly id: number; readonly error: string };
 
+/** Said once, when the drawing libraries are loaded: the process draws at once from then on. */
+export interface ChartProcessReady {
+  readonly ready: true;
+}
+
 function answer(request: ChartProcessRequest): ChartProcessAnswer {
   try {
     return { id: request.id, png: drawChart(request.chart) };
@@ -25,3 +30,5 @@ function answer(request: ChartProcessRequest): ChartProcessAnswer {
 
 process.on('message', (request: ChartProcessRequest) => process.send?.(answer(request)));
 process.on('disconnect', () => process.exit(0));
+const ready: ChartProcessReady = { ready: true };
+process.send?.(ready);

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger } from '../../base/logger.js';
 import type { Timers } from '../../base/timers.js';
 import type { Job } from '../feature.js';
-import type { ChartProcessAnswer, ChartProcessRequest } from './chart-process.js';
+import type { ChartProcessAnswer, ChartProcessReady, ChartProcessRequest } from './chart-process.js';
 import type { ChartRequest } from './charts.js';
 
 /** Draws chart images; undefined when it could not (the answer then goes without its picture). */
@@ -23,6 +23,11 @@ const DEFAULT_TIMEOUT_MS = 15_000;
  * it is small (about 65 MB at start, 130 MB after 40 charts).
  */
 const CHARTS_PER_PROCESS = 40;
+/**
+ * The process that takes over is started this many charts before: it takes about 0.3 s to start (more on a busy
+ * machine), so charts asked one after the other never wait for it.
+ */
+const SUCCESSOR_AHEAD = 10;
 
 export interface ChartRendererDeps {
   timers: Timers;
@@ -37,6 +42,8 @@ interface ChartProcess {
   readonly child: ChildProcess;
   asked: number;
   retired: boolean;
+  /** It has loaded the drawing libraries (it said so). */
+  ready: boolean;
 }
 
 interface Waiting {
@@ -57,6 +64,8 @@ export class ChartRenderer implements ChartDrawer, Job {
   /** Every chart process not yet exited: the current one, and retired ones finishing their charts. */
   readonly #live = new Set<ChartProcess>();
   #current: ChartProcess | undefined;
+  /** The process that takes over from the current one once it has drawn its share, started early. */
+  #successor: ChartProcess | undefined;
   #nextId = 0;
   #idle: unknown;
   #stopped = false;
@@ -73,7 +82,10 @@ export class ChartRenderer implements ChartDrawer, Job {
     this.deps.timers.clearTimeout(this.#idle);
     await Promise.all(
       [...this.#live].map(({ child }) => {
+        if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        // Held open until it has exited: an idle process no longer keeps the event loop alive on its own.
+        child.ref();
         child.kill();
         return exited;
       }),
@@ -87,9 +99,13 @@ export class ChartRenderer implements ChartDrawer, Job {
 
   draw(chart: ChartRequest): Promise<Buffer | undefined> {
     if (this.#stopped) return Promise.resolve(undefined);
-    const chartProcess = this.#running();
+    const chartProcess = (this.#current ??= this.#spawn());
     chartProcess.asked += 1;
-    const itsLast = chartProcess.asked >= (this.deps.chartsPerProcess ?? CHARTS_PER_PROCESS);
+    const share = this.deps.chartsPerProcess ?? CHARTS_PER_PROCESS;
+    if (this.#successor === undefined && chartProcess.asked >= share - SUCCESSOR_AHEAD) this.#successor = this.#spawn();
+    // Past its share, a process hands over once its successor is ready: a chart never waits for a process to start.
+    const successor = this.#successor;
+    const itsLast = chartProcess.asked >= share && successor?.ready === true;
     const id = (this.#nextId += 1);
     this.deps.timers.clearTimeout(this.#idle);
     const { child } = chartProcess;
@@ -105,23 +121,27 @@ export class ChartRenderer implements ChartDrawer, Job {
       child.send(request, (error) => {
         if (error) child.kill('SIGKILL');
       });
-      if (itsLast) {
+      if (itsLast && successor) {
         this.#retire(chartProcess);
-        // The next process starts now, so the next chart does not wait for one to start.
-        this.#idleIn(this.#running());
+        this.#successor = undefined;
+        this.#current = successor;
+        this.#idleIn(successor);
       }
     });
   }
 
-  #running(): ChartProcess {
-    if (this.#current) return this.#current;
-    const chartProcess: ChartProcess = { child: forkChartProcess(), asked: 0, retired: false };
+  /** A new chart process; it keeps the event loop alive only while a chart is awaited of it. */
+  #spawn(): ChartProcess {
+    const chartProcess: ChartProcess = { child: forkChartProcess(), asked: 0, retired: false, ready: false };
     const { child } = chartProcess;
-    child.on('message', (answer: ChartProcessAnswer) => this.#answered(chartProcess, answer));
+    child.on('message', (message: ChartProcessAnswer | ChartProcessReady) => {
+      if ('ready' in message) chartProcess.ready = true;
+      else this.#answered(chartProcess, message);
+    });
     child.on('error', (error) => this.deps.logger.warn({ err: error.message }, 'the chart process failed'));
     child.once('exit', (code, signal) => this.#exited(chartProcess, code, signal));
+    holdOpen(child, false);
     this.#live.add(chartProcess);
-    this.#current = chartProcess;
     return chartProcess;
   }
 
@@ -142,10 +162,13 @@ export class ChartRenderer implements ChartDrawer, Job {
     else this.#idleIn(chartProcess);
   }
 
-  /** Retires the process if it is asked nothing for the idle time. */
+  /** Retires the process, and its successor if one was started, if it is asked nothing for the idle time. */
   #idleIn(chartProcess: ChartProcess): void {
     this.deps.timers.clearTimeout(this.#idle);
-    this.#idle = this.deps.timers.setTimeout(() => this.#retire(chartProcess), this.deps.idleMs ?? DEFAULT_IDLE_MS);
+    this.#idle = this.deps.timers.setTimeout(() => {
+      this.#retire(chartProcess);
+      if (this.#successor) this.#retire(this.#successor);
+    }, this.deps.idleMs ?? DEFAULT_IDLE_MS);
   }
 
   #drawing(chartProcess: ChartProcess): boolean {
@@ -160,11 +183,13 @@ export class ChartRenderer implements ChartDrawer, Job {
   #retire(chartProcess: ChartProcess): void {
     chartProcess.retired = true;
     if (this.#current === chartProcess) this.#current = undefined;
+    if (this.#successor === chartProcess) this.#successor = undefined;
     if (!this.#drawing(chartProcess) && chartProcess.child.connected) chartProcess.child.disconnect();
   }
 
   #exited(chartProcess: ChartProcess, code: number | null, signal: NodeJS.Signals | null): void {
     this.#live.delete(chartProcess);
+    if (this.#successor === chartProcess) this.#successor = undefined;
     if (this.#current === chartProcess) {
       this.#current = undefined;
       this.deps.timers.clearTimeout(this.#idle);

@@ -67,20 +67,24 @@ describe('the chart process', () => {
     expect(charts.pid).not.toBe(pid);
   });
 
-  it('replaces its process after its share of charts, starting the next at once; every chart is answered', async () => {
+  it('hands over to a new process after its share of charts, once that one is ready; every chart is answered', async () => {
     const { renderer: charts } = renderer({ chartsPerProcess: 3 });
-    const drawing: Array<Promise<Buffer | undefined>> = [];
     const pids: Array<number | undefined> = [];
-    for (let i = 0; i < 7; i += 1) {
-      drawing.push(charts.draw(i % 2 ? HOURS : BOARD));
-      pids.push(charts.pid);
+    const drawn: Array<Buffer | undefined> = [];
+    // One after the other, as staff ask: the successor started at the first chart is ready a moment later.
+    // The process that draws each chart: the current one when it is asked (the first chart starts one).
+    while (new Set(pids).size < 3 && pids.length < 60) {
+      const current = charts.pid;
+      const drawing = charts.draw(pids.length % 2 ? HOURS : BOARD);
+      pids.push(current ?? charts.pid);
+      drawn.push(await drawing);
     }
-    // Three charts asked of a process retire it, and the next process starts at once.
-    const [a, b, c] = [pids[0], pids[2], pids[5]];
-    expect(pids).toEqual([a, a, b, b, b, c, c]);
-    expect(new Set([a, b, c]).size).toBe(3);
-    const pngs = await Promise.all(drawing);
-    expect(pngs.map((png) => decodePng(png ?? Buffer.alloc(0)).width)).toEqual(Array(7).fill(800));
+    const [a, b, c] = [...new Set(pids)];
+    expect(c).toBeDefined();
+    // Each process drew at least its share before handing over.
+    expect(pids.filter((pid) => pid === a).length).toBeGreaterThanOrEqual(3);
+    expect(pids.filter((pid) => pid === b).length).toBeGreaterThanOrEqual(3);
+    expect(drawn.map((png) => decodePng(png ?? Buffer.alloc(0)).width)).toEqual(pids.map(() => 800));
     await until(() => !alive(a ?? 0) && !alive(b ?? 0), 'the retired chart processes to exit');
     expect(alive(c ?? 0)).toBe(true);
   });
