@@ -15,6 +15,15 @@ import type { OpenShift } from '../../store/record-queries.js';
  */
 export const SHIFT_NEVER_ENDED_AFTER_MS = 16 * 60 * 60 * 1000;
 
+/**
+ * When the first of these on-duty shifts passes the "never ended" limit (and so must leave the board and its
+ * member the role), if any does: the one moment a guild's duty changes without a shift event.
+ */
+export function nextNeverEndedAt(onDuty: readonly OpenShift[]): number | undefined {
+  if (onDuty.length === 0) return undefined;
+  return Math.min(...onDuty.map((shift) => shift.startedAt)) + SHIFT_NEVER_ENDED_AFTER_MS + 1;
+}
+
 /** The open shifts still counted as on duty at `now`, and the ones open too long to be believed. */
 export function splitOpenShifts(
   shifts: readonly OpenShift[],

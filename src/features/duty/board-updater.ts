@@ -1,6 +1,5 @@
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
-import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
@@ -8,7 +7,7 @@ import type { Poster } from '../../discord/posting/poster.js';
 import type { DutyStore } from '../../store/duty-store.js';
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
-import { renderBoard } from './board-render.js';
+import { nextNeverEndedAt, renderBoard, splitOpenShifts } from './board-render.js';
 
 /**
  * The least time between two edits of one guild's board: Discord lets a bot edit about 5 messages per 5 s in a
@@ -19,11 +18,6 @@ import { renderBoard } from './board-render.js';
 export const MIN_EDIT_GAP_MS = 1_200;
 /** After a failed edit or post (Discord down, a permission taken away): when the board is tried again. */
 const RETRY_AFTER_MS = 30_000;
-/**
- * Every board is redrawn this often even without a shift change, so a shift that passes the "never ended" limit
- * moves apart (the relative times count themselves up in Discord; nothing else on the board ages).
- */
-const REFRESH_EVERY_MS = 10 * 60 * 1000;
 
 export interface BoardUpdaterDeps {
   duty: Pick<DutyStore, 'settingsOf' | 'listConfigured' | 'setBoardMessage'>;
@@ -45,6 +39,11 @@ interface GuildBoard {
   timer: unknown;
   /** What the board's message shows (its time left out), as this process last posted or edited it. */
   shown: { messageId: string; content: string } | undefined;
+  /**
+   * Redraws the board when its longest shift passes the "never ended" limit and moves apart: the one change of
+   * a board without a shift event (the relative times count themselves up in Discord).
+   */
+  aging: unknown;
 }
 
 /**
@@ -57,21 +56,12 @@ interface GuildBoard {
 export class BoardUpdater implements Job {
   private readonly boards = new Map<string, GuildBoard>();
   private readonly running = new Set<Promise<void>>();
-  private readonly refreshing: Repeating;
   private stopped = true;
 
-  constructor(private readonly deps: BoardUpdaterDeps) {
-    this.refreshing = new Repeating(
-      deps.timers,
-      REFRESH_EVERY_MS,
-      () => this.changedAll(),
-      (error) => deps.logger.warn({ err: toLoggableError(error) }, 'the duty boards could not be listed'),
-    );
-  }
+  constructor(private readonly deps: BoardUpdaterDeps) {}
 
   async start(): Promise<void> {
     this.stopped = false;
-    this.refreshing.start();
     // What changed while the bot was down (or while another process held the gateway) is shown at once.
     await this.changedAll().catch((error: unknown) =>
       this.deps.logger.warn({ err: toLoggableError(error) }, 'the duty boards could not be listed'),
@@ -80,8 +70,10 @@ export class BoardUpdater implements Job {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.refreshing.stop();
-    for (const board of this.boards.values()) this.deps.timers.clearTimeout(board.timer);
+    for (const board of this.boards.values()) {
+      this.deps.timers.clearTimeout(board.timer);
+      this.deps.timers.clearTimeout(board.aging);
+    }
     await Promise.all([...this.running]);
   }
 
@@ -89,11 +81,20 @@ export class BoardUpdater implements Job {
   changed(guildId: string): void {
     let board = this.boards.get(guildId);
     if (!board) {
-      board = { dirty: false, running: false, notBefore: 0, timer: undefined, shown: undefined };
+      board = { dirty: false, running: false, notBefore: 0, timer: undefined, shown: undefined, aging: undefined };
       this.boards.set(guildId, board);
     }
     board.dirty = true;
     this.schedule(guildId, board);
+  }
+
+  /** The bot left the guild (or its board is off): nothing of it is kept. */
+  forget(guildId: string): void {
+    const board = this.boards.get(guildId);
+    if (!board) return;
+    this.deps.timers.clearTimeout(board.timer);
+    this.deps.timers.clearTimeout(board.aging);
+    this.boards.delete(guildId);
   }
 
   /** Resolves when no edit is under way or due (tests and the benchmark). */
@@ -143,13 +144,20 @@ export class BoardUpdater implements Job {
 
   /**
    * Edits the guild's board to show who is on shift now, or posts it where it has no message (any more). Nothing
-   * is sent when the board already shows exactly that (the ten-minute refresh of a quiet board). True when sent.
+   * is sent when the board already shows exactly that (a redraw after a restart, or of a board that did not change).
+   * True when sent.
    */
   private async update(guildId: string, board: GuildBoard): Promise<boolean> {
     const settings = await this.deps.duty.settingsOf(guildId);
     const channelId = settings.boardChannelId;
-    if (channelId === null) return false;
-    const body = renderBoard(await this.deps.record.openShifts(guildId), this.deps.clock());
+    if (channelId === null) {
+      this.forget(guildId);
+      return false;
+    }
+    const now = this.deps.clock();
+    const shifts = await this.deps.record.openShifts(guildId);
+    this.ageAt(guildId, board, nextNeverEndedAt(splitOpenShifts(shifts, now).onDuty));
+    const body = renderBoard(shifts, now);
     const content = JSON.stringify(body.embeds.map(({ timestamp: _time, ...rest }) => rest));
     const previous = settings.boardMessageId;
     if (previous !== null && board.shown?.messageId === previous && board.shown.content === content) return false;
@@ -165,5 +173,13 @@ export class BoardUpdater implements Job {
     await this.deps.duty.setBoardMessage(guildId, channelId, posted);
     board.shown = { messageId: posted, content };
     return true;
+  }
+
+  private ageAt(guildId: string, board: GuildBoard, at: number | undefined): void {
+    this.deps.timers.clearTimeout(board.aging);
+    board.aging =
+      at === undefined
+        ? undefined
+        : this.deps.timers.setTimeout(() => this.changed(guildId), Math.max(0, at - this.deps.clock()));
   }
 }

@@ -62,5 +62,11 @@ export function createDutyFeature(parts: BotParts, timings: DutyTimings = {}): D
     shiftsChanged(guildIds) {
       for (const guildId of guildIds) changed(guildId);
     },
+    // What is kept in memory per guild goes with it (its row goes with the store's forgetting).
+    onGuildRemoved: (guildId) => {
+      board.forget(guildId);
+      roles.forget(guildId);
+      return Promise.resolve();
+    },
   };
 }

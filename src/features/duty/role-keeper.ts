@@ -2,13 +2,12 @@ import { DiscordAPIError, Routes, type REST } from 'discord.js';
 
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
-import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
 import type { DutyStore } from '../../store/duty-store.js';
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
-import { SHIFT_NEVER_ENDED_AFTER_MS, splitOpenShifts } from './board-render.js';
+import { nextNeverEndedAt, SHIFT_NEVER_ENDED_AFTER_MS, splitOpenShifts } from './board-render.js';
 
 /** Discord's "Unknown Member": the member left the server; there is no role to give or take. */
 const UNKNOWN_MEMBER = 10007;
@@ -18,8 +17,8 @@ const UNKNOWN_MEMBER = 10007;
  * back, is found and the role taken; shifts older than that are past any role this bot gave.
  */
 const FIRST_LOOK_BACK_MS = 24 * 60 * 60 * 1000;
-/** Every guild's role is reconciled this often even without a shift change (a member who passed the limit). */
-const REFRESH_EVERY_MS = 10 * 60 * 1000;
+/** A role Discord refused (or Discord down) is tried again this much later, if no shift change comes first. */
+const RETRY_AFTER_MS = 60_000;
 
 export interface RoleKeeperDeps {
   duty: Pick<DutyStore, 'settingsOf' | 'listConfigured'>;
@@ -36,6 +35,11 @@ interface GuildRoles {
   running: boolean;
   /** The role given, and the members this process knows hold it because of a shift. */
   applied: { roleId: string; holders: Set<string> } | undefined;
+  /**
+   * Reconciles again without a shift event: when the longest shift passes the "never ended" limit (its member
+   * loses the role), or to retry what Discord refused.
+   */
+  later: unknown;
 }
 
 /**
@@ -45,26 +49,17 @@ interface GuildRoles {
  * therefore never leaves a wrong role, and after a restart the first look also takes the role from the members
  * whose shift ended in the last day (or was open past the "never ended" limit). One guild is reconciled at a
  * time; changes meanwhile are coalesced into the next pass. A role Discord refuses is logged and tried again at
- * the next change or refresh.
+ * the next change, or a minute later.
  */
 export class RoleKeeper implements Job {
   private readonly guilds = new Map<string, GuildRoles>();
   private readonly running = new Set<Promise<void>>();
-  private readonly refreshing: Repeating;
   private stopped = true;
 
-  constructor(private readonly deps: RoleKeeperDeps) {
-    this.refreshing = new Repeating(
-      deps.timers,
-      REFRESH_EVERY_MS,
-      () => this.changedAll(),
-      (error) => deps.logger.warn({ err: { message: describeDiscordError(error) } }, 'duty roles not listed'),
-    );
-  }
+  constructor(private readonly deps: RoleKeeperDeps) {}
 
   async start(): Promise<void> {
     this.stopped = false;
-    this.refreshing.start();
     await this.changedAll().catch((error: unknown) =>
       this.deps.logger.warn({ err: { message: describeDiscordError(error) } }, 'duty roles not listed'),
     );
@@ -72,7 +67,7 @@ export class RoleKeeper implements Job {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.refreshing.stop();
+    for (const guild of this.guilds.values()) this.deps.timers.clearTimeout(guild.later);
     await this.idle();
   }
 
@@ -80,11 +75,17 @@ export class RoleKeeper implements Job {
   changed(guildId: string): void {
     let guild = this.guilds.get(guildId);
     if (!guild) {
-      guild = { dirty: false, running: false, applied: undefined };
+      guild = { dirty: false, running: false, applied: undefined, later: undefined };
       this.guilds.set(guildId, guild);
     }
     guild.dirty = true;
     this.run(guildId, guild);
+  }
+
+  /** The bot left the guild: nothing of it is kept (its roles went with it). */
+  forget(guildId: string): void {
+    this.deps.timers.clearTimeout(this.guilds.get(guildId)?.later);
+    this.guilds.delete(guildId);
   }
 
   /** Resolves when no reconciliation is under way (tests). */
@@ -108,7 +109,9 @@ export class RoleKeeper implements Job {
           { guildId, err: { message: describeDiscordError(error) } },
           'the on-duty role could not be reconciled; tried again at the next change',
         );
+        return this.deps.clock() + RETRY_AFTER_MS;
       })
+      .then((next) => this.reconcileAt(guildId, guild, next))
       .finally(() => {
         guild.running = false;
         this.running.delete(done);
@@ -117,7 +120,16 @@ export class RoleKeeper implements Job {
     this.running.add(done);
   }
 
-  private async reconcile(guildId: string, guild: GuildRoles): Promise<void> {
+  private reconcileAt(guildId: string, guild: GuildRoles, at: number | undefined): void {
+    this.deps.timers.clearTimeout(guild.later);
+    guild.later =
+      at === undefined || this.stopped
+        ? undefined
+        : this.deps.timers.setTimeout(() => this.changed(guildId), Math.max(0, at - this.deps.clock()));
+  }
+
+  /** Reconciles the guild's role; when to look again without a shift event, if ever. */
+  private async reconcile(guildId: string, guild: GuildRoles): Promise<number | undefined> {
     const { roleId } = await this.deps.duty.settingsOf(guildId);
     if (guild.applied && guild.applied.roleId !== roleId) {
       // The role was changed or turned off: the members this process gave the old one lose it.
@@ -126,10 +138,10 @@ export class RoleKeeper implements Job {
         if (await this.take(guildId, memberId, old, 'the on-duty role was changed (/duty role)'))
           holders.delete(memberId);
       }
-      if (holders.size > 0) return;
+      if (holders.size > 0) return this.deps.clock() + RETRY_AFTER_MS;
       guild.applied = undefined;
     }
-    if (roleId === null) return;
+    if (roleId === null) return undefined;
     const now = this.deps.clock();
     const { onDuty, neverEnded } = splitOpenShifts(await this.deps.record.openShifts(guildId), now);
     const should = new Set(onDuty.flatMap((shift) => (shift.memberId === null ? [] : [shift.memberId])));
@@ -148,14 +160,20 @@ export class RoleKeeper implements Job {
     } else {
       stale = [...applied.holders];
     }
+    let refused = false;
     for (const memberId of stale) {
       if (should.has(memberId)) continue;
       if (await this.take(guildId, memberId, roleId, 'shift ended (/duty role)')) applied.holders.delete(memberId);
+      else refused = true;
     }
     for (const memberId of should) {
       if (applied.holders.has(memberId)) continue;
       if (await this.give(guildId, memberId, roleId)) applied.holders.add(memberId);
+      else refused = true;
     }
+    const times = [nextNeverEndedAt(onDuty), refused ? now + RETRY_AFTER_MS : undefined];
+    const next = times.filter((at): at is number => at !== undefined);
+    return next.length === 0 ? undefined : Math.min(...next);
   }
 
   /** True when the member holds the role now (or left the server). */
@@ -183,7 +201,7 @@ export class RoleKeeper implements Job {
     if (error instanceof DiscordAPIError && error.code === UNKNOWN_MEMBER) return true;
     this.deps.logger.warn(
       { guildId, memberId, err: { message: describeDiscordError(error) } },
-      `the on-duty role could not be ${what}; tried again at the next change`,
+      `the on-duty role could not be ${what}; tried again at the next change, or a minute later`,
     );
     return false;
   }
