@@ -178,7 +178,7 @@ async function setMinimum(interaction: ChatInputCommandInteraction, ctx: DutyCom
   }
   if (after !== null && (after < AFTER_MINUTES_LIMITS.least || after > AFTER_MINUTES_LIMITS.most)) {
     throw new UserFacingError(
-      `after is ${AFTER_MINUTES_LIMITS.least} to ${AFTER_MINUTES_LIMITS.most} minutes. Nothing was saved.`,
+      `The wait (after) is ${AFTER_MINUTES_LIMITS.least} to ${AFTER_MINUTES_LIMITS.most} minutes. Nothing was saved.`,
     );
   }
   const afterMinutes = after ?? DEFAULT_AFTER_MINUTES;
