@@ -7,7 +7,7 @@ import type { CoverageMinimum, DutyStore } from '../../store/duty-store.js';
 import type { RecordQueries, RunningSession } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
 import { splitOpenShifts } from './board-render.js';
-import { judgeCoverage, MINUTE_MS } from './coverage.js';
+import { countedSessions, judgeCoverage, MINUTE_MS } from './coverage.js';
 
 /** After a failed look (the store down): when the guild is looked at again. */
 const RETRY_AFTER_MS = 30_000;
@@ -162,10 +162,10 @@ export class CoverageGuard implements Job {
       await this.deps.report(guildId, null);
       return null;
     }
-    const sessions = await this.deps.record.runningSessions(guildId);
+    const now = this.deps.clock();
+    const sessions = countedSessions(await this.deps.record.runningSessions(guildId), now);
     if (sessions.length > 0) this.keep.add(guildId);
     else this.keep.delete(guildId);
-    const now = this.deps.clock();
     const onShift =
       sessions.length === 0 ? 0 : splitOpenShifts(await this.deps.record.openShifts(guildId), now).onDuty.length;
     const verdict = judgeCoverage({

@@ -6,13 +6,19 @@ export const MIN_STAFF_LIMITS = { least: 1, most: 50 } as const;
 export const AFTER_MINUTES_LIMITS = { least: 0, most: 240 } as const;
 /** How long a shortfall may last before it is an alert, when /duty minimum is given no `after`. */
 export const DEFAULT_AFTER_MINUTES = 10;
+/**
+ * How long a session may run before the guard stops counting it: a day, longer than any real session. A session
+ * whose session.ended never came (the game server crashed, the delivery was lost for good) would otherwise keep
+ * its alert open for ever, as a never-ended shift would keep its member on the board.
+ */
+export const SESSION_NEVER_ENDED_AFTER_MS = 24 * 60 * 60 * 1000;
 /** A minute: tests shorten it, so a wait of `after` minutes passes in moments. */
 export const MINUTE_MS = 60_000;
 
 /** What the guard knows of a guild at one moment. */
 export interface CoverageFacts {
   minimum: CoverageMinimum;
-  /** The guild's sessions with a start and no end. */
+  /** The guild's sessions with a start and no end (those open over a day are not counted). */
   sessions: readonly RunningSession[];
   /** The staff on shift now: one per member, shifts open past the "never ended" limit left out (as the board). */
   onShift: number;
@@ -37,8 +43,14 @@ export type CoverageVerdict =
  * short for `minimum.afterMinutes` minutes (at once with 0).
  */
 export function judgeCoverage(facts: CoverageFacts): CoverageVerdict {
-  if (facts.sessions.length === 0 || facts.onShift >= facts.minimum.staff) return { state: 'covered' };
+  const running = countedSessions(facts.sessions, facts.now);
+  if (running.length === 0 || facts.onShift >= facts.minimum.staff) return { state: 'covered' };
   const since = facts.uncoveredSince ?? facts.now;
   const alertAt = since + facts.minimum.afterMinutes * (facts.minuteMs ?? MINUTE_MS);
   return facts.now >= alertAt ? { state: 'alert', since } : { state: 'short', since, alertAt };
+}
+
+/** The running sessions the guard counts at `now`: those begun less than a day ago. */
+export function countedSessions(sessions: readonly RunningSession[], now: number): RunningSession[] {
+  return sessions.filter((session) => now - session.startedAt <= SESSION_NEVER_ENDED_AFTER_MS);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { CoverageGuard, type CoverageShortfall } from '../../../../src/features/duty/coverage-guard.js';
-import { judgeCoverage, MINUTE_MS } from '../../../../src/features/duty/coverage.js';
+import { judgeCoverage, MINUTE_MS, SESSION_NEVER_ENDED_AFTER_MS } from '../../../../src/features/duty/coverage.js';
 import type { CoverageSettings } from '../../../../src/store/duty-store.js';
 import type { OpenShift, RunningSession } from '../../../../src/store/record-queries.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
@@ -22,6 +22,16 @@ describe('judgeCoverage', () => {
     expect(judgeCoverage({ minimum: MINIMUM, sessions: [], onShift: 0, uncoveredSince: NOW - HOUR, now: NOW })).toEqual(
       { state: 'covered' },
     );
+  });
+
+  it('does not count a session running for over a day (its end never came)', () => {
+    const old = { ...SESSION, startedAt: NOW - SESSION_NEVER_ENDED_AFTER_MS - 1 };
+    const facts = { minimum: MINIMUM, onShift: 0, uncoveredSince: NOW - HOUR, now: NOW };
+    expect(judgeCoverage({ ...facts, sessions: [old] })).toEqual({ state: 'covered' });
+    expect(judgeCoverage({ ...facts, sessions: [{ ...old, startedAt: NOW - SESSION_NEVER_ENDED_AFTER_MS }] })).toEqual({
+      state: 'alert',
+      since: NOW - HOUR,
+    });
   });
 
   it('is covered with at least the minimum on shift', () => {
