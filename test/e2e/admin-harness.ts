@@ -65,8 +65,8 @@ export interface AdminHarness {
   run(name: string, subcommand?: string, options?: readonly CommandOptionValue[], as?: Invoker): Promise<Answer>;
   /** /setup, then the modal submit with `key`; returns both answers. */
   setup(key: string, as?: Invoker): Promise<{ modal: Answer; submit: Answer }>;
-  /** Stops the bot and starts it again on the same store, Discord, service and port. */
-  restart(): Promise<void>;
+  /** Stops the bot, runs `whileStopped`, and starts it again on the same store, Discord, service and port. */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -181,9 +181,10 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
       const submit = answer(await discord.dispatchInteraction(submitDraft));
       return { modal, submit };
     },
-    async restart() {
+    async restart(whileStopped) {
       if (running) await bot.stop();
       running = false;
+      await whileStopped?.();
       bot = await boot();
       running = true;
     },

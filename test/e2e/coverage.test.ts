@@ -116,7 +116,7 @@ describe('the coverage guard', () => {
       `${n} open shifts and ${sessions} running sessions recorded`,
     );
   const uncoveredSince = async () => (await h.bot.store.duty.coverageOf(h.guild.id)).uncoveredSince;
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   it('alerts once when a session runs short for longer than after, edits it as shifts change, resolves when covered', async () => {
     await start();
@@ -233,6 +233,25 @@ describe('the coverage guard', () => {
     const resolved = await alertTitled('Resolved: Not enough staff on shift: 2 (minimum 3)');
     expect(resolved.id).toBe(alert.id);
     expect(posts()).toHaveLength(postsBefore);
+  });
+
+  it('keeps the wait through a restart: a shortfall noted before is alerted once its wait ends, not a wait later', async () => {
+    await start();
+    await setAlerts();
+    // after:10 is two seconds here.
+    await h.run('duty', 'minimum', [commandOption.integer('staff', 1), commandOption.integer('after', 10)]);
+    await h.service.deliver(webhookId, sessionStarted(11));
+    await h.discord.waitFor(async () => (await uncoveredSince()) !== null, 10_000, 'the shortfall noted');
+    const since = (await uncoveredSince()) ?? 0;
+    // Down for longer than the wait: the shortfall is past it when the bot comes back.
+    await h.restart(() => sleep(2_500));
+    const back = Date.now();
+    await alertTitled('Not enough staff on shift: 0 (minimum 1)');
+    expect(posts()).toHaveLength(1);
+    expect((posts()[0]?.time ?? 0) - since).toBeGreaterThanOrEqual(10 * MINUTE_MS);
+    // Not a whole wait after the restart: the wait was not started anew.
+    expect((posts()[0]?.time ?? 0) - back).toBeLessThan(10 * MINUTE_MS);
+    expect(await uncoveredSince()).toBe(since);
   });
 
   it('refuses a minimum or a wait out of bounds and members without Manage Server, and turns off with staff:0', async () => {
