@@ -38,7 +38,7 @@ function sessionStarted(id: number) {
     data: {
       session: {
         id,
-        name: `Evening patrol ${id}`,
+        name: `Evening_patrol ${id}`,
         message: 'Join us',
         startedBy: staff(1),
         startedAt: Date.now() - 1_000,
@@ -54,7 +54,7 @@ function sessionEnded(id: number) {
   return {
     event: 'session.ended' as const,
     server: SERVER,
-    data: { session: { id, name: `Evening patrol ${id}`, endedAt: Date.now() }, stats: { joins: 20, cases: 1 } },
+    data: { session: { id, name: `Evening_patrol ${id}`, endedAt: Date.now() }, stats: { joins: 20, cases: 1 } },
   };
 }
 
@@ -148,7 +148,7 @@ describe('the coverage guard', () => {
     expect(alert.api.content).toBe(`<@&${moderators()}>`);
     expect(alert.allowed_mentions).toEqual({ parse: [], roles: [moderators()] });
     expect(alert.api.embeds[0]?.description).toContain(
-      '**1 of 2** staff on shift while a session runs (Evening patrol 7)',
+      '**1 of 2** staff on shift while a session runs (Evening\\_patrol 7)',
     );
     expect(alert.api.embeds[0]?.description).toContain(`short since <t:${Math.floor(since / 1000)}:R>`);
     expect(posts()).toHaveLength(postsBefore + 1);

@@ -1,6 +1,7 @@
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { relativeTime } from '../../discord/relative-time.js';
+import { formatName } from '../../embeds/format.js';
 import type { StoreSignal, StoreSignals } from '../../store/signals.js';
 import type { CoverageShortfall } from '../duty/index.js';
 import type { PollHealth } from '../releases/index.js';
@@ -233,7 +234,10 @@ export class HealthMonitor {
  */
 function describeShortfall(shortfall: CoverageShortfall): Finding {
   const { minimum, onShift, since, sessions } = shortfall;
-  const names = sessions.map((session) => session.name ?? `session ${session.sessionId}`);
+  // The names are the service's text: escaped, so none can format or ping.
+  const names = sessions.map((session) =>
+    session.name === null ? `session ${session.sessionId}` : formatName(session.name, 64),
+  );
   const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
   return {
     label: `minimum ${minimum.staff}`,
