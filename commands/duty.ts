@@ -11,18 +11,21 @@ import type { Command } from '../src/discord/command.js';
 import { readFeedChannel, requirePostableChannel } from '../src/discord/feed-channel.js';
 import { replyEphemeral } from '../src/discord/reply.js';
 import { requireAdmin } from '../src/discord/require-admin.js';
+import { AFTER_MINUTES_LIMITS, DEFAULT_AFTER_MINUTES, MIN_STAFF_LIMITS } from '../src/features/duty/coverage.js';
 import type { DutyDeps } from '../src/features/duty/feature.js';
 import { SHIFT_NEVER_ENDED_AFTER_MS } from '../src/features/duty/index.js';
 import type { CommandBasics } from '../src/features/feature.js';
+import type { HealthDeps } from '../src/features/health/feature.js';
 
-/** What /duty is given. */
-export type DutyCommandDeps = CommandBasics & DutyDeps;
+/** What /duty is given: the duty feature's, and where health alerts go (the coverage guard's alert goes there). */
+export type DutyCommandDeps = CommandBasics & DutyDeps & { health: Pick<HealthDeps['health'], 'settings'> };
 
 const NEVER_ENDED_HOURS = SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000;
 
 /**
- * /duty board|role: the on-duty board (one message listing the staff on shift now, kept up to date) and the
- * role the members on shift are given. Each without its option turns that off.
+ * /duty board|role|minimum: the on-duty board (one message listing the staff on shift now, kept up to date), the
+ * role the members on shift are given, and the coverage guard (an alert while a session runs with fewer staff on
+ * shift than a minimum). board and role without their option, and minimum with staff:0, turn that off.
  */
 export const duty: Command<DutyCommandDeps> = {
   data: new SlashCommandBuilder()
@@ -46,6 +49,28 @@ export const duty: Command<DutyCommandDeps> = {
         .setName('role')
         .setDescription('Give a role to the staff on shift, and take it back when it ends; leave empty to stop')
         .addRoleOption((option) => option.setName('role').setDescription('The on-duty role')),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('minimum')
+        .setDescription('Alert when a session runs with fewer staff on shift than this; staff:0 stops it')
+        .addIntegerOption((option) =>
+          option
+            .setName('staff')
+            .setDescription(
+              `The least staff on shift while a session runs (0 to stop, at most ${MIN_STAFF_LIMITS.most})`,
+            )
+            .setRequired(true)
+            .setMinValue(0)
+            .setMaxValue(MIN_STAFF_LIMITS.most),
+        )
+        .addIntegerOption((option) =>
+          option
+            .setName('after')
+            .setDescription(`Minutes short before the alert (default ${DEFAULT_AFTER_MINUTES})`)
+            .setMinValue(AFTER_MINUTES_LIMITS.least)
+            .setMaxValue(AFTER_MINUTES_LIMITS.most),
+        ),
     ),
 
   async execute(interaction, ctx) {
@@ -56,6 +81,8 @@ export const duty: Command<DutyCommandDeps> = {
         return setBoard(interaction, ctx, guildId);
       case 'role':
         return setRole(interaction, ctx, guildId);
+      case 'minimum':
+        return setMinimum(interaction, ctx, guildId);
       default:
         throw new Error(`unknown /duty subcommand ${subcommand}`);
     }
@@ -126,5 +153,46 @@ async function setRole(interaction: ChatInputCommandInteraction, ctx: DutyComman
     interaction,
     `The staff on shift now get <@&${role.id}>, and lose it when their shift ends (or after ${NEVER_ENDED_HOURS} h ` +
       'with no end).',
+  );
+}
+
+async function setMinimum(interaction: ChatInputCommandInteraction, ctx: DutyCommandDeps, guildId: string) {
+  const staff = interaction.options.getInteger('staff', true);
+  const after = interaction.options.getInteger('after');
+  if (staff === 0) {
+    const { minimum } = await ctx.duty.coverageOf(guildId);
+    await ctx.duty.setMinimum(guildId, null);
+    // An alert open about it is resolved.
+    ctx.dutyChanged(guildId);
+    return replyEphemeral(
+      interaction,
+      minimum === null
+        ? 'No minimum of staff is set.'
+        : `The minimum of ${minimum.staff} staff on shift is off: no alert when a session runs short of staff.`,
+    );
+  }
+  if (staff < MIN_STAFF_LIMITS.least || staff > MIN_STAFF_LIMITS.most) {
+    throw new UserFacingError(
+      `The minimum is ${MIN_STAFF_LIMITS.least} to ${MIN_STAFF_LIMITS.most} staff (staff:0 stops it). Nothing was saved.`,
+    );
+  }
+  if (after !== null && (after < AFTER_MINUTES_LIMITS.least || after > AFTER_MINUTES_LIMITS.most)) {
+    throw new UserFacingError(
+      `The wait (after) is ${AFTER_MINUTES_LIMITS.least} to ${AFTER_MINUTES_LIMITS.most} minutes. Nothing was saved.`,
+    );
+  }
+  const afterMinutes = after ?? DEFAULT_AFTER_MINUTES;
+  await ctx.duty.setMinimum(guildId, { staff, afterMinutes });
+  ctx.dutyChanged(guildId);
+  const alerts = await ctx.health.settings.get(guildId);
+  const where = alerts
+    ? `The alert goes to <#${alerts.channelId}>${alerts.roleId ? `, pinging <@&${alerts.roleId}> once` : ''}: one ` +
+      'message, edited as shifts start and end, resolved when enough staff are on shift or the session ends.'
+    : 'No alert channel is set yet: choose one with /alerts set, or the alert is kept until you do.';
+  const wait = afterMinutes === 0 ? 'at once' : `for more than ${afterMinutes} minute${afterMinutes === 1 ? '' : 's'}`;
+  return replyEphemeral(
+    interaction,
+    `While a session runs, at least ${staff} staff should be on shift: an alert when fewer are, ${wait}. ` +
+      `A shift open over ${NEVER_ENDED_HOURS} h does not count. ${where}`,
   );
 }

@@ -55,7 +55,7 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
     bindCommand(staff, { ...basics, ...features.record.deps }),
     bindCommand(leaderboard, { ...basics, ...features.record.deps }),
     bindCommand(exportCommand, { ...basics, ...features.record.deps }),
-    bindCommand(duty, { ...basics, ...features.duty.deps }),
+    bindCommand(duty, { ...basics, ...features.duty.deps, health: features.health.deps.health }),
     bindCommand(quota, { ...basics, ...features.digest.deps }),
     bindCommand(digest, { ...basics, ...features.digest.deps }),
   ];

@@ -7,6 +7,7 @@ import { RUNTIME_TIMERS, type Timers } from './base/timers.js';
 import { createDiscordClient } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
 import { createPoster } from './discord/posting/poster.js';
+import type { CoverageGuard } from './features/duty/coverage-guard.js';
 import type { HealthMonitor } from './features/health/health-monitor.js';
 import type { FeatureTimings } from './features/index.js';
 import type { AppRecords } from './features/releases/app-records.js';
@@ -38,6 +39,8 @@ export interface RunningBot {
   apps: { records: AppRecords; poller: ReleasePoller | undefined };
   /** The feed's health monitor (absent where this process runs no feed). */
   health: HealthMonitor | undefined;
+  /** The duty feature's coverage guard (absent where this process runs no feed). */
+  coverage: CoverageGuard | undefined;
   stop(): Promise<void>;
 }
 
@@ -145,5 +148,16 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   }
   const { worker, features } = feed ?? {};
   const apps = { records: appRecords, poller: features?.releases.poller };
-  return { store, http, secrets, discord, feed: worker, discordHealth, apps, health: features?.health.monitor, stop };
+  return {
+    store,
+    http,
+    secrets,
+    discord,
+    feed: worker,
+    discordHealth,
+    apps,
+    health: features?.health.monitor,
+    coverage: features?.duty.coverage,
+    stop,
+  };
 }

@@ -13,7 +13,7 @@ export interface Copied {
   auditEntries: number;
   /** Rows of the community record (cases, shifts, sessions, modcalls, players, each guild's settings). */
   recordRows: number;
-  /** Guilds with an on-duty board or role (/duty), with the board's message. */
+  /** Guilds with an on-duty board, role or minimum (/duty), with the board's message. */
   dutyGuilds: number;
   /** Posted (and muted) delivery ids still remembered: the service's retries of them stay duplicates. */
   postedIds: number;
@@ -116,7 +116,10 @@ async function copyCommunityRecord(from: Store, to: Store): Promise<number> {
   return copied;
 }
 
-/** Each guild's /duty choices; the board's message too, so the copy edits it rather than posting another. */
+/**
+ * Each guild's /duty choices; the board's message too, so the copy edits it rather than posting another, and the
+ * coverage guard's minimum with since when the guild is short, so its wait is not started anew.
+ */
 async function copyDuty(from: Store, to: Store): Promise<number> {
   const configured = await from.duty.listConfigured();
   for (const settings of configured) {
@@ -126,7 +129,13 @@ async function copyDuty(from: Store, to: Store): Promise<number> {
     }
     await to.duty.setRole(settings.guildId, settings.roleId);
   }
-  return configured.length;
+  const guarded = await from.duty.listGuarded();
+  for (const coverage of guarded) {
+    await to.duty.setMinimum(coverage.guildId, coverage.minimum);
+    await to.duty.setUncoveredSince(coverage.guildId, coverage.uncoveredSince);
+  }
+  const guilds = new Set([...configured, ...guarded].map((settings) => settings.guildId));
+  return guilds.size;
 }
 
 async function copyAudit(from: Store, to: Store): Promise<number> {

@@ -25,10 +25,15 @@ export interface FeatureTimings {
  */
 export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
   const health = createHealthFeature(parts, timings.health);
-  const duty = createDutyFeature(parts, timings.duty);
+  const duty = createDutyFeature(parts, timings.duty, {
+    // A running session short of staff is a health incident like any other: one alert, edited, resolved.
+    onCoverage: (guildId, shortfall) => health.monitor.noteCoverage(guildId, shortfall),
+  });
   const record = createRecordFeature(parts, timings.record, {
-    // Who is on shift changed: the duty board (and role) follow the record as its writer merges.
+    // Who is on shift changed: the duty board, role and coverage guard follow the record as its writer merges.
     onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
+    // A session started or ended: the coverage guard looks again.
+    onSessionsChanged: (guildIds) => duty.sessionsChanged(guildIds),
   });
   return {
     webhooks: createWebhooksFeature(parts),

@@ -20,6 +20,8 @@ export interface RecordingPass {
   skipped: number;
   /** The guilds for which a shift update was merged: who is on shift there may have changed. */
   shiftGuilds: string[];
+  /** The guilds for which a session update was merged: whether a session runs there may have changed. */
+  sessionGuilds: string[];
 }
 
 /** A guild's choices about its record. */

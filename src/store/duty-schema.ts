@@ -22,3 +22,24 @@ export function dutySchema(_d: SqlDialect): string {
     CREATE INDEX record_shift_open ON record_shift (guild_id, at) WHERE ended_at IS NULL;
   `;
 }
+
+/**
+ * The coverage guard's schema (SQLite's 11th migration, PostgreSQL's 15th): history, never edited.
+ *
+ * `duty_guild` gains a guild's /duty minimum: the least staff on shift while a session runs (`min_staff`, NULL:
+ * no guard), how many minutes a shortfall may last before it is an alert (`min_after_minutes`), and since when
+ * the guild has been short (`uncovered_since`, NULL while covered), kept so a restart does not start the wait
+ * anew.
+ *
+ * `record_session_running` lists only the sessions with a start and no end (a few per guild), so the guard reads
+ * whether a session runs without walking a guild's year of sessions.
+ */
+export function coverageSchema(): string {
+  return `
+    ALTER TABLE duty_guild ADD COLUMN min_staff INTEGER;
+    ALTER TABLE duty_guild ADD COLUMN min_after_minutes INTEGER;
+    ALTER TABLE duty_guild ADD COLUMN uncovered_since BIGINT;
+    CREATE INDEX record_session_running ON record_session (guild_id, started_at)
+      WHERE ended_at IS NULL AND started_at IS NOT NULL;
+  `;
+}

@@ -9,6 +9,19 @@ export interface DutySettings {
   roleId: string | null;
 }
 
+/** A guild's /duty minimum: the least staff on shift while a session runs, and how long a shortfall may last. */
+export interface CoverageMinimum {
+  staff: number;
+  afterMinutes: number;
+}
+
+/** A guild's coverage guard: its minimum (null: no guard), and since when it has been short (null: covered). */
+export interface CoverageSettings {
+  guildId: string;
+  minimum: CoverageMinimum | null;
+  uncoveredSince: number | null;
+}
+
 /** The duty feature's port: each guild's on-duty board and on-shift role. */
 export interface DutyStore {
   /** The guild's choices (all null for a guild that made none). */
@@ -24,4 +37,12 @@ export interface DutyStore {
   setBoardMessage(guildId: string, channelId: string, messageId: string | null): Promise<boolean>;
   /** Sets (or, with null, stops) the role given to the members on shift. */
   setRole(guildId: string, roleId: string | null): Promise<void>;
+  /** The guild's coverage guard (minimum null for a guild that set none). */
+  coverageOf(guildId: string): Promise<CoverageSettings>;
+  /** Every guild with a minimum: what the coverage guard looks at when it starts. */
+  listGuarded(): Promise<CoverageSettings[]>;
+  /** Sets (or, with null, stops) the guild's minimum; either way the guild is counted as covered until looked at. */
+  setMinimum(guildId: string, minimum: CoverageMinimum | null): Promise<void>;
+  /** Notes since when the guild has been short of its minimum (null: covered), only while it has a minimum. */
+  setUncoveredSince(guildId: string, since: number | null): Promise<void>;
 }

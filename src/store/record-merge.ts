@@ -83,6 +83,8 @@ export interface RecordingPlan {
   skipped: number;
   /** The guilds a shift update of these rows was merged for (who is on shift may have changed). */
   shiftGuilds: string[];
+  /** The guilds a session update of these rows was merged for (whether a session runs may have changed). */
+  sessionGuilds: string[];
 }
 
 /**
@@ -103,6 +105,7 @@ export function planRecording(
   // Each guild's oldest time merged: when it is due for the retention sweep (noteGuild).
   const guilds = new Map<string, number>();
   const shiftGuilds = new Set<string>();
+  const sessionGuilds = new Set<string>();
   let skipped = 0;
   for (const row of rows) {
     const update = updateOf(row);
@@ -113,6 +116,7 @@ export function planRecording(
     merges.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
     guilds.set(row.guild_id, Math.min(update.at, guilds.get(row.guild_id) ?? Infinity));
     if (update.kind === 'shift') shiftGuilds.add(row.guild_id);
+    if (update.kind === 'session') sessionGuilds.add(row.guild_id);
   }
   for (const [guildId, oldest] of guilds) merges.push({ sql: statements.noteGuild, params: [guildId, oldest] });
   const markRecorded =
@@ -120,7 +124,15 @@ export function planRecording(
   const seqs = rows.map((row) => row.seq);
   const stillStored = { sql: statements.stillStored, params: [d.list(seqs)], rows: seqs.length };
   const recorded = rows.length - skipped;
-  return { stillStored, merges, markRecorded, recorded, skipped, shiftGuilds: [...shiftGuilds] };
+  return {
+    stillStored,
+    merges,
+    markRecorded,
+    recorded,
+    skipped,
+    shiftGuilds: [...shiftGuilds],
+    sessionGuilds: [...sessionGuilds],
+  };
 }
 
 /** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */

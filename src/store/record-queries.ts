@@ -57,6 +57,14 @@ export interface OpenShift {
   startedAt: number;
 }
 
+/** A session that began and has not ended (as far as the record was told). */
+export interface RunningSession {
+  server: string;
+  sessionId: number;
+  name: string | null;
+  startedAt: number;
+}
+
 /** What the community record answers: lookups, a member's statistics, leaderboards. */
 export interface RecordQueries {
   /** The player's cases, newest first, a page of them. */
@@ -81,6 +89,8 @@ export interface RecordQueries {
   memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes>;
   /** The guild's shifts with a start and no end, oldest first (ties by server and shift id). */
   openShifts(guildId: string): Promise<OpenShift[]>;
+  /** The guild's sessions with a start and no end, oldest first (ties by server and session id). */
+  runningSessions(guildId: string): Promise<RunningSession[]>;
   /**
    * The members (Discord ids) with a shift that began at or after `startedFrom` and has ended at or after
    * `endedFrom`: whose on-duty role may be left to take back. Over the guild's time index, from `startedFrom` on.

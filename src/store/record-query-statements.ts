@@ -112,6 +112,12 @@ export function recordQueryStatements(d: SqlDialect) {
        FROM record_shift WHERE guild_id = ? AND ended_at IS NULL
        ORDER BY COALESCE(started_at, at), server, shift_id`,
     ),
+    // Over the partial index record_session_running (duty-schema.ts): only the sessions with a start and no end.
+    runningSessions: d.sql<{ server: string; session_id: number; name: string | null; started_at: number }, [string]>(
+      `SELECT server, session_id, name, started_at
+       FROM record_session WHERE guild_id = ? AND ended_at IS NULL AND started_at IS NOT NULL
+       ORDER BY started_at, server, session_id`,
+    ),
     membersOffShift: d.sql<{ member_id: string }, [string, number, number]>(
       `SELECT DISTINCT member_id FROM record_shift
        WHERE guild_id = ? AND at >= ? AND ended_at >= ? AND member_id IS NOT NULL ORDER BY member_id`,

@@ -22,6 +22,7 @@ import type {
   ModcallResponse,
   ModcallTimes,
   OpenShift,
+  RunningSession,
   SessionTotals,
   ShiftTotals,
   Standing,
@@ -58,12 +59,12 @@ export class SqlCommunityRecord implements CommunityRecord {
 
   /** The second: the merges, if every delivery read is still stored (else nothing now), then the marks. */
   async applyRecording(plan: RecordingPlan): Promise<RecordingPass> {
-    const { stillStored, merges, markRecorded, recorded, skipped, shiftGuilds } = plan;
+    const { stillStored, merges, markRecorded, recorded, skipped, shiftGuilds, sessionGuilds } = plan;
     if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) {
-      return { recorded: 0, skipped: 0, shiftGuilds: [] };
+      return { recorded: 0, skipped: 0, shiftGuilds: [], sessionGuilds: [] };
     }
     if (markRecorded) await this.engine.write([markRecorded]);
-    return { recorded, skipped, shiftGuilds };
+    return { recorded, skipped, shiftGuilds, sessionGuilds };
   }
 
   async noteModcallHandled(
@@ -180,6 +181,16 @@ export class SqlCommunityRecord implements CommunityRecord {
       shiftId: row.shift_id,
       memberId: row.member_id,
       memberName: row.member_name,
+      startedAt: row.started_at,
+    }));
+  }
+
+  async runningSessions(guildId: string): Promise<RunningSession[]> {
+    const rows = await this.engine.read(this.sql.runningSessions, [guildId]);
+    return rows.map((row) => ({
+      server: row.server,
+      sessionId: row.session_id,
+      name: row.name,
       startedAt: row.started_at,
     }));
   }

@@ -1,9 +1,10 @@
-import type { DutySettings, DutyStore } from './duty-store.js';
+import type { CoverageMinimum, CoverageSettings, DutySettings, DutyStore } from './duty-store.js';
 import type { RecordEngine } from './record-engine.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
 const DUTY = columns('duty_guild', 'guild_id', 'board_channel_id', 'board_message_id', 'role_id');
+const COVERAGE = columns('duty_guild', 'guild_id', 'min_staff', 'min_after_minutes', 'uncovered_since');
 
 /** The duty feature's statements, written once for both engines. */
 export function dutyStatements(d: SqlDialect) {
@@ -22,6 +23,16 @@ export function dutyStatements(d: SqlDialect) {
     setRole: d.sql<never, [string, string | null]>(
       `INSERT INTO duty_guild (guild_id, role_id) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id`,
+    ),
+    coverageOf: d.select(COVERAGE).from<[string]>('duty_guild WHERE guild_id = ?'),
+    guarded: d.select(COVERAGE).from<[]>('duty_guild WHERE min_staff IS NOT NULL ORDER BY guild_id'),
+    setMinimum: d.sql<never, [string, number | null, number | null]>(
+      `INSERT INTO duty_guild (guild_id, min_staff, min_after_minutes) VALUES (?, ?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET min_staff = excluded.min_staff,
+         min_after_minutes = excluded.min_after_minutes, uncovered_since = NULL`,
+    ),
+    setUncoveredSince: d.sql<never, [number | null, string]>(
+      'UPDATE duty_guild SET uncovered_since = ? WHERE guild_id = ? AND min_staff IS NOT NULL',
     ),
     /** What forgetGuild runs (both engines' forgetting). */
     forgetGuild: d.sql<never, [string]>('DELETE FROM duty_guild WHERE guild_id = ?'),
@@ -62,6 +73,36 @@ export class SqlDutyStore implements DutyStore {
   async setRole(guildId: string, roleId: string | null): Promise<void> {
     await this.engine.write([{ sql: this.sql.setRole, params: [guildId, roleId] }]);
   }
+
+  async coverageOf(guildId: string): Promise<CoverageSettings> {
+    const [row] = await this.engine.read(this.sql.coverageOf, [guildId]);
+    return row ? toCoverage(row) : { guildId, minimum: null, uncoveredSince: null };
+  }
+
+  async listGuarded(): Promise<CoverageSettings[]> {
+    return (await this.engine.read(this.sql.guarded, [])).map(toCoverage);
+  }
+
+  async setMinimum(guildId: string, minimum: CoverageMinimum | null): Promise<void> {
+    const params = [guildId, minimum?.staff ?? null, minimum?.afterMinutes ?? null] as [
+      string,
+      number | null,
+      number | null,
+    ];
+    await this.engine.write([{ sql: this.sql.setMinimum, params }]);
+  }
+
+  async setUncoveredSince(guildId: string, since: number | null): Promise<void> {
+    await this.engine.write([{ sql: this.sql.setUncoveredSince, params: [since, guildId] }]);
+  }
+}
+
+function toCoverage(row: RowOf<typeof COVERAGE>): CoverageSettings {
+  return {
+    guildId: row.guild_id,
+    minimum: row.min_staff === null ? null : { staff: row.min_staff, afterMinutes: row.min_after_minutes ?? 0 },
+    uncoveredSince: row.uncovered_since,
+  };
 }
 
 function toSettings(row: RowOf<typeof DUTY>): DutySettings {

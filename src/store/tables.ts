@@ -82,6 +82,9 @@ export interface DutyGuildTable {
   board_channel_id: string | null;
   board_message_id: string | null;
   role_id: string | null;
+  min_staff: number | null;
+  min_after_minutes: number | null;
+  uncovered_since: number | null;
 }
 
 /** A row of `duty_quota`. */

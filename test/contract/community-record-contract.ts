@@ -222,7 +222,12 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       // The writer has read both deliveries when the bot is removed from the guild.
       const plan = await community.planPending(200);
       expect((await store.forgetGuild(GUILD)).recordRows).toBe(0);
-      expect(await community.applyRecording(plan)).toEqual({ recorded: 0, skipped: 0, shiftGuilds: [] });
+      expect(await community.applyRecording(plan)).toEqual({
+        recorded: 0,
+        skipped: 0,
+        shiftGuilds: [],
+        sessionGuilds: [],
+      });
       expect(await community.findPlayer(GUILD, '9001')).toBeUndefined();
       // The next pass reads again: the other guild's case is recorded, the forgotten guild's record stays empty.
       expect(await recordAll(store)).toBe(1);
@@ -349,7 +354,12 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       ]);
       await store.deliveries.accept(delivery('e-3', 'shift.ended', shift(3, T0 - 3 * 3_600_000, T0)));
       await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0)));
-      expect(await store.community.recordPending(100)).toEqual({ recorded: 2, skipped: 0, shiftGuilds: [GUILD] });
+      expect(await store.community.recordPending(100)).toEqual({
+        recorded: 2,
+        skipped: 0,
+        shiftGuilds: [GUILD],
+        sessionGuilds: [],
+      });
       expect((await store.community.openShifts(GUILD)).map((row) => row.shiftId)).toEqual([1]);
       // Shifts 2 and 3 ended at T0 (both Staff Sam's), begun within the last 4 hours.
       expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0)).toEqual(['500000000000000001']);
@@ -357,7 +367,12 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.membersOffShift(GUILD, T0 - 30 * 60_000, T0)).toEqual([]);
       expect(await store.community.membersOffShift(OTHER_GUILD, 0, 0)).toEqual([]);
       await store.deliveries.accept(delivery('c-3', 'case.created', caseCreated(3, 'warn', T0)));
-      expect(await store.community.recordPending(100)).toEqual({ recorded: 1, skipped: 0, shiftGuilds: [] });
+      expect(await store.community.recordPending(100)).toEqual({
+        recorded: 1,
+        skipped: 0,
+        shiftGuilds: [],
+        sessionGuilds: [],
+      });
     });
 
     it("keeps each guild's duty board and role, the board's message only while the board stays put", async () => {
@@ -390,13 +405,87 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
     });
 
+    it("lists a guild's running sessions oldest first and tells which guilds had session changes merged", async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      const session = (id: number, startedAt: number | undefined, endedAt: number | null) => ({
+        session: { id, name: `Session ${id}`, ...(startedAt === undefined ? {} : { startedAt }), endedAt },
+      });
+      await store.deliveries.accept(delivery('ss-1', 'session.started', session(1, T0 - 3_600_000, null)));
+      await store.deliveries.accept(
+        delivery('ss-2', 'session.started', session(2, T0 - 7_200_000, null), GUILD, '456'),
+      );
+      // Session 3 ended before its start arrived: never running.
+      await store.deliveries.accept(delivery('se-3', 'session.ended', session(3, undefined, T0)));
+      await store.deliveries.accept(delivery('ss-3', 'session.started', session(3, T0 - 600_000, null)));
+      await store.deliveries.accept(delivery('os-1', 'session.started', session(1, T0, null), OTHER_GUILD));
+      await store.deliveries.accept(delivery('sh-1', 'shift.started', shift(1, T0, null)));
+      const pass = await store.community.recordPending(100);
+      expect(pass.recorded).toBe(6);
+      expect([...pass.sessionGuilds].sort()).toEqual([GUILD, OTHER_GUILD]);
+      expect(pass.shiftGuilds).toEqual([GUILD]);
+      expect(await store.community.runningSessions(GUILD)).toEqual([
+        { server: '456', sessionId: 2, name: 'Session 2', startedAt: T0 - 7_200_000 },
+        { server: '123', sessionId: 1, name: 'Session 1', startedAt: T0 - 3_600_000 },
+      ]);
+      await store.deliveries.accept(delivery('se-2', 'session.ended', session(2, undefined, T0), GUILD, '456'));
+      expect(await store.community.recordPending(100)).toEqual({
+        recorded: 1,
+        skipped: 0,
+        shiftGuilds: [],
+        sessionGuilds: [GUILD],
+      });
+      expect((await store.community.runningSessions(GUILD)).map((row) => row.sessionId)).toEqual([1]);
+      expect((await store.community.runningSessions(OTHER_GUILD)).map((row) => row.sessionId)).toEqual([1]);
+    });
+
+    it("keeps each guild's coverage minimum and since when it is short, reset by a new minimum", async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });
+      // No minimum: nothing to be short of.
+      await store.duty.setUncoveredSince(GUILD, T0);
+      expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });
+      await store.duty.setRole(GUILD, '600000000000000009');
+      await store.duty.setMinimum(GUILD, { staff: 3, afterMinutes: 10 });
+      await store.duty.setMinimum(OTHER_GUILD, { staff: 1, afterMinutes: 0 });
+      await store.duty.setUncoveredSince(GUILD, T0);
+      expect(await store.duty.coverageOf(GUILD)).toEqual({
+        guildId: GUILD,
+        minimum: { staff: 3, afterMinutes: 10 },
+        uncoveredSince: T0,
+      });
+      expect((await store.duty.listGuarded()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
+      // The board and role are left as they were.
+      expect((await store.duty.settingsOf(GUILD)).roleId).toBe('600000000000000009');
+      await store.duty.setMinimum(GUILD, { staff: 4, afterMinutes: 5 });
+      expect(await store.duty.coverageOf(GUILD)).toEqual({
+        guildId: GUILD,
+        minimum: { staff: 4, afterMinutes: 5 },
+        uncoveredSince: null,
+      });
+      await store.duty.setMinimum(GUILD, null);
+      expect((await store.duty.coverageOf(GUILD)).minimum).toBeNull();
+      expect((await store.duty.listGuarded()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
+    });
+
     it('leaves out a delivery whose body tells nothing usable and goes on with the rest', async () => {
       underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), rawBody: 'not json' });
       await store.deliveries.accept(delivery('call', 'modcall', { caller: player, at: T0 }));
-      expect(await store.community.recordPending(10)).toEqual({ recorded: 1, skipped: 1, shiftGuilds: [] });
-      expect(await store.community.recordPending(10)).toEqual({ recorded: 0, skipped: 0, shiftGuilds: [] });
+      expect(await store.community.recordPending(10)).toEqual({
+        recorded: 1,
+        skipped: 1,
+        shiftGuilds: [],
+        sessionGuilds: [],
+      });
+      expect(await store.community.recordPending(10)).toEqual({
+        recorded: 0,
+        skipped: 0,
+        shiftGuilds: [],
+        sessionGuilds: [],
+      });
     });
 
     it("sums a member's shifts per UTC day they began on, in the range only", async () => {

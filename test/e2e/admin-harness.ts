@@ -16,6 +16,7 @@ import {
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
+import type { FeatureTimings } from '../../src/features/index.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
@@ -64,6 +65,8 @@ export interface AdminHarness {
   run(name: string, subcommand?: string, options?: readonly CommandOptionValue[], as?: Invoker): Promise<Answer>;
   /** /setup, then the modal submit with `key`; returns both answers. */
   setup(key: string, as?: Invoker): Promise<{ modal: Answer; submit: Answer }>;
+  /** Stops the bot, runs `whileStopped`, and starts it again on the same store, Discord, service and port. */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +76,8 @@ export interface AdminHarnessOptions {
   botPermissions?: bigint;
   /** Roles besides Moderators and Quiet. */
   roles?: readonly RoleSpec[];
+  /** The features' timings (shortened by a test). */
+  timings?: FeatureTimings;
 }
 
 export async function startAdminHarness(options: AdminHarnessOptions = {}): Promise<AdminHarness> {
@@ -97,29 +102,40 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
     roles: [{ name: 'Moderators', mentionable: true }, { name: 'Quiet', mentionable: false }, ...(options.roles ?? [])],
     ...(options.botPermissions === undefined ? {} : { botPermissions: options.botPermissions }),
   });
-  const bot = await startBot({
-    config: testConfig({
-      DISCORD_API_URL: discord.apiUrl,
-      DISCORD_TOKEN: discord.botToken,
-      SERVICE_URL: service.baseUrl,
-      STORE_URL: `sqlite://${dir.path}/bot.sqlite`,
-      SECRET_KEY: 'e2e-secret-key-0123456789',
-      LOG_LEVEL: 'debug',
-    }),
-    logger: logs.logger,
-    host: '127.0.0.1',
-    webhookBaseUrl: (intakeUrl) => intakeUrl,
-    feed: { backoff: { baseMs: 20, capMs: 200 } },
-  });
-  const client = bot.discord;
-  if (!client) throw new Error('the bot started without Discord');
-  await discord.waitFor(
-    () => client.isReady() && client.guilds.cache.has(guild.id),
-    10_000,
-    'the bot ready in the guild',
-  );
+  // A restart listens on the same port: the webhooks registered with the fake service keep reaching it.
+  let port = 0;
+  const boot = async (): Promise<RunningBot> => {
+    const started = await startBot({
+      config: testConfig({
+        PORT: port,
+        DISCORD_API_URL: discord.apiUrl,
+        DISCORD_TOKEN: discord.botToken,
+        SERVICE_URL: service.baseUrl,
+        STORE_URL: `sqlite://${dir.path}/bot.sqlite`,
+        SECRET_KEY: 'e2e-secret-key-0123456789',
+        LOG_LEVEL: 'debug',
+      }),
+      logger: logs.logger,
+      host: '127.0.0.1',
+      webhookBaseUrl: (intakeUrl) => intakeUrl,
+      feed: { backoff: { baseMs: 20, capMs: 200 } },
+      ...(options.timings ? { timings: options.timings } : {}),
+    });
+    const client = started.discord;
+    if (!client) throw new Error('the bot started without Discord');
+    await discord.waitFor(
+      () => client.isReady() && client.guilds.cache.has(guild.id),
+      10_000,
+      'the bot ready in the guild',
+    );
+    port = started.http.port;
+    return started;
+  };
+  let bot = await boot();
+  let running = true;
   // As the host would with `npm run deploy-commands -- --guild <id>`.
-  await registerCommands(client.rest, COMMANDS, { guildId: guild.id });
+  if (!bot.discord) throw new Error('the bot started without Discord');
+  await registerCommands(bot.discord.rest, COMMANDS, { guildId: guild.id });
 
   const answer = (outcome: InteractionOutcome): Answer => ({
     outcome,
@@ -130,7 +146,9 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
   const harness: AdminHarness = {
     discord,
     service,
-    bot,
+    get bot() {
+      return bot;
+    },
     guild,
     logs,
     storeFile: `${dir.path}/bot.sqlite`,
@@ -163,8 +181,16 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
       const submit = answer(await discord.dispatchInteraction(submitDraft));
       return { modal, submit };
     },
+    async restart(whileStopped) {
+      if (running) await bot.stop();
+      running = false;
+      await whileStopped?.();
+      bot = await boot();
+      running = true;
+    },
     async stop() {
-      await bot.stop();
+      if (running) await bot.stop();
+      running = false;
       await discord.close();
       await service.close();
       dir.remove();

@@ -98,6 +98,8 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     await source.duty.setBoardChannel(GUILD, CHANNEL);
     await source.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001');
     await source.duty.setRole(GUILD, '600000000000000001');
+    await source.duty.setMinimum(GUILD, { staff: 3, afterMinutes: 15 });
+    await source.duty.setUncoveredSince(GUILD, 5_000);
     await source.activity.recordRefused('h1', 'signature_mismatch', 6);
     await source.activity.recordState('h1', false, 7);
     const activity = await source.activity.get('h1');
@@ -140,6 +142,11 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       boardChannelId: CHANNEL,
       boardMessageId: '700000000000000001',
       roleId: '600000000000000001',
+    });
+    expect(await target.duty.coverageOf(GUILD)).toEqual({
+      guildId: GUILD,
+      minimum: { staff: 3, afterMinutes: 15 },
+      uncoveredSince: 5_000,
     });
     expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
     expect((await target.community.casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number)).toEqual(

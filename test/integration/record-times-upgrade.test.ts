@@ -27,7 +27,8 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
 ];
 
 /**
- * Undoes the duty feature's migration (SQLite's 10th, PostgreSQL's 14th; its index goes with record_shift), the
+ * Undoes the coverage guard's and the duty feature's migrations (SQLite's 11th and 10th, PostgreSQL's 15th and 14th:
+ * their columns go with duty_guild, their indexes with record_session and record_shift), the
  * quotas' and digest's (9th and 13th), the record sweep's (8th and 12th: its column and index go with
  * record_guild) and the community record's (7th and 11th), so the upgrade runs them again.
  */

@@ -1,12 +1,13 @@
 import type { DutyStore } from '../../store/duty-store.js';
 import type { BotParts, Feature } from '../feature.js';
 import { BoardUpdater } from './board-updater.js';
+import { CoverageGuard, type CoverageShortfall } from './coverage-guard.js';
 import { RoleKeeper } from './role-keeper.js';
 
 /** What /duty is given. */
 export interface DutyDeps {
-  duty: Pick<DutyStore, 'settingsOf' | 'setBoardChannel' | 'setRole'>;
-  /** A guild's /duty choices changed: its board is redrawn (and its role given) soon. */
+  duty: Pick<DutyStore, 'settingsOf' | 'setBoardChannel' | 'setRole' | 'coverageOf' | 'setMinimum'>;
+  /** A guild's /duty choices changed: its board is redrawn, its role given and its coverage looked at, soon. */
   dutyChanged(guildId: string): void;
 }
 
@@ -14,23 +15,42 @@ export interface DutyTimings {
   /** The least time between two edits of one board (MIN_EDIT_GAP_MS). */
   minEditGapMs?: number;
   retryAfterMs?: number;
+  /** The length of a minute for /duty minimum's `after` (tests shorten it). */
+  minuteMs?: number;
+}
+
+/** What the duty feature tells other features (wired in src/features/index.ts). */
+export interface DutyListeners {
+  /**
+   * A guild's coverage: its shortfall past its /duty minimum's wait (an alert to open or bring up to date), or
+   * null (an alert of it, if open, is resolved).
+   */
+  onCoverage?: (guildId: string, shortfall: CoverageShortfall | null) => Promise<void>;
 }
 
 /** The duty feature, with what the record feature tells it (src/features/index.ts wires the two). */
 export interface DutyFeature extends Feature<DutyDeps> {
   /** The record's writer merged shift changes of these guilds: their boards are redrawn. */
   shiftsChanged(guildIds: readonly string[]): void;
+  /** The record's writer merged session changes of these guilds: their coverage is looked at. */
+  sessionsChanged(guildIds: readonly string[]): void;
   /** The board updater, for tests and the benchmark. */
   board: BoardUpdater;
   roles: RoleKeeper;
+  coverage: CoverageGuard;
 }
 
 /**
  * Live duty: each guild's on-duty board (one message listing the staff on shift now, kept up to date as the
- * record's writer merges shift changes) and on-duty role (given to the members on shift, taken back when their
- * shift ends). Both read who is on shift from the community record.
+ * record's writer merges shift changes), on-duty role (given to the members on shift, taken back when their
+ * shift ends) and coverage guard (an alert while a session runs with fewer staff on shift than its minimum). All
+ * read who is on shift from the community record.
  */
-export function createDutyFeature(parts: BotParts, timings: DutyTimings = {}): DutyFeature {
+export function createDutyFeature(
+  parts: BotParts,
+  timings: DutyTimings = {},
+  listeners: DutyListeners = {},
+): DutyFeature {
   const { duty, community } = parts.store;
   const board = new BoardUpdater({
     duty,
@@ -50,17 +70,31 @@ export function createDutyFeature(parts: BotParts, timings: DutyTimings = {}): D
     clock: parts.clock,
     logger: parts.logger,
   });
+  const coverage = new CoverageGuard({
+    duty,
+    record: community,
+    report: listeners.onCoverage ?? (() => Promise.resolve()),
+    timers: parts.timers,
+    clock: parts.clock,
+    logger: parts.logger,
+    minuteMs: timings.minuteMs,
+  });
   const changed = (guildId: string) => {
     board.changed(guildId);
     roles.changed(guildId);
+    coverage.changed(guildId);
   };
   return {
     deps: { duty, dutyChanged: changed },
-    jobs: [board, roles],
+    jobs: [board, roles, coverage],
     board,
     roles,
+    coverage,
     shiftsChanged(guildIds) {
       for (const guildId of guildIds) changed(guildId);
+    },
+    sessionsChanged(guildIds) {
+      coverage.changedAll(guildIds);
     },
     // What is kept in memory per guild goes with it (its row goes with the store's forgetting).
     onGuildRemoved: (guildId) => {

@@ -21,6 +21,8 @@ export function describeIncident(incident: Incident): string {
       return `${incident.count} held: ${incident.detail}, since ${since}`;
     case 'release-poll':
       return `release cards: ${incident.count} polls in a row failed (${incident.detail}), since ${since}`;
+    case 'coverage':
+      return `a running session is short of staff: ${incident.count} on shift (${incident.label}), alerted ${since}`;
   }
 }
 

@@ -66,6 +66,7 @@ export class HealthChecks {
       case 'channel':
       case 'held':
       case 'release-poll':
+      case 'coverage':
         return undefined;
     }
   }

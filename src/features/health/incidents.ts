@@ -10,7 +10,8 @@ import type { RecordStore } from '../../store/records.js';
  * - `switched-off`: the service said one webhook is switched off (to a test ping: /webhook test, a check);
  * - `channel`: Discord refuses a feed channel (403/404);
  * - `held`: entries kept aside because Discord refused them or nothing routes them;
- * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still).
+ * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still);
+ * - `coverage`: a session runs with fewer staff on shift than the server's /duty minimum, for longer than it allows.
  */
 export const INCIDENT_TYPES = [
   'refusals',
@@ -20,6 +21,7 @@ export const INCIDENT_TYPES = [
   'channel',
   'held',
   'release-poll',
+  'coverage',
 ] as const;
 export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
@@ -34,7 +36,10 @@ const AlertMessageSchema = z.object({
 export const IncidentSchema = z.object({
   guildId: z.string(),
   type: z.enum(INCIDENT_TYPES),
-  /** The hook id (refusals, intake-errors, silence, switched-off), the channel id (channel), or '' (held). */
+  /**
+   * The hook id (refusals, intake-errors, silence, switched-off), the channel id (channel), or '' (held,
+   * release-poll, coverage).
+   */
   subject: z.string(),
   /** How the subject is named to admins: the service's webhook id, a channel mention. */
   label: z.string(),

@@ -135,6 +135,16 @@ function describe(incident: Incident): { title: string; lines: string[]; actions
         ],
         actions: [],
       };
+    case 'coverage':
+      return {
+        title: `Not enough staff on shift: ${incident.count} (${incident.label})`,
+        lines: [
+          incident.detail,
+          'Ask staff to start a shift, or change the minimum with /duty minimum. This alert is edited as shifts start ' +
+            'and end, and resolved when enough staff are on shift or the session ends.',
+        ],
+        actions: [],
+      };
   }
 }
 

@@ -22,6 +22,8 @@ export interface RecordTimings {
 export interface RecordListeners {
   /** The guilds for which the writer just merged a shift change. */
   onShiftsChanged?: (guildIds: readonly string[]) => void;
+  /** The guilds for which the writer just merged a session change. */
+  onSessionsChanged?: (guildIds: readonly string[]) => void;
 }
 
 /**
@@ -40,6 +42,7 @@ export function createRecordFeature(
     logger: parts.logger,
     writeEveryMs: timings.writeEveryMs,
     onShiftsChanged: listeners.onShiftsChanged,
+    onSessionsChanged: listeners.onSessionsChanged,
   });
   const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
   return {

@@ -21,6 +21,8 @@ export interface RecordWriterDeps {
    * follow them). It must not throw; it is told nothing of a slice that failed (that slice is merged again).
    */
   onShiftsChanged?: ((guildIds: readonly string[]) => void) | undefined;
+  /** Told the same way of the guilds for which it merged a session change (the coverage guard follows them). */
+  onSessionsChanged?: ((guildIds: readonly string[]) => void) | undefined;
 }
 
 /**
@@ -52,8 +54,9 @@ export class RecordWriter implements Job {
   async write(): Promise<number> {
     let total = 0;
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
-      const { recorded, skipped, shiftGuilds } = await this.deps.community.recordPending(RECORD_SLICE);
+      const { recorded, skipped, shiftGuilds, sessionGuilds } = await this.deps.community.recordPending(RECORD_SLICE);
       if (shiftGuilds.length > 0) this.deps.onShiftsChanged?.(shiftGuilds);
+      if (sessionGuilds.length > 0) this.deps.onSessionsChanged?.(sessionGuilds);
       if (skipped > 0) {
         this.deps.logger.warn(
           { skipped },

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import { digestSchema } from '../digest-schema.js';
-import { dutySchema } from '../duty-schema.js';
+import { coverageSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
@@ -628,6 +628,8 @@ const MIGRATIONS: readonly string[] = [
   digestSchema(),
   // The duty feature: the board's message and the on-shift role of each guild (src/store/duty-schema.ts).
   dutySchema(postgresDialect),
+  // The coverage guard: each guild's /duty minimum, and the running sessions' index (src/store/duty-schema.ts).
+  coverageSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

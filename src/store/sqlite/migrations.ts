@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 import { digestSchema } from '../digest-schema.js';
-import { dutySchema } from '../duty-schema.js';
+import { coverageSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
@@ -160,6 +160,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(dutySchema(sqliteDialect));
+  },
+  (db) => {
+    db.exec(coverageSchema());
   },
 ];
 

@@ -35,7 +35,7 @@ describe('command definitions', () => {
     expect(subcommands('case')).toEqual(['lookup']);
     expect(subcommands('staff')).toEqual(['stats', 'response']);
     expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
-    expect(subcommands('duty')).toEqual(['board', 'role']);
+    expect(subcommands('duty')).toEqual(['board', 'role', 'minimum']);
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);
     expect(subcommands('digest')).toEqual(['set', 'off', 'show']);
     expect(subcommands('app')).toEqual([

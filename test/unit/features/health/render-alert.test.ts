@@ -60,6 +60,32 @@ describe('an alert', () => {
     expect(resolved.embeds[0]?.description).toMatch(/\nb\nc\nd$/);
   });
 
+  it('says how many staff are on shift against the minimum, red while nobody is, with no buttons', () => {
+    const short = incident('coverage', {
+      subject: '',
+      label: 'minimum 3',
+      count: 1,
+      detail:
+        '**1 of 3** staff on shift while a session runs (Patrol), short since <t:0:R>; /duty minimum allows 10 min.',
+    });
+    const alert = renderAlert(short, 'r1');
+    expect(alert.content).toBe('<@&r1>');
+    expect(alert.embeds[0]?.title).toBe('Not enough staff on shift: 1 (minimum 3)');
+    expect(alert.embeds[0]?.description).toMatch(/^\*\*1 of 3\*\* staff on shift while a session runs \(Patrol\)/);
+    expect(alert.embeds[0]?.description).toContain(
+      'Ask staff to start a shift, or change the minimum with /duty minimum',
+    );
+    expect(alert.embeds[0]?.color).toBe(0xffbf00);
+    expect(alert.components).toEqual([]);
+    expect(renderAlert({ ...short, count: 0, escalated: true }, 'r1').embeds[0]?.color).toBe(0xed4245);
+    const resolved = renderAlert({ ...short, resolvedAt: 25 * 60_000 }, 'r1');
+    expect(resolved.content).toBe('');
+    expect(resolved.embeds[0]?.title).toBe('Resolved: Not enough staff on shift: 1 (minimum 3)');
+    expect(describeIncident(short)).toBe(
+      'a running session is short of staff: 1 on shift (minimum 3), alerted <t:0:R>',
+    );
+  });
+
   it('says what each kind is about in /alerts show and /status', () => {
     expect(describeIncident(incident('refusals'))).toMatch(/^webhook `wh_1`: 5 deliveries refused in a row/);
     expect(describeIncident(incident('intake-errors'))).toMatch(/this bot failed to store/);

@@ -15,7 +15,7 @@ function recordWith(waiting: number, failing: number[] = []) {
       if (failing.includes(passes)) return Promise.reject(new Error('connection terminated'));
       const recorded = Math.min(limit, left);
       left -= recorded;
-      return Promise.resolve({ recorded, skipped: 0, shiftGuilds: [] });
+      return Promise.resolve({ recorded, skipped: 0, shiftGuilds: [], sessionGuilds: [] });
     },
   };
   return { community, left: () => left, passes: () => passes };
@@ -57,11 +57,12 @@ describe("the record's writer", () => {
 describe("the record's writer and the shifts it merges", () => {
   it('tells which guilds had a shift change merged, slice by slice, and nothing when none had', async () => {
     const passes = [
-      { recorded: RECORD_SLICE, skipped: 0, shiftGuilds: ['g1', 'g2'] },
-      { recorded: 3, skipped: 0, shiftGuilds: [] },
+      { recorded: RECORD_SLICE, skipped: 0, shiftGuilds: ['g1', 'g2'], sessionGuilds: [] },
+      { recorded: 3, skipped: 0, shiftGuilds: [], sessionGuilds: [] },
     ];
     const community: Pick<CommunityRecord, 'recordPending'> = {
-      recordPending: () => Promise.resolve(passes.shift() ?? { recorded: 0, skipped: 0, shiftGuilds: [] }),
+      recordPending: () =>
+        Promise.resolve(passes.shift() ?? { recorded: 0, skipped: 0, shiftGuilds: [], sessionGuilds: [] }),
     };
     const told: string[][] = [];
     const writer = new RecordWriter({
