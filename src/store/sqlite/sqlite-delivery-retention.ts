@@ -4,6 +4,7 @@ import type { DroppedHeld } from '../deliveries.js';
 import type { DeliveryRetention } from '../delivery-retention.js';
 import { countByGuild } from '../delivery-rows.js';
 import { SWEEP_SLICE } from '../queue-statements.js';
+import { sweepInSlices } from '../sweep-in-slices.js';
 import { prepare, SQL } from './sqlite-sql.js';
 import type { WriteBatcher } from './write-batcher.js';
 
@@ -18,13 +19,9 @@ export class SqliteDeliveryRetention implements DeliveryRetention {
     this.statements = { sweepPosted: prepare(db, SQL.sweepPosted), dropHeld: prepare(db, SQL.dropHeld) };
   }
 
-  async sweepPosted(before: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const removed = await this.writes.run(() => this.statements.sweepPosted.run(before).changes);
-      total += removed;
-      if (removed < SWEEP_SLICE) return total;
-    }
+  /** A slice of SWEEP_SLICE at a time (the statement's own limit), the event loop running between slices. */
+  sweepPosted(before: number): Promise<number> {
+    return sweepInSlices(() => this.writes.run(() => this.statements.sweepPosted.run(before).changes), SWEEP_SLICE);
   }
 
   dropHeld(before: number, limit: number): Promise<DroppedHeld[]> {
