@@ -104,8 +104,9 @@ export class ModcallEscalator {
     // The first step of an on-duty-first card: its role, once the staff on shift let it wait role-after minutes.
     if (awaitsRolePing(card) && card.pingRoleId !== null) {
       const onDutyFirst = await this.deps.records.onDutyFirst(card.guildId);
+      // Turned off since the card was posted: its role, which only the staff on shift were pinged before, now.
       const rolePingAt =
-        card.rolePingAt ?? (onDutyFirst ? card.postedAt + onDutyFirst.roleAfterMinutes * minuteMs : null);
+        card.rolePingAt ?? (onDutyFirst ? card.postedAt + onDutyFirst.roleAfterMinutes * minuteMs : card.postedAt);
       if (rolePingAt !== null && rolePingAt <= now) {
         if (!(await this.pingRole(card, card.pingRoleId, rolePingAt))) return false;
       } else if (card.rolePingAt === undefined) {
@@ -129,7 +130,8 @@ export class ModcallEscalator {
    * done (posted, or given up for a channel Discord refuses for good).
    */
   private async pingRole(card: ModcallCard, roleId: string, at: number): Promise<boolean> {
-    const minutes = Math.round((at - card.postedAt) / (this.deps.minuteMs ?? 60_000));
+    // How long it has waited, as the staff read it (a role pinged late after a restart says so).
+    const minutes = Math.round((this.deps.clock() - card.postedAt) / (this.deps.minuteMs ?? 60_000));
     const body = {
       content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed by the staff on shift for ${minutes} min.`,
       embeds: [],
