@@ -5,7 +5,8 @@ import type { APIEmbed } from 'discord.js';
 
 import { createLogger } from '../src/base/logger.js';
 import { RUNTIME_TIMERS } from '../src/base/timers.js';
-import { CardRecords, type ModcallCard } from '../src/features/cards/card-records.js';
+import { CardRecords } from '../src/features/cards/card-records.js';
+import type { ModcallCard } from '../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../src/features/cards/modcall-escalator.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../src/store/store.js';

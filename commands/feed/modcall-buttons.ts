@@ -3,7 +3,7 @@ import type { ButtonInteraction } from 'discord.js';
 import { UserFacingError } from '../../src/base/errors.js';
 import { replyEphemeral } from '../../src/discord/reply.js';
 import { isAdmin } from '../../src/discord/require-admin.js';
-import type { ModcallCard } from '../../src/features/cards/card-records.js';
+import type { ModcallCard } from '../../src/features/cards/modcall-card.js';
 import { CLAIM_BUTTON_ID, eventOfCard, renderModcallMessage } from '../../src/features/cards/modcall-message.js';
 import type { FeedDeps } from '../feed.js';
 

@@ -19,7 +19,7 @@ import { registerCommands } from '../../src/discord/register-commands.js';
 import type { FeatureTimings } from '../../src/features/index.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
-import { testConfig } from '../helpers/test-config.js';
+import { e2eConfig } from '../helpers/test-config.js';
 
 export { commandOption };
 
@@ -106,14 +106,12 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
   let port = 0;
   const boot = async (): Promise<RunningBot> => {
     const started = await startBot({
-      config: testConfig({
-        PORT: port,
-        DISCORD_API_URL: discord.apiUrl,
-        DISCORD_TOKEN: discord.botToken,
-        SERVICE_URL: service.baseUrl,
-        STORE_URL: `sqlite://${dir.path}/bot.sqlite`,
-        SECRET_KEY: 'e2e-secret-key-0123456789',
-        LOG_LEVEL: 'debug',
+      config: e2eConfig({
+        port,
+        discordApiUrl: discord.apiUrl,
+        botToken: discord.botToken,
+        serviceUrl: service.baseUrl,
+        storeFile: `${dir.path}/bot.sqlite`,
       }),
       logger: logs.logger,
       host: '127.0.0.1',

@@ -7,9 +7,10 @@ import { formatCaseType } from '../../embeds/case-type.js';
 import { formatPersonId } from '../../embeds/people.js';
 import { formatEventTime } from '../../embeds/time.js';
 import type { EventOf } from '../../upstream/schemas.js';
-import type { CardRecords, ModcallCard, SubjectCard } from './card-records.js';
+import type { CardRecords, SubjectCard } from './card-records.js';
 import { endingOf, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, fitsOneMessage, type Ending } from './final-state.js';
+import type { ModcallCard } from './modcall-card.js';
 import { eventOfCard, renderModcallMessage } from './modcall-message.js';
 
 export interface CardEditsDeps {

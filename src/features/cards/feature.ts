@@ -1,6 +1,7 @@
 import type { BotParts, Feature } from '../feature.js';
-import { CardRecords, type ModcallCard } from './card-records.js';
+import { CardRecords } from './card-records.js';
 import { FeedCards } from './feed-cards.js';
+import type { ModcallCard } from './modcall-card.js';
 import { ModcallEscalator } from './modcall-escalator.js';
 import { recordModcallHandling } from './record-modcall.js';
 

@@ -8,7 +8,8 @@ import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingMessage, Poster } from '../../discord/posting/poster.js';
 import { SendError } from '../../discord/posting/send-failure.js';
 import { formatName } from '../../embeds/format.js';
-import { awaitsRolePing, forgetAtOf, isOpen, type CardRecords, type ModcallCard } from './card-records.js';
+import type { CardRecords } from './card-records.js';
+import { awaitsRolePing, forgetAtOf, isOpen, type ModcallCard } from './modcall-card.js';
 
 /** How often due modcall cards are looked at. */
 const DEFAULT_CHECK_EVERY_MS = 15_000;

@@ -6,7 +6,7 @@ import { renderModcall } from '../../embeds/modcall.js';
 import { formatEventTime } from '../../embeds/time.js';
 import type { RenderContext } from '../../embeds/types.js';
 import type { EventOf } from '../../upstream/schemas.js';
-import type { ModcallCard } from './card-records.js';
+import type { ModcallCard } from './modcall-card.js';
 
 /** The buttons of a modcall card; the dispatcher routes `feed:` custom ids to /feed's button handler. */
 export const CLAIM_BUTTON_ID = 'feed:modcall:claim';

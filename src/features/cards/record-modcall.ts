@@ -1,7 +1,7 @@
 import type { Logger } from '../../base/logger.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { CommunityRecord, ModcallHandling } from '../../store/community-record.js';
-import type { ModcallCard } from './card-records.js';
+import type { ModcallCard } from './modcall-card.js';
 
 /**
  * Tells the community record who claimed and resolved a modcall, from its card, for response times (/staff

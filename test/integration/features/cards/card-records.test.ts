@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { CardRecords, type ModcallCard } from '../../../../src/features/cards/card-records.js';
+import { CardRecords } from '../../../../src/features/cards/card-records.js';
+import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { CardRecords, type ModcallCard } from '../../../../src/features/cards/card-records.js';
+import { CardRecords } from '../../../../src/features/cards/card-records.js';
+import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../../../../src/features/cards/modcall-escalator.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import type { RecordStore } from '../../../../src/store/records.js';
@@ -9,6 +10,24 @@ import { failReadsOf } from '../../../helpers/failing-records.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { recordingPoster } from '../../../helpers/recording-poster.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
+
+/** An open card of the guild, posted at `postedAt`, pinging nobody unless `more` says. */
+const openCard = (guildId: string, postedAt: number, more: Partial<ModcallCard> = {}): ModcallCard => ({
+  guildId,
+  channelId: `modcalls-${guildId}`,
+  messageId: `card-${guildId}`,
+  server: '4821337',
+  caller: { robloxId: '9', name: 'caller' },
+  calls: [{ deliveryId: `call-${guildId}`, at: postedAt }],
+  postedAt,
+  pingRoleId: null,
+  claimedBy: null,
+  claimedAt: null,
+  resolvedBy: null,
+  resolvedAt: null,
+  escalatedAt: null,
+  ...more,
+});
 
 /** The escalator's timer job when the store fails under it: logged, the other cards go on, retried next check. */
 describe('the modcall escalator on a failing store', () => {
@@ -28,28 +47,12 @@ describe('the modcall escalator on a failing store', () => {
     dir.remove();
   });
 
-  const card = (guildId: string, postedAt: number): ModcallCard => ({
-    guildId,
-    channelId: `modcalls-${guildId}`,
-    messageId: `card-${guildId}`,
-    server: '4821337',
-    caller: { robloxId: '9', name: 'caller' },
-    calls: [{ deliveryId: `call-${guildId}`, at: postedAt }],
-    postedAt,
-    pingRoleId: null,
-    claimedBy: null,
-    claimedAt: null,
-    resolvedBy: null,
-    resolvedAt: null,
-    escalatedAt: null,
-  });
-
   it("a card whose server's settings cannot be read is logged and retried; the other card escalates meanwhile", async () => {
     const time = new ManualTime();
     const logs = captureLogs();
     const cards = new CardRecords(store.records);
     for (const guildId of ['g1', 'g2']) {
-      await cards.updateModcall(guildId, `card-${guildId}`, () => card(guildId, time.now()));
+      await cards.updateModcall(guildId, `card-${guildId}`, () => openCard(guildId, time.now()));
       await cards.saveEscalation(guildId, { afterMinutes: 1, roleId: `leads-${guildId}` });
     }
     // The first read of a server's escalation fails, whichever server comes first.
@@ -96,7 +99,7 @@ describe('the modcall escalator on a failing store', () => {
       () => ({ guildId: 'g0' }),
       () => time.now() - 1,
     );
-    await cards.updateModcall('g1', 'card-g1', () => card('g1', time.now()));
+    await cards.updateModcall('g1', 'card-g1', () => openCard('g1', time.now()));
     await cards.saveEscalation('g1', { afterMinutes: 1, roleId: 'leads-g1' });
     const poster = recordingPoster();
     escalator = new ModcallEscalator({
@@ -264,5 +267,65 @@ describe('the modcall escalator over many stored cards', () => {
     expect(counted.read).toBe(2);
     expect(poster.posts).toEqual([]);
     expect(await store.records.list('modcall_card')).toEqual([]);
+  });
+});
+
+/** The escalator's first step for a card that pinged the staff on shift: its role, once, when its time comes. */
+describe("the role's ping after the staff on shift", () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  let store: Store;
+  let escalator: ModcallEscalator | undefined;
+
+  beforeEach(async () => {
+    dir = makeTempDir();
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+  });
+
+  afterEach(async () => {
+    await escalator?.stop();
+    escalator = undefined;
+    await store.close();
+    dir.remove();
+  });
+
+  it('comes role-after minutes after the card, once; at once for a server that turned on-duty-first off', async () => {
+    const time = new ManualTime();
+    const cards = new CardRecords(store.records);
+    await cards.saveOnDutyFirst('g1', { roleAfterMinutes: 2 });
+    for (const guildId of ['g1', 'g2'])
+      await cards.updateModcall(guildId, `card-${guildId}`, () =>
+        openCard(guildId, time.now(), { pingRoleId: `moderators-${guildId}`, pingedOnDuty: [`staff-${guildId}`] }),
+      );
+    const poster = recordingPoster();
+    escalator = new ModcallEscalator({
+      records: cards,
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: captureLogs().logger,
+      checkEveryMs: 1_000,
+      minuteMs: 1_000,
+    });
+    escalator.start();
+    const settle = () => escalator!.settled();
+
+    // g2 turned on-duty-first off after its card pinged the staff on shift: its role is pinged now.
+    await time.advance(1_000, settle);
+    expect(poster.posts.map((post) => post.body.content)).toEqual([
+      '<@&moderators-g2> Modcall from caller unclaimed by the staff on shift for 1 min.',
+    ]);
+    await time.advance(1_000, settle);
+    expect(poster.posts).toHaveLength(2);
+    expect(poster.posts[1]?.body.content).toBe(
+      '<@&moderators-g1> Modcall from caller unclaimed by the staff on shift for 2 min.',
+    );
+    expect(poster.posts[1]?.body.allowed_mentions).toEqual({
+      parse: [],
+      roles: ['moderators-g1'],
+      replied_user: false,
+    });
+    // Once each, however long the cards stay unclaimed.
+    await time.advance(5_000, settle);
+    expect(poster.posts).toHaveLength(2);
   });
 });
