@@ -29,8 +29,11 @@ const openCard = (guildId: string, postedAt: number, more: Partial<ModcallCard> 
   ...more,
 });
 
-/** The escalator's timer job when the store fails under it: logged, the other cards go on, retried next check. */
-describe('the modcall escalator on a failing store', () => {
+/**
+ * The escalator's timer job on a store: when the store fails under it (logged, the other cards go on, retried
+ * next check), and the role's ping that follows the staff on shift.
+ */
+describe('the modcall escalator on a store', () => {
   let dir: ReturnType<typeof makeTempDir>;
   let store: Store;
   let escalator: ModcallEscalator | undefined;
@@ -118,6 +121,48 @@ describe('the modcall escalator on a failing store', () => {
     expect(logs.text()).toContain('a stored modcall card could not be read; it was dropped, with its escalation');
     expect(logs.text()).toContain('g0:card-g0');
     expect(await store.records.get('modcall_card', 'g0:card-g0')).toBeUndefined();
+  });
+
+  // The escalator's first step for a card that pinged the staff on shift: its role, once, when its time comes.
+  it('comes role-after minutes after the card, once; at once for a server that turned on-duty-first off', async () => {
+    const time = new ManualTime();
+    const cards = new CardRecords(store.records);
+    await cards.saveOnDutyFirst('g1', { roleAfterMinutes: 2 });
+    for (const guildId of ['g1', 'g2'])
+      await cards.updateModcall(guildId, `card-${guildId}`, () =>
+        openCard(guildId, time.now(), { pingRoleId: `moderators-${guildId}`, pingedOnDuty: [`staff-${guildId}`] }),
+      );
+    const poster = recordingPoster();
+    escalator = new ModcallEscalator({
+      records: cards,
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: captureLogs().logger,
+      checkEveryMs: 1_000,
+      minuteMs: 1_000,
+    });
+    escalator.start();
+    const settle = () => escalator!.settled();
+
+    // g2 turned on-duty-first off after its card pinged the staff on shift: its role is pinged now.
+    await time.advance(1_000, settle);
+    expect(poster.posts.map((post) => post.body.content)).toEqual([
+      '<@&moderators-g2> Modcall from caller unclaimed by the staff on shift for 1 min.',
+    ]);
+    await time.advance(1_000, settle);
+    expect(poster.posts).toHaveLength(2);
+    expect(poster.posts[1]?.body.content).toBe(
+      '<@&moderators-g1> Modcall from caller unclaimed by the staff on shift for 2 min.',
+    );
+    expect(poster.posts[1]?.body.allowed_mentions).toEqual({
+      parse: [],
+      roles: ['moderators-g1'],
+      replied_user: false,
+    });
+    // Once each, however long the cards stay unclaimed.
+    await time.advance(5_000, settle);
+    expect(poster.posts).toHaveLength(2);
   });
 });
 
@@ -267,65 +312,5 @@ describe('the modcall escalator over many stored cards', () => {
     expect(counted.read).toBe(2);
     expect(poster.posts).toEqual([]);
     expect(await store.records.list('modcall_card')).toEqual([]);
-  });
-});
-
-/** The escalator's first step for a card that pinged the staff on shift: its role, once, when its time comes. */
-describe("the role's ping after the staff on shift", () => {
-  let dir: ReturnType<typeof makeTempDir>;
-  let store: Store;
-  let escalator: ModcallEscalator | undefined;
-
-  beforeEach(async () => {
-    dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
-  });
-
-  afterEach(async () => {
-    await escalator?.stop();
-    escalator = undefined;
-    await store.close();
-    dir.remove();
-  });
-
-  it('comes role-after minutes after the card, once; at once for a server that turned on-duty-first off', async () => {
-    const time = new ManualTime();
-    const cards = new CardRecords(store.records);
-    await cards.saveOnDutyFirst('g1', { roleAfterMinutes: 2 });
-    for (const guildId of ['g1', 'g2'])
-      await cards.updateModcall(guildId, `card-${guildId}`, () =>
-        openCard(guildId, time.now(), { pingRoleId: `moderators-${guildId}`, pingedOnDuty: [`staff-${guildId}`] }),
-      );
-    const poster = recordingPoster();
-    escalator = new ModcallEscalator({
-      records: cards,
-      poster,
-      clock: time.now,
-      timers: time,
-      logger: captureLogs().logger,
-      checkEveryMs: 1_000,
-      minuteMs: 1_000,
-    });
-    escalator.start();
-    const settle = () => escalator!.settled();
-
-    // g2 turned on-duty-first off after its card pinged the staff on shift: its role is pinged now.
-    await time.advance(1_000, settle);
-    expect(poster.posts.map((post) => post.body.content)).toEqual([
-      '<@&moderators-g2> Modcall from caller unclaimed by the staff on shift for 1 min.',
-    ]);
-    await time.advance(1_000, settle);
-    expect(poster.posts).toHaveLength(2);
-    expect(poster.posts[1]?.body.content).toBe(
-      '<@&moderators-g1> Modcall from caller unclaimed by the staff on shift for 2 min.',
-    );
-    expect(poster.posts[1]?.body.allowed_mentions).toEqual({
-      parse: [],
-      roles: ['moderators-g1'],
-      replied_user: false,
-    });
-    // Once each, however long the cards stay unclaimed.
-    await time.advance(5_000, settle);
-    expect(poster.posts).toHaveLength(2);
   });
 });
