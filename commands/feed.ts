@@ -13,6 +13,7 @@ import type { CardsDeps } from '../src/features/cards/feature.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { HealthDeps } from '../src/features/health/feature.js';
 import type { RoutingDeps } from '../src/features/routing/feature.js';
+import type { ThreadsDeps } from '../src/features/threads/feature.js';
 import type { WebhooksDeps } from '../src/features/webhooks/feature.js';
 import { ALL_EVENTS, eventChoices } from '../src/upstream/event-choices.js';
 import { setDefaultChannel } from './feed/default.js';
@@ -21,9 +22,10 @@ import { setEventMention } from './feed/mention.js';
 import { clickModcallButton } from './feed/modcall-buttons.js';
 import { clearRule, setEventChannel, turnEventOff } from './feed/set.js';
 import { showRoutes } from './feed/show.js';
+import { setSessionThreads } from './feed/threads.js';
 
 /** What /feed is given: its feature's dependencies, no more. */
-export type FeedDeps = CommandBasics & RoutingDeps & CardsDeps & HealthDeps & Pick<WebhooksDeps, 'hooks'>;
+export type FeedDeps = CommandBasics & RoutingDeps & CardsDeps & HealthDeps & ThreadsDeps & Pick<WebhooksDeps, 'hooks'>;
 
 /** The longest escalation delay: a day. */
 const MAX_ESCALATE_AFTER_MINUTES = 1_440;
@@ -56,7 +58,7 @@ const channelOption = (description: string) => (option: SlashCommandChannelOptio
     .setRequired(true)
     .addChannelTypes(...FEED_CHANNEL_TYPES);
 
-/** /feed set|off|clear|default|mention|show|held: which event goes to which channel, and whom it pings. */
+/** /feed set|off|clear|default|mention|threads|show|held: which event goes to which channel, and whom it pings. */
 export const feed: Command<FeedDeps> = {
   data: new SlashCommandBuilder()
     .setName('feed')
@@ -128,6 +130,19 @@ export const feed: Command<FeedDeps> = {
             .setMaxValue(MAX_ESCALATE_AFTER_MINUTES),
         ),
     )
+    .addSubcommand((sub) =>
+      sub
+        .setName('threads')
+        .setDescription("Open a thread from each session's card, with the session's log and its report")
+        .addStringOption((option) =>
+          option
+            .setName('event')
+            .setDescription('Which cards open a thread')
+            .setRequired(true)
+            .addChoices({ name: 'session', value: 'session' }),
+        )
+        .addBooleanOption((option) => option.setName('on').setDescription('On or off').setRequired(true)),
+    )
     .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings'))
     .addSubcommand((sub) =>
       sub
@@ -150,6 +165,8 @@ export const feed: Command<FeedDeps> = {
         return setDefaultChannel(interaction, ctx, guildId);
       case 'mention':
         return setEventMention(interaction, ctx, guildId);
+      case 'threads':
+        return setSessionThreads(interaction, ctx, guildId);
       case 'show':
         return showRoutes(interaction, ctx, guildId);
       case 'held':

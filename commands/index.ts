@@ -44,7 +44,14 @@ export function bindCommands(features: Features, basics: CommandBasics): BoundCo
   return [
     bindCommand(setup, { ...basics, ...webhooks.deps }),
     bindCommand(webhook, { ...basics, ...webhooks.deps }),
-    bindCommand(feed, { ...basics, ...webhooks.deps, ...routing.deps, ...health.deps, ...cards.deps }),
+    bindCommand(feed, {
+      ...basics,
+      ...webhooks.deps,
+      ...routing.deps,
+      ...health.deps,
+      ...cards.deps,
+      ...features.threads.deps,
+    }),
     bindCommand(alerts, { ...basics, ...webhooks.deps, ...health.deps }),
     bindCommand(status, { ...basics, ...webhooks.deps, ...health.deps, appRecords: releases.deps.appRecords }),
     bindCommand(audit, { ...basics, ...features.audit.deps }),

@@ -24,6 +24,8 @@ interface RouteSpec {
 const ROUTES: readonly RouteSpec[] = [
   { method: 'POST', path: '/channels/{channel_id}/messages' },
   { method: 'PATCH', path: '/channels/{channel_id}/messages/{message_id}' },
+  // Session threads (/feed threads): a thread started from a session's card.
+  { method: 'POST', path: '/channels/{channel_id}/messages/{message_id}/threads' },
   { method: 'POST', path: '/interactions/{interaction_id}/{interaction_token}/callback' },
   { method: 'PATCH', path: '/webhooks/{webhook_id}/{webhook_token}/messages/@original' },
   { method: 'POST', path: '/webhooks/{webhook_id}/{webhook_token}' },

@@ -34,6 +34,7 @@ export const ApiErrors = {
   missingAccess: () => new DiscordApiFault(403, 50001, 'Missing Access'),
   missingPermissions: () => new DiscordApiFault(403, 50013, 'Missing Permissions'),
   emptyMessage: () => new DiscordApiFault(400, 50006, 'Cannot send an empty message'),
+  threadAlreadyCreated: () => new DiscordApiFault(400, 160004, 'A thread has already been created for this message'),
   cannotReplyWithoutHistory: () =>
     new DiscordApiFault(403, 160002, 'Cannot reply without permission to read message history'),
   alreadyAcknowledged: () => new DiscordApiFault(400, 40060, 'Interaction has already been acknowledged.'),

@@ -79,6 +79,60 @@ export interface RawGuildChannel {
   flags: number;
 }
 
+/** A public thread started from a message, as `POST /channels/{id}/messages/{id}/threads` answers it. */
+export interface RawThreadChannel {
+  id: string;
+  type: ChannelType.PublicThread;
+  guild_id: string;
+  parent_id: string;
+  owner_id: string;
+  name: string;
+  last_message_id: string | null;
+  rate_limit_per_user: number;
+  message_count: number;
+  member_count: number;
+  flags: number;
+  thread_metadata: {
+    archived: boolean;
+    auto_archive_duration: number;
+    archive_timestamp: string;
+    locked: boolean;
+    create_timestamp: string;
+  };
+}
+
+/** A thread started from message `messageId` (whose id it takes, as on Discord) of `parentId`. */
+export function makeThread(fields: {
+  messageId: string;
+  parentId: string;
+  guildId: string;
+  ownerId: string;
+  name: string;
+  autoArchiveMinutes: number;
+}): RawThreadChannel {
+  const now = new Date().toISOString();
+  return {
+    id: fields.messageId,
+    type: ChannelType.PublicThread,
+    guild_id: fields.guildId,
+    parent_id: fields.parentId,
+    owner_id: fields.ownerId,
+    name: fields.name,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    message_count: 0,
+    member_count: 1,
+    flags: 0,
+    thread_metadata: {
+      archived: false,
+      auto_archive_duration: fields.autoArchiveMinutes,
+      archive_timestamp: now,
+      locked: false,
+      create_timestamp: now,
+    },
+  };
+}
+
 /** A guild channel as it appears in GUILD_CREATE and in `GET /channels/{id}`. */
 export function makeGuildChannel(fields: {
   id: string;

@@ -12,7 +12,7 @@ import {
   type GuildSystemChannelFlags,
 } from 'discord.js';
 
-import { makeGuildChannel, makeMember, makeRole, type RawGuildChannel } from './api-objects.js';
+import { makeGuildChannel, makeMember, makeRole, type RawGuildChannel, type RawThreadChannel } from './api-objects.js';
 import {
   computeBasePermissions,
   computeChannelPermissions,
@@ -129,6 +129,8 @@ function toBits(value: PermissionBits | undefined, fallback: bigint): bigint {
 export class GuildStore {
   readonly #guilds = new Map<string, GuildRecord>();
   readonly #channelToGuild = new Map<string, string>();
+  /** Thread id -> its parent channel's id. */
+  readonly #threadParents = new Map<string, string>();
 
   constructor(
     private readonly nextId: () => string,
@@ -229,7 +231,10 @@ export class GuildStore {
   /** Forgets a guild and its channels (the bot was removed from it). */
   removeGuild(guildId: string): void {
     const guild = this.#require(guildId);
-    for (const channel of guild.channels) this.#channelToGuild.delete(channel.id);
+    for (const channel of guild.channels) {
+      this.#channelToGuild.delete(channel.id);
+      this.#threadParents.delete(channel.id);
+    }
     this.#guilds.delete(guildId);
   }
 
@@ -297,11 +302,28 @@ export class GuildStore {
       .at(-1);
   }
 
-  /** A user's permissions in a channel, after roles, overwrites and Discord's implicit rules. */
+  /**
+   * A user's permissions in a channel, after roles, overwrites and Discord's implicit rules. A thread has no
+   * overwrites of its own: Discord computes its permissions from its parent channel's.
+   */
   channelPermissions(channelId: string, userId: string): bigint {
     const guildId = this.#channelToGuild.get(channelId);
     if (guildId === undefined) return 0n;
-    return computeChannelPermissions(this.#subject(this.#require(guildId), userId, channelId));
+    const parentId = this.#threadParents.get(channelId);
+    return computeChannelPermissions(this.#subject(this.#require(guildId), userId, parentId ?? channelId));
+  }
+
+  /** The thread of a channel's message, if one was started from it (its id is the message's). */
+  thread(threadId: string): RawThreadChannel | undefined {
+    return this.#threadParents.has(threadId) ? (this.channel(threadId) as RawThreadChannel | undefined) : undefined;
+  }
+
+  /** Adds a thread to its parent's guild: a channel messages can be posted in. */
+  addThread(thread: RawThreadChannel): void {
+    const guild = this.#require(thread.guild_id);
+    guild.channels.push(thread as unknown as RawGuildChannel);
+    this.#channelToGuild.set(thread.id, guild.id);
+    this.#threadParents.set(thread.id, thread.parent_id);
   }
 
   /** A user's guild-wide permissions (roles only). */
@@ -360,8 +382,12 @@ export class GuildStore {
       voice_states: [],
       members: botMember ? [botMember] : [],
       // One raw shape serves every channel type here; discord.js picks the class from `type`.
-      channels: guild.channels as GatewayGuildCreateDispatchData['channels'],
-      threads: [],
+      channels: guild.channels.filter(
+        (channel) => !this.#threadParents.has(channel.id),
+      ) as GatewayGuildCreateDispatchData['channels'],
+      threads: guild.channels.filter((channel) =>
+        this.#threadParents.has(channel.id),
+      ) as unknown as GatewayGuildCreateDispatchData['threads'],
       presences: [],
       stage_instances: [],
       guild_scheduled_events: [],

@@ -8,11 +8,13 @@ import { guildRoutes } from './routes/guild-routes.js';
 import { interactionRoutes } from './routes/interaction-routes.js';
 import type { RouteDeps } from './routes/route-deps.js';
 import type { Route } from './routes/router.js';
+import { threadRoutes } from './routes/thread-routes.js';
 
 /** The fake's REST routes; anything else is answered 404 and recorded as unhandled. */
 export function createRestRoutes(deps: RouteDeps): Route[] {
   return [
     ...channelRoutes(deps),
+    ...threadRoutes(deps),
     ...guildRoutes(deps),
     ...interactionRoutes(deps),
     ...applicationRoutes(deps),

@@ -23,6 +23,10 @@ export const INVITE_PERMISSIONS = [
   { bit: PermissionFlagsBits.ReadMessageHistory, name: 'Read Message History' },
   // The weekly digest carries its chart as an image file (/digest set checks it in its channel).
   { bit: PermissionFlagsBits.AttachFiles, name: 'Attach Files' },
+  // Session threads (/feed threads): a thread opened from each session's card, and its log and report posted in
+  // it (Send Messages does not cover threads). /feed threads checks both where session cards go.
+  { bit: PermissionFlagsBits.CreatePublicThreads, name: 'Create Public Threads' },
+  { bit: PermissionFlagsBits.SendMessagesInThreads, name: 'Send Messages in Threads' },
 ] as const;
 
 /** `bot` adds the bot itself; `applications.commands` lets the server use its slash commands. */

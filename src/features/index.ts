@@ -7,6 +7,7 @@ import { createHealthFeature, type HealthTimings } from './health/feature.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
 import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
 import { createRoutingFeature } from './routing/feature.js';
+import { createThreadsFeature, type ThreadTimings } from './threads/feature.js';
 import { createWebhooksFeature } from './webhooks/feature.js';
 
 /** The features' own timings: tests and the demo shorten them. */
@@ -17,6 +18,7 @@ export interface FeatureTimings {
   record?: RecordTimings;
   digest?: DigestTimings;
   duty?: DutyTimings;
+  threads?: ThreadTimings;
 }
 
 /**
@@ -29,17 +31,25 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     // A running session short of staff is a health incident like any other: one alert, edited, resolved.
     onCoverage: (guildId, shortfall) => health.monitor.noteCoverage(guildId, shortfall),
   });
+  const threads = createThreadsFeature(parts, timings.threads);
   const record = createRecordFeature(parts, timings.record, {
     // Who is on shift changed: the duty board, role and coverage guard follow the record as its writer merges.
     onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
     // A session started or ended: the coverage guard looks again.
     onSessionsChanged: (guildIds) => duty.sessionsChanged(guildIds),
+    // Anything merged: the session threads' logs follow the record.
+    onRecordChanged: (guildIds) => threads.recordChanged(guildIds),
   });
   return {
     webhooks: createWebhooksFeature(parts),
     routing: createRoutingFeature(parts),
     health,
-    cards: createCardsFeature(parts, timings.escalation),
+    cards: createCardsFeature(parts, timings.escalation, {
+      // A session's card is where its thread starts.
+      onSessionCard: (card) => threads.cardPosted(card),
+      // A claim shows in the session's log and counts in its report.
+      onModcallHandled: (guildId) => threads.recordChanged([guildId]),
+    }),
     releases: createReleasesFeature(parts, {
       intervals: timings.releasePolling,
       // A guild whose polls keep failing is a health incident like any other.
@@ -48,6 +58,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     audit: createAuditFeature(parts),
     record,
     duty,
+    threads,
     // The digest's chart is drawn by the record's chart process: one for the bot.
     digest: createDigestFeature(parts, record.deps.charts, timings.digest),
   };

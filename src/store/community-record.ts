@@ -1,5 +1,6 @@
 import type { RecordExport } from './record-export.js';
 import type { RecordQueries } from './record-queries.js';
+import type { SessionRecord } from './session-facts.js';
 
 /** How long a guild's record is kept when its admins have not said (`/record retention`). */
 export const DEFAULT_RECORD_RETENTION_DAYS = 400;
@@ -18,6 +19,8 @@ export interface ModcallHandling {
 export interface RecordingPass {
   recorded: number;
   skipped: number;
+  /** The guilds for which anything was merged. */
+  guilds: string[];
   /** The guilds for which a shift update was merged: who is on shift there may have changed. */
   shiftGuilds: string[];
   /** The guilds for which a session update was merged: whether a session runs there may have changed. */
@@ -67,7 +70,7 @@ export interface RecordedPlayer {
  * {@link CommunityRecord.recordPending} reads and merges them later, off the intake's path. Merging the same
  * delivery twice changes nothing, so a writer stopped half way loses nothing and doubles nothing.
  */
-export interface CommunityRecord extends RecordQueries, RecordExport {
+export interface CommunityRecord extends RecordQueries, RecordExport, SessionRecord {
   /**
    * Merges what up to `limit` unrecorded deliveries tell, oldest first, then marks them recorded; returns how
    * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest.

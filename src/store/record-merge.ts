@@ -81,6 +81,8 @@ export interface RecordingPlan {
   markRecorded: RecordWrite | undefined;
   recorded: number;
   skipped: number;
+  /** The guilds anything of these rows was merged for. */
+  guilds: string[];
   /** The guilds a shift update of these rows was merged for (who is on shift may have changed). */
   shiftGuilds: string[];
   /** The guilds a session update of these rows was merged for (whether a session runs may have changed). */
@@ -130,6 +132,7 @@ export function planRecording(
     markRecorded,
     recorded,
     skipped,
+    guilds: [...guilds.keys()],
     shiftGuilds: [...shiftGuilds],
     sessionGuilds: [...sessionGuilds],
   };

@@ -34,12 +34,12 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
 
   /** The second: the merges, if every delivery read is still stored (else nothing now), then the marks. */
   async applyRecording(plan: RecordingPlan): Promise<RecordingPass> {
-    const { stillStored, merges, markRecorded, recorded, skipped, shiftGuilds, sessionGuilds } = plan;
+    const { stillStored, merges, markRecorded, recorded, skipped, guilds, shiftGuilds, sessionGuilds } = plan;
     if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) {
-      return { recorded: 0, skipped: 0, shiftGuilds: [], sessionGuilds: [] };
+      return { recorded: 0, skipped: 0, guilds: [], shiftGuilds: [], sessionGuilds: [] };
     }
     if (markRecorded) await this.engine.write([markRecorded]);
-    return { recorded, skipped, shiftGuilds, sessionGuilds };
+    return { recorded, skipped, guilds, shiftGuilds, sessionGuilds };
   }
 
   async noteModcallHandled(

@@ -1,4 +1,5 @@
 import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-record.js';
+import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
 import type { RecordEngine } from './record-engine.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
@@ -21,6 +22,8 @@ import type {
 } from './record-queries.js';
 import type { CaseRow } from './record-query-statements.js';
 import { recordStatements, type RecordStatements } from './record-statements.js';
+import type { SessionFacts, SessionRecord } from './session-facts.js';
+import { sessionStatements } from './session-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 
 /**
@@ -28,7 +31,7 @@ import type { SqlDialect } from './sql-dialect.js';
  * statements, run by the engine's {@link RecordEngine}. The record's writing, retention and copy build on it
  * (sql-community-record.ts).
  */
-export class SqlRecordQueries implements RecordQueries, RecordExport {
+export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRecord {
   protected readonly sql: RecordStatements;
 
   constructor(
@@ -137,6 +140,19 @@ export class SqlRecordQueries implements RecordQueries, RecordExport {
     // From the last row's time on: the key's comparison passes over that row and the ones before it at its time.
     const from = Math.max(range.from, after.at);
     return this.engine.read(pages.after, [guildId, from, range.to, ...exportKeyOf(kind, after), limit]);
+  }
+
+  private sessionSql?: ReturnType<typeof sessionStatements>;
+
+  sessionFacts(
+    guildId: string,
+    server: string,
+    sessionId: number,
+    until: number,
+    limit: number,
+  ): Promise<SessionFacts | undefined> {
+    this.sessionSql ??= sessionStatements(this.d);
+    return readSessionFacts(this.engine, this.sessionSql, { guildId, server, sessionId }, until, limit);
   }
 
   private chartSql?: ReturnType<typeof recordChartStatements>;

@@ -26,8 +26,11 @@ const NAMES = [
   'quota',
   'digest',
 ];
-/** View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536) + Attach Files (32768). */
-const PERMISSIONS = 117760;
+/**
+ * View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536) + Attach Files
+ * (32768) + Create Public Threads (2^35) + Send Messages in Threads (2^38).
+ */
+const PERMISSIONS = 309237763072;
 
 let discord: FakeDiscord;
 let guild: AddedGuild;
@@ -59,7 +62,7 @@ describe('deploy-commands', () => {
 
   function inviteLines(): string {
     return (
-      `Invite the bot (View Channel, Send Messages, Embed Links, Read Message History, Attach Files: permissions ${PERMISSIONS}):\n` +
+      `Invite the bot (View Channel, Send Messages, Embed Links, Read Message History, Attach Files, Create Public Threads, Send Messages in Threads: permissions ${PERMISSIONS}):\n` +
       `https://discord.com/oauth2/authorize?client_id=${discord.applicationId}&scope=bot%20applications.commands` +
       `&permissions=${PERMISSIONS}\n`
     );

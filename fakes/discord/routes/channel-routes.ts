@@ -43,7 +43,11 @@ export function channelRoutes(deps: RouteDeps): Route[] {
         if (!TEXT_CHANNEL_TYPES.has(channel.type)) {
           throw new DiscordApiFault(400, 50008, 'Cannot send messages in a non-text channel');
         }
-        if (!hasPermissions(permissions, PermissionFlagsBits.SendMessages)) throw ApiErrors.missingPermissions();
+        // In a thread Discord asks for Send Messages in Threads (of its parent) instead of Send Messages.
+        const sending = deps.guilds.thread(channelId)
+          ? PermissionFlagsBits.SendMessagesInThreads
+          : PermissionFlagsBits.SendMessages;
+        if (!hasPermissions(permissions, sending)) throw ApiErrors.missingPermissions();
 
         const message = body as MessageBody & Record<string, unknown>;
         // A reply reads the message it answers: Discord refuses it without Read Message History.

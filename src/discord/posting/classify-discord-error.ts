@@ -22,7 +22,7 @@ export function classifyDiscordError(error: unknown): SendFailure {
     }
     if (error.status === 429) return { kind: 'wait', retryAfterMs: 1_000, reason };
     if (error.status >= 500) return { kind: 'retry', reason };
-    return { kind: 'rejected', status: error.status, reason };
+    return { kind: 'rejected', status: error.status, code: Number(error.code), reason };
   }
   if (error instanceof HTTPError) return { kind: 'retry', reason: `Discord ${error.status}: ${error.message}` };
   // The token was dropped (after a 401 elsewhere) before this request was made.

@@ -28,7 +28,7 @@ export type SendFailure =
   | { kind: 'retry'; reason: string }
   | { kind: 'wait'; retryAfterMs: number; reason: string }
   | { kind: 'broken'; status: number; code?: number; reason: string }
-  | { kind: 'rejected'; status: number; reason: string }
+  | { kind: 'rejected'; status: number; code?: number; reason: string }
   | { kind: 'unauthorized'; reason: string };
 
 /** The error a {@link MessageSender} rejects with. */

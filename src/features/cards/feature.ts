@@ -1,4 +1,5 @@
 import type { BotParts, Feature } from '../feature.js';
+import type { SessionCardPosted } from '../threads/index.js';
 import { CardRecords } from './card-records.js';
 import { FeedCards } from './feed-cards.js';
 import type { ModcallCard } from './modcall-card.js';
@@ -22,16 +23,42 @@ export interface CardsDeps {
   recordModcallHandling: (card: ModcallCard) => Promise<void>;
 }
 
+/** What the cards tell other features (wired in src/features/index.ts). */
+export interface CardsListeners {
+  /** A session's card was confirmed by Discord. */
+  onSessionCard?: (card: SessionCardPosted) => Promise<void>;
+  /** A modcall's claim or resolution reached the community record. */
+  onModcallHandled?: (guildId: string) => void;
+}
+
 /**
  * The living feed: modcall cards staff claim and resolve, cards edited when a case is voided or a session or
  * shift ends, and the escalation of a modcall nobody claims.
  */
-export function createCardsFeature(parts: BotParts, timings: EscalationTimings = {}): Feature<CardsDeps> {
+export function createCardsFeature(
+  parts: BotParts,
+  timings: EscalationTimings = {},
+  listeners: CardsListeners = {},
+): Feature<CardsDeps> {
   const { clock, logger } = parts;
   const cards = new CardRecords(parts.store.records);
+  const recordHandling = recordModcallHandling(parts.store.community, logger);
   return {
-    deps: { cards, recordModcallHandling: recordModcallHandling(parts.store.community, logger) },
-    feedCards: new FeedCards({ records: cards, community: parts.store.community, poster: parts.poster, clock, logger }),
+    deps: {
+      cards,
+      recordModcallHandling: async (card) => {
+        await recordHandling(card);
+        listeners.onModcallHandled?.(card.guildId);
+      },
+    },
+    feedCards: new FeedCards({
+      records: cards,
+      community: parts.store.community,
+      poster: parts.poster,
+      clock,
+      logger,
+      onSessionCard: listeners.onSessionCard,
+    }),
     jobs: [
       new ModcallEscalator({ records: cards, poster: parts.poster, clock, timers: parts.timers, logger, ...timings }),
     ],

@@ -6,6 +6,7 @@ import type { CardPlanner, LanePlan, RenderedEntry } from '../../feed/card-plan.
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { EventOf } from '../../upstream/schemas.js';
 import { splitOpenShifts } from '../duty/index.js';
+import type { SessionCardPosted } from '../threads/index.js';
 import { CardEdits } from './card-edits.js';
 import type { CardRecords } from './card-records.js';
 import { withEarlierCases } from './earlier-cases.js';
@@ -26,6 +27,8 @@ export interface FeedCardsDeps {
   poster: Poster;
   clock: Clock;
   logger: Logger;
+  /** Told of each session's card once Discord confirmed it. */
+  onSessionCard?: ((card: SessionCardPosted) => Promise<void>) | undefined;
 }
 
 /**
@@ -84,7 +87,7 @@ export class FeedCards implements CardPlanner {
   /** Records what a message Discord confirmed carries (see {@link recordPosted}). */
   posted(guildId: string, channelId: string, messageId: string, items: readonly RenderedEntry[]): Promise<void> {
     return recordPosted(
-      { records: this.deps.records, clock: this.deps.clock, edits: this.edits },
+      { records: this.deps.records, clock: this.deps.clock, edits: this.edits, onSessionCard: this.deps.onSessionCard },
       { guildId, channelId, messageId },
       items,
     );

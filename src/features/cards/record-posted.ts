@@ -1,6 +1,7 @@
 import type { Clock } from '../../base/clock.js';
 import type { RenderedEntry } from '../../feed/card-plan.js';
 import type { EventOf } from '../../upstream/schemas.js';
+import type { SessionCardPosted } from '../threads/index.js';
 import type { CardEdits } from './card-edits.js';
 import type { CardRecords, SubjectCard } from './card-records.js';
 import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
@@ -11,6 +12,8 @@ export interface RecordPostedDeps {
   records: CardRecords;
   clock: Clock;
   edits: Pick<CardEdits, 'drawFinal'>;
+  /** Told of each session's card once Discord confirmed it (the session threads start from it). */
+  onSessionCard?: ((card: SessionCardPosted) => Promise<void>) | undefined;
 }
 
 /** Where a message is: its guild, channel and id. */
@@ -51,6 +54,11 @@ export async function recordPosted(
       };
       await deps.records.saveSubject(guildId, subject.key, card);
       if (!entry.settled) unsettled.push({ key: subject.key, card });
+      if (event?.event === 'session.started') {
+        const { id, name } = event.data.session;
+        const session = { server: event.server, sessionId: id, name, channelId, messageId, at: card.postedAt };
+        await deps.onSessionCard?.({ guildId, ...session });
+      }
     }
     if (subject?.role === 'final' && count > 0) {
       const { deliveryId, event: name, rawBody } = entry.item;

@@ -24,6 +24,8 @@ export interface RecordListeners {
   onShiftsChanged?: (guildIds: readonly string[]) => void;
   /** The guilds for which the writer just merged a session change. */
   onSessionsChanged?: (guildIds: readonly string[]) => void;
+  /** The guilds for which the writer just merged anything. */
+  onRecordChanged?: (guildIds: readonly string[]) => void;
 }
 
 /**
@@ -43,6 +45,7 @@ export function createRecordFeature(
     writeEveryMs: timings.writeEveryMs,
     onShiftsChanged: listeners.onShiftsChanged,
     onSessionsChanged: listeners.onSessionsChanged,
+    onRecordChanged: listeners.onRecordChanged,
   });
   const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
   return {

@@ -23,6 +23,8 @@ export interface RecordWriterDeps {
   onShiftsChanged?: ((guildIds: readonly string[]) => void) | undefined;
   /** Told the same way of the guilds for which it merged a session change (the coverage guard follows them). */
   onSessionsChanged?: ((guildIds: readonly string[]) => void) | undefined;
+  /** Told the same way of every guild for which it merged anything (the session threads follow them). */
+  onRecordChanged?: ((guildIds: readonly string[]) => void) | undefined;
 }
 
 /**
@@ -54,7 +56,9 @@ export class RecordWriter implements Job {
   async write(): Promise<number> {
     let total = 0;
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
-      const { recorded, skipped, shiftGuilds, sessionGuilds } = await this.deps.community.recordPending(RECORD_SLICE);
+      const pass = await this.deps.community.recordPending(RECORD_SLICE);
+      const { recorded, skipped, guilds, shiftGuilds, sessionGuilds } = pass;
+      if (guilds.length > 0) this.deps.onRecordChanged?.(guilds);
       if (shiftGuilds.length > 0) this.deps.onShiftsChanged?.(shiftGuilds);
       if (sessionGuilds.length > 0) this.deps.onSessionsChanged?.(sessionGuilds);
       if (skipped > 0) {

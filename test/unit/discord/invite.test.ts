@@ -29,21 +29,23 @@ function sourceFiles(folder: string): string[] {
 }
 
 describe('the invite', () => {
-  it('asks for View Channel, Send Messages, Embed Links, Read Message History and Attach Files: 117760', () => {
+  it('asks for View Channel, Send Messages, Embed Links, Read Message History, Attach Files and the two thread permissions: 309237763072', () => {
     expect(INVITE_PERMISSIONS.map((permission) => permission.name)).toEqual([
       'View Channel',
       'Send Messages',
       'Embed Links',
       'Read Message History',
       'Attach Files',
+      'Create Public Threads',
+      'Send Messages in Threads',
     ]);
-    expect(invitePermissions()).toBe(1024n + 2048n + 16384n + 65536n + 32768n);
-    expect(invitePermissions()).toBe(117760n);
+    expect(invitePermissions()).toBe(1024n + 2048n + 16384n + 65536n + 32768n + 2n ** 35n + 2n ** 38n);
+    expect(invitePermissions()).toBe(309237763072n);
   });
 
   it('adds the bot with its slash commands', () => {
     expect(inviteUrl('123456789012345678')).toBe(
-      'https://discord.com/oauth2/authorize?client_id=123456789012345678&scope=bot%20applications.commands&permissions=117760',
+      'https://discord.com/oauth2/authorize?client_id=123456789012345678&scope=bot%20applications.commands&permissions=309237763072',
     );
   });
 

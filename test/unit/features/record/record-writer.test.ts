@@ -15,7 +15,7 @@ function recordWith(waiting: number, failing: number[] = []) {
       if (failing.includes(passes)) return Promise.reject(new Error('connection terminated'));
       const recorded = Math.min(limit, left);
       left -= recorded;
-      return Promise.resolve({ recorded, skipped: 0, shiftGuilds: [], sessionGuilds: [] });
+      return Promise.resolve({ recorded, skipped: 0, guilds: [], shiftGuilds: [], sessionGuilds: [] });
     },
   };
   return { community, left: () => left, passes: () => passes };
@@ -55,23 +55,26 @@ describe("the record's writer", () => {
 });
 
 describe("the record's writer and the shifts it merges", () => {
-  it('tells which guilds had a shift change merged, slice by slice, and nothing when none had', async () => {
+  it('tells which guilds had a shift change merged, and which had anything, slice by slice', async () => {
     const passes = [
-      { recorded: RECORD_SLICE, skipped: 0, shiftGuilds: ['g1', 'g2'], sessionGuilds: [] },
-      { recorded: 3, skipped: 0, shiftGuilds: [], sessionGuilds: [] },
+      { recorded: RECORD_SLICE, skipped: 0, guilds: ['g1', 'g2', 'g3'], shiftGuilds: ['g1', 'g2'], sessionGuilds: [] },
+      { recorded: 3, skipped: 0, guilds: ['g3'], shiftGuilds: [], sessionGuilds: [] },
     ];
     const community: Pick<CommunityRecord, 'recordPending'> = {
       recordPending: () =>
-        Promise.resolve(passes.shift() ?? { recorded: 0, skipped: 0, shiftGuilds: [], sessionGuilds: [] }),
+        Promise.resolve(passes.shift() ?? { recorded: 0, skipped: 0, guilds: [], shiftGuilds: [], sessionGuilds: [] }),
     };
     const told: string[][] = [];
+    const changed: string[][] = [];
     const writer = new RecordWriter({
       community,
       timers: new ManualTime(),
       logger: captureLogs().logger,
       onShiftsChanged: (guildIds) => told.push([...guildIds]),
+      onRecordChanged: (guildIds) => changed.push([...guildIds]),
     });
     expect(await writer.write()).toBe(RECORD_SLICE + 3);
     expect(told).toEqual([['g1', 'g2']]);
+    expect(changed).toEqual([['g1', 'g2', 'g3'], ['g3']]);
   });
 });

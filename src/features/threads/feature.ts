@@ -1,0 +1,54 @@
+import { createPostFinder } from '../../discord/posting/find-post.js';
+import { createThreadStarter } from '../../discord/posting/start-thread.js';
+import type { BotParts, Feature } from '../feature.js';
+import { ThreadKeeper } from './thread-keeper.js';
+import { ThreadRecords, type SessionCardPosted } from './thread-records.js';
+
+/** What /feed threads uses. */
+export interface ThreadsDeps {
+  sessionThreads: ThreadRecords;
+}
+
+/** The keeper's timings: tests shorten them. */
+export interface ThreadTimings {
+  minUpdateGapMs?: number;
+  checkEveryMs?: number;
+}
+
+/** What the other features tell the session threads (wired in src/features/index.ts). */
+export interface SessionThreadsFeature extends Feature<ThreadsDeps> {
+  /** A session's card was posted: its thread is followed where the guild wants threads. */
+  cardPosted(card: SessionCardPosted): Promise<void>;
+  /** The record of these guilds changed (merged deliveries, a modcall claimed): their threads follow. */
+  recordChanged(guildIds: readonly string[]): void;
+}
+
+/**
+ * Session threads (/feed threads event:session): a thread opened from each session's card, its log of what happened
+ * on the game server while the session ran, and its after-action report when it ended.
+ */
+export function createThreadsFeature(parts: BotParts, timings: ThreadTimings = {}): SessionThreadsFeature {
+  const sessionThreads = new ThreadRecords(parts.store.records);
+  const keeper = new ThreadKeeper({
+    threads: sessionThreads,
+    record: parts.store.community,
+    poster: parts.poster,
+    startThread: createThreadStarter(parts.discord, parts.config.DISCORD_TOKEN),
+    findPosted: createPostFinder(parts.discord, parts.config.DISCORD_TOKEN),
+    clock: parts.clock,
+    timers: parts.timers,
+    logger: parts.logger,
+    minUpdateGapMs: timings.minUpdateGapMs,
+    checkEveryMs: timings.checkEveryMs,
+  });
+  return {
+    deps: { sessionThreads },
+    jobs: [keeper],
+    cardPosted: (card) => keeper.cardPosted(card),
+    recordChanged: (guildIds) => keeper.recordChanged(guildIds),
+    onGuildRemoved: (guildId) => {
+      keeper.forget(guildId);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,245 @@
+import type { Clock } from '../../base/clock.js';
+import { CoalescedRuns } from '../../base/coalesced-runs.js';
+import type { Logger } from '../../base/logger.js';
+import { Repeating } from '../../base/repeating.js';
+import type { Timers } from '../../base/timers.js';
+import { toLoggableError } from '../../discord/log-error.js';
+import type { PostFinder } from '../../discord/posting/find-post.js';
+import { makeCardNonce } from '../../discord/posting/nonce.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import { SendError } from '../../discord/posting/send-failure.js';
+import type { ThreadStarter } from '../../discord/posting/start-thread.js';
+import type { SessionRecord } from '../../store/session-facts.js';
+import type { Job } from '../feature.js';
+import { LOG_LINES_PER_MESSAGE, LOG_MESSAGES_AT_MOST, renderSessionLog, type ThreadPart } from './session-log.js';
+import { renderSessionReport } from './session-report.js';
+import { dueOf, type SessionCardPosted, type SessionThread, type ThreadRecords } from './thread-records.js';
+
+/** Discord lets a bot edit about 5 messages per 5 s in a channel: one update of a guild's threads per 1.2 s. */
+const MIN_UPDATE_GAP_MS = 1_200;
+/** After a failure (Discord down, the store failing): when the guild's threads are tried again. */
+const RETRY_AFTER_MS = 30_000;
+/** How often the threads due (to be started, or let go) are looked for, by index. */
+const CHECK_EVERY_MS = 30_000;
+/** Guilds started at once: every guild with a thread followed (a bounded set: sessions running now). */
+const GUILDS_AT_START = 1_000;
+/** Of each of cases, modcalls and shifts, what the log reads at most: one more than it shows. */
+const READ_AT_MOST = LOG_LINES_PER_MESSAGE * LOG_MESSAGES_AT_MOST + 1;
+
+export interface ThreadKeeperDeps {
+  threads: ThreadRecords;
+  record: SessionRecord;
+  poster: Poster;
+  startThread: ThreadStarter;
+  findPosted: PostFinder;
+  clock: Clock;
+  timers: Timers;
+  logger: Logger;
+  minUpdateGapMs?: number | undefined;
+  retryAfterMs?: number | undefined;
+  checkEveryMs?: number | undefined;
+}
+
+/**
+ * Keeps each followed session's thread (/feed threads): starts it from the session's card, keeps its log (every
+ * case, modcall and shift change of the session, drawn from the community record) and, once the session ended,
+ * its after-action report, then lets it go an hour later. Told of the guilds whose record changed; a guild's threads
+ * are brought up to date one run at a time, changes coalesced (the board's way). Each message of the thread is
+ * posted once: under a nonce of its session and part, written down before the send, searched for when a send's
+ * answer was lost; after that it is only edited, which is the same whether it happens once or twice.
+ */
+export class ThreadKeeper implements Job {
+  private readonly runs: CoalescedRuns;
+  private readonly repeating: Repeating;
+  /** What each part shows, as this process last sent it (by guild, then thread part): unchanged parts are not sent. */
+  private readonly shown = new Map<string, Map<string, string>>();
+  private started = false;
+
+  constructor(private readonly deps: ThreadKeeperDeps) {
+    this.runs = new CoalescedRuns({
+      timers: deps.timers,
+      clock: deps.clock,
+      run: (guildId) => this.update(guildId),
+      onError: (guildId, error) =>
+        deps.logger.warn({ guildId, err: toLoggableError(error) }, 'session threads not updated; tried again later'),
+      minGapMs: deps.minUpdateGapMs ?? MIN_UPDATE_GAP_MS,
+      retryAfterMs: deps.retryAfterMs ?? RETRY_AFTER_MS,
+    });
+    this.repeating = new Repeating(
+      deps.timers,
+      deps.checkEveryMs ?? CHECK_EVERY_MS,
+      () => this.checkDue(),
+      (error) => deps.logger.warn({ err: toLoggableError(error) }, 'session threads due could not be read'),
+    );
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    this.runs.start();
+    this.repeating.start();
+    // What changed while the bot was down (or while another process held the gateway) is shown at once.
+    const guilds = await this.deps.threads.dueGuilds(Number.MAX_SAFE_INTEGER, GUILDS_AT_START).catch((error) => {
+      this.deps.logger.warn({ err: toLoggableError(error) }, 'session threads could not be listed');
+      return [];
+    });
+    for (const guildId of guilds) this.runs.changed(guildId);
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await this.repeating.stop();
+    await this.runs.stop();
+  }
+
+  /** The guilds' record changed: their threads are brought up to date soon (where this process keeps them). */
+  recordChanged(guildIds: readonly string[]): void {
+    if (!this.started) return;
+    for (const guildId of guildIds) this.runs.changed(guildId);
+  }
+
+  /**
+   * A session's card was posted (by a lane of any process): its thread is followed if the guild wants threads, and
+   * started soon by whichever process keeps them (this one at once; another at its next check).
+   */
+  async cardPosted(card: SessionCardPosted): Promise<void> {
+    if ((await this.deps.threads.follow(card)) && this.started) this.runs.changed(card.guildId);
+  }
+
+  /** The bot left the guild: nothing of it is kept in memory (its document goes with the store's forgetting). */
+  forget(guildId: string): void {
+    this.runs.forget(guildId);
+    this.shown.delete(guildId);
+  }
+
+  /** Resolves when no update is under way (tests). */
+  idle(): Promise<void> {
+    return this.runs.idle();
+  }
+
+  /** Looks for the threads due now (tests call it; the timer does every 30 s). */
+  async checkDue(): Promise<void> {
+    for (const guildId of await this.deps.threads.dueGuilds(this.deps.clock(), 100)) this.runs.changed(guildId);
+  }
+
+  private async update(guildId: string): Promise<boolean> {
+    let sent = false;
+    for (const thread of await this.deps.threads.followed(guildId)) {
+      sent = (await this.keep(guildId, thread)) || sent;
+    }
+    return sent;
+  }
+
+  /** Brings one thread up to date; lets it go when it is done, or when Discord will not have it. True when sent. */
+  private async keep(guildId: string, followed: SessionThread): Promise<boolean> {
+    const { record, clock } = this.deps;
+    let thread = followed;
+    try {
+      if (!thread.started) {
+        await this.deps.startThread(thread.channelId, thread.messageId, `Session: ${thread.name}`);
+        thread = await this.save(guildId, { ...thread, started: true });
+      }
+      const now = clock();
+      const facts = await record.sessionFacts(guildId, thread.server, thread.sessionId, now, READ_AT_MOST);
+      let sent = false;
+      if (facts) {
+        const { endedAt } = facts.session;
+        if (endedAt !== thread.endedAt) thread = await this.save(guildId, { ...thread, endedAt });
+        const parts = renderSessionLog(facts);
+        if (endedAt !== null)
+          parts.push({
+            part: 'report',
+            embed: renderSessionReport({ ...facts, session: { ...facts.session, endedAt } }),
+          });
+        for (const part of parts) {
+          const shown = await this.show(guildId, thread, part);
+          thread = shown.thread;
+          sent = shown.sent || sent;
+        }
+      }
+      if (now >= dueOf(thread)) await this.letGo(guildId, thread, 'done');
+      return sent;
+    } catch (error) {
+      if (!isRefused(error)) throw error;
+      // The thread was deleted, the permission taken away, the card deleted before its thread was started.
+      this.deps.logger.warn(
+        { guildId, channelId: thread.channelId, threadId: thread.messageId, err: toLoggableError(error) },
+        'a session thread was refused by Discord: it is no longer kept',
+      );
+      await this.letGo(guildId, thread, 'refused');
+      return false;
+    }
+  }
+
+  /** Edits the part's message, or posts it where it has none (any more). */
+  private async show(
+    guildId: string,
+    thread: SessionThread,
+    { part, embed }: ThreadPart,
+  ): Promise<{ thread: SessionThread; sent: boolean }> {
+    const threadId = thread.messageId;
+    const content = JSON.stringify(embed);
+    const shownKey = `${thread.server}:${thread.sessionId}:${part}`;
+    const shown = this.shownIn(guildId);
+    const body = { embeds: [embed] };
+    const messageId = thread.parts[part];
+    if (messageId !== undefined) {
+      if (shown.get(shownKey) === content) return { thread, sent: false };
+      if ((await this.deps.poster.edit(threadId, messageId, body)) === 'edited') {
+        shown.set(shownKey, content);
+        return { thread, sent: true };
+      }
+    }
+    // Written down before the send: a send whose answer is lost is searched for, not made again.
+    let current = thread;
+    let found: string | undefined;
+    if (current.asking?.part === part) {
+      found = await this.deps.findPosted(threadId, body, current.asking.since);
+      if (found !== undefined) await this.deps.poster.edit(threadId, found, body);
+    } else {
+      current = await this.save(guildId, { ...current, asking: { part, since: this.deps.clock() } });
+    }
+    const nonce = makeCardNonce([
+      'session-thread',
+      guildId,
+      thread.server,
+      String(thread.sessionId),
+      part,
+      messageId ?? 'first',
+    ]);
+    const posted = found ?? (await this.deps.poster.post(threadId, body, nonce));
+    const next: SessionThread = { ...current, parts: { ...current.parts, [part]: posted } };
+    delete next.asking;
+    current = await this.save(guildId, next);
+    shown.set(shownKey, content);
+    return { thread: current, sent: true };
+  }
+
+  private async save(guildId: string, thread: SessionThread): Promise<SessionThread> {
+    await this.deps.threads.saveThread(guildId, thread, thread);
+    return thread;
+  }
+
+  private async letGo(guildId: string, thread: SessionThread, why: 'done' | 'refused'): Promise<void> {
+    await this.deps.threads.saveThread(guildId, thread, undefined);
+    const shown = this.shown.get(guildId);
+    for (const key of shown?.keys() ?? []) {
+      if (key.startsWith(`${thread.server}:${thread.sessionId}:`)) shown?.delete(key);
+    }
+    if (shown?.size === 0) this.shown.delete(guildId);
+    if (why === 'done') this.deps.logger.info({ guildId, threadId: thread.messageId }, 'session thread finished');
+  }
+
+  private shownIn(guildId: string): Map<string, string> {
+    let shown = this.shown.get(guildId);
+    if (!shown) {
+      shown = new Map();
+      this.shown.set(guildId, shown);
+    }
+    return shown;
+  }
+}
+
+/** Discord will not have this thread or its messages (gone, or the bot may not): trying again would not help. */
+function isRefused(error: unknown): boolean {
+  return error instanceof SendError && (error.failure.kind === 'broken' || error.failure.kind === 'rejected');
+}
