@@ -13,7 +13,7 @@ import {
   type APIUser,
 } from 'discord.js';
 
-import { makeUser } from './api-objects.js';
+import { makeUser, type RawGuildChannel } from './api-objects.js';
 import type { AttachmentSpec, AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { FailChannelOptions, FailRequestsOptions, FaultInjector, HangRequestsOptions } from './faults.js';
@@ -200,6 +200,11 @@ export class FakeDiscord {
   }
 
   // ---- inspection ----
+
+  /** A channel or thread as Discord would answer `GET /channels/{id}`; undefined when no guild has it. */
+  channel(channelId: string): RawGuildChannel | undefined {
+    return this.#guilds.channel(channelId);
+  }
 
   /** Visible messages of a channel, oldest first (ephemeral interaction replies are left out). */
   messages(channelId: string): FakeMessage[] {

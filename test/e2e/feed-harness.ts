@@ -59,6 +59,10 @@ export interface FeedHarnessOptions {
   digestTimings?: FeatureTimings['digest'];
   /** Permissions the bot is denied in some channels (a channel overwrite, as a server admin would set). */
   denyBot?: Partial<Record<FeedChannel, bigint>>;
+  /** What the bot's role grants (the fake's default: View Channel, Send Messages, Embed Links, Read History). */
+  botPermissions?: bigint;
+  /** The session threads' timings. */
+  threadTimings?: FeatureTimings['threads'];
 }
 
 export async function startFeedHarness(options: FeedHarnessOptions = {}): Promise<FeedHarness> {
@@ -75,6 +79,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       { name: 'Moderators', mentionable: true },
       { name: 'Leads', mentionable: true },
     ],
+    ...(options.botPermissions === undefined ? {} : { botPermissions: options.botPermissions }),
   });
   const moderatorsRoleId = guild.roles.Moderators;
   if (!moderatorsRoleId) throw new Error('no Moderators role');
@@ -97,6 +102,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       timings: {
         ...(options.escalationTimings ? { escalation: options.escalationTimings } : {}),
         ...(options.digestTimings ? { digest: options.digestTimings } : {}),
+        ...(options.threadTimings ? { threads: options.threadTimings } : {}),
       },
       feed: {
         backoff: { baseMs: 50, capMs: 1_000 },

@@ -13,6 +13,7 @@ export interface ThreadsDeps {
 export interface ThreadTimings {
   minUpdateGapMs?: number;
   checkEveryMs?: number;
+  retryAfterMs?: number;
 }
 
 /** What the other features tell the session threads (wired in src/features/index.ts). */
@@ -40,6 +41,7 @@ export function createThreadsFeature(parts: BotParts, timings: ThreadTimings = {
     logger: parts.logger,
     minUpdateGapMs: timings.minUpdateGapMs,
     checkEveryMs: timings.checkEveryMs,
+    retryAfterMs: timings.retryAfterMs,
   });
   return {
     deps: { sessionThreads },

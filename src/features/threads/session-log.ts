@@ -1,5 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 
+import { truncateText } from '../../base/truncate-text.js';
+import { formatCaseType } from '../../embeds/case-type.js';
 import { COLOURS } from '../../embeds/colours.js';
 import { formatName } from '../../embeds/format.js';
 import type { SessionFacts } from '../../store/session-facts.js';
@@ -64,7 +66,7 @@ function logLines(facts: SessionFacts): string[] {
   const end = facts.session.endedAt ?? Infinity;
   const lines: LogLine[] = [];
   for (const found of facts.cases) {
-    const what = `**${formatName(found.type ?? 'case', 30)}** #${found.number}`;
+    const what = `**${found.type === null ? 'Case' : formatCaseType(truncateText(found.type, 30))}** #${found.number}`;
     const who = found.targetName === null ? '' : ` · ${formatName(found.targetName, 40)}`;
     const by = found.moderatorName === null ? '' : ` by ${formatName(found.moderatorName, 40)}`;
     const text = `${what}${who}${by}`;

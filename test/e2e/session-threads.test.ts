@@ -1,0 +1,273 @@
+import { PermissionFlagsBits } from 'discord.js';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import {
+  chatInputCommand,
+  commandOption,
+  DEFAULT_BOT_PERMISSIONS,
+  type FakeMessage,
+} from '../../fakes/discord/index.js';
+import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { clickButton } from '../helpers/click-button.js';
+import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+
+const SERVER = '4821337';
+const THREAD_PERMISSIONS = PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
+
+/** The session's start at `base` (ms since the epoch), by `startedBy`. */
+function sessionStarted(base: number, startedBy = '284756102938475001') {
+  const session = {
+    id: 77,
+    name: 'Evening patrol',
+    message: 'Join us',
+    startedBy: { discordId: startedBy, name: 'Mira' },
+    startedAt: base,
+    endedAt: null,
+    endedBy: null,
+    peakPlayers: 31,
+  };
+  return { id: 'sess-77-start', event: 'session.started', server: SERVER, at: base, data: { session } };
+}
+
+function sessionEnded(endedAt: number) {
+  return {
+    id: 'sess-77-end',
+    event: 'session.ended',
+    server: SERVER,
+    at: endedAt,
+    data: { session: { id: 77, name: 'Evening patrol', endedAt }, stats: { joins: 54, cases: 2 } },
+  };
+}
+
+function shift(id: number, memberId: string, name: string, startedAt: number, endedAt: number | null) {
+  const seconds = endedAt === null ? null : Math.round((endedAt - startedAt) / 1000);
+  return {
+    id: `shift-${id}-${endedAt === null ? 'on' : 'off'}`,
+    event: endedAt === null ? 'shift.started' : 'shift.ended',
+    server: SERVER,
+    at: endedAt ?? startedAt,
+    data: { shift: { id, discordId: memberId, name, robloxId: String(9000 + id), startedAt, endedAt, seconds } },
+  };
+}
+
+function caseCreated(number: number, type: string, at: number) {
+  const sample = SAMPLE_DELIVERIES['case.created'];
+  const made = { ...sample.data.case, number, type, createdAt: at, target: { robloxId: '2391045817', name: 'Speedy' } };
+  return { id: `case-${number}`, event: 'case.created', server: SERVER, at, data: { case: made } };
+}
+
+function modcall(at: number) {
+  return {
+    id: `call-${at}`,
+    event: 'modcall',
+    server: SERVER,
+    at,
+    data: { caller: { robloxId: '5550001', name: 'Lost_Player' }, at },
+  };
+}
+
+/**
+ * Session threads end to end: deliveries through the intake, the session's card, the thread Discord starts from it,
+ * the log drawn from the community record as its writer merges, the after-action report, each message once.
+ */
+describe('session threads', () => {
+  let h: FeedHarness | undefined;
+  afterEach(async () => {
+    await h?.stop();
+    h = undefined;
+  });
+
+  const start = (botPermissions = DEFAULT_BOT_PERMISSIONS | THREAD_PERMISSIONS) =>
+    startFeedHarness({ botPermissions, threadTimings: { minUpdateGapMs: 50, checkEveryMs: 200 } });
+
+  const threadsOn = async (harness: FeedHarness, on = true) => {
+    const answer = await harness.discord.dispatchInteraction(
+      chatInputCommand({
+        name: 'feed',
+        subcommand: 'threads',
+        options: [commandOption.string('event', 'session'), commandOption.boolean('on', on)],
+        as: 'admin',
+        guildId: harness.guild.id,
+      }),
+    );
+    return answer.reply?.content ?? '';
+  };
+
+  /** The thread's messages once the last one's first embed is titled `title`. */
+  const threadShowing = (
+    harness: FeedHarness,
+    threadId: string,
+    check: (messages: FakeMessage[]) => boolean,
+    what: string,
+  ) =>
+    harness.discord.waitFor(
+      () => {
+        const messages = harness.discord.messages(threadId);
+        return check(messages) ? messages : false;
+      },
+      15_000,
+      what,
+    );
+
+  const postsTo = (harness: FeedHarness, channelId: string) =>
+    harness.discord.requests.filter(
+      (request) =>
+        request.method === 'POST' && request.path === `/channels/${channelId}/messages` && (request.status ?? 0) < 300,
+    );
+
+  it('opens a thread from the session card, logs the session in it in order, and posts its report once', async () => {
+    h = await start();
+    const harness = h;
+    expect(await threadsOn(harness)).toBe(
+      `Each session's card now opens a thread (in <#${harness.channel('sessions')}>) with the session's log: its ` +
+        'cases, modcalls and shift changes as they come; when it ends, the thread gets its after-action report.',
+    );
+
+    const moderators = harness.moderatorsRoleId;
+    const MIRA = harness.discord.addMember(harness.guild.id, { username: 'mira', roleIds: [moderators] });
+    const JONAS = harness.discord.addMember(harness.guild.id, { username: 'jonas', roleIds: [moderators] });
+    const base = Date.now() - 40 * 60_000;
+    expect(await harness.deliver(shift(1, MIRA, 'Mira', base - 10 * 60_000, null))).toBe(204);
+    expect(await harness.deliver(sessionStarted(base, MIRA))).toBe(204);
+    const [card] = await harness.discord.waitForMessages(harness.channel('sessions'), 1);
+    const threadId = card?.id ?? '';
+    // Discord gives a thread started from a message the message's id.
+    await harness.discord.waitFor(() => harness.discord.channel(threadId) !== undefined, 15_000, 'the thread');
+    expect(harness.discord.channel(threadId)).toMatchObject({ type: 11, parent_id: harness.channel('sessions') });
+    expect(harness.discord.channel(threadId)?.name).toBe('Session: Evening patrol');
+
+    // Told out of order: the case made before the shift change arrives after it.
+    expect(await harness.deliver(shift(2, JONAS, 'Jonas', base + 5 * 60_000, null))).toBe(204);
+    expect(await harness.deliver(modcall(base + 10 * 60_000))).toBe(204);
+    expect(await harness.deliver(caseCreated(4101, 'ban', base + 2 * 60_000))).toBe(204);
+    expect(await harness.deliver(shift(1, MIRA, 'Mira', base - 10 * 60_000, base + 30 * 60_000))).toBe(204);
+    const sec = (ms: number) => Math.floor(ms / 1000);
+    const logged = await threadShowing(
+      harness,
+      threadId,
+      (messages) => (messages[0]?.embeds[0]?.description ?? '').split('\n').length === 4,
+      'four lines in the log',
+    );
+    expect(logged).toHaveLength(1);
+    expect(logged[0]?.embeds[0]?.title).toBe('Session log');
+    expect(logged[0]?.embeds[0]?.description?.split('\n')).toEqual([
+      `<t:${sec(base + 2 * 60_000)}:T> **Ban** #4101 · Speedy by ${SAMPLE_DELIVERIES['case.created'].data.case.moderator.name}`,
+      `<t:${sec(base + 5 * 60_000)}:T> 🟢 <@${JONAS}> on shift`,
+      `<t:${sec(base + 10 * 60_000)}:T> 📣 Modcall from Lost\\_Player · not claimed`,
+      `<t:${sec(base + 30 * 60_000)}:T> ⚪ <@${MIRA}> off shift`,
+    ]);
+
+    // A claim on the modcall's card reaches the log.
+    const [callCard] = await harness.discord.waitForMessages(harness.channel('modcalls'), 1);
+    await harness.discord.waitFor(
+      async () =>
+        (await harness.bot.store.community.modcallResponse(harness.guild.id, { from: 0, to: Date.now() })).calls === 1,
+      10_000,
+      'the modcall recorded',
+    );
+    if (!callCard) throw new Error('no modcall card');
+    await clickButton(harness.discord, harness.guild.id, callCard, 'Claim', { userId: JONAS });
+    await threadShowing(
+      harness,
+      threadId,
+      (messages) => new RegExp(`claimed by <@${JONAS}> after`).test(messages[0]?.embeds[0]?.description ?? ''),
+      'the claim in the log',
+    );
+
+    const endedAt = base + 40 * 60_000;
+    expect(await harness.deliver(sessionEnded(endedAt))).toBe(204);
+    const done = await threadShowing(
+      harness,
+      threadId,
+      (messages) => messages.length === 2,
+      'the report after the log',
+    );
+    const report = done[1]?.embeds[0];
+    expect(report?.title).toBe('After-action report: Evening patrol');
+    const fields = Object.fromEntries((report?.fields ?? []).map((field) => [field.name, field.value]));
+    expect(fields['Modcalls']).toMatch(/^1 of 1 answered · median time to claim \d+/);
+    expect({ ...fields, Modcalls: 'checked above' }).toEqual({
+      Duration: '40 min',
+      'Peak players': '31',
+      Joins: '54',
+      Cases: '1 ban',
+      Modcalls: 'checked above',
+      // Mira from the session's start to her shift's end; Jonas from his start to the session's end.
+      'Staff on shift': `<@${JONAS}>: 35 min\n<@${MIRA}>: 30 min`,
+    });
+
+    // Once each: the log posted once and edited since, the report posted once; a restart posts nothing again.
+    expect(postsTo(harness, threadId)).toHaveLength(2);
+    await harness.restart();
+    await harness.deliver(caseCreated(4102, 'warn', base + 35 * 60_000));
+    await threadShowing(
+      harness,
+      threadId,
+      (messages) => messages[1]?.embeds[0]?.fields?.find((field) => field.name === 'Cases')?.value === '1 ban · 1 warn',
+      'the late case in the report',
+    );
+    expect(harness.discord.messages(threadId)).toHaveLength(2);
+    expect(postsTo(harness, threadId)).toHaveLength(2);
+    const threads = harness.discord.requests.filter((request) => request.path.endsWith('/threads'));
+    expect(threads.filter((request) => (request.status ?? 0) < 300)).toHaveLength(1);
+  });
+
+  it('posts the report once when Discord answers its post too late: the bot gave up, the message was made', async () => {
+    h = await startFeedHarness({
+      botPermissions: DEFAULT_BOT_PERMISSIONS | THREAD_PERMISSIONS,
+      threadTimings: { minUpdateGapMs: 50, checkEveryMs: 200, retryAfterMs: 300 },
+      restTimeoutMs: 1_000,
+    });
+    const harness = h;
+    await threadsOn(harness);
+    const base = Date.now() - 60_000;
+    expect(await harness.deliver(sessionStarted(base))).toBe(204);
+    const [card] = await harness.discord.waitForMessages(harness.channel('sessions'), 1);
+    const threadId = card?.id ?? '';
+    await threadShowing(harness, threadId, (messages) => messages.length === 1, 'the log');
+
+    // The report's post is held past the bot's timeout and its REST layer's three retries, then made.
+    const threadPosts = `/channels/${threadId}/messages`;
+    harness.discord.hangRequests({
+      count: 4,
+      forMs: 8_000,
+      match: new RegExp(`^${threadPosts}$`),
+      afterwards: 'answer',
+    });
+    expect(await harness.deliver(sessionEnded(Date.now()))).toBe(204);
+    await harness.discord.waitFor(
+      () => harness.logs.text().includes('session threads not updated; tried again later'),
+      15_000,
+      'the failed post logged',
+    );
+    await harness.discord.waitFor(
+      () => {
+        const posts = harness.discord.requests.filter(
+          (request) => request.path === threadPosts && request.method === 'POST',
+        );
+        return posts.length >= 5 && posts.every((request) => request.status !== undefined);
+      },
+      15_000,
+      'the held posts answered, and the post after them',
+    );
+    const messages = harness.discord.messages(threadId);
+    expect(messages.map((message) => message.embeds[0]?.title)).toEqual([
+      'Session log',
+      'After-action report: Evening patrol',
+    ]);
+  });
+
+  it('refuses to turn threads on where the bot could not open them, naming what is missing, and saves nothing', async () => {
+    h = await start(DEFAULT_BOT_PERMISSIONS);
+    const harness = h;
+    expect(await threadsOn(harness)).toBe(
+      `I cannot open session threads in <#${harness.channel('sessions')}>: I am missing Create Public Threads, ` +
+        'Send Messages in Threads there. Grant them and run the command again; nothing was saved.',
+    );
+    expect(await harness.deliver(sessionStarted(Date.now()))).toBe(204);
+    const [card] = await harness.discord.waitForMessages(harness.channel('sessions'), 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(harness.discord.channel(card?.id ?? '')).toBeUndefined();
+    expect(harness.discord.requests.filter((request) => request.path.endsWith('/threads'))).toHaveLength(0);
+  });
+});
