@@ -1,7 +1,6 @@
 import type { RecordEngine } from './record-engine.js';
 import type { SessionFacts } from './session-facts.js';
-import type { sessionStatements} from './session-statements.js';
-import { SHIFT_LOOKBACK_MS } from './session-statements.js';
+import { SHIFT_LOOKBACK_MS, type sessionStatements } from './session-statements.js';
 
 type SessionStatements = ReturnType<typeof sessionStatements>;
 
