@@ -6,14 +6,14 @@ import { SqlCommunityRecord } from '../../src/store/sql-community-record.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreUnderTest } from './store-contract.js';
 
-const GUILD = '222222222222222222';
-const OTHER_GUILD = '333333333333333333';
-const CHANNEL = '300000000000000001';
+export const GUILD = '222222222222222222';
+export const OTHER_GUILD = '333333333333333333';
+export const CHANNEL = '300000000000000001';
 const DAY = 24 * 60 * 60 * 1000;
-const T0 = Date.UTC(2026, 10, 20, 12);
+export const T0 = Date.UTC(2026, 10, 20, 12);
 
 /** A delivery as the intake stores it. */
-function delivery(id: string, event: string, data: unknown, guildId = GUILD, server = '123'): NewDelivery {
+export function delivery(id: string, event: string, data: unknown, guildId = GUILD, server = '123'): NewDelivery {
   const envelope = { id, event, server, at: T0, data };
   return {
     hookId: `hook-${guildId}`,
@@ -26,10 +26,10 @@ function delivery(id: string, event: string, data: unknown, guildId = GUILD, ser
   };
 }
 
-const player = { robloxId: '9001', name: 'BuilderBob' };
-const moderator = { discordId: '400000000000000001', name: 'Mod Mia' };
+export const player = { robloxId: '9001', name: 'BuilderBob' };
+export const moderator = { discordId: '400000000000000001', name: 'Mod Mia' };
 
-function caseCreated(number: number, type: string, at: number, target = player) {
+export function caseCreated(number: number, type: string, at: number, target = player) {
   return {
     case: {
       number,
@@ -54,7 +54,7 @@ function caseVoided(number: number, type: string, at: number) {
   };
 }
 
-function shift(id: number, startedAt: number, endedAt: number | null) {
+export function shift(id: number, startedAt: number, endedAt: number | null) {
   return {
     shift: {
       id,
@@ -69,7 +69,7 @@ function shift(id: number, startedAt: number, endedAt: number | null) {
 }
 
 /** Merges every stored update, as the record's writer does. */
-async function recordAll(store: Store): Promise<number> {
+export async function recordAll(store: Store): Promise<number> {
   let total = 0;
   for (;;) {
     const { recorded, skipped } = await store.community.recordPending(2);
@@ -225,6 +225,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await community.applyRecording(plan)).toEqual({
         recorded: 0,
         skipped: 0,
+        guilds: [],
         shiftGuilds: [],
         sessionGuilds: [],
       });
@@ -357,6 +358,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(100)).toEqual({
         recorded: 2,
         skipped: 0,
+        guilds: [GUILD],
         shiftGuilds: [GUILD],
         sessionGuilds: [],
       });
@@ -370,6 +372,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(100)).toEqual({
         recorded: 1,
         skipped: 0,
+        guilds: [GUILD],
         shiftGuilds: [],
         sessionGuilds: [],
       });
@@ -432,6 +435,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(100)).toEqual({
         recorded: 1,
         skipped: 0,
+        guilds: [GUILD],
         shiftGuilds: [],
         sessionGuilds: [GUILD],
       });
@@ -477,12 +481,14 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(10)).toEqual({
         recorded: 1,
         skipped: 1,
+        guilds: [GUILD],
         shiftGuilds: [],
         sessionGuilds: [],
       });
       expect(await store.community.recordPending(10)).toEqual({
         recorded: 0,
         skipped: 0,
+        guilds: [],
         shiftGuilds: [],
         sessionGuilds: [],
       });

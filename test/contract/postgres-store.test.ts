@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
 import { describeDigestsContract } from './digests-contract.js';
+import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
 
 async function postgresUnderTest(): Promise<StoreUnderTest> {
@@ -35,6 +36,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeStoreContract('PostgreSQL', postgresUnderTest);
   describeCommunityRecordContract('PostgreSQL', postgresUnderTest);
   describeDigestsContract('PostgreSQL', postgresUnderTest);
+  describeSessionFactsContract('PostgreSQL', postgresUnderTest);
 });
 
 /**

@@ -4,6 +4,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
 import { describeDigestsContract } from './digests-contract.js';
+import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
 
 function sqliteUnderTest(): Promise<StoreUnderTest> {
@@ -29,3 +30,4 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
 describeStoreContract('SQLite', sqliteUnderTest);
 describeCommunityRecordContract('SQLite', sqliteUnderTest);
 describeDigestsContract('SQLite', sqliteUnderTest);
+describeSessionFactsContract('SQLite', sqliteUnderTest);

@@ -1,4 +1,5 @@
 import type { Clock } from '../../base/clock.js';
+import { CoalescedRuns } from '../../base/coalesced-runs.js';
 import type { Logger } from '../../base/logger.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
@@ -30,13 +31,8 @@ export interface BoardUpdaterDeps {
   retryAfterMs?: number | undefined;
 }
 
+/** What this process knows of one guild's board. */
 interface GuildBoard {
-  /** A change came since the last edit began: another edit is due. */
-  dirty: boolean;
-  running: boolean;
-  /** The next edit waits for this time (the edit gap, or the retry delay after a failure). */
-  notBefore: number;
-  timer: unknown;
   /** What the board's message shows (its time left out), as this process last posted or edited it. */
   shown: { messageId: string; content: string } | undefined;
   /**
@@ -55,13 +51,25 @@ interface GuildBoard {
  */
 export class BoardUpdater implements Job {
   private readonly boards = new Map<string, GuildBoard>();
-  private readonly running = new Set<Promise<void>>();
-  private stopped = true;
+  private readonly runs: CoalescedRuns;
 
-  constructor(private readonly deps: BoardUpdaterDeps) {}
+  constructor(private readonly deps: BoardUpdaterDeps) {
+    this.runs = new CoalescedRuns({
+      timers: deps.timers,
+      clock: deps.clock,
+      run: (guildId) => this.update(guildId, this.boardOf(guildId)),
+      onError: (guildId, error) =>
+        deps.logger.warn(
+          { guildId, err: toLoggableError(error) },
+          'the on-duty board could not be updated; tried again later',
+        ),
+      minGapMs: deps.minEditGapMs ?? MIN_EDIT_GAP_MS,
+      retryAfterMs: deps.retryAfterMs ?? RETRY_AFTER_MS,
+    });
+  }
 
   async start(): Promise<void> {
-    this.stopped = false;
+    this.runs.start();
     // What changed while the bot was down (or while another process held the gateway) is shown at once.
     await this.changedAll().catch((error: unknown) =>
       this.deps.logger.warn({ err: toLoggableError(error) }, 'the duty boards could not be listed'),
@@ -69,37 +77,27 @@ export class BoardUpdater implements Job {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    for (const board of this.boards.values()) {
-      this.deps.timers.clearTimeout(board.timer);
-      this.deps.timers.clearTimeout(board.aging);
-    }
-    await Promise.all([...this.running]);
+    for (const board of this.boards.values()) this.deps.timers.clearTimeout(board.aging);
+    await this.runs.stop();
   }
 
   /** The guild's shifts (or its board's channel) changed: its board is edited soon. */
   changed(guildId: string): void {
-    let board = this.boards.get(guildId);
-    if (!board) {
-      board = { dirty: false, running: false, notBefore: 0, timer: undefined, shown: undefined, aging: undefined };
-      this.boards.set(guildId, board);
-    }
-    board.dirty = true;
-    this.schedule(guildId, board);
+    this.runs.changed(guildId);
   }
 
   /** The bot left the guild (or its board is off): nothing of it is kept. */
   forget(guildId: string): void {
+    this.runs.forget(guildId);
     const board = this.boards.get(guildId);
     if (!board) return;
-    this.deps.timers.clearTimeout(board.timer);
     this.deps.timers.clearTimeout(board.aging);
     this.boards.delete(guildId);
   }
 
   /** Resolves when no edit is under way or due (tests and the benchmark). */
-  async idle(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running]);
+  idle(): Promise<void> {
+    return this.runs.idle();
   }
 
   private async changedAll(): Promise<void> {
@@ -108,38 +106,13 @@ export class BoardUpdater implements Job {
     }
   }
 
-  private schedule(guildId: string, board: GuildBoard): void {
-    if (this.stopped || board.running || board.timer !== undefined || !board.dirty) return;
-    const wait = Math.max(0, board.notBefore - this.deps.clock());
-    board.timer = this.deps.timers.setTimeout(() => {
-      board.timer = undefined;
-      this.run(guildId, board);
-    }, wait);
-  }
-
-  private run(guildId: string, board: GuildBoard): void {
-    if (this.stopped) return;
-    board.running = true;
-    board.dirty = false;
-    const gap = this.deps.minEditGapMs ?? MIN_EDIT_GAP_MS;
-    const done = this.update(guildId, board)
-      .then((sent) => {
-        if (sent) board.notBefore = this.deps.clock() + gap;
-      })
-      .catch((error: unknown) => {
-        this.deps.logger.warn(
-          { guildId, err: toLoggableError(error) },
-          'the on-duty board could not be updated; tried again later',
-        );
-        board.dirty = true;
-        board.notBefore = this.deps.clock() + (this.deps.retryAfterMs ?? RETRY_AFTER_MS);
-      })
-      .finally(() => {
-        board.running = false;
-        this.running.delete(done);
-        this.schedule(guildId, board);
-      });
-    this.running.add(done);
+  private boardOf(guildId: string): GuildBoard {
+    let board = this.boards.get(guildId);
+    if (!board) {
+      board = { shown: undefined, aging: undefined };
+      this.boards.set(guildId, board);
+    }
+    return board;
   }
 
   /**
