@@ -32,7 +32,7 @@ const ANSWER_TIMEOUT_MS = 15_000;
 /**
  * Sets the demo guild up the way an admin does, through the fake gateway and the bot's own command handlers:
  * /setup (the key typed into the modal), /webhook register, /feed default and /feed set, /feed mention for
- * modcalls, then /webhook test. Any answer other than the success line stops the demo with that answer.
+ * modcalls, /feed threads for sessions, then /webhook test. Any answer other than the success line stops the demo with that answer.
  */
 export async function setUpDemoGuild(deps: GuildSetupDeps): Promise<GuildSetup> {
   const { discord, service, guild, say, plain } = deps;
@@ -90,6 +90,11 @@ export async function setUpDemoGuild(deps: GuildSetupDeps): Promise<GuildSetup> 
     `/feed mention event:modcall role:@${DEMO_GUILD.moderatorRole.name}`,
     command('feed', 'mention', [commandOption.string('event', 'modcall'), commandOption.role('role', roleId)]),
     /^modcall now pings/,
+  );
+  await ask(
+    '/feed threads event:session on:true',
+    command('feed', 'threads', [commandOption.string('event', 'session'), commandOption.boolean('on', true)]),
+    /^Each session's card now opens a thread/,
   );
   await ask('/webhook test', command('webhook', 'test'), /^Ping received and verified/);
 

@@ -61,6 +61,8 @@ const STORE_FILE = 'demo.sqlite';
 
 /** The preview's panel of the admin's answers from the community record (ephemeral in Discord). */
 const REPLIES_PANEL = 'only-you-can-see-these';
+/** The latest session's thread (its log, then its after-action report), drawn as a channel of its own. */
+const THREAD_PANEL = 'thread-latest-session';
 
 function toPreviewMessage(discord: FakeDiscord) {
   return (message: ReturnType<FakeDiscord['messages']>[number]): PreviewMessage => ({
@@ -199,6 +201,13 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     });
     const feedChannelIds = new Set(DEMO_FEED_CHANNELS.map((name) => guild.channels[name]));
     const toMessage = toPreviewMessage(discord);
+    // A thread started from a session's card takes the card's id: the newest card with a thread is the one shown.
+    const latestSessionThread = () =>
+      discord
+        .messages(guild.channels['sessions'] ?? '')
+        .map((card) => card.id)
+        .filter((id) => discord.channel(id) !== undefined)
+        .at(-1);
     // The admin's ephemeral answers from the record (/case lookup, /leaderboard): a panel of their own.
     const replies: FakeMessage[] = [];
     const source: PreviewSource = {
@@ -209,9 +218,14 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
           name: directory.channelName(id) ?? id,
           routed: feedChannelIds.has(id),
         })),
+        { id: THREAD_PANEL, name: THREAD_PANEL, routed: false },
         { id: REPLIES_PANEL, name: REPLIES_PANEL, routed: false },
       ],
-      messages: (channelId) => (channelId === REPLIES_PANEL ? replies : discord.messages(channelId)).map(toMessage),
+      messages: (channelId) => {
+        if (channelId === REPLIES_PANEL) return replies.map(toMessage);
+        const shown = channelId === THREAD_PANEL ? latestSessionThread() : channelId;
+        return shown === undefined ? [] : discord.messages(shown).map(toMessage);
+      },
       directory,
     };
     const previewOptions = {

@@ -10,7 +10,13 @@ export const ALL_PERMISSIONS = Object.values(P).reduce((all, bit) => all | bit, 
 
 /** What the bot's managed role grants unless a guild says otherwise: what its invite asks for. */
 export const DEFAULT_BOT_PERMISSIONS =
-  P.ViewChannel | P.SendMessages | P.EmbedLinks | P.ReadMessageHistory | P.AttachFiles;
+  P.ViewChannel |
+  P.SendMessages |
+  P.EmbedLinks |
+  P.ReadMessageHistory |
+  P.AttachFiles |
+  P.CreatePublicThreads |
+  P.SendMessagesInThreads;
 
 /** What an ordinary member of the fake's guilds may do (through the guild's "Staff" role). */
 export const MEMBER_PERMISSIONS =

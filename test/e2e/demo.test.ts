@@ -156,6 +156,36 @@ describe('npm run demo', () => {
     }
   }, 60_000);
 
+  it("shows the latest session's thread: its log, then its after-action report", async () => {
+    expect(demo.lines.join('\n')).toContain(
+      "/feed threads event:session on:true → Each session's card now opens a thread",
+    );
+    const thread = async () =>
+      (await getJson<ChannelMessages[]>('/api/messages')).find((channel) => channel.name === 'thread-latest-session')
+        ?.messages ?? [];
+    // A story is a session of about 13 events: its end comes within a story's length at --fast. The stories all
+    // happened over the last hours on one game server, so a session's log holds what overlapped it from others too.
+    const isReport = (title: string | undefined) => /^After-action report: /.test(title ?? '');
+    await expect
+      .poll(async () => (await thread()).some((message) => isReport(message.embeds[0]?.title)), { timeout: 45_000 })
+      .toBe(true);
+    const messages = await thread();
+    const [log] = messages;
+    const reports = messages.filter((message) => isReport(message.embeds[0]?.title));
+    expect(reports).toHaveLength(1);
+    const [report] = reports;
+    expect(log?.embeds[0]?.title).toBe('Session log');
+    expect(log?.embeds[0]?.description?.split('\n').length).toBeGreaterThan(2);
+    expect(report?.embeds[0]?.fields?.map((field) => field.name)).toEqual([
+      'Duration',
+      'Peak players',
+      'Joins',
+      'Cases',
+      'Modcalls',
+      'Staff on shift',
+    ]);
+  }, 60_000);
+
   it('shows the channels in a browser as Discord draws them, live', async () => {
     const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
     try {

@@ -77,7 +77,7 @@ describe('session threads', () => {
     h = undefined;
   });
 
-  const start = (botPermissions = DEFAULT_BOT_PERMISSIONS | THREAD_PERMISSIONS) =>
+  const start = (botPermissions = DEFAULT_BOT_PERMISSIONS) =>
     startFeedHarness({ botPermissions, threadTimings: { minUpdateGapMs: 50, checkEveryMs: 200 } });
 
   const threadsOn = async (harness: FeedHarness, on = true) => {
@@ -214,7 +214,7 @@ describe('session threads', () => {
 
   it('posts the report once when Discord answers its post too late: the bot gave up, the message was made', async () => {
     h = await startFeedHarness({
-      botPermissions: DEFAULT_BOT_PERMISSIONS | THREAD_PERMISSIONS,
+      botPermissions: DEFAULT_BOT_PERMISSIONS,
       threadTimings: { minUpdateGapMs: 50, checkEveryMs: 200, retryAfterMs: 300 },
       restTimeoutMs: 1_000,
     });
@@ -258,7 +258,7 @@ describe('session threads', () => {
   });
 
   it('refuses to turn threads on where the bot could not open them, naming what is missing, and saves nothing', async () => {
-    h = await start(DEFAULT_BOT_PERMISSIONS);
+    h = await start(DEFAULT_BOT_PERMISSIONS & ~THREAD_PERMISSIONS);
     const harness = h;
     expect(await threadsOn(harness)).toBe(
       `I cannot open session threads in <#${harness.channel('sessions')}>: I am missing Create Public Threads, ` +
