@@ -52,7 +52,14 @@ describe('the metrics listener', () => {
     });
     expect(await listeners()).toBe(before + 2);
     expect(bot.metricsHttp?.port).not.toBe(bot.http.port);
-    expect((await fetch(`${bot.metricsHttp?.url}/metrics`)).status).toBe(200);
+    const scraped = await fetch(`${bot.metricsHttp?.url}/metrics`);
+    expect(scraped.status).toBe(200);
+    // Without a feed this process holds no lease and runs no poller.
+    const text = await scraped.text();
+    expect(text).toContain('bridge_lease_owned{lease="gateway"} 0\n');
+    expect(text).toContain('bridge_lease_owned{lease="feed_partitions"} 0\n');
+    expect(text).toContain('bridge_entries{state="waiting"} 0\n');
+    expect(text).not.toContain('bridge_poller_budget_remaining');
     await bot.stop();
     bot = undefined;
     expect(await listenersSettledAt(before)).toBe(before);
