@@ -135,6 +135,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     logger.info('stopped');
   };
   try {
+    // Served from the start, before Discord answers: the leases and the poller's budget join once the feed runs.
+    metricsHttp = await serveMetrics(metrics, config, { discord, logger });
+    if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
     if (discord) {
       const parts = {
         config,
@@ -161,8 +164,6 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       feedPartitions: running?.worker.ownedPartitions ?? 0,
     }));
     if (running) metrics.watchPollerBudget(() => running.features.releases.deps.developer.pollBudgetLeft());
-    metricsHttp = await serveMetrics(metrics, config, { discord, logger });
-    if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
   } catch (error) {
     await stop();
     throw error;

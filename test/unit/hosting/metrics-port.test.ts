@@ -1,3 +1,4 @@
+import { register as globalRegistry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createLogger } from '../../../src/base/logger.js';
@@ -60,6 +61,8 @@ describe('the metrics listener', () => {
     expect(text).toContain('bridge_lease_owned{lease="feed_partitions"} 0\n');
     expect(text).toContain('bridge_entries{state="waiting"} 0\n');
     expect(text).not.toContain('bridge_poller_budget_remaining');
+    // Each bot has a registry of its own: prom-client's global one stays empty.
+    expect(await globalRegistry.getMetricsAsJSON()).toEqual([]);
     await bot.stop();
     bot = undefined;
     expect(await listenersSettledAt(before)).toBe(before);
