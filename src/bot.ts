@@ -3,6 +3,7 @@ import type { Client } from 'discord.js';
 import type { Clock } from './base/clock.js';
 import type { Config } from './base/config.js';
 import type { Logger } from './base/logger.js';
+import { BridgeMetrics } from './base/metrics.js';
 import { RUNTIME_TIMERS, type Timers } from './base/timers.js';
 import { createDiscordClient } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
@@ -17,9 +18,11 @@ import type { FeedWorker } from './feed/feed-worker.js';
 import { reportHealth } from './health-report.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
+import { DELIVERY_OUTCOMES } from './intake/error-response.js';
 import { IntakeFailures } from './intake/intake-failures.js';
 import { startRetention } from './retention.js';
 import { sealStoredSecrets } from './seal-stored-secrets.js';
+import { countSends, serveMetrics } from './serve-metrics.js';
 import { startFeed, type FeedOptions, type RunningFeed } from './start-feed.js';
 import { openStore, type Store } from './store/open-store.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
@@ -30,6 +33,10 @@ import { createServiceClient } from './upstream/client.js';
 export interface RunningBot {
   store: Store;
   http: RunningServer;
+  /** GET /metrics's own listener, when METRICS_PORT is set. */
+  metricsHttp: RunningServer | undefined;
+  /** This bot's metrics (its own registry; counted whether or not they are served). */
+  metrics: BridgeMetrics;
   secrets: SecretBox;
   /** The discord.js client and the feed, absent in an intake-only process or one started with `feed: false`. */
   discord: Client | undefined;
@@ -90,6 +97,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const discordHealth = new DiscordHealth(discord, clock);
   const storeHealth = new StoreHealth(clock);
   const intakeFailures = new IntakeFailures();
+  const metrics = new BridgeMetrics();
+  metrics.watchEntries(() => store.deliveries.countByState());
+  if (config.ROLE !== 'feed') metrics.knowDeliveryOutcomes(DELIVERY_OUTCOMES);
   const app = createApp({
     webhooks: config.ROLE !== 'feed',
     hooks: store.hooks,
@@ -100,6 +110,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     clock,
     logger,
     health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE, now: clock }),
+    onDelivery: (outcome, seconds) => metrics.delivery(outcome, seconds),
   });
   const http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY)).catch(
     async (error: unknown) => {
@@ -114,15 +125,19 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
 
   let feed: RunningFeed | undefined;
   let retention: { stop(): void } | undefined;
+  let metricsHttp: RunningServer | undefined;
   const stop = async () => {
     retention?.stop();
-    await http.close();
+    await Promise.all([http.close(), metricsHttp?.close()]);
     await feed?.stop();
     await discord?.destroy();
     await store.close();
     logger.info('stopped');
   };
   try {
+    // Served from the start, before Discord answers: the leases and the poller's budget join once the feed runs.
+    metricsHttp = await serveMetrics(metrics, config, { discord, logger });
+    if (metricsHttp) logger.info({ url: `${metricsHttp.url}/metrics` }, 'metrics listening');
     if (discord) {
       const parts = {
         config,
@@ -134,7 +149,8 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
         intakeFailures,
         clock,
         logger,
-        poster: createPoster(discord, { token: config.DISCORD_TOKEN, logger }),
+        poster: countSends(createPoster(discord, { token: config.DISCORD_TOKEN, logger }), metrics),
+        metrics,
         service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
         webhookBaseUrl: options.webhookBaseUrl?.(http.url) ?? config.PUBLIC_URL,
         timers: options.timers ?? RUNTIME_TIMERS,
@@ -142,6 +158,12 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       feed = await startFeed(parts, feedOptions, options.timings ?? {});
     }
     retention = startRetention({ store, features: feed?.features, clock, logger });
+    const running = feed;
+    metrics.watchLeases(() => ({
+      gateway: running !== undefined && discordHealth.gatewayHere,
+      feedPartitions: running?.worker.ownedPartitions ?? 0,
+    }));
+    if (running) metrics.watchPollerBudget(() => running.features.releases.deps.developer.pollBudgetLeft());
   } catch (error) {
     await stop();
     throw error;
@@ -151,6 +173,8 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   return {
     store,
     http,
+    metricsHttp,
+    metrics,
     secrets,
     discord,
     feed: worker,

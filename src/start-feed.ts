@@ -2,6 +2,7 @@ import { Events } from 'discord.js';
 
 import { bindCommands } from '../commands/index.js';
 import type { BackoffPolicy } from './base/backoff.js';
+import type { BridgeMetrics } from './base/metrics.js';
 import { StartupError } from './base/startup-error.js';
 import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
@@ -44,7 +45,7 @@ export interface RunningFeed {
  * features' jobs run too. Posting needs only REST, so it starts at once, gateway or not.
  */
 export async function startFeed(
-  parts: BotParts & { storeHealth: StoreHealth },
+  parts: BotParts & { storeHealth: StoreHealth; metrics: BridgeMetrics },
   options: FeedOptions,
   timings: FeatureTimings,
 ): Promise<RunningFeed> {
@@ -96,6 +97,7 @@ export async function startFeed(
     ownership,
     onSendOutcome: (failure) => discordHealth.noteSend(failure),
     onStoreOutcome: (error) => parts.storeHealth.note(error),
+    onBackoff: () => parts.metrics.laneBackoff(),
     ...feedCardsOf(list),
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.batchWindow ? { batchWindow: options.batchWindow } : {}),

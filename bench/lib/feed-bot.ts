@@ -76,6 +76,7 @@ async function launch(
     DISCORD_TOKEN: options.token,
     PUBLIC_URL: 'https://bench.example',
     PORT: 0,
+    METRICS_HOST: '127.0.0.1',
     STORE_URL: `sqlite://${storeFileOf(options.storeDir)}`,
     SERVICE_URL: 'https://service.example',
     DISCORD_API_URL: options.apiUrl,

@@ -22,6 +22,14 @@ function isReadableFile(path: string): boolean {
   }
 }
 
+/** A TCP port, 0 (any free one) to 65535. */
+const port = (what: string) =>
+  z.coerce
+    .number({ error: `must be ${what}` })
+    .int({ error: 'must be a whole port number' })
+    .min(0, { error: 'must be between 0 and 65535' })
+    .max(65535, { error: 'must be between 0 and 65535' });
+
 const httpUrl = (what: string) =>
   z
     .url({ protocol: /^https?$/, error: `must be an http(s) URL (${what})` })
@@ -37,12 +45,14 @@ export const ConfigSchema = z.object({
       error: 'must be the https:// address the service posts webhooks to, e.g. https://bot.example.com',
     })
     .transform((url) => url.replace(/\/+$/, '')),
-  PORT: z.coerce
-    .number({ error: 'must be a port number' })
-    .int({ error: 'must be a whole port number' })
-    .min(0, { error: 'must be between 0 and 65535' })
-    .max(65535, { error: 'must be between 0 and 65535' })
-    .default(3000),
+  PORT: port('a port number').default(3000),
+  METRICS_PORT: port('a port number (where GET /metrics is served, apart from PORT; unset: no metrics)').optional(),
+  METRICS_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, {
+      error: 'must be an address to listen on, e.g. 127.0.0.1 (the default), ::1 or 0.0.0.0 (every interface)',
+    })
+    .default('127.0.0.1'),
   STORE_URL: z
     .string()
     .regex(/^(sqlite:\/\/.+|memory:\/\/|postgres(ql)?:\/\/.+)$/, {
@@ -73,6 +83,13 @@ const CheckedConfigSchema = ConfigSchema.superRefine((config, ctx) => {
       code: 'custom',
       path: ['ROLE'],
       message: `${config.ROLE} shares the work with other processes: it needs STORE_URL=postgres://… (SQLite is for one process, ROLE=all)`,
+    });
+  }
+  if (config.METRICS_PORT !== undefined && config.METRICS_PORT !== 0 && config.METRICS_PORT === config.PORT) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['METRICS_PORT'],
+      message: 'must differ from PORT: metrics are served on a listener of their own',
     });
   }
   if ((config.TLS_CERT === undefined) === (config.TLS_KEY === undefined)) return;

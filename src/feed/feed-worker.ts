@@ -28,6 +28,8 @@ export interface FeedWorkerDeps {
   onSendOutcome?: (failure: SendFailure | undefined) => void;
   /** Told when a lane's pass fails at the store (an error), and when one completes again (undefined). */
   onStoreOutcome?: (error: unknown) => void;
+  /** Told each time a lane backs off before trying again (Discord failed or rate-limited it, or the store). */
+  onBackoff?: () => void;
   /** Which guilds this process posts (default: all of them, one process). */
   ownership?: FeedOwnership;
   /** How often the store is read again for work whose signal may have been missed (default 30 s). */
@@ -62,6 +64,8 @@ export class FeedWorker {
   private rescanRetry: { timer: NodeJS.Timeout | undefined; failures: number } = { timer: undefined, failures: 0 };
   private running = false;
   private readonly ownership: FeedOwnership;
+  /** The partitions this process was given and has not been told it is losing. */
+  private readonly owned = new Set<number>();
 
   constructor(private readonly deps: FeedWorkerDeps) {
     this.ownership = deps.ownership ?? ownEverything();
@@ -77,10 +81,14 @@ export class FeedWorker {
     });
     await this.ownership.start({
       gained: (partitions) => {
+        for (const partition of partitions) this.owned.add(partition);
         const gained = new Set(partitions);
         this.rescan((guildId) => gained.has(partitionOf(guildId)));
       },
-      losing: (partitions) => this.stopLanesOf(new Set(partitions)),
+      losing: (partitions) => {
+        for (const partition of partitions) this.owned.delete(partition);
+        return this.stopLanesOf(new Set(partitions));
+      },
     });
     this.rescanTimer = setInterval(() => this.rescan(() => true), this.deps.rescanMs ?? DEFAULT_RESCAN_MS);
     this.rescanTimer.unref();
@@ -95,6 +103,12 @@ export class FeedWorker {
     await Promise.all([...this.lanes.values()].map((lane) => lane.stop()));
     this.lanes.clear();
     await this.ownership.stop();
+    this.owned.clear();
+  }
+
+  /** How many of the partitions (of guilds' feeds) this process posts now: all of them with one process. */
+  get ownedPartitions(): number {
+    return this.owned.size;
   }
 
   /** Starts the lanes of owned channels with work whose guild `include` takes (after a restart, a lease, a gap). */
@@ -166,6 +180,7 @@ export class FeedWorker {
           lease: () => this.ownership.leaseOf(guildId),
           onSendOutcome: (failure) => this.deps.onSendOutcome?.(failure),
           onStoreOutcome: (error) => this.deps.onStoreOutcome?.(error),
+          onBackoff: () => this.deps.onBackoff?.(),
           ...(this.deps.cards ? { cards: this.deps.cards } : {}),
           ...(this.deps.findPosted ? { findPosted: this.deps.findPosted } : {}),
           ...(this.deps.nonceWindowMs === undefined ? {} : { nonceWindowMs: this.deps.nonceWindowMs }),

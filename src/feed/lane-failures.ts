@@ -14,6 +14,8 @@ export interface LaneFailuresDeps {
   random: () => number;
   /** Told when a pass failed for a reason other than Discord's (the store), and when one completes again. */
   onStoreOutcome?(error: unknown): void;
+  /** Told each time the lane backs off before trying again (the metrics count them). */
+  onBackoff?(): void;
 }
 
 /**
@@ -122,6 +124,7 @@ export class LaneFailures {
     this.storeFailures += 1;
     this.deps.onStoreOutcome?.(error);
     const delay = backoffDelay(this.storeFailures, this.deps.backoff, this.deps.random);
+    this.deps.onBackoff?.();
     this.deps.logger.warn(
       { ...where, err: error, failures: this.storeFailures, retryInMs: delay },
       'the store failed during a send; the lane tries again',
@@ -130,6 +133,7 @@ export class LaneFailures {
   }
 
   private retryIn(delayMs: number, log: Record<string, unknown>): AfterFailure {
+    this.deps.onBackoff?.();
     this.deps.logger.warn({ ...log, retryInMs: delayMs }, 'send failed; will retry');
     return { next: 'retry', delayMs };
   }

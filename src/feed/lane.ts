@@ -35,6 +35,8 @@ export interface LaneDeps extends EarlierPostDeps {
   onSendOutcome(failure: SendFailure | undefined): void;
   /** Told when a pass failed for a reason other than Discord's (the store), and when one completes again. */
   onStoreOutcome?(error: unknown): void;
+  /** Told each time the lane backs off before trying again. */
+  onBackoff?(): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
   cards?: CardPlanner;
 }

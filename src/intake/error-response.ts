@@ -1,24 +1,49 @@
 import type { Response } from 'express';
 
 /** Error codes the intake answers with, in the service's own `{error:{code,message}}` shape. */
-export type IntakeErrorCode =
-  | 'unknown_hook'
-  | 'payload_too_large'
-  | 'unreadable_body'
-  | 'unsupported_encoding'
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'missing_timestamp'
-  | 'malformed_timestamp'
-  | 'stale_timestamp'
-  | 'signature_mismatch'
-  | 'invalid_json'
-  | 'invalid_envelope'
-  | 'not_found'
-  | 'busy'
-  | 'internal_error';
+export const INTAKE_ERROR_CODES = [
+  'unknown_hook',
+  'payload_too_large',
+  'unreadable_body',
+  'unsupported_encoding',
+  'missing_signature',
+  'malformed_signature',
+  'missing_timestamp',
+  'malformed_timestamp',
+  'stale_timestamp',
+  'signature_mismatch',
+  'invalid_json',
+  'invalid_envelope',
+  'not_found',
+  'busy',
+  'internal_error',
+] as const;
+export type IntakeErrorCode = (typeof INTAKE_ERROR_CODES)[number];
+
+/**
+ * How the intake answered a delivery, in fixed words (the metrics' `outcome` label): stored (`accepted`), a
+ * repeat (`duplicate`), the service's `ping`, or the code it was refused with.
+ */
+export const DELIVERY_OUTCOMES = [
+  'accepted',
+  'duplicate',
+  'ping',
+  ...INTAKE_ERROR_CODES.filter((code) => code !== 'not_found'),
+] as const;
+export type DeliveryOutcome = 'accepted' | 'duplicate' | 'ping' | IntakeErrorCode;
+
+/** Notes how the request was answered, for whoever times it (create-app.ts). */
+export function noteOutcome(res: Response, outcome: DeliveryOutcome): void {
+  res.locals.deliveryOutcome = outcome;
+}
+
+/** What {@link noteOutcome} noted, if anything. */
+export function outcomeOf(res: Response): DeliveryOutcome | undefined {
+  return res.locals.deliveryOutcome as DeliveryOutcome | undefined;
+}
 
 /** Sends `{ error: { code, message } }` with `status`. Messages never echo what the caller sent. */
 export function sendError(res: Response, status: number, code: IntakeErrorCode, message: string): void {
+  noteOutcome(res, code);
   res.status(status).json({ error: { code, message } });
 }

@@ -9,7 +9,7 @@ import type { SecretBox } from '../store/secret-box.js';
 import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
-import { sendError } from './error-response.js';
+import { noteOutcome, sendError } from './error-response.js';
 import type { IntakeFailures } from './intake-failures.js';
 import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
 import { SigningKeys } from './signing-keys.js';
@@ -109,6 +109,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
         keys.forget(hook.hookId);
         return refuseUnknownHook(res);
       }
+      noteOutcome(res, 'ping');
       res.status(204).end();
       return;
     }
@@ -153,9 +154,11 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     }
     deps.intakeFailures.stored(hook.hookId);
     if (outcome === 'duplicate') {
+      noteOutcome(res, 'duplicate');
       res.status(200).json({ status: 'duplicate' });
       return;
     }
+    noteOutcome(res, 'accepted');
     res.status(204).end();
   };
 }

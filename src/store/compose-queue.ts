@@ -20,6 +20,7 @@ export function composeQueue({ intake, lanes, held, migration, retention }: Queu
     accept: (delivery, options) => intake.accept(delivery, options),
     stateOf: (hookId, deliveryId) => intake.stateOf(hookId, deliveryId),
     countOpen: () => intake.countOpen(),
+    countByState: () => intake.countByState(),
     channelsWithWork: () => lanes.channelsWithWork(),
     nextFor: (channelId, max) => lanes.nextFor(channelId, max),
     writeDown: (channelId, nonce, seqs, message, lease) => lanes.writeDown(channelId, nonce, seqs, message, lease),

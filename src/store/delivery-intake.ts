@@ -11,4 +11,13 @@ export interface DeliveryIntake {
   stateOf(hookId: string, deliveryId: string): Promise<DeliveryState | undefined>;
   /** Waiting and held entries: what the intake let in and the feed has not posted yet (/healthz's outbox). */
   countOpen(): Promise<number>;
+  /** The entries of each state now (the metrics endpoint's gauge): read from indexes, no scan of the table. */
+  countByState(): Promise<EntryCounts>;
+}
+
+/** Entries by state: waiting for their channel, held until an admin acts, muted (stored, never posted). */
+export interface EntryCounts {
+  waiting: number;
+  held: number;
+  muted: number;
 }

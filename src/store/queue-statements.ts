@@ -1,3 +1,4 @@
+import type { EntryCounts } from './delivery-intake.js';
 import {
   CHANNEL,
   HELD,
@@ -144,6 +145,12 @@ export function queueStatements(d: SqlDialect) {
     ),
     stateOf: d.select(STATE).from<[string, string]>('delivery WHERE hook_id = ? AND delivery_id = ?'),
     countOpen: d.sql<Count, []>(`SELECT count(*) AS n FROM delivery WHERE state IN ('waiting', 'parked')`),
+    // Each count reads an index of its own (the state's, the muted deliveries' partial one), never the table.
+    countByState: d.sql<EntryCounts, []>(
+      `SELECT (SELECT count(*) FROM delivery WHERE state = 'waiting') AS waiting,
+              (SELECT count(*) FROM delivery WHERE state = 'parked') AS held,
+              (SELECT count(*) FROM delivery WHERE ${d.isTrue('muted')}) AS muted`,
+    ),
     listOpen: d.select(OPEN).from<[]>(`delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`),
     listPosted: d
       .select(POSTED)

@@ -87,6 +87,22 @@ export class RequestBudget {
     this.blockedUntil = Math.max(this.blockedUntil, until);
   }
 
+  /**
+   * How many more polls may go now, in this minute: what is left of the poll share, of the whole budget, and of
+   * the service's own count above the floor polling leaves to commands; 0 while a 429 holds us back.
+   */
+  pollsLeft(): number {
+    const now = this.clock();
+    if (now < this.blockedUntil) return 0;
+    this.forgetBefore(now - WINDOW_MS);
+    const polls = this.sent.filter((request) => request.purpose === 'poll').length;
+    let left = Math.min(this.limits.pollPerMinute - polls, this.limits.perMinute - this.sent.length);
+    if (this.service && now < this.service.resetAt) {
+      left = Math.min(left, this.service.remaining - this.limits.pollFloor);
+    }
+    return Math.max(0, left);
+  }
+
   /** Until when the service's 429 holds us back (0: it does not). */
   get retryAfterUntil(): number {
     return this.blockedUntil;
@@ -135,6 +151,13 @@ export class RequestBudgets {
     private readonly clock: Clock,
     private readonly limits: BudgetLimits = DEFAULT_BUDGET_LIMITS,
   ) {}
+
+  /** The fewest polls left of any key used so far (the one nearest to holding a poll back); a whole share if none. */
+  lowestPollsLeft(): number {
+    let lowest = this.limits.pollPerMinute;
+    for (const budget of this.byKey.values()) lowest = Math.min(lowest, budget.pollsLeft());
+    return lowest;
+  }
 
   of(key: string): RequestBudget {
     const id = createHash('sha256').update(key).digest('hex');

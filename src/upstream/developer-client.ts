@@ -76,6 +76,8 @@ export interface DeveloperClient {
    * service's `retry-after`, or the count of the last minute).
    */
   checkBudget(key: string, purpose: RequestPurpose): BudgetDecision;
+  /** The fewest polls any key's budget lets go now, in this minute (the release poller's budget left). */
+  pollBudgetLeft(): number;
 }
 
 export interface DeveloperClientOptions extends ServiceClientOptions {
@@ -170,6 +172,7 @@ export function createDeveloperClient(options: DeveloperClientOptions): Develope
       return (await send(caller, 'withdrawPending', { path, method: 'DELETE' })).json;
     },
     checkBudget: (key, purpose) => budgets.of(key).check(purpose),
+    pollBudgetLeft: () => budgets.lowestPollsLeft(),
   };
 }
 

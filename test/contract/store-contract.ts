@@ -281,6 +281,26 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.deliveries.statusOf(GUILD)).muted).toEqual({});
     });
 
+    it('counts the entries of each state: waiting, held and muted', async () => {
+      underTest = await makeEngine();
+      let store = await start();
+      expect(await store.deliveries.countByState()).toEqual({ waiting: 0, held: 0, muted: 0 });
+      await routeTo(store, CHANNEL_A);
+      await store.guilds.update(GUILD, (s) => ({
+        ...s,
+        rules: [{ server: '456', event: 'modcall', channelId: null }],
+      }));
+      for (const id of ['w1', 'w2', 'w3']) await store.deliveries.accept(delivery(id));
+      await store.deliveries.accept({ ...delivery('muted-1'), server: '456' });
+      const [first] = await store.deliveries.nextFor(CHANNEL_A, 1);
+      await store.deliveries.holdRefused([first?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      expect(await store.deliveries.countByState()).toEqual({ waiting: 2, held: 1, muted: 1 });
+
+      store = await restart(store);
+      expect(await post(store, CHANNEL_A, 'n1')).toEqual(['w2', 'w3']);
+      expect(await store.deliveries.countByState()).toEqual({ waiting: 0, held: 1, muted: 1 });
+    });
+
     it('lists posted and muted deliveries page by page, and remembers ones posted elsewhere as duplicates', async () => {
       underTest = await makeEngine();
       let store = await start();

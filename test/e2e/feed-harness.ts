@@ -8,6 +8,7 @@ import {
   type FakeDiscord,
   type FakeDiscordOptions,
 } from '../../fakes/discord/index.js';
+import type { Config } from '../../src/base/config.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import type { FeatureTimings } from '../../src/features/index.js';
 import type { BatchWindow } from '../../src/feed/batch-window.js';
@@ -63,6 +64,8 @@ export interface FeedHarnessOptions {
   botPermissions?: bigint;
   /** The session threads' timings. */
   threadTimings?: FeatureTimings['threads'];
+  /** Variables set besides the harness's own (e.g. METRICS_PORT). */
+  config?: Partial<Config>;
 }
 
 export async function startFeedHarness(options: FeedHarnessOptions = {}): Promise<FeedHarness> {
@@ -96,6 +99,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
         DISCORD_TOKEN: discord.botToken,
         STORE_URL: `sqlite://${dir.path}/bot.sqlite`,
         LOG_LEVEL: 'debug',
+        ...options.config,
       }),
       logger: logs.logger,
       host: '127.0.0.1',

@@ -6,6 +6,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     DISCORD_TOKEN: 'test-token',
     PUBLIC_URL: 'https://bot.example.test',
     PORT: 0,
+    METRICS_HOST: '127.0.0.1',
     STORE_URL: 'memory://',
     SERVICE_URL: 'https://service.example.test',
     LOG_LEVEL: 'silent',

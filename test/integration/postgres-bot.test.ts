@@ -33,7 +33,7 @@ async function deliver(bot: RunningBot, hookId: string, id: string, caller = id)
 const postedIds = (discord: FakeDiscord, channelId: string) =>
   discord.messages(channelId).flatMap((m) => m.embeds.map((e) => /Delivery (\S+)$/.exec(e.footer?.text ?? '')?.[1]));
 
-async function world(roles: Array<Config['ROLE']>) {
+async function world(roles: Array<Config['ROLE']>, config: Partial<Config> = {}) {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
   const discord = await startFakeDiscord();
@@ -48,6 +48,7 @@ async function world(roles: Array<Config['ROLE']>) {
         ROLE: role,
         DISCORD_API_URL: discord.apiUrl,
         DISCORD_TOKEN: discord.botToken,
+        ...config,
       }),
       logger: captureLogs().logger,
       host: '127.0.0.1',
@@ -155,5 +156,57 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     await discord.waitFor(() => postedIds(discord, channelId).length === 1, 10_000, 'the post');
     const health = (await (await fetch(`${intake.http.url}/healthz`)).json()) as Record<string, unknown>;
     expect(health).toMatchObject({ role: 'intake', discord: 'off' });
+  });
+
+  it('metrics per process: the intake counts the delivery, the feeds share the leases, the queue is store-wide', async () => {
+    const { discord, channelId, hookId, bots } = await world(['intake', 'feed', 'feed'], { METRICS_PORT: 0 });
+    const [intake, ...feeds] = bots;
+    if (!intake) throw new Error('no bots');
+    const scrape = async (bot: RunningBot) => {
+      const text = await (await fetch(`${bot.metricsHttp?.url}/metrics`)).text();
+      const value = (sample: string) => {
+        const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
+        return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+      };
+      return { text, value };
+    };
+    const leases = async (lease: string) => {
+      const each = await Promise.all(
+        feeds.map(async (feed) => (await scrape(feed)).value(`bridge_lease_owned{lease="${lease}"}`)),
+      );
+      return each.map((n) => n ?? 0);
+    };
+    await discord.waitFor(
+      async () => {
+        const partitions = await leases('feed_partitions');
+        return partitions.every((n) => n > 0) && partitions.reduce((a, b) => a + b, 0) === 64;
+      },
+      10_000,
+      'the partitions shared between the feed processes',
+    );
+    expect((await leases('gateway')).sort()).toEqual([0, 1]);
+
+    expect(await deliver(intake, hookId, 'metrics-1')).toBe(204);
+    await discord.waitFor(() => postedIds(discord, channelId).length === 1, 10_000, 'the post');
+    const fromIntake = await scrape(intake);
+    expect(fromIntake.value('bridge_deliveries_total{outcome="accepted"}')).toBe(1);
+    expect(fromIntake.value('bridge_lease_owned{lease="gateway"}')).toBe(0);
+    expect(fromIntake.value('bridge_lease_owned{lease="feed_partitions"}')).toBe(0);
+    expect(fromIntake.value('bridge_poller_budget_remaining')).toBeUndefined();
+    const posted = await Promise.all(
+      feeds.map(async (feed) => (await scrape(feed)).value('bridge_discord_sends_total{outcome="posted"}') ?? 0),
+    );
+    expect(posted.reduce((a, b) => a + b, 0)).toBe(1);
+    // The queue is the store's: every process reads the same counts.
+    await discord.waitFor(
+      async () => {
+        const waiting = await Promise.all(
+          bots.map(async (bot) => (await scrape(bot)).value('bridge_entries{state="waiting"}')),
+        );
+        return waiting.every((n) => n === 0);
+      },
+      10_000,
+      'the entry acked',
+    );
   });
 });

@@ -14,7 +14,14 @@ describe('configuration', () => {
     const result = parseConfig(valid);
     expect(result).toEqual({
       ok: true,
-      config: { ...valid, PORT: 3000, STORE_URL: 'sqlite://data/bot.sqlite', LOG_LEVEL: 'info', ROLE: 'all' },
+      config: {
+        ...valid,
+        PORT: 3000,
+        METRICS_HOST: '127.0.0.1',
+        STORE_URL: 'sqlite://data/bot.sqlite',
+        LOG_LEVEL: 'info',
+        ROLE: 'all',
+      },
     });
   });
 
@@ -58,6 +65,48 @@ describe('configuration', () => {
     expect(run.stderr).toContain('DISCORD_TOKEN is required');
     expect(run.stderr).toContain('PUBLIC_URL must be the https:// address');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('serves no metrics unless METRICS_PORT is set, and then on 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    const off = parseConfig(valid);
+    expect(off.ok && off.config.METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ ...valid, METRICS_PORT: '9464' })).toMatchObject({
+      ok: true,
+      config: { METRICS_PORT: 9464, METRICS_HOST: '127.0.0.1' },
+    });
+    expect(parseConfig({ ...valid, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toMatchObject({
+      ok: true,
+      config: { METRICS_PORT: 9464, METRICS_HOST: '0.0.0.0' },
+    });
+    // Empty counts as unset, as in a .env file.
+    expect(parseConfig({ ...valid, METRICS_PORT: '' })).toMatchObject({ ok: true, config: { PORT: 3000 } });
+  });
+
+  it('refuses a bad METRICS_PORT or METRICS_HOST with a line that says what is expected', () => {
+    expect(parseConfig({ ...valid, METRICS_PORT: 'nine' })).toEqual({
+      ok: false,
+      problems: [
+        'METRICS_PORT must be a port number (where GET /metrics is served, apart from PORT; unset: no metrics)',
+      ],
+    });
+    expect(parseConfig({ ...valid, METRICS_PORT: '70000' })).toEqual({
+      ok: false,
+      problems: ['METRICS_PORT must be between 0 and 65535'],
+    });
+    expect(parseConfig({ ...valid, METRICS_PORT: '94.5' })).toEqual({
+      ok: false,
+      problems: ['METRICS_PORT must be a whole port number'],
+    });
+    expect(parseConfig({ ...valid, PORT: '8080', METRICS_PORT: '8080' })).toEqual({
+      ok: false,
+      problems: ['METRICS_PORT must differ from PORT: metrics are served on a listener of their own'],
+    });
+    expect(parseConfig({ ...valid, METRICS_PORT: '9464', METRICS_HOST: 'http://example.com/' })).toEqual({
+      ok: false,
+      problems: [
+        'METRICS_HOST must be an address to listen on, e.g. 127.0.0.1 (the default), ::1 or 0.0.0.0 (every interface)',
+      ],
+    });
   });
 
   it('takes postgres:// and a role, and refuses a one-role process on SQLite', () => {

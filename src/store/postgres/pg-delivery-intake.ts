@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { tellsRecord } from '../../upstream/record-update.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from '../deliveries.js';
-import type { DeliveryIntake } from '../delivery-intake.js';
+import type { DeliveryIntake, EntryCounts } from '../delivery-intake.js';
 import { placementOf, type Placement } from '../placement.js';
 import { channelOf, resolveRoute } from '../routing-rules.js';
 import { PgAcceptBatcher, type AcceptItem } from './pg-accept-batcher.js';
@@ -53,6 +53,10 @@ export class PostgresDeliveryIntake implements DeliveryIntake {
 
   async countOpen(): Promise<number> {
     return (await rowsOf(this.pool, SQL.countOpen, []))[0]?.n ?? 0;
+  }
+
+  async countByState(): Promise<EntryCounts> {
+    return (await rowsOf(this.pool, SQL.countByState, []))[0] ?? { waiting: 0, held: 0, muted: 0 };
   }
 }
 

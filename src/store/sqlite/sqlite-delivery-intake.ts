@@ -4,7 +4,7 @@ import { tellsRecord } from '../../upstream/record-update.js';
 import { BoundedCache } from '../bounded-cache.js';
 import { dedupeKeyOf } from '../dedupe-key.js';
 import type { AcceptOptions, AcceptOutcome, DeliveryState, NewDelivery } from '../deliveries.js';
-import type { DeliveryIntake } from '../delivery-intake.js';
+import type { DeliveryIntake, EntryCounts } from '../delivery-intake.js';
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
 import { placementOf } from '../placement.js';
 import { placedValues } from '../queue-statements.js';
@@ -39,6 +39,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       brokenReason: prepare(db, SQL.brokenReason),
       stateOf: prepare(db, SQL.stateOf),
       countOpen: prepare(db, SQL.countOpen),
+      countByState: prepare(db, SQL.countByState),
       insertPlaced: prepare(db, SQL.insertPlaced),
     };
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
@@ -85,6 +86,10 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
 
   countOpen(): Promise<number> {
     return Promise.resolve(this.statements.countOpen.get()?.n ?? 0);
+  }
+
+  countByState(): Promise<EntryCounts> {
+    return Promise.resolve(this.statements.countByState.get() ?? { waiting: 0, held: 0, muted: 0 });
   }
 
   private readSettings(guildId: string): GuildSettings {

@@ -103,6 +103,26 @@ describe('RequestBudgets', () => {
     expect(budgets.of('upk_a')).toBe(budgets.of('upk_a'));
     expect(budgets.of('upk_a')).not.toBe(budgets.of('upk_b'));
   });
+
+  it("says the fewest polls left of any key: the poll share, the whole minute's and the service's count", () => {
+    const clock = manualClock();
+    const budgets = new RequestBudgets(clock.now);
+    expect(budgets.lowestPollsLeft()).toBe(30);
+    for (let i = 0; i < 12; i += 1) budgets.of('upk_a').take('poll');
+    budgets.of('upk_b').take('poll');
+    expect(budgets.lowestPollsLeft()).toBe(18);
+    // Commands leave polling what the minute has left: 60 - 12 - 40 = 8.
+    for (let i = 0; i < 40; i += 1) budgets.of('upk_a').take('command');
+    expect(budgets.lowestPollsLeft()).toBe(8);
+    // The service says 15 remain: polling leaves the last 10 to commands.
+    budgets.of('upk_b').learn(new Headers({ 'X-RateLimit-Remaining': '15', 'X-RateLimit-Reset': '20' }), 200);
+    expect(budgets.of('upk_b').pollsLeft()).toBe(5);
+    budgets.of('upk_b').learn(new Headers({ 'retry-after': '30' }), 429);
+    expect(budgets.lowestPollsLeft()).toBe(0);
+    // A minute later the window is empty again.
+    clock.advance(60_000);
+    expect(budgets.lowestPollsLeft()).toBe(30);
+  });
 });
 
 describe('RequestBudget and the submission limit', () => {

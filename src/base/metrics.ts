@@ -1,0 +1,166 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the entries gauge reads on each scrape: a count the store answers from its indexes. */
+export interface EntryCountsSource {
+  (): Promise<{ waiting: number; held: number; muted: number }>;
+}
+
+/** What the lease gauge reads on each scrape: whether this process holds the gateway, how many partitions. */
+export interface LeaseSource {
+  (): { gateway: boolean; feedPartitions: number };
+}
+
+/**
+ * How a Discord send or edit went, in fixed words: `posted`, `edited`; an edit of a message deleted meanwhile
+ * (`gone`); and the poster's failures as the lane treats them: `failed_retryable` (5xx, network: backoff),
+ * `failed_rate_limited` (a 429 discord.js did not absorb: wait), `failed_channel_held` (the channel refuses the
+ * bot: its entries are held), `failed_entry_held` (Discord refused the message: its entry is held),
+ * `failed_unauthorized` (the token is refused).
+ */
+export const DISCORD_SEND_OUTCOMES = [
+  'posted',
+  'edited',
+  'gone',
+  'failed_retryable',
+  'failed_rate_limited',
+  'failed_channel_held',
+  'failed_entry_held',
+  'failed_unauthorized',
+] as const;
+export type DiscordSendOutcome = (typeof DISCORD_SEND_OUTCOMES)[number];
+
+/** The ack histogram's buckets, in seconds: an ack is a store write, a few ms, and the service waits 5 s. */
+const ACK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * One bot's metrics (GET /metrics, Prometheus text format): a registry of its own, never prom-client's global
+ * one, since tests and the demo run several bots in one process.
+ *
+ * The registry always exists and the code counts into it whether or not METRICS_PORT is set: a counter is a
+ * number in memory, so there is one code path (no optional sink to forget somewhere), and nothing breaks or
+ * changes when metrics are off. What costs something beyond that is done only when the registry is served:
+ * the gauges read the store only when scraped, and {@link collectProcessMetrics} (an event-loop-delay monitor,
+ * a GC observer) is started only by the process that serves them. Label values are fixed words or ids, never
+ * a secret, a name or anything a payload said.
+ */
+export class BridgeMetrics {
+  readonly registry = new Registry();
+  private readonly deliveries: Counter<'outcome'>;
+  private readonly ackSeconds: Histogram;
+  private readonly sends: Counter<'outcome'>;
+  private readonly rateLimitedCount: Counter;
+  private readonly backoffs: Counter;
+  private processMetrics = false;
+
+  constructor() {
+    const registers = [this.registry];
+    this.deliveries = new Counter({
+      name: 'bridge_deliveries_total',
+      help: 'Webhook deliveries answered, by outcome: accepted, duplicate, ping, or the refusal code answered.',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.ackSeconds = new Histogram({
+      name: 'bridge_ack_seconds',
+      help: "Time from a delivery's request to the intake's answer, in seconds.",
+      buckets: ACK_BUCKETS,
+      registers,
+    });
+    this.sends = new Counter({
+      name: 'bridge_discord_sends_total',
+      help: 'Messages posted and edited in Discord, by outcome (failures as the feed treats them).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of DISCORD_SEND_OUTCOMES) this.sends.labels(outcome).inc(0);
+    this.rateLimitedCount = new Counter({
+      name: 'bridge_discord_rate_limited_total',
+      help: 'Answers of Discord with status 429 (rate limited), whether discord.js waited them out or not.',
+      registers,
+    });
+    this.backoffs = new Counter({
+      name: 'bridge_lane_backoffs_total',
+      help: "Times a channel's lane backed off before retrying (Discord failed, rate-limited, or the store failed).",
+      registers,
+    });
+  }
+
+  /** The outcomes counted from 0, so a rate over them exists before the first of each. */
+  knowDeliveryOutcomes(outcomes: readonly string[]): void {
+    for (const outcome of outcomes) this.deliveries.labels(outcome).inc(0);
+  }
+
+  /** A delivery was answered with `outcome`, `seconds` after its request began. */
+  delivery(outcome: string, seconds: number): void {
+    this.deliveries.labels(outcome).inc();
+    this.ackSeconds.observe(seconds);
+  }
+
+  discordSend(outcome: DiscordSendOutcome): void {
+    this.sends.labels(outcome).inc();
+  }
+
+  rateLimited(): void {
+    this.rateLimitedCount.inc();
+  }
+
+  laneBackoff(): void {
+    this.backoffs.inc();
+  }
+
+  /** `bridge_entries{state}`, read from `count` at each scrape. */
+  watchEntries(count: EntryCountsSource): void {
+    new Gauge({
+      name: 'bridge_entries',
+      help: 'Entries in the feed queue now, by state: waiting (to be posted), held (until an admin acts), muted.',
+      labelNames: ['state'],
+      registers: [this.registry],
+      async collect() {
+        // A store that fails leaves the gauge empty for this scrape; /healthz says why.
+        const counts = await count().catch(() => undefined);
+        this.reset();
+        if (!counts) return;
+        for (const state of ['waiting', 'held', 'muted'] as const) this.labels(state).set(counts[state]);
+      },
+    });
+  }
+
+  /** `bridge_lease_owned{lease}`: the gateway (1/0) and the feed partitions this process holds. */
+  watchLeases(leases: LeaseSource): void {
+    new Gauge({
+      name: 'bridge_lease_owned',
+      help: 'Leases this process holds: gateway 1 or 0, feed_partitions the number of the 64 partitions it posts.',
+      labelNames: ['lease'],
+      registers: [this.registry],
+      collect() {
+        const now = leases();
+        this.labels('gateway').set(now.gateway ? 1 : 0);
+        this.labels('feed_partitions').set(now.feedPartitions);
+      },
+    });
+  }
+
+  /** `bridge_poller_budget_remaining`: the release poller's requests left in the minute, where it runs. */
+  watchPollerBudget(remaining: () => number): void {
+    new Gauge({
+      name: 'bridge_poller_budget_remaining',
+      help: "Requests the release poller may still send in the current minute (the lowest of the developer keys')",
+      registers: [this.registry],
+      collect() {
+        this.set(remaining());
+      },
+    });
+  }
+
+  /** prom-client's process metrics (memory, CPU, event loop lag, GC) in this registry; once. */
+  collectProcessMetrics(): void {
+    if (this.processMetrics) return;
+    this.processMetrics = true;
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The text a scrape answers, and its Content-Type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
