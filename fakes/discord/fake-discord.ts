@@ -417,6 +417,20 @@ export class FakeDiscord {
     return this.#gateway.disconnectShard(shardId, options.code ?? 4000, options.invalidateSession ?? false);
   }
 
+  /**
+   * Keeps a shard from coming back after {@link disconnectShard}: its IDENTIFYs and RESUMEs wait unanswered
+   * until {@link releaseShard}, so a test can act while it is down. The other shards are untouched.
+   */
+  holdShard(shardId: number): void {
+    this.#gateway.holdShard(shardId);
+  }
+
+  /** Lets a shard held by {@link holdShard} identify or resume: what it sent meanwhile is answered now. */
+  releaseShard(shardId: number): void {
+    this.#gateway.releaseShard(shardId);
+    this.#notifier.notify();
+  }
+
   // ---- faults ----
 
   /**

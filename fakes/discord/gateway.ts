@@ -139,6 +139,8 @@ export class GatewayServer {
   readonly #sockets = new Set<WebSocket>();
   readonly #identifies: IdentifyRecord[] = [];
   readonly #resumes: ResumeRecord[] = [];
+  /** Shards whose IDENTIFY and RESUME wait (see {@link holdShard}), with what waits. */
+  readonly #held = new Map<number, Array<() => void>>();
   #heartbeats = 0;
 
   constructor(private readonly options: GatewayOptions) {}
@@ -261,6 +263,21 @@ export class GatewayServer {
     return closed;
   }
 
+  /**
+   * Keeps shard `shardId` from coming back: its IDENTIFYs and RESUMEs get no answer until
+   * {@link releaseShard} (heartbeats are still acknowledged), as while Discord's gateway node for it restarts.
+   */
+  holdShard(shardId: number): void {
+    if (!this.#held.has(shardId)) this.#held.set(shardId, []);
+  }
+
+  /** Answers the IDENTIFYs and RESUMEs {@link holdShard} kept waiting, in order, and stops holding the shard. */
+  releaseShard(shardId: number): void {
+    const waiting = this.#held.get(shardId) ?? [];
+    this.#held.delete(shardId);
+    for (const answer of waiting) answer();
+  }
+
   /** Ends every connection at once and stops accepting new ones. */
   close(): Promise<void> {
     for (const socket of this.#sockets) socket.terminate();
@@ -309,19 +326,22 @@ export class GatewayServer {
           this.options.onChange();
           return;
         case GatewayOpcodes.Identify:
+        case GatewayOpcodes.Resume: {
           if (session) {
             ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
             return;
           }
-          session = this.#identify(ws, payload.d);
+          const data = payload.d;
+          const start = payload.op === GatewayOpcodes.Identify;
+          const answer = () => {
+            if (ws.readyState !== ws.OPEN || session) return;
+            session = start ? this.#identify(ws, data) : this.#resume(ws, data);
+          };
+          const waiting = this.#held.get(this.#shardAsked(start, data));
+          if (waiting) waiting.push(answer);
+          else answer();
           return;
-        case GatewayOpcodes.Resume:
-          if (session) {
-            ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
-            return;
-          }
-          session = this.#resume(ws, payload.d);
-          return;
+        }
         case GatewayOpcodes.PresenceUpdate:
         case GatewayOpcodes.VoiceStateUpdate:
         case GatewayOpcodes.RequestGuildMembers:
@@ -406,6 +426,12 @@ export class GatewayServer {
     this.#resumes.push({ sessionId: session.id, shard: session.shard, time: Date.now() });
     this.options.onChange();
     return session;
+  }
+
+  /** The shard id an IDENTIFY or RESUME is for (-1 when it names none the fake knows). */
+  #shardAsked(identify: boolean, data: unknown): number {
+    if (identify) return readShard(field(data, 'shard'))?.[0] ?? -1;
+    return this.#sessions.get(String(field(data, 'session_id')))?.shard[0] ?? -1;
   }
 
   /** Whether a session of `shard` hears of `guildId` (undefined: an event of no guild, which shard 0 gets). */

@@ -154,16 +154,21 @@ describe('fake Discord shards with discord.js shards: auto', () => {
     const [onZero, onOne, onTwo] = guildIds as [string, string, string];
     const sessionOfOne = fake.gatewaySessionList.find((session) => session.shard[0] === 1)?.sessionId;
 
+    fake.holdShard(1);
     expect(fake.disconnectShard(1)).toBe(1);
     expect(fake.connectedSessions).toBe(2);
     // Dispatched while shard 1 is down: kept for its session and replayed when it resumes.
-    const missed = fake.dispatchInteraction(chatInputCommand({ name: 'ping', guildId: onOne }));
+    const missed = fake.dispatchInteraction(chatInputCommand({ name: 'ping', guildId: onOne }), { timeoutMs: 10_000 });
     const zero = await fake.dispatchInteraction(chatInputCommand({ name: 'ping', guildId: onZero }));
     const two = await fake.dispatchInteraction(chatInputCommand({ name: 'ping', guildId: onTwo }));
     expect(zero.callback.data).toMatchObject({ content: 'pong from shard 0' });
     expect(two.callback.data).toMatchObject({ content: 'pong from shard 2' });
-    expect((await missed).callback.data).toMatchObject({ content: 'pong from shard 1' });
+    await fake.waitFor(() => client.ws.shards.get(1)?.status === Status.Resuming, 5_000, 'shard 1 resuming');
+    expect(fake.gatewaySessionList.find((session) => session.shard[0] === 1)?.connected).toBe(false);
+    expect(fake.resumes).toBe(0);
 
+    fake.releaseShard(1);
+    expect((await missed).callback.data).toMatchObject({ content: 'pong from shard 1' });
     await fake.waitFor(() => fake.connectedSessions === 3, 5_000, 'shard 1 back');
     expect(fake.resumeLog.map((resume) => ({ session: resume.sessionId, shard: resume.shard }))).toEqual([
       { session: sessionOfOne, shard: [1, 3] },
