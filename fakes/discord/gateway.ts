@@ -142,6 +142,8 @@ export class GatewayServer {
   /** Shards whose IDENTIFY and RESUME wait (see {@link holdShard}), with what waits. */
   readonly #held = new Map<number, Array<() => void>>();
   #heartbeats = 0;
+  /** When each socket last heartbeated (or identified): a shard's session silent for long is not live. */
+  readonly #lastHeard = new WeakMap<WebSocket, number>();
 
   constructor(private readonly options: GatewayOptions) {}
 
@@ -322,6 +324,7 @@ export class GatewayServer {
       switch (payload.op) {
         case GatewayOpcodes.Heartbeat:
           ws.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
+          this.#lastHeard.set(ws, Date.now());
           this.#heartbeats += 1;
           this.options.onChange();
           return;
@@ -368,8 +371,14 @@ export class GatewayServer {
     }
     // Discord's documentation names no code for a second session of a shard that is live; the fake refuses it
     // with 4005 (more than one identify), after which discord.js connects again: a new owner whose predecessor's
-    // socket is still closing gets in at its next try. Unsharded sessions may be several, as before.
-    if (shard[1] > 1 && this.#liveSessionOf(shard)) {
+    // socket is still closing gets in at its next try. A session silent for two heartbeat intervals is not live.
+    // Unsharded sessions may be several, as before.
+    const live = shard[1] > 1 ? this.#liveSessionOf(shard) : undefined;
+    if (live && this.#silentFor(live) > 2 * this.options.heartbeatIntervalMs) {
+      // A zombie (its process paused or cut off): Discord would have closed it for missing heartbeats by now.
+      live.socket?.terminate();
+      live.socket = undefined;
+    } else if (live) {
       ws.close(GatewayCloseCodes.AlreadyAuthenticated, `Shard [${shard.join(', ')}] already has a live session.`);
       return undefined;
     }
@@ -380,6 +389,7 @@ export class GatewayServer {
     }
     const intents = Number(field(data, 'intents') ?? 0);
     const session: Session = { id: randomUUID().replaceAll('-', ''), intents, shard, seq: 0, socket: ws, sent: [] };
+    this.#lastHeard.set(ws, Date.now());
     this.#sessions.set(session.id, session);
     this.#identifies.push({ sessionId: session.id, token, intents, shard: field(data, 'shard'), time: Date.now() });
 
@@ -437,6 +447,12 @@ export class GatewayServer {
   /** Whether a session of `shard` hears of `guildId` (undefined: an event of no guild, which shard 0 gets). */
   #covers(shard: Shard, guildId: string | undefined): boolean {
     return guildId === undefined ? shard[0] === 0 : shardOfGuild(guildId, shard[1]) === shard[0];
+  }
+
+  /** How long since a session's socket last heartbeated or identified. */
+  #silentFor(session: Session): number {
+    const heard = session.socket ? this.#lastHeard.get(session.socket) : undefined;
+    return heard === undefined ? 0 : Date.now() - heard;
   }
 
   #liveSessionOf(shard: Shard): Session | undefined {

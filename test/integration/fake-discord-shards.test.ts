@@ -219,6 +219,16 @@ describe('fake Discord gateway refusals', () => {
     expect(await identifyRaw(fake, { shard: [1, 3] })).toEqual({ code: 1000, ready: true });
   });
 
+  it('takes a new session of a shard whose live one stopped heartbeating (a paused process), and closes that one', async () => {
+    const { fake } = await startSharded({ heartbeatIntervalMs: 100 });
+    const zombie = await identifyRaw(fake, { shard: [1, 3] }, true);
+    expect(zombie).toEqual({ code: undefined, ready: true });
+    const zombieSocket = running.sockets.at(-1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await identifyRaw(fake, { shard: [1, 3] })).toEqual({ code: 1000, ready: true });
+    await fake.waitFor(() => zombieSocket?.readyState === WebSocket.CLOSED, 2_000, 'the zombie closed');
+  });
+
   it('refuses an invalid shard with 4010', async () => {
     const { fake } = await startSharded();
     for (const shard of [[3, 3], [-1, 3], [0, 0], [1], 'zero']) {
