@@ -40,8 +40,8 @@ export const DISCORD_CACHE_LIMITS = Options.cacheWithLimits({
  *
  * Sharded automatically: at each login discord.js asks `GET /gateway/bot` for Discord's recommended shard count
  * and opens one gateway connection per shard, all in this process (each identifying as `[id, count]`, paced by
- * `max_concurrency`). One shard below 2 500 guilds (Discord recommends one per about 1 000); past that Discord
- * refuses an unsharded connection.
+ * `max_concurrency`). Discord recommends about one shard per 1 000 guilds and refuses a shard of over 2 500; the
+ * count is read once per process (docs/hosting.md, "Many guilds").
  */
 export function createDiscordClient(options: DiscordClientOptions = {}): Client {
   const rest: Partial<RESTOptions> = { ...options.rest };
