@@ -429,6 +429,7 @@ export class GatewayServer {
     }
     if (session.socket && session.socket !== ws) session.socket.terminate();
     session.socket = ws;
+    this.#lastHeard.set(ws, Date.now());
     for (const dispatch of session.sent) {
       if (dispatch.s > seq) ws.send(JSON.stringify(dispatch));
     }
