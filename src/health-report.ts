@@ -34,6 +34,7 @@ export async function reportHealth(
   ]);
   const failing = outbox === null || oldestUnrecorded === null || storeHealth.since !== undefined;
   // Seconds since the oldest delivery not yet in the community record was received (0: none waits).
+  const shards = parts.discordHealth.shards;
   const recordLag = oldestUnrecorded ? Math.max(0, Math.floor((parts.now() - oldestUnrecorded) / 1000)) : 0;
   return {
     healthy: !failing,
@@ -43,6 +44,7 @@ export async function reportHealth(
       ...(outbox === null ? {} : { outbox }),
       ...(oldestUnrecorded === null ? {} : { record_lag_s: recordLag }),
       discord: parts.discordHealth.state,
+      ...(shards === undefined ? {} : { discord_shards: shards }),
     },
   };
 }

@@ -4,7 +4,13 @@ import { bindCommands } from '../commands/index.js';
 import type { BackoffPolicy } from './base/backoff.js';
 import type { BridgeMetrics } from './base/metrics.js';
 import { StartupError } from './base/startup-error.js';
-import { checkToken, connectDiscord, isTokenRefused, TOKEN_REFUSED } from './discord/connect-discord.js';
+import {
+  checkToken,
+  connectDiscord,
+  isTokenRefused,
+  logGatewayShards,
+  TOKEN_REFUSED,
+} from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
@@ -123,8 +129,12 @@ export async function startFeed(
     logger,
   );
   discord.on(Events.ClientReady, (client) =>
-    logger.info({ user: client.user.tag, guilds: client.guilds.cache.size }, 'Discord gateway ready'),
+    logger.info(
+      { user: client.user.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.size },
+      'Discord gateway ready',
+    ),
   );
+  logGatewayShards(discord, logger);
   await worker.start();
   return {
     worker,

@@ -17,7 +17,13 @@ import { makeUser, type RawGuildChannel } from './api-objects.js';
 import type { AttachmentSpec, AttachmentStore } from './attachment-store.js';
 import type { CommandStore } from './command-store.js';
 import type { FailChannelOptions, FailRequestsOptions, FaultInjector, HangRequestsOptions } from './faults.js';
-import type { GatewayServer, IdentifyRecord } from './gateway.js';
+import {
+  shardOfGuild,
+  type GatewayServer,
+  type IdentifyRecord,
+  type ResumeRecord,
+  type SessionInfo,
+} from './gateway.js';
 import type { AddedGuild, GuildSpec, GuildStore, TestUsers } from './guild-store.js';
 import type { InteractionDraft } from './interaction-builders.js';
 import { completeInteraction } from './interaction-completion.js';
@@ -58,6 +64,17 @@ export interface DisconnectOptions {
   readonly invalidateSessions?: boolean;
 }
 
+/** Options of {@link FakeDiscord.disconnectShard}. */
+export interface DisconnectShardOptions {
+  /**
+   * Close code; default 4000 (discord.js then resumes the shard). 1006 drops the socket without a close frame,
+   * as a network failure would.
+   */
+  readonly code?: number;
+  /** Forget the shard's session too, so it must identify again. */
+  readonly invalidateSession?: boolean;
+}
+
 const DEFAULT_TIMEOUT_MS = 5_000;
 const DEFERRED_CALLBACKS = new Set<number>([
   InteractionResponseType.DeferredChannelMessageWithSource,
@@ -78,6 +95,8 @@ export class FakeDiscord {
   readonly bot: APIUser;
   /** The humans every guild has: owner, admin (Manage Server) and member. */
   readonly users: TestUsers;
+  /** The shard count `GET /gateway/bot` recommends (the `shards` option; default 1). */
+  readonly shardCount: number;
 
   readonly #server: Server;
   readonly #guilds: GuildStore;
@@ -108,6 +127,7 @@ export class FakeDiscord {
     nextId: () => string;
     bot: APIUser;
     users: TestUsers;
+    shards: number;
   }) {
     this.#server = parts.server;
     this.#guilds = parts.guilds;
@@ -122,6 +142,7 @@ export class FakeDiscord {
     this.#nextId = parts.nextId;
     this.bot = parts.bot;
     this.users = parts.users;
+    this.shardCount = parts.shards;
     this.apiUrl = `http://127.0.0.1:${parts.port}/api`;
     this.gatewayUrl = `ws://127.0.0.1:${parts.port}`;
     this.applicationId = parts.bot.id;
@@ -271,6 +292,21 @@ export class FakeDiscord {
     return this.#gateway.connectedSessions;
   }
 
+  /** Every RESUME that succeeded, oldest first, with the shard it resumed. */
+  get resumeLog(): readonly ResumeRecord[] {
+    return this.#gateway.resumeLog;
+  }
+
+  /** Every gateway session that exists (connected, or dropped and resumable), with its shard. */
+  get gatewaySessionList(): SessionInfo[] {
+    return this.#gateway.sessionList();
+  }
+
+  /** The shard a guild belongs to among the recommended {@link shardCount}: `(guild_id >> 22) % count`. */
+  shardOf(guildId: string): number {
+    return shardOfGuild(guildId, this.shardCount);
+  }
+
   /** Registered commands of a guild, or the global ones when `guildId` is undefined. */
   commands(guildId?: string): APIApplicationCommand[] {
     return this.#commands.list(guildId);
@@ -324,7 +360,8 @@ export class FakeDiscord {
 
   /**
    * Sends INTERACTION_CREATE (completed from the draft: ids, token, guild, channel, member and app permissions,
-   * resolved options) and resolves with the bot's answer; see {@link DispatchInteractionOptions}.
+   * resolved options) to the shard of its guild, and resolves with the bot's answer; see
+   * {@link DispatchInteractionOptions}. A shard that is down but resumable gets it when it resumes.
    */
   async dispatchInteraction(
     draft: InteractionDraft,
@@ -344,7 +381,9 @@ export class FakeDiscord {
     );
     this.#interactions.register(payload);
     if (this.#gateway.dispatch(GatewayDispatchEvents.InteractionCreate, payload) === 0) {
-      throw new Error('dispatchInteraction: no gateway session; log a client in first');
+      throw new Error(
+        `dispatchInteraction: no gateway session for guild ${payload.guild_id ?? '(none)'}'s shard; log a client in first`,
+      );
     }
     const settle = options.settle ?? 'final';
     return this.#notifier.waitFor(
@@ -362,7 +401,10 @@ export class FakeDiscord {
     return this.#gateway.connectedSessions;
   }
 
-  /** Sends any dispatch event to every session; returns how many sessions it went to. */
+  /**
+   * Sends any dispatch event to the sessions of its shard (its guild's, from `guild_id`, or shard 0's for an
+   * event of no guild); returns how many sessions it went to.
+   */
   dispatch(event: string, data: unknown): number {
     return this.#gateway.dispatch(event, data);
   }
@@ -370,6 +412,28 @@ export class FakeDiscord {
   /** Closes gateway sockets from the server side, to test reconnects and resumes. */
   disconnectGateway(options: DisconnectOptions = {}): void {
     this.#gateway.disconnectAll(options.code ?? 4000, options.invalidateSessions ?? false);
+  }
+
+  /**
+   * Closes the connection of one shard from the server side, as Discord does when it restarts a gateway node,
+   * and leaves the other shards connected; see {@link DisconnectShardOptions}. Returns how many sockets closed.
+   */
+  disconnectShard(shardId: number, options: DisconnectShardOptions = {}): number {
+    return this.#gateway.disconnectShard(shardId, options.code ?? 4000, options.invalidateSession ?? false);
+  }
+
+  /**
+   * Keeps a shard from coming back after {@link disconnectShard}: its IDENTIFYs and RESUMEs wait unanswered
+   * until {@link releaseShard}, so a test can act while it is down. The other shards are untouched.
+   */
+  holdShard(shardId: number): void {
+    this.#gateway.holdShard(shardId);
+  }
+
+  /** Lets a shard held by {@link holdShard} identify or resume: what it sent meanwhile is answered now. */
+  releaseShard(shardId: number): void {
+    this.#gateway.releaseShard(shardId);
+    this.#notifier.notify();
   }
 
   // ---- faults ----

@@ -1,6 +1,8 @@
 /**
  * The fake's gateway: uncompressed JSON over WebSocket, speaking just enough of Discord's protocol for
- * @discordjs/ws (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE, RESUME with replay, dispatches).
+ * @discordjs/ws (HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE, RESUME with replay, dispatches), sharded
+ * as Discord shards: a session identifies as shard `[id, count]` and hears only of the guilds whose
+ * `(guild_id >> 22) % count` is its id.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -10,13 +12,41 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
 import type { GuildStore } from './guild-store.js';
 
-/** What a client sent in IDENTIFY, for tests that check the bot's intents. */
+/** What a client sent in IDENTIFY, for tests that check the bot's intents and shards. */
 export interface IdentifyRecord {
   readonly sessionId: string;
   readonly token: string;
   readonly intents: number;
+  /** The `shard` field as sent (absent: the client did not shard, which Discord takes as `[0, 1]`). */
   readonly shard: unknown;
   readonly time: number;
+}
+
+/** A RESUME the gateway accepted, for tests that check a dropped shard resumed instead of identifying again. */
+export interface ResumeRecord {
+  readonly sessionId: string;
+  /** The session's shard, `[id, count]`. */
+  readonly shard: Shard;
+  readonly time: number;
+}
+
+/** A shard as Discord names it: `[shard_id, num_shards]`. */
+export type Shard = readonly [id: number, count: number];
+
+/** One gateway session, as a test sees it. */
+export interface SessionInfo {
+  readonly sessionId: string;
+  readonly shard: Shard;
+  /** Whether a socket is open on it now (false: dropped, waiting to be resumed). */
+  readonly connected: boolean;
+  /** The sequence number of its last dispatch. */
+  readonly seq: number;
+}
+
+/** The shard of a guild among `count` shards, as Discord computes it: `(guild_id >> 22) % count`. */
+export function shardOfGuild(guildId: string, count: number): number {
+  if (count === 1) return 0;
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
 }
 
 /** Options of {@link GatewayServer}. */
@@ -26,6 +56,11 @@ export interface GatewayOptions {
   readonly applicationId: string;
   readonly applicationFlags: number;
   readonly guilds: GuildStore;
+  /**
+   * The most guilds one shard may hold; a session that would hold more is closed with 4011 (Sharding required),
+   * as Discord does past 2 500.
+   */
+  readonly maxGuildsPerShard: number;
   /** The ws:// URL clients should resume at. */
   readonly url: () => string;
   /** Called after anything a test might wait for (identify, resume, heartbeat, close). */
@@ -42,6 +77,7 @@ interface Dispatch {
 interface Session {
   readonly id: string;
   readonly intents: number;
+  readonly shard: Shard;
   seq: number;
   socket: WebSocket | undefined;
   /** Every dispatch of the session, so a RESUME can replay what the client missed. */
@@ -73,14 +109,41 @@ function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+/** IDENTIFY's `shard`, when well formed: absent is `[0, 1]`, as Discord takes it. */
+function readShard(value: unknown): Shard | undefined {
+  if (value === undefined || value === null) return [0, 1];
+  if (!Array.isArray(value) || value.length !== 2) return undefined;
+  const [id, count] = value as unknown[];
+  if (!Number.isInteger(id) || !Number.isInteger(count)) return undefined;
+  const [shardId, shardCount] = [id as number, count as number];
+  return shardCount >= 1 && shardId >= 0 && shardId < shardCount ? [shardId, shardCount] : undefined;
+}
+
+/** Events about a guild itself carry its id as `id`; every other guild event as `guild_id`. */
+const GUILD_OBJECT_EVENTS = new Set<string>([
+  GatewayDispatchEvents.GuildCreate,
+  GatewayDispatchEvents.GuildUpdate,
+  GatewayDispatchEvents.GuildDelete,
+]);
+
+/** The guild a dispatch is about, which decides its shard; undefined for events of no guild (shard 0's). */
+function guildOfDispatch(event: string, data: unknown): string | undefined {
+  const id = GUILD_OBJECT_EVENTS.has(event) ? field(data, 'id') : field(data, 'guild_id');
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** The gateway half of the fake. */
 export class GatewayServer {
   readonly #wss = new WebSocketServer({ noServer: true });
   readonly #sessions = new Map<string, Session>();
   readonly #sockets = new Set<WebSocket>();
   readonly #identifies: IdentifyRecord[] = [];
-  #resumes = 0;
+  readonly #resumes: ResumeRecord[] = [];
+  /** Shards whose IDENTIFY and RESUME wait (see {@link holdShard}), with what waits. */
+  readonly #held = new Map<number, Array<() => void>>();
   #heartbeats = 0;
+  /** When each socket last heartbeated (or identified): a shard's session silent for long is not live. */
+  readonly #lastHeard = new WeakMap<WebSocket, number>();
 
   constructor(private readonly options: GatewayOptions) {}
 
@@ -96,7 +159,22 @@ export class GatewayServer {
 
   /** How many RESUMEs succeeded. */
   get resumes(): number {
+    return this.#resumes.length;
+  }
+
+  /** Every RESUME that succeeded, oldest first, with its session's shard. */
+  get resumeLog(): readonly ResumeRecord[] {
     return this.#resumes;
+  }
+
+  /** Every session that exists (connected or resumable), oldest first. */
+  sessionList(): SessionInfo[] {
+    return [...this.#sessions.values()].map((session) => ({
+      sessionId: session.id,
+      shard: session.shard,
+      connected: session.socket !== undefined,
+      seq: session.seq,
+    }));
   }
 
   /** How many heartbeats clients sent (each answered with an ACK). */
@@ -115,15 +193,19 @@ export class GatewayServer {
   }
 
   /**
-   * Sends a dispatch to every session (buffered for replay when a session is disconnected but resumable).
-   * `intent`, when given, limits it to sessions that identified with that intent bit.
+   * Sends a dispatch to every session of the shard it belongs to (buffered for replay when a session is
+   * disconnected but resumable): the shard of its guild (`guild_id`, or `id` for GUILD_CREATE, GUILD_UPDATE and
+   * GUILD_DELETE), or shard 0 for an event of no guild, as Discord routes them. Unsharded sessions (`[0, 1]`)
+   * get everything. `intent`, when given, limits it to sessions that identified with that intent bit.
    *
    * @returns How many sessions it went to.
    */
   dispatch(event: string, data: unknown, intent?: number): number {
+    const guildId = guildOfDispatch(event, data);
     let reached = 0;
     for (const session of this.#sessions.values()) {
       if (intent !== undefined && (session.intents & intent) === 0) continue;
+      if (!this.#covers(session.shard, guildId)) continue;
       this.#send(session, event, data);
       reached += 1;
     }
@@ -157,6 +239,45 @@ export class GatewayServer {
     }
     for (const socket of this.#sockets) socket.close(code, 'Closed by the fake');
     if (invalidateSessions) this.#sessions.clear();
+  }
+
+  /**
+   * Closes the socket of every session of shard `shardId` with `code` (default 4000, after which discord.js
+   * resumes that shard), leaving the other shards connected. With `invalidateSessions`, the shard's sessions are
+   * forgotten too, so it must identify again. With `code` 1006 the socket is dropped without a close frame, as a
+   * network failure would.
+   *
+   * @returns How many sockets it closed.
+   */
+  disconnectShard(shardId: number, code = 4000, invalidateSessions = false): number {
+    let closed = 0;
+    for (const session of [...this.#sessions.values()]) {
+      if (session.shard[0] !== shardId) continue;
+      if (session.socket) {
+        if (code === 1006) session.socket.terminate();
+        else session.socket.close(code, 'Closed by the fake');
+        session.socket = undefined;
+        closed += 1;
+      }
+      if (invalidateSessions) this.#sessions.delete(session.id);
+    }
+    this.options.onChange();
+    return closed;
+  }
+
+  /**
+   * Keeps shard `shardId` from coming back: its IDENTIFYs and RESUMEs get no answer until
+   * {@link releaseShard} (heartbeats are still acknowledged), as while Discord's gateway node for it restarts.
+   */
+  holdShard(shardId: number): void {
+    if (!this.#held.has(shardId)) this.#held.set(shardId, []);
+  }
+
+  /** Answers the IDENTIFYs and RESUMEs {@link holdShard} kept waiting, in order, and stops holding the shard. */
+  releaseShard(shardId: number): void {
+    const waiting = this.#held.get(shardId) ?? [];
+    this.#held.delete(shardId);
+    for (const answer of waiting) answer();
   }
 
   /** Ends every connection at once and stops accepting new ones. */
@@ -203,23 +324,27 @@ export class GatewayServer {
       switch (payload.op) {
         case GatewayOpcodes.Heartbeat:
           ws.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
+          this.#lastHeard.set(ws, Date.now());
           this.#heartbeats += 1;
           this.options.onChange();
           return;
         case GatewayOpcodes.Identify:
+        case GatewayOpcodes.Resume: {
           if (session) {
             ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
             return;
           }
-          session = this.#identify(ws, payload.d);
+          const data = payload.d;
+          const start = payload.op === GatewayOpcodes.Identify;
+          const answer = () => {
+            if (ws.readyState !== ws.OPEN || session) return;
+            session = start ? this.#identify(ws, data) : this.#resume(ws, data);
+          };
+          const waiting = this.#held.get(this.#shardAsked(start, data));
+          if (waiting) waiting.push(answer);
+          else answer();
           return;
-        case GatewayOpcodes.Resume:
-          if (session) {
-            ws.close(GatewayCloseCodes.AlreadyAuthenticated, 'You sent more than one identify payload.');
-            return;
-          }
-          session = this.#resume(ws, payload.d);
-          return;
+        }
         case GatewayOpcodes.PresenceUpdate:
         case GatewayOpcodes.VoiceStateUpdate:
         case GatewayOpcodes.RequestGuildMembers:
@@ -239,12 +364,35 @@ export class GatewayServer {
       ws.close(GatewayCloseCodes.AuthenticationFailed, 'Authentication failed.');
       return undefined;
     }
+    const shard = readShard(field(data, 'shard'));
+    if (!shard) {
+      ws.close(GatewayCloseCodes.InvalidShard, 'Invalid shard.');
+      return undefined;
+    }
+    // Discord's documentation names no code for a second session of a shard that is live; the fake refuses it
+    // with 4005 (more than one identify), after which discord.js connects again: a new owner whose predecessor's
+    // socket is still closing gets in at its next try. A session silent for two heartbeat intervals is not live.
+    // Unsharded sessions may be several, as before.
+    const live = shard[1] > 1 ? this.#liveSessionOf(shard) : undefined;
+    if (live && this.#silentFor(live) > 2 * this.options.heartbeatIntervalMs) {
+      // A zombie (its process paused or cut off): Discord would have closed it for missing heartbeats by now.
+      live.socket?.terminate();
+      live.socket = undefined;
+    } else if (live) {
+      ws.close(GatewayCloseCodes.AlreadyAuthenticated, `Shard [${shard.join(', ')}] already has a live session.`);
+      return undefined;
+    }
+    const guildIds = this.options.guilds.guildIds().filter((id) => this.#covers(shard, id));
+    if (guildIds.length > this.options.maxGuildsPerShard) {
+      ws.close(GatewayCloseCodes.ShardingRequired, 'Sharding required.');
+      return undefined;
+    }
     const intents = Number(field(data, 'intents') ?? 0);
-    const session: Session = { id: randomUUID().replaceAll('-', ''), intents, seq: 0, socket: ws, sent: [] };
+    const session: Session = { id: randomUUID().replaceAll('-', ''), intents, shard, seq: 0, socket: ws, sent: [] };
+    this.#lastHeard.set(ws, Date.now());
     this.#sessions.set(session.id, session);
     this.#identifies.push({ sessionId: session.id, token, intents, shard: field(data, 'shard'), time: Date.now() });
 
-    const guildIds = this.options.guilds.guildIds();
     // Discord lists guilds as unavailable in READY, then streams one GUILD_CREATE each; discord.js waits for
     // all of them before it emits clientReady.
     this.#send(session, GatewayDispatchEvents.Ready, {
@@ -254,7 +402,7 @@ export class GatewayServer {
       session_id: session.id,
       session_type: 'normal',
       resume_gateway_url: this.options.url(),
-      shard: field(data, 'shard') ?? [0, 1],
+      shard,
       application: { id: this.options.applicationId, flags: this.options.applicationFlags },
       private_channels: [],
       presences: [],
@@ -281,13 +429,38 @@ export class GatewayServer {
     }
     if (session.socket && session.socket !== ws) session.socket.terminate();
     session.socket = ws;
+    this.#lastHeard.set(ws, Date.now());
     for (const dispatch of session.sent) {
       if (dispatch.s > seq) ws.send(JSON.stringify(dispatch));
     }
     this.#send(session, GatewayDispatchEvents.Resumed, { _trace: ['fake-discord-gateway'] });
-    this.#resumes += 1;
+    this.#resumes.push({ sessionId: session.id, shard: session.shard, time: Date.now() });
     this.options.onChange();
     return session;
+  }
+
+  /** The shard id an IDENTIFY or RESUME is for (-1 when it names none the fake knows). */
+  #shardAsked(identify: boolean, data: unknown): number {
+    if (identify) return readShard(field(data, 'shard'))?.[0] ?? -1;
+    return this.#sessions.get(String(field(data, 'session_id')))?.shard[0] ?? -1;
+  }
+
+  /** Whether a session of `shard` hears of `guildId` (undefined: an event of no guild, which shard 0 gets). */
+  #covers(shard: Shard, guildId: string | undefined): boolean {
+    return guildId === undefined ? shard[0] === 0 : shardOfGuild(guildId, shard[1]) === shard[0];
+  }
+
+  /** How long since a session's socket last heartbeated or identified. */
+  #silentFor(session: Session): number {
+    const heard = session.socket ? this.#lastHeard.get(session.socket) : undefined;
+    return heard === undefined ? 0 : Date.now() - heard;
+  }
+
+  #liveSessionOf(shard: Shard): Session | undefined {
+    for (const session of this.#sessions.values()) {
+      if (session.socket && session.shard[0] === shard[0] && session.shard[1] === shard[1]) return session;
+    }
+    return undefined;
   }
 
   #send(session: Session, event: string, data: unknown): void {

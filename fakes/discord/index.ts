@@ -17,7 +17,12 @@
 export { FakeDiscord } from './fake-discord.js';
 export { startFakeDiscord } from './start-fake-discord.js';
 export type { FakeDiscordOptions } from './start-fake-discord.js';
-export type { DisconnectOptions, DispatchInteractionOptions, InteractionOutcome } from './fake-discord.js';
+export type {
+  DisconnectOptions,
+  DisconnectShardOptions,
+  DispatchInteractionOptions,
+  InteractionOutcome,
+} from './fake-discord.js';
 export type {
   AddedGuild,
   ChannelSpec,
@@ -30,7 +35,9 @@ export type {
 export type { FakeMessage, MessageSource } from './message-store.js';
 export type { RecordedRequest, Violation } from './rest-handler.js';
 export type { InteractionResponseKind, RecordedInteractionResponse } from './interaction-store.js';
-export type { IdentifyRecord } from './gateway.js';
+export type { IdentifyRecord, ResumeRecord, SessionInfo, Shard } from './gateway.js';
+export { shardOfGuild } from './gateway.js';
+export { guildIdOnShard } from './snowflake.js';
 export type { FailChannelOptions, FailRequestsOptions, HangRequestsOptions } from './faults.js';
 export type { RateLimit } from './rate-limiter.js';
 export { autocomplete, buttonClick, chatInputCommand, commandOption, modalSubmit } from './interaction-builders.js';

@@ -35,3 +35,20 @@ export function createSnowflakeGenerator(now: () => number = Date.now): () => st
 export function snowflakeTime(id: string): number {
   return Number((BigInt(id) >> 22n) + DISCORD_EPOCH);
 }
+
+let shardedIds = 0n;
+
+/**
+ * A guild id on shard `shardId` of `count` (Discord's `(guild_id >> 22) % count`), made a minute back so it
+ * never equals an id the fake makes (its worker bits differ too). Each call gives a new id.
+ */
+export function guildIdOnShard(shardId: number, count: number, now: () => number = Date.now): string {
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(shardId) || shardId < 0 || shardId >= count) {
+    throw new RangeError(`no shard ${shardId} of ${count}`);
+  }
+  let ms = BigInt(now() - 60_000) - DISCORD_EPOCH;
+  ms -= (((ms - BigInt(shardId)) % BigInt(count)) + BigInt(count)) % BigInt(count);
+  shardedIds = (shardedIds + 1n) & 0xfffn;
+  // Worker 2, process 1: the fake's own ids use worker 1.
+  return ((ms << 22n) | (2n << 17n) | (1n << 12n) | shardedIds).toString();
+}

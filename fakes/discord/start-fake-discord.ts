@@ -42,6 +42,18 @@ export interface FakeDiscordOptions {
   readonly applicationFlags?: number;
   /** Guilds to create before anyone connects. */
   readonly guilds?: readonly GuildSpec[];
+  /**
+   * The shard count `GET /gateway/bot` recommends; default 1. discord.js with `shards: 'auto'` opens that many
+   * sessions, and each hears only of its own guilds (`(guild_id >> 22) % count`).
+   */
+  readonly shards?: number;
+  /**
+   * `session_start_limit.max_concurrency` of `GET /gateway/bot`: how many shards may identify per 5 seconds
+   * (discord.js waits 5 s between identifies of one bucket, `shard_id % max_concurrency`); default 1.
+   */
+  readonly maxConcurrency?: number;
+  /** The most guilds one shard may hold before IDENTIFY is refused with 4011 (Sharding required); default 2 500. */
+  readonly maxGuildsPerShard?: number;
 }
 
 /**
@@ -49,6 +61,12 @@ export interface FakeDiscordOptions {
  * `new Client({ intents, rest: { api: fake.apiUrl } })` and `client.login(fake.botToken)`.
  */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+  const shards = options.shards ?? 1;
+  const maxConcurrency = options.maxConcurrency ?? 1;
+  if (!Number.isInteger(shards) || shards < 1) throw new RangeError(`shards must be a whole number ≥ 1, not ${shards}`);
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
+    throw new RangeError(`maxConcurrency must be a whole number ≥ 1, not ${maxConcurrency}`);
+  }
   const nextId = createSnowflakeGenerator();
   const bot = makeUser(nextId(), options.botUsername ?? 'Fake Bot', true);
   const users: TestUsers = {
@@ -76,6 +94,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     applicationId: bot.id,
     applicationFlags,
     guilds,
+    maxGuildsPerShard: options.maxGuildsPerShard ?? 2_500,
     url: () => gatewayUrl,
     onChange,
   });
@@ -91,6 +110,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       applicationId: bot.id,
       applicationFlags,
       gatewayUrl: () => gatewayUrl,
+      shards,
+      maxConcurrency,
       onChange,
     }),
     faults,
@@ -124,5 +145,6 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     nextId,
     bot,
     users,
+    shards,
   });
 }

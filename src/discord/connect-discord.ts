@@ -1,4 +1,4 @@
-import { DiscordAPIError, DiscordjsErrorCodes, Routes, type Client } from 'discord.js';
+import { DiscordAPIError, DiscordjsErrorCodes, Events, GatewayCloseCodes, Routes, type Client } from 'discord.js';
 
 import { backoffDelay, type BackoffPolicy } from '../base/backoff.js';
 import type { Logger } from '../base/logger.js';
@@ -109,4 +109,26 @@ function describe(error: unknown): { type: string; message: string } {
   return error instanceof Error
     ? { type: error.name, message: error.message }
     : { type: typeof error, message: String(error) };
+}
+
+/**
+ * Logs each gateway shard's life: ready, reconnecting, resumed, and a close discord.js will not recover from (the
+ * shard then stays down, and /healthz says `connecting`, until the bot restarts). 4011 means Discord wants more
+ * shards than this process opened; the count is read from Discord at the process's first login, so a restart
+ * takes the new one.
+ */
+export function logGatewayShards(client: Client, logger: Logger): void {
+  client.on(Events.ShardReady, (shard) => logger.info({ shard }, 'Discord gateway shard ready'));
+  client.on(Events.ShardReconnecting, (shard) => logger.info({ shard }, 'Discord gateway shard reconnecting'));
+  client.on(Events.ShardResume, (shard, replayed) => logger.info({ shard, replayed }, 'Discord gateway shard resumed'));
+  client.on(Events.ShardError, (error, shard) =>
+    logger.warn({ shard, err: describe(error) }, 'Discord gateway shard connection error; it reconnects'),
+  );
+  client.on(Events.ShardDisconnect, ({ code }, shard) => {
+    const advice =
+      code === (GatewayCloseCodes.ShardingRequired as number)
+        ? 'Discord wants more shards (4011, sharding required): restart the bot so it asks Discord for the count again'
+        : `Discord closed it with ${code}, which it does not reconnect after: restart the bot once that is fixed`;
+    logger.error({ shard, code }, `Discord gateway shard down for good: ${advice}`);
+  });
 }

@@ -37,12 +37,18 @@ export const DISCORD_CACHE_LIMITS = Options.cacheWithLimits({
 /**
  * A discord.js client with only the Guilds intent: the bot reads no messages and no members, it needs guilds,
  * channels and roles (for permission checks) and interactions, which arrive without any intent.
+ *
+ * Sharded automatically: at each login discord.js asks `GET /gateway/bot` for Discord's recommended shard count
+ * and opens one gateway connection per shard, all in this process (each identifying as `[id, count]`, paced by
+ * `max_concurrency`). Discord recommends about one shard per 1 000 guilds and refuses a shard of over 2 500; the
+ * count is read once per process (docs/hosting.md, "Many guilds").
  */
 export function createDiscordClient(options: DiscordClientOptions = {}): Client {
   const rest: Partial<RESTOptions> = { ...options.rest };
   if (options.apiUrl) rest.api = options.apiUrl;
   return new Client({
     intents: [GatewayIntentBits.Guilds],
+    shards: 'auto',
     rest,
     makeCache: DISCORD_CACHE_LIMITS,
     // Belt and braces: every message also carries its own allowed_mentions.

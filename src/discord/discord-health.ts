@@ -1,13 +1,38 @@
-import type { Client } from 'discord.js';
+import { Status, type Client } from 'discord.js';
 
 import type { SendFailure } from './posting/send-failure.js';
 
 /** What /healthz and /status say of Discord. */
 export type DiscordState = 'off' | 'connecting' | 'ready' | 'token refused' | 'rest';
 
+/** What /healthz says of one gateway shard: discord.js's own status, in words. */
+export type ShardState =
+  | 'ready'
+  | 'connecting'
+  | 'reconnecting'
+  | 'idle'
+  | 'nearly'
+  | 'disconnected'
+  | 'waiting for guilds'
+  | 'identifying'
+  | 'resuming';
+
+const SHARD_STATES: Readonly<Record<Status, ShardState>> = {
+  [Status.Ready]: 'ready',
+  [Status.Connecting]: 'connecting',
+  [Status.Reconnecting]: 'reconnecting',
+  [Status.Idle]: 'idle',
+  [Status.Nearly]: 'nearly',
+  [Status.Disconnected]: 'disconnected',
+  [Status.WaitingForGuilds]: 'waiting for guilds',
+  [Status.Identifying]: 'identifying',
+  [Status.Resuming]: 'resuming',
+};
+
 /**
- * This process's view of its connection to Discord: connecting (login retried with backoff), ready, or refused
- * (Discord answers 401 to the bot's token: nothing can be posted until it takes it again).
+ * This process's view of its connection to Discord: connecting (login retried with backoff, or a shard
+ * reconnecting), ready (every gateway shard is), or refused (Discord answers 401 to the bot's token: nothing can
+ * be posted until it takes it again).
  */
 export class DiscordHealth {
   private refusedSince: number | undefined;
@@ -23,7 +48,23 @@ export class DiscordHealth {
     if (!this.client) return 'off';
     if (this.refusedSince !== undefined) return 'token refused';
     if (!this.gatewayHere) return 'rest';
-    return this.client.isReady() ? 'ready' : 'connecting';
+    // discord.js stays "ready" while one of its shards reconnects (it was ready once): each shard is asked too.
+    const shards = this.client.ws.shards;
+    const allReady = shards.size > 0 && shards.every((shard) => shard.status === Status.Ready);
+    return this.client.isReady() && allReady ? 'ready' : 'connecting';
+  }
+
+  /**
+   * Each gateway shard's state by shard id, where this process holds the gateway and has started its shards;
+   * undefined otherwise (no client, the gateway held elsewhere, or no login yet).
+   */
+  get shards(): Record<string, ShardState> | undefined {
+    if (!this.client || !this.gatewayHere || this.client.ws.shards.size === 0) return undefined;
+    const states: Record<string, ShardState> = {};
+    for (const [id, shard] of [...this.client.ws.shards].sort(([a], [b]) => a - b)) {
+      states[String(id)] = SHARD_STATES[shard.status];
+    }
+    return states;
   }
 
   /** Since when Discord refuses the token, while it does. */

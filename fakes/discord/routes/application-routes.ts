@@ -58,9 +58,14 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
         status: 200,
         body: {
           url: deps.gatewayUrl(),
-          shards: 1,
+          shards: deps.shards,
           // @discordjs/ws caches this answer for `reset_after` ms and throttles identifies by `max_concurrency`.
-          session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: 1 },
+          session_start_limit: {
+            total: 1000,
+            remaining: 1000,
+            reset_after: 86_400_000,
+            max_concurrency: deps.maxConcurrency,
+          },
         },
       }),
     },

@@ -24,6 +24,10 @@ export interface RouteDeps {
   readonly applicationFlags: number;
   /** The ws:// URL `GET /gateway/bot` hands out. */
   readonly gatewayUrl: () => string;
+  /** The shard count `GET /gateway/bot` recommends. */
+  readonly shards: number;
+  /** `session_start_limit.max_concurrency` of `GET /gateway/bot`. */
+  readonly maxConcurrency: number;
   /** Called when a route changed state a test may wait for (a message, a callback). */
   readonly onChange: () => void;
 }
