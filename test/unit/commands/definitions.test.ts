@@ -29,7 +29,7 @@ describe('command definitions', () => {
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
     expect(subcommands('webhook')).toEqual(['register', 'test', 'enable', 'list', 'remove']);
-    expect(subcommands('feed')).toEqual(['set', 'off', 'clear', 'default', 'mention', 'show', 'held']);
+    expect(subcommands('feed')).toEqual(['set', 'off', 'clear', 'default', 'mention', 'threads', 'show', 'held']);
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role']);
     expect(subcommands('case')).toEqual(['lookup']);
