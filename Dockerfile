@@ -1,12 +1,9 @@
-# The bot's image (docs/hosting.md, "In a container"). Two stages: `build` has the dev dependencies (TypeScript)
-# and the compilers better-sqlite3's native module may need; the runtime stage has only what `npm start` runs.
+# The bot's image (docs/hosting.md, "In a container"). Two stages: `build` has the dev dependencies (TypeScript);
+# the runtime stage has only what `npm start` runs. Nothing is compiled: better-sqlite3 and resvg are prebuilt
+# Node-API binaries (package.json's allowScripts denies better-sqlite3's build from source).
 # CI cannot pull images, so it runs the same steps outside a container: scripts/check-production-install.ts.
 
-FROM node:22-bookworm-slim AS build
-# better-sqlite3 downloads a prebuilt binary when one matches this Node; these build it from source when none does.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # The lock file first: the dependency layers are rebuilt only when the dependencies change, not at every edit.
 COPY package.json package-lock.json ./
@@ -16,10 +13,10 @@ COPY src ./src
 COPY commands ./commands
 COPY scripts ./scripts
 RUN npm run build
-# Production dependencies only, built here where the compilers are; the runtime stage copies the folder.
+# Production dependencies only; the runtime stage copies the folder.
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 # Owned by root, run as `node` (the official image's unprivileged user): the process cannot change its own code.

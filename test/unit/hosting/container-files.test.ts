@@ -63,12 +63,13 @@ describe('Dockerfile', () => {
     expect(argsOf(runtime, 'ENTRYPOINT')).toEqual([]);
   });
 
-  it('runs on the Node 22 slim image in both stages: a Node that CI tests and `engines` names', () => {
+  it('runs on the Node 24 slim image in both stages: the Node CI runs everything on, which `engines` names', () => {
     expect(stages).toHaveLength(2);
-    expect(only(build, 'FROM')).toBe('node:22-bookworm-slim AS build');
-    expect(only(runtime, 'FROM')).toBe('node:22-bookworm-slim');
+    expect(only(build, 'FROM')).toBe('node:24-bookworm-slim AS build');
+    expect(only(runtime, 'FROM')).toBe('node:24-bookworm-slim');
+    expect(readProjectFile('.ci/run')).toMatch(/^node_dir="\$\(\.ci\/install-node 24 /m);
     expect(readProjectFile('.ci/run')).toMatch(/^\.ci\/test-on-node 22$/m);
-    expect(packageJson.engines.node.split('||').map((range) => range.trim())).toContain('^22.12.0');
+    expect(packageJson.engines.node.split('||').map((range) => range.trim())).toContain('^24.0.0');
   });
 
   it("builds with the project's own scripts, then keeps the production dependencies only", () => {
@@ -77,8 +78,9 @@ describe('Dockerfile', () => {
     expect(runs).toContain('npm run build');
     expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
     expect(runs.at(-1)).toBe('npm ci --omit=dev --no-audit --no-fund');
-    // better-sqlite3 is native: without a prebuilt binary for the image's Node, npm ci compiles it.
-    expect(runs.some((line) => /apt-get install .*python3 make g\+\+/.test(line))).toBe(true);
+    // Nothing is compiled: better-sqlite3's prebuilt Node-API binary is used, its build from source denied.
+    expect(runs.some((line) => /apt-get|g\+\+/.test(line))).toBe(false);
+    expect((packageJson as { allowScripts?: Record<string, boolean> }).allowScripts?.['better-sqlite3']).toBe(false);
   });
 
   it('copies into the build every file the build compiles, and only files that exist', () => {
