@@ -1,6 +1,7 @@
 import {
   createDatabase,
   findPostgresBinDir,
+  NO_POSTGRES,
   startPostgresCluster,
   type PostgresCluster,
   type PostgresDatabase,
@@ -14,9 +15,7 @@ import {
 export async function withPostgresCluster<T>(work: (cluster: PostgresCluster) => Promise<T>): Promise<T> {
   const binDir = findPostgresBinDir();
   if (!binDir) {
-    throw new Error(
-      'no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql, or set PG_BINDIR)',
-    );
+    throw new Error(`no PostgreSQL for the benchmark: ${NO_POSTGRES}`);
   }
   const cluster = await startPostgresCluster(binDir);
   const interrupted = (signal: NodeJS.Signals) => {

