@@ -78,26 +78,40 @@ export async function recordAll(store: Store): Promise<number> {
   }
 }
 
+/**
+ * A store of the engine for each test that calls `start` (the engine made at its first call; the guild's default
+ * channel set), on a clock the tests move (`now.ms`); closed, and the engine disposed, after the test.
+ */
+export function useRecordStores(makeEngine: () => Promise<StoreUnderTest>) {
+  let underTest: StoreUnderTest | undefined;
+  const open: Store[] = [];
+  const now = { ms: T0 };
+  afterEach(async () => {
+    for (const store of open.splice(0)) await store.close();
+    await underTest?.dispose();
+    underTest = undefined;
+  });
+  const start = async () => {
+    underTest ??= await makeEngine();
+    const store = await underTest.open(() => now.ms);
+    open.push(store);
+    await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: CHANNEL }));
+    return store;
+  };
+  /** Closes a store before the test ends (a restart). */
+  const close = async (store: Store) => {
+    open.splice(open.indexOf(store), 1);
+    await store.close();
+  };
+  return { start, close, now };
+}
+
 /** The community record's contract (store/community-record.ts), proven the same way on each engine. */
 export function describeCommunityRecordContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
   describe(`the community record on ${engine}`, () => {
-    let underTest: StoreUnderTest;
-    const open: Store[] = [];
-    const now = { ms: T0 };
-    const start = async () => {
-      const store = await underTest.open(() => now.ms);
-      open.push(store);
-      await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: CHANNEL }));
-      return store;
-    };
-
-    afterEach(async () => {
-      for (const store of open.splice(0)) await store.close();
-      await underTest.dispose();
-    });
+    const { start, close, now } = useRecordStores(makeEngine);
 
     it('merges a case created and voided, in either order, once however often it is delivered', async () => {
-      underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept(delivery('v-2', 'case.voided', caseVoided(2, 'kick', T0 + 5_000)));
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - DAY)));
@@ -134,13 +148,11 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('merges a shift ended before it started into one shift, and keeps the update until it is recorded', async () => {
-      underTest = await makeEngine();
       let store = await start();
       await store.deliveries.accept(delivery('s-end', 'shift.ended', shift(7, T0, T0 + 3_600_000)));
       await store.deliveries.accept(delivery('s-start', 'shift.started', shift(7, T0, null)));
       // Restarted before the writer ran: the updates were stored with their deliveries.
-      await store.close();
-      open.splice(0);
+      await close(store);
       store = await start();
       expect(await recordAll(store)).toBe(2);
       // Counted by the retention sweep below: one shift, its one guild.
@@ -149,7 +161,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('records what an off rule mutes, and the posted sweep keeps a delivery until it is recorded', async () => {
-      underTest = await makeEngine();
       const store = await start();
       await store.guilds.update(GUILD, (s) => ({ ...s, rules: [{ event: 'case.created', channelId: null }] }));
       await store.deliveries.accept(delivery('c-muted', 'case.created', caseCreated(3, 'ban', T0)));
@@ -160,7 +171,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('finds players by id, by name in any case, and by the start of their latest name', async () => {
-      underTest = await makeEngine();
       const store = await start();
       const renamed = { robloxId: '9001', name: 'BobTheBuilder' };
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - DAY)));
@@ -187,7 +197,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('keeps each guild its own retention, and forgets a guild the bot left', async () => {
-      underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - 40 * DAY)));
       await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0)));
@@ -213,7 +222,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('does not bring back the record of a guild forgotten while the writer merged its deliveries', async () => {
-      underTest = await makeEngine();
       const store = await start();
       const community = store.community;
       if (!(community instanceof SqlCommunityRecord)) throw new Error('the record is not the shared SQL one');
@@ -239,7 +247,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('sweeps a guild again when a late delivery brings an older row, or its retention is shortened', async () => {
-      underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - 10 * DAY)));
       await recordAll(store);
@@ -259,7 +266,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it("exports a kind's rows of a period a page at a time, in time and then key order, ties never lost", async () => {
-      underTest = await makeEngine();
       const store = await start();
       const cases: Array<[string, number, number]> = [
         // server, number, when: three at T0 on two servers (text order: '123' before '9'), one each side of it.
@@ -324,7 +330,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it("lists a guild's open shifts oldest first and tells which guilds had shift changes merged", async () => {
-      underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept(delivery('s-1', 'shift.started', shift(1, T0 - 2 * 3_600_000, null)));
       // Shift 2 ended before its start arrived: never open.
@@ -379,7 +384,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it("keeps each guild's duty board and role, the board's message only while the board stays put", async () => {
-      underTest = await makeEngine();
       const store = await start();
       const none = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: null };
       expect(await store.duty.settingsOf(GUILD)).toEqual(none);
@@ -409,7 +413,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it("lists a guild's running sessions oldest first and tells which guilds had session changes merged", async () => {
-      underTest = await makeEngine();
       const store = await start();
       const session = (id: number, startedAt: number | undefined, endedAt: number | null) => ({
         session: { id, name: `Session ${id}`, ...(startedAt === undefined ? {} : { startedAt }), endedAt },
@@ -444,7 +447,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it("keeps each guild's coverage minimum and since when it is short, reset by a new minimum", async () => {
-      underTest = await makeEngine();
       const store = await start();
       expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });
       // No minimum: nothing to be short of.
@@ -474,7 +476,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it('leaves out a delivery whose body tells nothing usable and goes on with the rest', async () => {
-      underTest = await makeEngine();
       const store = await start();
       await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), rawBody: 'not json' });
       await store.deliveries.accept(delivery('call', 'modcall', { caller: player, at: T0 }));
@@ -495,7 +496,6 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     });
 
     it("sums a member's shifts per UTC day they began on, in the range only", async () => {
-      underTest = await makeEngine();
       const store = await start();
       const midnight = Math.floor(T0 / DAY) * DAY;
       // Began a minute before midnight: counted on the day before, however long it ran.

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import type { Store } from '../../src/store/store.js';
 import {
   caseCreated,
-  CHANNEL,
   delivery,
   GUILD,
   moderator,
@@ -11,6 +9,7 @@ import {
   recordAll,
   shift,
   T0,
+  useRecordStores,
 } from './community-record-contract.js';
 import type { StoreUnderTest } from './store-contract.js';
 
@@ -24,22 +23,9 @@ function session(id: number, fields: { startedAt?: number; endedAt: number | nul
 /** What a session's thread reads of the record (store/session-facts.ts), proven the same way on each engine. */
 export function describeSessionFactsContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
   describe(`a session's facts on ${engine}`, () => {
-    let underTest: StoreUnderTest;
-    const open: Store[] = [];
-    const start = async () => {
-      const store = await underTest.open(() => T0);
-      open.push(store);
-      await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: CHANNEL }));
-      return store;
-    };
-
-    afterEach(async () => {
-      for (const store of open.splice(0)) await store.close();
-      await underTest.dispose();
-    });
+    const { start } = useRecordStores(makeEngine);
 
     it("reads what happened on the session's server while it ran: cases and modcalls in order, shifts that overlapped", async () => {
-      underTest = await makeEngine();
       const store = await start();
       const from = T0 - 2 * HOUR;
       const to = T0 - HOUR;
@@ -92,7 +78,6 @@ export function describeSessionFactsContract(engine: string, makeEngine: () => P
     });
 
     it('reads a running session up to the time asked', async () => {
-      underTest = await makeEngine();
       const store = await start();
       const from = T0 - HOUR;
       await store.deliveries.accept(delivery('ss', 'session.started', session(8, { startedAt: from, endedAt: null })));

@@ -13,9 +13,9 @@ import { startBot, type RunningBot } from '../../src/bot.js';
 import type { FeatureTimings } from '../../src/features/index.js';
 import type { BatchWindow } from '../../src/feed/batch-window.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
-import { signDelivery } from '../../src/upstream/signature.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { captureLogs } from '../helpers/capture-logs.js';
+import { postSignedDelivery } from '../helpers/signed-delivery.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
 
@@ -151,19 +151,8 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
     logs,
     storeFile: `${dir.path}/bot.sqlite`,
     channel,
-    async deliver(delivery) {
-      const body = JSON.stringify(delivery);
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-service-timestamp': timestamp,
-          'x-service-signature': signDelivery(FEED_SECRET, timestamp, body),
-        },
-        body,
-      });
-      return response.status;
+    deliver(delivery) {
+      return postSignedDelivery(bot.http.url, hookId, FEED_SECRET, delivery);
     },
     async restart(whileStopped) {
       await bot.stop();

@@ -13,10 +13,10 @@ import {
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
-import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { clickButton } from '../helpers/click-button.js';
+import { postSignedDelivery } from '../helpers/signed-delivery.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
 
@@ -102,19 +102,8 @@ async function startShardedWorld(): Promise<ShardedWorld> {
     async health() {
       return (await (await fetch(`${bot.http.url}/healthz`)).json()) as Awaited<ReturnType<ShardedWorld['health']>>;
     },
-    async deliver(hookId, delivery) {
-      const body = JSON.stringify(delivery);
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-service-timestamp': timestamp,
-          'x-service-signature': signDelivery(SECRET, timestamp, body),
-        },
-        body,
-      });
-      return response.status;
+    deliver(hookId, delivery) {
+      return postSignedDelivery(bot.http.url, hookId, SECRET, delivery);
     },
   };
 }
