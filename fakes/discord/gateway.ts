@@ -10,44 +10,21 @@ import type { Duplex } from 'node:stream';
 import { GatewayCloseCodes, GatewayDispatchEvents, GatewayOpcodes, type APIUser } from 'discord.js';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
+import {
+  field,
+  guildOfDispatch,
+  isPayload,
+  rawText,
+  readShard,
+  shardOfGuild,
+  type IdentifyRecord,
+  type ResumeRecord,
+  type SessionInfo,
+  type Shard,
+} from './gateway-protocol.js';
 import type { GuildStore } from './guild-store.js';
 
-/** What a client sent in IDENTIFY, for tests that check the bot's intents and shards. */
-export interface IdentifyRecord {
-  readonly sessionId: string;
-  readonly token: string;
-  readonly intents: number;
-  /** The `shard` field as sent (absent: the client did not shard, which Discord takes as `[0, 1]`). */
-  readonly shard: unknown;
-  readonly time: number;
-}
-
-/** A RESUME the gateway accepted, for tests that check a dropped shard resumed instead of identifying again. */
-export interface ResumeRecord {
-  readonly sessionId: string;
-  /** The session's shard, `[id, count]`. */
-  readonly shard: Shard;
-  readonly time: number;
-}
-
-/** A shard as Discord names it: `[shard_id, num_shards]`. */
-export type Shard = readonly [id: number, count: number];
-
-/** One gateway session, as a test sees it. */
-export interface SessionInfo {
-  readonly sessionId: string;
-  readonly shard: Shard;
-  /** Whether a socket is open on it now (false: dropped, waiting to be resumed). */
-  readonly connected: boolean;
-  /** The sequence number of its last dispatch. */
-  readonly seq: number;
-}
-
-/** The shard of a guild among `count` shards, as Discord computes it: `(guild_id >> 22) % count`. */
-export function shardOfGuild(guildId: string, count: number): number {
-  if (count === 1) return 0;
-  return Number((BigInt(guildId) >> 22n) % BigInt(count));
-}
+export { shardOfGuild, type IdentifyRecord, type ResumeRecord, type SessionInfo, type Shard };
 
 /** Options of {@link GatewayServer}. */
 export interface GatewayOptions {
@@ -89,48 +66,6 @@ const REPLAY_LIMIT = 5_000;
 
 /** Close codes a client uses to end its session for good (anything else leaves it resumable). */
 const FINAL_CLIENT_CLOSE_CODES = new Set([1000, 1001]);
-
-interface GatewayPayload {
-  readonly op: GatewayOpcodes;
-  readonly d?: unknown;
-}
-
-function isPayload(value: unknown): value is GatewayPayload {
-  return typeof value === 'object' && value !== null && typeof (value as { op?: unknown }).op === 'number';
-}
-
-/** A frame's text, whichever of its three shapes ws delivered it in. */
-function rawText(raw: RawData): string {
-  if (Array.isArray(raw)) return Buffer.concat(raw).toString('utf8');
-  return (Buffer.isBuffer(raw) ? raw : Buffer.from(raw)).toString('utf8');
-}
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-/** IDENTIFY's `shard`, when well formed: absent is `[0, 1]`, as Discord takes it. */
-function readShard(value: unknown): Shard | undefined {
-  if (value === undefined || value === null) return [0, 1];
-  if (!Array.isArray(value) || value.length !== 2) return undefined;
-  const [id, count] = value as unknown[];
-  if (!Number.isInteger(id) || !Number.isInteger(count)) return undefined;
-  const [shardId, shardCount] = [id as number, count as number];
-  return shardCount >= 1 && shardId >= 0 && shardId < shardCount ? [shardId, shardCount] : undefined;
-}
-
-/** Events about a guild itself carry its id as `id`; every other guild event as `guild_id`. */
-const GUILD_OBJECT_EVENTS = new Set<string>([
-  GatewayDispatchEvents.GuildCreate,
-  GatewayDispatchEvents.GuildUpdate,
-  GatewayDispatchEvents.GuildDelete,
-]);
-
-/** The guild a dispatch is about, which decides its shard; undefined for events of no guild (shard 0's). */
-function guildOfDispatch(event: string, data: unknown): string | undefined {
-  const id = GUILD_OBJECT_EVENTS.has(event) ? field(data, 'id') : field(data, 'guild_id');
-  return typeof id === 'string' ? id : undefined;
-}
 
 /** The gateway half of the fake. */
 export class GatewayServer {
