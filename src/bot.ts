@@ -18,7 +18,7 @@ import type { FeedWorker } from './feed/feed-worker.js';
 import { reportHealth } from './health-report.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
 import { createApp } from './intake/create-app.js';
-import { DELIVERY_OUTCOMES } from './intake/error-response.js';
+import { DELIVERY_OUTCOMES, type DeliveryOutcome } from './intake/error-response.js';
 import { IntakeFailures } from './intake/intake-failures.js';
 import { startRetention } from './retention.js';
 import { sealStoredSecrets } from './seal-stored-secrets.js';
@@ -110,7 +110,11 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     clock,
     logger,
     health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE, now: clock }),
-    onDelivery: (outcome, seconds) => metrics.delivery(outcome, seconds),
+    // Timed and counted only where the metrics are served: otherwise nobody reads them, and the intake's path
+    // stays as short as it can be.
+    ...(config.METRICS_PORT === undefined
+      ? {}
+      : { onDelivery: (outcome: DeliveryOutcome, seconds: number) => metrics.delivery(outcome, seconds) }),
   });
   const http = await listen(app, config.PORT, options.host, readTlsFiles(config.TLS_CERT, config.TLS_KEY)).catch(
     async (error: unknown) => {

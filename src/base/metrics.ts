@@ -36,11 +36,11 @@ const ACK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
  * One bot's metrics (GET /metrics, Prometheus text format): a registry of its own, never prom-client's global
  * one, since tests and the demo run several bots in one process.
  *
- * The registry always exists and the code counts into it whether or not METRICS_PORT is set: a counter is a
- * number in memory, so there is one code path (no optional sink to forget somewhere), and nothing breaks or
- * changes when metrics are off. What costs something beyond that is done only when the registry is served:
- * the gauges read the store only when scraped, and {@link collectProcessMetrics} (an event-loop-delay monitor,
- * a GC observer) is started only by the process that serves them. Label values are fixed words or ids, never
+ * The registry always exists and the feed counts into it whether or not METRICS_PORT is set: a counter is a
+ * number in memory, so nothing breaks or changes when metrics are off. What costs something beyond that is done
+ * only when the registry is served: the intake times and counts its answers (bot.ts: its hot path stays as short
+ * as it can be otherwise), the gauges read the store only when scraped, and {@link collectProcessMetrics} (an
+ * event-loop-delay monitor, a GC observer) is started only by the process that serves them. Label values are fixed words or ids, never
  * a secret, a name or anything a payload said.
  */
 export class BridgeMetrics {

@@ -53,6 +53,12 @@ export class ThreadKeeper implements Job {
   private readonly repeating: Repeating;
   /** What each part shows, as this process last sent it (by guild, then thread part): unchanged parts are not sent. */
   private readonly shown = new Map<string, Map<string, string>>();
+  /**
+   * The guilds with a thread followed, as far as this process knows (its own cards, the documents due, what it
+   * read at start): the record changes of every other guild are not looked at. A guild leaves it once it follows
+   * no thread, so it holds no more than the guilds with a session thread now.
+   */
+  private readonly following = new Set<string>();
   private started = false;
 
   constructor(private readonly deps: ThreadKeeperDeps) {
@@ -82,7 +88,7 @@ export class ThreadKeeper implements Job {
       this.deps.logger.warn({ err: toLoggableError(error) }, 'session threads could not be listed');
       return [];
     });
-    for (const guildId of guilds) this.runs.changed(guildId);
+    for (const guildId of guilds) this.follow(guildId);
   }
 
   async stop(): Promise<void> {
@@ -94,7 +100,7 @@ export class ThreadKeeper implements Job {
   /** The guilds' record changed: their threads are brought up to date soon (where this process keeps them). */
   recordChanged(guildIds: readonly string[]): void {
     if (!this.started) return;
-    for (const guildId of guildIds) this.runs.changed(guildId);
+    for (const guildId of guildIds) if (this.following.has(guildId)) this.runs.changed(guildId);
   }
 
   /**
@@ -102,11 +108,12 @@ export class ThreadKeeper implements Job {
    * started soon by whichever process keeps them (this one at once; another at its next check).
    */
   async cardPosted(card: SessionCardPosted): Promise<void> {
-    if ((await this.deps.threads.follow(card)) && this.started) this.runs.changed(card.guildId);
+    if ((await this.deps.threads.follow(card)) && this.started) this.follow(card.guildId);
   }
 
   /** The bot left the guild: nothing of it is kept in memory (its document goes with the store's forgetting). */
   forget(guildId: string): void {
+    this.following.delete(guildId);
     this.runs.forget(guildId);
     this.shown.delete(guildId);
   }
@@ -118,12 +125,23 @@ export class ThreadKeeper implements Job {
 
   /** Looks for the threads due now (tests call it; the timer does every 30 s). */
   async checkDue(): Promise<void> {
-    for (const guildId of await this.deps.threads.dueGuilds(this.deps.clock(), 100)) this.runs.changed(guildId);
+    for (const guildId of await this.deps.threads.dueGuilds(this.deps.clock(), 100)) this.follow(guildId);
+  }
+
+  /** The guild follows a thread: its record changes are looked at, and its threads brought up to date soon. */
+  private follow(guildId: string): void {
+    this.following.add(guildId);
+    this.runs.changed(guildId);
   }
 
   private async update(guildId: string): Promise<boolean> {
+    const followed = await this.deps.threads.followed(guildId);
+    if (followed.length === 0) {
+      this.forget(guildId);
+      return false;
+    }
     let sent = false;
-    for (const thread of await this.deps.threads.followed(guildId)) {
+    for (const thread of followed) {
       sent = (await this.keep(guildId, thread)) || sent;
     }
     return sent;

@@ -34,7 +34,7 @@ describe('the metrics listener', () => {
     bot = await startBot({ config: testConfig(), logger: createLogger('silent'), host: '127.0.0.1', feed: false });
     expect(bot.metricsHttp).toBeUndefined();
     expect(await listeners()).toBe(before + 1);
-    // The counters are kept all the same (nothing depends on metrics being on), just not served.
+    // The counters exist all the same (nothing depends on metrics being on), just not served.
     expect(await bot.metrics.registry.getSingleMetricAsString('bridge_deliveries_total')).toContain(
       'outcome="accepted"',
     );
