@@ -5,6 +5,7 @@ import {
   commandOption,
   startFakeDiscord,
   type AddedGuild,
+  type CommandOptionValue,
   type FakeDiscord,
   type FakeDiscordOptions,
 } from '../../fakes/discord/index.js';
@@ -174,20 +175,21 @@ export function postedDeliveryIds(discord: FakeDiscord, channelId: string): stri
     .flatMap((message) => message.embeds.map((embed) => /Delivery (\S+)$/.exec(embed.footer?.text ?? '')?.[1] ?? '?'));
 }
 
+/** An admin's `/feed <subcommand>` with these options in the harness's guild; resolves with the reply's text. */
+export async function runFeedCommand(
+  h: FeedHarness,
+  subcommand: string,
+  options: CommandOptionValue[],
+): Promise<string | undefined> {
+  const draft = chatInputCommand({ name: 'feed', subcommand, options, as: 'admin', guildId: h.guild.id });
+  return (await h.discord.dispatchInteraction(draft)).reply?.content;
+}
+
 /** An admin's `/feed mention event:modcall escalate-after: escalate-role:`; resolves with the reply's text. */
-export async function setEscalation(h: FeedHarness, afterMinutes: number, roleId: string): Promise<string | undefined> {
-  const answer = await h.discord.dispatchInteraction(
-    chatInputCommand({
-      name: 'feed',
-      subcommand: 'mention',
-      options: [
-        commandOption.string('event', 'modcall'),
-        commandOption.integer('escalate-after', afterMinutes),
-        commandOption.role('escalate-role', roleId),
-      ],
-      as: 'admin',
-      guildId: h.guild.id,
-    }),
-  );
-  return answer.reply?.content;
+export function setEscalation(h: FeedHarness, afterMinutes: number, roleId: string): Promise<string | undefined> {
+  return runFeedCommand(h, 'mention', [
+    commandOption.string('event', 'modcall'),
+    commandOption.integer('escalate-after', afterMinutes),
+    commandOption.role('escalate-role', roleId),
+  ]);
 }

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { chatInputCommand, commandOption } from '../../fakes/discord/index.js';
+import { commandOption } from '../../fakes/discord/index.js';
 import { clickButton } from '../helpers/click-button.js';
-import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+import { runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 const SERVER = '4821337';
 
@@ -62,22 +62,14 @@ describe('a modcall with on-duty-first', () => {
       "the record's writer merging the shift",
     );
 
-    const answer = await harness.discord.dispatchInteraction(
-      chatInputCommand({
-        name: 'feed',
-        subcommand: 'mention',
-        options: [
-          commandOption.string('event', 'modcall'),
-          commandOption.boolean('on-duty-first', true),
-          commandOption.integer('role-after', 1),
-          commandOption.integer('escalate-after', 2),
-          commandOption.role('escalate-role', leads),
-        ],
-        as: 'admin',
-        guildId: harness.guild.id,
-      }),
-    );
-    expect(answer.reply?.content).toBe(
+    const answer = await runFeedCommand(harness, 'mention', [
+      commandOption.string('event', 'modcall'),
+      commandOption.boolean('on-duty-first', true),
+      commandOption.integer('role-after', 1),
+      commandOption.integer('escalate-after', 2),
+      commandOption.role('escalate-role', leads),
+    ]);
+    expect(answer).toBe(
       `A new modcall pings the staff on shift (at most 10; its role at once when nobody is on shift), and its role 1 min later if nobody claimed it. ` +
         `A modcall nobody claims within 2 min gets one reply that pings <@&${leads}>.`,
     );

@@ -1,15 +1,10 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import {
-  chatInputCommand,
-  commandOption,
-  DEFAULT_BOT_PERMISSIONS,
-  type FakeMessage,
-} from '../../fakes/discord/index.js';
+import { commandOption, DEFAULT_BOT_PERMISSIONS, type FakeMessage } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { clickButton } from '../helpers/click-button.js';
-import { startFeedHarness, type FeedHarness } from './feed-harness.js';
+import { runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 const SERVER = '4821337';
 const THREAD_PERMISSIONS = PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
@@ -80,18 +75,11 @@ describe('session threads', () => {
   const start = (botPermissions = DEFAULT_BOT_PERMISSIONS) =>
     startFeedHarness({ botPermissions, threadTimings: { minUpdateGapMs: 50, checkEveryMs: 200 } });
 
-  const threadsOn = async (harness: FeedHarness, on = true) => {
-    const answer = await harness.discord.dispatchInteraction(
-      chatInputCommand({
-        name: 'feed',
-        subcommand: 'threads',
-        options: [commandOption.string('event', 'session'), commandOption.boolean('on', on)],
-        as: 'admin',
-        guildId: harness.guild.id,
-      }),
-    );
-    return answer.reply?.content ?? '';
-  };
+  const threadsOn = async (harness: FeedHarness, on = true) =>
+    (await runFeedCommand(harness, 'threads', [
+      commandOption.string('event', 'session'),
+      commandOption.boolean('on', on),
+    ])) ?? '';
 
   /** The thread's messages once the last one's first embed is titled `title`. */
   const threadShowing = (

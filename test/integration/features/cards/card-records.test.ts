@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CardRecords } from '../../../../src/features/cards/card-records.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
+import { modcallCard } from '../../../fixtures/modcall-cards.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 describe('card records', () => {
@@ -21,21 +22,8 @@ describe('card records', () => {
     dir.remove();
   });
 
-  const modcall = (messageId: string, postedAt: number): ModcallCard => ({
-    guildId: 'g1',
-    channelId: 'c1',
-    messageId,
-    server: '1',
-    caller: { robloxId: '9', name: 'caller' },
-    calls: [{ deliveryId: `call-${messageId}`, at: postedAt }],
-    postedAt,
-    pingRoleId: null,
-    claimedBy: null,
-    claimedAt: null,
-    resolvedBy: null,
-    resolvedAt: null,
-    escalatedAt: null,
-  });
+  const modcall = (messageId: string, postedAt: number): ModcallCard =>
+    modcallCard({ guildId: 'g1', channelId: 'c1', messageId, server: '1', postedAt });
 
   const card = (postedAt: number) => ({
     channelId: 'c1',
@@ -102,21 +90,14 @@ describe('card records', () => {
   });
 
   it('claims a modcall once, whoever comes second', async () => {
-    const base = {
+    const base = modcallCard({
       guildId: 'g1',
       channelId: 'c1',
       messageId: 'm1',
       server: '1',
-      caller: { robloxId: '9', name: 'caller' },
-      calls: [{ deliveryId: 'd1', at: 1 }],
       postedAt: 1,
-      pingRoleId: null,
-      claimedBy: null,
-      claimedAt: null,
-      resolvedBy: null,
-      resolvedAt: null,
-      escalatedAt: null,
-    };
+      calls: [{ deliveryId: 'd1', at: 1 }],
+    });
     await cards.updateModcall('g1', 'm1', () => base);
     const claim = (userId: string) =>
       cards.updateModcall('g1', 'm1', (current) =>

@@ -5,6 +5,7 @@ import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js
 import { ModcallEscalator } from '../../../../src/features/cards/modcall-escalator.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import type { RecordStore } from '../../../../src/store/records.js';
+import { modcallCard } from '../../../fixtures/modcall-cards.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { failReadsOf } from '../../../helpers/failing-records.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
@@ -12,22 +13,16 @@ import { recordingPoster } from '../../../helpers/recording-poster.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 /** An open card of the guild, posted at `postedAt`, pinging nobody unless `more` says. */
-const openCard = (guildId: string, postedAt: number, more: Partial<ModcallCard> = {}): ModcallCard => ({
-  guildId,
-  channelId: `modcalls-${guildId}`,
-  messageId: `card-${guildId}`,
-  server: '4821337',
-  caller: { robloxId: '9', name: 'caller' },
-  calls: [{ deliveryId: `call-${guildId}`, at: postedAt }],
-  postedAt,
-  pingRoleId: null,
-  claimedBy: null,
-  claimedAt: null,
-  resolvedBy: null,
-  resolvedAt: null,
-  escalatedAt: null,
-  ...more,
-});
+const openCard = (guildId: string, postedAt: number, more: Partial<ModcallCard> = {}): ModcallCard =>
+  modcallCard({
+    guildId,
+    channelId: `modcalls-${guildId}`,
+    messageId: `card-${guildId}`,
+    server: '4821337',
+    postedAt,
+    calls: [{ deliveryId: `call-${guildId}`, at: postedAt }],
+    ...more,
+  });
 
 /**
  * The escalator's timer job on a store: when the store fails under it (logged, the other cards go on, retried
@@ -183,21 +178,17 @@ describe('the modcall escalator over many stored cards', () => {
 
   const HOUR = 60 * 60 * 1000;
 
-  const card = (guildId: string, messageId: string, postedAt: number, claimedBy: string | null): ModcallCard => ({
-    guildId,
-    channelId: `modcalls-${guildId}`,
-    messageId,
-    server: '4821337',
-    caller: { robloxId: messageId, name: 'caller' },
-    calls: [{ deliveryId: `call-${messageId}`, at: postedAt }],
-    postedAt,
-    pingRoleId: null,
-    claimedBy,
-    claimedAt: claimedBy === null ? null : postedAt,
-    resolvedBy: null,
-    resolvedAt: null,
-    escalatedAt: null,
-  });
+  const card = (guildId: string, messageId: string, postedAt: number, claimedBy: string | null): ModcallCard =>
+    modcallCard({
+      guildId,
+      channelId: `modcalls-${guildId}`,
+      messageId,
+      server: '4821337',
+      postedAt,
+      caller: { robloxId: messageId, name: 'caller' },
+      claimedBy,
+      claimedAt: claimedBy === null ? null : postedAt,
+    });
 
   /** The store's records, counting the modcall cards each read returns. */
   const countingCardReads = (records: RecordStore) => {
