@@ -60,7 +60,10 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     duty,
     threads,
     // The digest's chart is drawn by the record's chart process: one for the bot.
-    digest: createDigestFeature(parts, record.deps.charts, timings.digest),
+    digest: createDigestFeature(parts, record.deps.charts, timings.digest, {
+      // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
+      onPostOutcome: (guildId, refused) => void health.monitor.noteDigest(guildId, refused),
+    }),
   };
 }
 

@@ -167,6 +167,73 @@ describe('the weekly digest', () => {
     expect(harness.discord.violations).toEqual([]);
   });
 
+  it('raises a health alert while Discord refuses its channel, posts it once allowed again, and resolves the alert', async () => {
+    h = await startFeedHarness({ digestTimings: { checkEveryMs: 100, takenForMs: 300 } });
+    const harness = h;
+    const guildId = harness.guild.id;
+    const digestChannel = harness.channel('backup');
+    const alertChannel = harness.channel('other');
+    expect(await admin(harness, 'alerts', 'set', [commandOption.channel('channel', alertChannel)])).toContain(
+      `<#${alertChannel}>`,
+    );
+    const weekday = WEEKDAYS[new Date().getUTCDay()] ?? 'monday';
+    expect(
+      await admin(harness, 'digest', 'set', [
+        commandOption.channel('channel', digestChannel),
+        commandOption.string('day', weekday),
+        commandOption.integer('hour', 23),
+      ]),
+    ).toContain(`every ${weekday} at 23:00`);
+
+    // The bot loses access to the channel after /digest set accepted it; then the hour comes.
+    harness.discord.failChannel(digestChannel, { status: 403 });
+    const schedule = await harness.bot.store.digests.scheduleOf(guildId);
+    if (!schedule) throw new Error('no schedule');
+    await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: Date.now() + 100 });
+    const digestAlerts = () =>
+      harness.discord
+        .messages(alertChannel)
+        .filter((message) => (message.api.embeds[0]?.title ?? '').includes('weekly digest cannot be posted'));
+    const alertTitled = (title: string) =>
+      harness.discord.waitFor(
+        () => {
+          const alert = digestAlerts().at(-1);
+          return alert?.api.embeds[0]?.title === title ? alert : false;
+        },
+        10_000,
+        `an alert titled "${title}"`,
+      );
+    const open = await alertTitled(`The weekly digest cannot be posted in <#${digestChannel}>`);
+    expect(open.api.embeds[0]?.description).toContain('Discord refused it: ');
+    expect(open.api.embeds[0]?.description).toContain('/digest set');
+    const status = await harness.discord.dispatchInteraction(
+      chatInputCommand({ name: 'status', as: 'admin', guildId }),
+    );
+    expect(status.reply?.content ?? JSON.stringify(status.reply?.embeds)).toContain(
+      `the weekly digest cannot be posted in <#${digestChannel}>`,
+    );
+    // Tried again meanwhile (its take goes stale: the channel is searched first, refused too), and still one
+    // alert: edited, not posted again.
+    await harness.discord.waitFor(
+      () =>
+        harness.discord.requests.filter(
+          (request) => request.path === `/channels/${digestChannel}/messages` && request.status === 403,
+        ).length >= 3,
+      10_000,
+      'the digest tried again',
+    );
+    expect(digestAlerts()).toHaveLength(1);
+
+    // The admin gives the access back: the digest is posted, once, and the alert says resolved.
+    harness.discord.restoreChannel(digestChannel);
+    await harness.discord.waitForMessages(digestChannel, 1, 10_000);
+    await alertTitled(`Resolved: The weekly digest cannot be posted in <#${digestChannel}>`);
+    expect(digestAlerts()).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(harness.discord.messages(digestChannel)).toHaveLength(1);
+    expect(harness.discord.violations).toEqual([]);
+  });
+
   it('refuses a channel where it cannot attach its chart, and stops when turned off', async () => {
     h = await startFeedHarness({ denyBot: { other: BigInt(1 << 15) } });
     const harness = h;

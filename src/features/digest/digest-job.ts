@@ -8,6 +8,7 @@ import { toLoggableError } from '../../discord/log-error.js';
 import type { PostFinder } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
+import { SendError } from '../../discord/posting/send-failure.js';
 import type { Digests, DigestSchedule } from '../../store/digests.js';
 import type { GuildDay, RecordQueries, TimeRange } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
@@ -40,6 +41,12 @@ export interface DigestJobDeps {
   logger: Logger;
   checkEveryMs?: number | undefined;
   takenForMs?: number | undefined;
+  /**
+   * Told when Discord refuses a digest's post in its channel (403, 404, another 4xx), and when a digest was
+   * posted (null): admins hear of a digest that cannot be posted (a health alert) instead of it being tried
+   * every two minutes unseen.
+   */
+  onPostOutcome?: ((guildId: string, refused: { channelId: string; reason: string } | null) => void) | undefined;
 }
 
 /**
@@ -75,12 +82,16 @@ export class DigestJob implements Job {
   async check(): Promise<void> {
     const now = this.deps.clock();
     for (const schedule of await this.deps.digests.dueSchedules(now, DUE_PER_CHECK)) {
-      await this.post(schedule, now).catch((error: unknown) =>
+      await this.post(schedule, now).catch((error: unknown) => {
         this.deps.logger.warn(
           { guildId: schedule.guildId, channelId: schedule.channelId, err: toLoggableError(error) },
           'weekly digest not posted; tried again once its take is stale (two minutes)',
-        ),
-      );
+        );
+        // A refusal stays until an admin acts; a network or server failure passes on its own.
+        if (error instanceof SendError && (error.failure.kind === 'broken' || error.failure.kind === 'rejected')) {
+          this.deps.onPostOutcome?.(schedule.guildId, { channelId: schedule.channelId, reason: error.failure.reason });
+        }
+      });
     }
   }
 
@@ -117,6 +128,7 @@ export class DigestJob implements Job {
         (await this.deps.poster.post(channelId, message, makeCardNonce(['digest', guildId, String(weekEnd)])));
       await digests.markPosted(guildId, weekEnd, messageId, this.deps.clock());
       this.deps.logger.info({ guildId, channelId, weekEnd, late: now - weekEnd }, 'weekly digest posted');
+      this.deps.onPostOutcome?.(guildId, null);
     }
     await digests.advanceSchedule(guildId, schedule.nextAt, nextDigestAt(weekday, hour, timeZone, weekEnd));
   }

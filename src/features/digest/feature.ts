@@ -2,7 +2,7 @@ import { createPostFinder } from '../../discord/posting/find-post.js';
 import type { Digests } from '../../store/digests.js';
 import type { BotParts, Feature } from '../feature.js';
 import type { ChartDrawer } from '../record/index.js';
-import { DigestJob } from './digest-job.js';
+import { DigestJob, type DigestJobDeps } from './digest-job.js';
 
 /** A week's digest post is remembered this long (it keeps the week from being posted twice), then swept. */
 const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
@@ -10,6 +10,11 @@ const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
 /** What /quota and /digest are given. */
 export interface DigestDeps {
   digests: Digests;
+}
+
+/** What the digest tells other features. */
+export interface DigestListeners {
+  onPostOutcome?: DigestJobDeps['onPostOutcome'];
 }
 
 export interface DigestTimings {
@@ -26,6 +31,7 @@ export function createDigestFeature(
   parts: BotParts,
   charts: ChartDrawer,
   timings: DigestTimings = {},
+  listeners: DigestListeners = {},
 ): Feature<DigestDeps> {
   const { digests, community } = parts.store;
   const job = new DigestJob({
@@ -40,6 +46,7 @@ export function createDigestFeature(
     logger: parts.logger,
     checkEveryMs: timings.checkEveryMs,
     takenForMs: timings.takenForMs,
+    onPostOutcome: listeners.onPostOutcome,
   });
   return {
     deps: { digests },

@@ -23,6 +23,8 @@ export function describeIncident(incident: Incident): string {
       return `release cards: ${incident.count} polls in a row failed (${incident.detail}), since ${since}`;
     case 'coverage':
       return `a running session is short of staff: ${incident.count} on shift (${incident.label}), alerted ${since}`;
+    case 'digest':
+      return `the weekly digest cannot be posted in ${incident.label} (${incident.detail}), since ${since}`;
   }
 }
 

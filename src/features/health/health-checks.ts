@@ -67,6 +67,7 @@ export class HealthChecks {
       case 'held':
       case 'release-poll':
       case 'coverage':
+      case 'digest':
         return undefined;
     }
   }

@@ -1,14 +1,13 @@
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import { relativeTime } from '../../discord/relative-time.js';
-import { formatName } from '../../embeds/format.js';
 import type { StoreSignal, StoreSignals } from '../../store/signals.js';
 import type { CoverageShortfall } from '../duty/index.js';
 import type { PollHealth } from '../releases/index.js';
 import { DOWNTIME_WORTH_CHECKING_MS, Heartbeat, HEARTBEAT_EVERY_MS } from './downtime-recovery.js';
 import { HealthChecks, type HealthChecksDeps } from './health-checks.js';
 import { incidentKey, keyOf, type Incident } from './incidents.js';
-import { OpenIncidents, type Finding, type OpenIncidentsDeps } from './open-incidents.js';
+import { OpenIncidents, type OpenIncidentsDeps } from './open-incidents.js';
+import { describeRefusal, describeShortfall, type DigestRefusal } from './reported-findings.js';
 
 /** How often the feed's channels, held entries and silent webhooks are checked in servers with alerts set. */
 export const DEFAULT_CHECK_EVERY_MS = 30_000;
@@ -146,6 +145,21 @@ export class HealthMonitor {
     );
   }
 
+  /**
+   * The weekly digest's word on a guild: Discord refusing its post in its channel opens an alert (the digest is
+   * tried again every two minutes meanwhile), a digest posted resolves it.
+   */
+  noteDigest(guildId: string, refused: DigestRefusal | null): Promise<void> {
+    return this.track(
+      (async () => {
+        await this.starting;
+        if (refused === null) return this.incidents.resolve(incidentKey(guildId, 'digest', ''));
+        return this.incidents.raise(guildId, 'digest', '', describeRefusal(refused));
+      })(),
+      { guildId },
+    );
+  }
+
   /** Posts the server's open incidents that have no message yet (after /alerts set). */
   async postOpen(guildId: string): Promise<void> {
     await Promise.all(this.openIn(guildId).map((incident) => this.deps.desk.sync(keyOf(incident))));
@@ -226,25 +240,4 @@ export class HealthMonitor {
     this.underWay.add(tracked);
     return tracked;
   }
-}
-
-/**
- * What a coverage alert shows: the staff on shift (its count: fewer than the minimum), the minimum (its label),
- * since when, and the sessions running; escalated (red) while nobody at all is on shift.
- */
-function describeShortfall(shortfall: CoverageShortfall): Finding {
-  const { minimum, onShift, since, sessions } = shortfall;
-  // The names are the service's text: escaped, so none can format or ping.
-  const names = sessions.map((session) =>
-    session.name === null ? `session ${session.sessionId}` : formatName(session.name, 64),
-  );
-  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
-  return {
-    label: `minimum ${minimum.staff}`,
-    count: onShift,
-    escalated: onShift === 0,
-    detail:
-      `**${onShift} of ${minimum.staff}** staff on shift while ${sessions.length === 1 ? 'a session runs' : `${sessions.length} sessions run`} ` +
-      `(${shown}), short since ${relativeTime(since)}; /duty minimum allows ${minimum.afterMinutes} min.`,
-  };
 }

@@ -11,7 +11,8 @@ import type { RecordStore } from '../../store/records.js';
  * - `channel`: Discord refuses a feed channel (403/404);
  * - `held`: entries kept aside because Discord refused them or nothing routes them;
  * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still);
- * - `coverage`: a session runs with fewer staff on shift than the server's /duty minimum, for longer than it allows.
+ * - `coverage`: a session runs with fewer staff on shift than the server's /duty minimum, for longer than it allows;
+ * - `digest`: Discord refuses the weekly digest's post in its channel (/digest set).
  */
 export const INCIDENT_TYPES = [
   'refusals',
@@ -22,6 +23,7 @@ export const INCIDENT_TYPES = [
   'held',
   'release-poll',
   'coverage',
+  'digest',
 ] as const;
 export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
@@ -38,7 +40,7 @@ export const IncidentSchema = z.object({
   type: z.enum(INCIDENT_TYPES),
   /**
    * The hook id (refusals, intake-errors, silence, switched-off), the channel id (channel), or '' (held,
-   * release-poll, coverage).
+   * release-poll, coverage, digest).
    */
   subject: z.string(),
   /** How the subject is named to admins: the service's webhook id, a channel mention. */

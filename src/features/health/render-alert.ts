@@ -145,6 +145,16 @@ function describe(incident: Incident): { title: string; lines: string[]; actions
         ],
         actions: [],
       };
+    case 'digest':
+      return {
+        title: `The weekly digest cannot be posted in ${incident.label}`,
+        lines: [
+          `Discord refused it: ${incident.detail}.`,
+          'Give the bot View Channel, Send Messages, Embed Links and Attach Files there, or choose another channel ' +
+            'with /digest set. The digest is tried again every two minutes; this alert is resolved once it is posted.',
+        ],
+        actions: [],
+      };
   }
 }
 

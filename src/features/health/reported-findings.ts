@@ -1,0 +1,39 @@
+import { relativeTime } from '../../discord/relative-time.js';
+import { formatName } from '../../embeds/format.js';
+import type { CoverageShortfall } from '../duty/index.js';
+import type { Finding } from './open-incidents.js';
+
+/** What other features report to the health monitor, as the findings of their incidents. */
+
+/** Discord's refusal of a weekly digest's post. */
+export interface DigestRefusal {
+  channelId: string;
+  /** Discord's answer, as the poster classified it (no secret in it). */
+  reason: string;
+}
+
+/** What a digest alert shows: the channel (its label) and Discord's answer. */
+export function describeRefusal(refused: DigestRefusal): Finding {
+  return { label: `<#${refused.channelId}>`, count: 0, escalated: false, detail: refused.reason };
+}
+
+/**
+ * What a coverage alert shows: the staff on shift (its count: fewer than the minimum), the minimum (its label),
+ * since when, and the sessions running; escalated (red) while nobody at all is on shift.
+ */
+export function describeShortfall(shortfall: CoverageShortfall): Finding {
+  const { minimum, onShift, since, sessions } = shortfall;
+  // The names are the service's text: escaped, so none can format or ping.
+  const names = sessions.map((session) =>
+    session.name === null ? `session ${session.sessionId}` : formatName(session.name, 64),
+  );
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+  return {
+    label: `minimum ${minimum.staff}`,
+    count: onShift,
+    escalated: onShift === 0,
+    detail:
+      `**${onShift} of ${minimum.staff}** staff on shift while ${sessions.length === 1 ? 'a session runs' : `${sessions.length} sessions run`} ` +
+      `(${shown}), short since ${relativeTime(since)}; /duty minimum allows ${minimum.afterMinutes} min.`,
+  };
+}
