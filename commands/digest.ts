@@ -1,12 +1,13 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
 import { UserFacingError } from '../src/base/errors.js';
+import { isTimeZone } from '../src/base/time-zone.js';
 import type { Command } from '../src/discord/command.js';
 import { FEED_CHANNEL_TYPES, findMissingPermissions, readFeedChannel } from '../src/discord/feed-channel.js';
 import { replyEphemeral } from '../src/discord/reply.js';
 import { requireAdmin } from '../src/discord/require-admin.js';
 import type { DigestDeps } from '../src/features/digest/feature.js';
-import { isTimeZone, nextDigestAt, WEEKDAYS } from '../src/features/digest/weekly-schedule.js';
+import { nextDigestAt, WEEKDAYS } from '../src/features/digest/weekly-schedule.js';
 import type { CommandBasics } from '../src/features/feature.js';
 
 /** What /digest is given. */

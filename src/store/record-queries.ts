@@ -108,10 +108,11 @@ export interface RecordQueries {
   /** The guild's sessions begun in the range: how many, how long the ended ones ran in all, the most players. */
   sessionTotals(guildId: string, range: TimeRange): Promise<SessionTotals>;
   /**
-   * Per UTC day of the range with anything on it (by day): seconds on shift (shifts counted on the day they began),
-   * cases made and modcalls received, guild-wide.
+   * Per day of `timeZone` with anything on it in the range (by day; `day` is the date as its midnight in UTC, see
+   * wallDate): seconds on shift (shifts counted on the day they began), cases made and modcalls received,
+   * guild-wide.
    */
-  guildDays(guildId: string, range: TimeRange): Promise<GuildDay[]>;
+  guildDays(guildId: string, range: TimeRange, timeZone: string): Promise<GuildDay[]>;
 }
 
 /** The sessions of a period; `seconds` of the ended ones, `peakPlayers` null when none said. */
@@ -121,7 +122,10 @@ export interface SessionTotals {
   peakPlayers: number | null;
 }
 
-/** One UTC day of a guild's record: its midnight, the seconds on shift begun on it, its cases and modcalls. */
+/**
+ * One day of a guild's record: its date (as its midnight in UTC: wallDate in src/base/time-zone.ts), the seconds on
+ * shift begun on it, its cases and modcalls.
+ */
 export interface GuildDay {
   day: number;
   shiftSeconds: number;

@@ -1,3 +1,4 @@
+import { wallDate } from '../base/time-zone.js';
 import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-record.js';
 import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
@@ -166,10 +167,10 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
     return { sessions: row?.sessions ?? 0, seconds: row?.seconds ?? 0, peakPlayers: row?.peak_players ?? null };
   }
 
-  async guildDays(guildId: string, range: TimeRange): Promise<GuildDay[]> {
+  async guildDays(guildId: string, range: TimeRange, timeZone: string): Promise<GuildDay[]> {
     this.chartSql ??= recordChartStatements(this.d);
     const { from, to } = range;
-    const rows = await this.engine.read(this.chartSql.guildDays, [
+    const rows = await this.engine.read(this.chartSql.guildQuarters, [
       guildId,
       from,
       to,
@@ -180,12 +181,20 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
       from,
       to,
     ]);
-    return rows.map((row) => ({
-      day: row.day,
-      shiftSeconds: row.shift_seconds,
-      cases: row.cases,
-      modcalls: row.modcalls,
-    }));
+    // Quarters in time order: the days of the zone come in order too.
+    const days: GuildDay[] = [];
+    for (const row of rows) {
+      const day = wallDate(row.quarter, timeZone);
+      let last = days.at(-1);
+      if (last?.day !== day) {
+        last = { day, shiftSeconds: 0, cases: 0, modcalls: 0 };
+        days.push(last);
+      }
+      last.shiftSeconds += row.shift_seconds;
+      last.cases += row.cases;
+      last.modcalls += row.modcalls;
+    }
+    return days;
   }
 
   async shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]> {

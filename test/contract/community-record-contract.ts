@@ -495,6 +495,36 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       });
     });
 
+    it("sums a guild's shifts and cases per day of its time zone, a day being the zone's midnight to midnight", async () => {
+      const store = await start();
+      const at = (iso: string) => Date.parse(iso);
+      // New York is UTC-5 in November: 03:00 UTC on the 21st is 22:00 on the 20th there.
+      await store.deliveries.accept(delivery('c1', 'case.created', caseCreated(1, 'warn', at('2026-11-21T03:00:00Z'))));
+      await store.deliveries.accept(
+        delivery('s1', 'shift.ended', shift(1, at('2026-11-21T04:30:00Z'), at('2026-11-21T06:30:00Z'))),
+      );
+      await store.deliveries.accept(delivery('c2', 'case.created', caseCreated(2, 'kick', at('2026-11-21T05:15:00Z'))));
+      // Kathmandu is UTC+5:45: 18:14 UTC is 23:59 on the 20th there, 18:15 UTC is midnight of the 21st.
+      await store.deliveries.accept(delivery('c3', 'case.created', caseCreated(3, 'warn', at('2026-11-20T18:14:00Z'))));
+      await store.deliveries.accept(delivery('c4', 'case.created', caseCreated(4, 'warn', at('2026-11-20T18:15:00Z'))));
+      await recordAll(store);
+      const range = { from: at('2026-11-19T00:00:00Z'), to: at('2026-11-23T00:00:00Z') };
+      const day = (date: string) => at(`${date}T00:00:00Z`);
+      expect(await store.community.guildDays(GUILD, range, 'America/New_York')).toEqual([
+        { day: day('2026-11-20'), shiftSeconds: 7200, cases: 3, modcalls: 0 },
+        { day: day('2026-11-21'), shiftSeconds: 0, cases: 1, modcalls: 0 },
+      ]);
+      expect(await store.community.guildDays(GUILD, range, 'Asia/Kathmandu')).toEqual([
+        { day: day('2026-11-20'), shiftSeconds: 0, cases: 1, modcalls: 0 },
+        { day: day('2026-11-21'), shiftSeconds: 7200, cases: 3, modcalls: 0 },
+      ]);
+      expect(await store.community.guildDays(GUILD, range, 'UTC')).toEqual([
+        { day: day('2026-11-20'), shiftSeconds: 0, cases: 2, modcalls: 0 },
+        { day: day('2026-11-21'), shiftSeconds: 7200, cases: 2, modcalls: 0 },
+      ]);
+      expect(await store.community.guildDays(OTHER_GUILD, range, 'UTC')).toEqual([]);
+    });
+
     it("sums a member's shifts per UTC day they began on, in the range only", async () => {
       const store = await start();
       const midnight = Math.floor(T0 / DAY) * DAY;

@@ -61,7 +61,7 @@ export function describeDigest(facts: DigestFacts, withChart: boolean): APIEmbed
       { name: 'Cases', value: describeCases(facts.cases, facts.moderators) },
       { name: 'Modcalls', value: describeModcalls(facts.modcalls) },
       { name: 'Sessions', value: describeSessions(facts.sessions) },
-      { name: 'Per day (UTC)', value: describeDays(facts.days) },
+      { name: `Per day (${timeZone})`, value: describeDays(facts.days) },
     ],
     ...(withChart ? { image: { url: `attachment://${DIGEST_CHART}` } } : {}),
     footer: { text: digestFooter(week.to) },

@@ -3,6 +3,7 @@ import type { Guild } from 'discord.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
+import { wallDate } from '../../base/time-zone.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { PostFinder } from '../../discord/posting/find-post.js';
@@ -115,7 +116,7 @@ export class DigestJob implements Job {
     if (take.kind === 'taken') {
       const week = { from: weekEnd - WEEK_MS, to: weekEnd };
       const facts = await this.factsOf(guildId, week, timeZone, now - weekEnd);
-      const chart = await this.deps.charts.draw({ kind: 'week', days: facts.days });
+      const chart = await this.deps.charts.draw({ kind: 'week', days: facts.days, timeZone });
       const files: OutgoingFile[] = chart
         ? [{ name: DIGEST_CHART, data: chart, description: 'Hours on duty, cases and modcalls per day' }]
         : [];
@@ -141,7 +142,7 @@ export class DigestJob implements Job {
       record.leaderboard(guildId, 'cases', week),
       record.modcallResponse(guildId, week),
       record.sessionTotals(guildId, week),
-      record.guildDays(guildId, week),
+      record.guildDays(guildId, week, timeZone),
       digests.quotasOf(guildId),
     ]);
     const guild = this.deps.guildOf(guildId);
@@ -159,16 +160,17 @@ export class DigestJob implements Job {
       moderators,
       modcalls,
       sessions,
-      days: everyDay(week, found),
+      days: everyDay(week, found, timeZone),
     };
   }
 }
 
-/** Every UTC day the week touches, 0 where the record has nothing. */
-function everyDay(week: TimeRange, found: readonly GuildDay[]): GuildDay[] {
+/** Every day of the time zone the week touches (as wallDate names them), 0 where the record has nothing. */
+function everyDay(week: TimeRange, found: readonly GuildDay[], timeZone: string): GuildDay[] {
   const byDay = new Map(found.map((day) => [day.day, day]));
   const days: GuildDay[] = [];
-  for (let day = Math.floor(week.from / DAY_MS) * DAY_MS; day < week.to; day += DAY_MS) {
+  const last = wallDate(week.to - 1, timeZone);
+  for (let day = wallDate(week.from, timeZone); day <= last; day += DAY_MS) {
     days.push(byDay.get(day) ?? { day, shiftSeconds: 0, cases: 0, modcalls: 0 });
   }
   return days;

@@ -1,42 +1,11 @@
+import { wallClock } from '../../base/time-zone.js';
+
 /** The days of the week as /digest names them, in JavaScript's order (0 Sunday). */
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const WEEK_MS = 7 * DAY_MS;
-
-/** Whether `timeZone` is a time zone the runtime knows ("Europe/Berlin", "UTC"). */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The wall clock of `timeZone` at `ms`: its date, weekday and hour. */
-function wallClock(ms: number, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(ms);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return {
-    year: part('year'),
-    month: part('month'),
-    day: part('day'),
-    hour: part('hour'),
-    minute: part('minute'),
-    second: part('second'),
-  };
-}
 
 /** How far `timeZone`'s wall clock is ahead of UTC at `ms` (negative west of Greenwich). */
 function offsetAt(ms: number, timeZone: string): number {

@@ -63,7 +63,7 @@ const RESVG_OPTIONS: ResvgRenderOptions = {
 export type ChartRequest =
   | { readonly kind: 'hours'; readonly hours: HoursPerPeriod }
   | { readonly kind: 'leaderboard'; readonly standings: readonly Standing[]; readonly board: Board }
-  | { readonly kind: 'week'; readonly days: readonly GuildDay[] };
+  | { readonly kind: 'week'; readonly days: readonly GuildDay[]; readonly timeZone: string };
 
 /** The chart a request asks for, as a PNG. */
 export function drawChart(request: ChartRequest): Buffer {
@@ -73,7 +73,7 @@ export function drawChart(request: ChartRequest): Buffer {
     case 'leaderboard':
       return svgToPng(leaderboardSvg(request.standings, request.board));
     case 'week':
-      return svgToPng(weekSvg(request.days));
+      return svgToPng(weekSvg(request.days, request.timeZone));
   }
 }
 
@@ -177,10 +177,10 @@ export function leaderboardSvg(standings: readonly Standing[], board: Board): st
  * The weekly digest's picture: hours on duty per day as bars (left axis), cases and modcalls per day as lines
  * (right axis), one point per day given (every day of the week, 0 where none).
  */
-export function weekSvg(days: readonly GuildDay[]): string {
+export function weekSvg(days: readonly GuildDay[], timeZone: string): string {
   return chartSvg({
     title: {
-      text: 'The week per day (UTC)',
+      text: `The week per day (${timeZone})`,
       left: 'center',
       textStyle: { color: TEXT, fontSize: 16, fontWeight: 'normal' },
     },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { isTimeZone, nextDigestAt } from '../../../../src/features/digest/weekly-schedule.js';
+import { isTimeZone } from '../../../../src/base/time-zone.js';
+import { nextDigestAt } from '../../../../src/features/digest/weekly-schedule.js';
 
 const MONDAY = 1;
 const SUNDAY = 0;
