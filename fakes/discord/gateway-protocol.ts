@@ -2,7 +2,7 @@
  * What the fake's gateway reads and tells (gateway.ts): the frames' payloads, the shard a guild or a dispatch
  * belongs to, and the records of identifies, resumes and sessions tests look at.
  */
-import { GatewayDispatchEvents, type GatewayOpcodes } from 'discord.js';
+import { GatewayDispatchEvents, type APIUser, type GatewayOpcodes } from 'discord.js';
 import type { RawData } from 'ws';
 
 /** What a client sent in IDENTIFY, for tests that check the bot's intents and shards. */
@@ -82,4 +82,33 @@ const GUILD_OBJECT_EVENTS = new Set<string>([
 export function guildOfDispatch(event: string, data: unknown): string | undefined {
   const id = GUILD_OBJECT_EVENTS.has(event) ? field(data, 'id') : field(data, 'guild_id');
   return typeof id === 'string' ? id : undefined;
+}
+
+/** READY as Discord sends it to a new session: its guilds listed unavailable, each told by a GUILD_CREATE after. */
+export function readyPayload(ready: {
+  bot: APIUser;
+  sessionId: string;
+  guildIds: readonly string[];
+  resumeUrl: string;
+  shard: Shard;
+  applicationId: string;
+  applicationFlags: number;
+}): unknown {
+  return {
+    v: 10,
+    user: { ...ready.bot, verified: true, mfa_enabled: false, email: null },
+    guilds: ready.guildIds.map((id) => ({ id, unavailable: true })),
+    session_id: ready.sessionId,
+    session_type: 'normal',
+    resume_gateway_url: ready.resumeUrl,
+    shard: ready.shard,
+    application: { id: ready.applicationId, flags: ready.applicationFlags },
+    private_channels: [],
+    presences: [],
+    relationships: [],
+    guild_join_requests: [],
+    geo_ordered_rtc_regions: [],
+    user_settings: {},
+    _trace: ['["fake-discord-gateway",{"micros":0}]'],
+  };
 }

@@ -12,16 +12,17 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 
 import {
   field,
-  guildOfDispatch,
   isPayload,
   rawText,
   readShard,
+  readyPayload,
   shardOfGuild,
   type IdentifyRecord,
   type ResumeRecord,
   type SessionInfo,
   type Shard,
 } from './gateway-protocol.js';
+import { covers, GatewaySessions, type Session } from './gateway-sessions.js';
 import type { GuildStore } from './guild-store.js';
 
 export { shardOfGuild, type IdentifyRecord, type ResumeRecord, type SessionInfo, type Shard };
@@ -44,41 +45,19 @@ export interface GatewayOptions {
   readonly onChange: () => void;
 }
 
-interface Dispatch {
-  readonly op: GatewayOpcodes.Dispatch;
-  readonly t: string;
-  readonly s: number;
-  readonly d: unknown;
-}
-
-interface Session {
-  readonly id: string;
-  readonly intents: number;
-  readonly shard: Shard;
-  seq: number;
-  socket: WebSocket | undefined;
-  /** Every dispatch of the session, so a RESUME can replay what the client missed. */
-  readonly sent: Dispatch[];
-}
-
-/** How many dispatches a session keeps for replay; tests never come close. */
-const REPLAY_LIMIT = 5_000;
-
 /** Close codes a client uses to end its session for good (anything else leaves it resumable). */
 const FINAL_CLIENT_CLOSE_CODES = new Set([1000, 1001]);
 
 /** The gateway half of the fake. */
 export class GatewayServer {
   readonly #wss = new WebSocketServer({ noServer: true });
-  readonly #sessions = new Map<string, Session>();
+  readonly #sessions = new GatewaySessions();
   readonly #sockets = new Set<WebSocket>();
   readonly #identifies: IdentifyRecord[] = [];
   readonly #resumes: ResumeRecord[] = [];
   /** Shards whose IDENTIFY and RESUME wait (see {@link holdShard}), with what waits. */
   readonly #held = new Map<number, Array<() => void>>();
   #heartbeats = 0;
-  /** When each socket last heartbeated (or identified): a shard's session silent for long is not live. */
-  readonly #lastHeard = new WeakMap<WebSocket, number>();
 
   constructor(private readonly options: GatewayOptions) {}
 
@@ -104,12 +83,7 @@ export class GatewayServer {
 
   /** Every session that exists (connected or resumable), oldest first. */
   sessionList(): SessionInfo[] {
-    return [...this.#sessions.values()].map((session) => ({
-      sessionId: session.id,
-      shard: session.shard,
-      connected: session.socket !== undefined,
-      seq: session.seq,
-    }));
+    return this.#sessions.list();
   }
 
   /** How many heartbeats clients sent (each answered with an ACK). */
@@ -119,7 +93,7 @@ export class GatewayServer {
 
   /** Sessions whose socket is open and identified. */
   get connectedSessions(): number {
-    return [...this.#sessions.values()].filter((s) => s.socket !== undefined).length;
+    return this.#sessions.connected;
   }
 
   /** Sessions that exist, connected or waiting to be resumed. */
@@ -136,15 +110,7 @@ export class GatewayServer {
    * @returns How many sessions it went to.
    */
   dispatch(event: string, data: unknown, intent?: number): number {
-    const guildId = guildOfDispatch(event, data);
-    let reached = 0;
-    for (const session of this.#sessions.values()) {
-      if (intent !== undefined && (session.intents & intent) === 0) continue;
-      if (!this.#covers(session.shard, guildId)) continue;
-      this.#send(session, event, data);
-      reached += 1;
-    }
-    return reached;
+    return this.#sessions.dispatch(event, data, intent);
   }
 
   /** Sends GUILD_CREATE for a guild added while clients are connected. */
@@ -168,12 +134,8 @@ export class GatewayServer {
    * With `invalidateSessions`, sessions are forgotten too, so clients must identify again.
    */
   disconnectAll(code = 4000, invalidateSessions = false): void {
-    for (const session of this.#sessions.values()) {
-      session.socket?.close(code, 'Closed by the fake');
-      session.socket = undefined;
-    }
+    this.#sessions.disconnectAll(code, invalidateSessions);
     for (const socket of this.#sockets) socket.close(code, 'Closed by the fake');
-    if (invalidateSessions) this.#sessions.clear();
   }
 
   /**
@@ -185,17 +147,7 @@ export class GatewayServer {
    * @returns How many sockets it closed.
    */
   disconnectShard(shardId: number, code = 4000, invalidateSessions = false): number {
-    let closed = 0;
-    for (const session of [...this.#sessions.values()]) {
-      if (session.shard[0] !== shardId) continue;
-      if (session.socket) {
-        if (code === 1006) session.socket.terminate();
-        else session.socket.close(code, 'Closed by the fake');
-        session.socket = undefined;
-        closed += 1;
-      }
-      if (invalidateSessions) this.#sessions.delete(session.id);
-    }
+    const closed = this.#sessions.disconnectShard(shardId, code, invalidateSessions);
     this.options.onChange();
     return closed;
   }
@@ -259,7 +211,7 @@ export class GatewayServer {
       switch (payload.op) {
         case GatewayOpcodes.Heartbeat:
           ws.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
-          this.#lastHeard.set(ws, Date.now());
+          this.#sessions.heard(ws);
           this.#heartbeats += 1;
           this.options.onChange();
           return;
@@ -308,8 +260,8 @@ export class GatewayServer {
     // with 4005 (more than one identify), after which discord.js connects again: a new owner whose predecessor's
     // socket is still closing gets in at its next try. A session silent for two heartbeat intervals is not live.
     // Unsharded sessions may be several, as before.
-    const live = shard[1] > 1 ? this.#liveSessionOf(shard) : undefined;
-    if (live && this.#silentFor(live) > 2 * this.options.heartbeatIntervalMs) {
+    const live = shard[1] > 1 ? this.#sessions.liveSessionOf(shard) : undefined;
+    if (live && this.#sessions.silentFor(live) > 2 * this.options.heartbeatIntervalMs) {
       // A zombie (its process paused or cut off): Discord would have closed it for missing heartbeats by now.
       live.socket?.terminate();
       live.socket = undefined;
@@ -317,38 +269,26 @@ export class GatewayServer {
       ws.close(GatewayCloseCodes.AlreadyAuthenticated, `Shard [${shard.join(', ')}] already has a live session.`);
       return undefined;
     }
-    const guildIds = this.options.guilds.guildIds().filter((id) => this.#covers(shard, id));
+    const guildIds = this.options.guilds.guildIds().filter((id) => covers(shard, id));
     if (guildIds.length > this.options.maxGuildsPerShard) {
       ws.close(GatewayCloseCodes.ShardingRequired, 'Sharding required.');
       return undefined;
     }
     const intents = Number(field(data, 'intents') ?? 0);
     const session: Session = { id: randomUUID().replaceAll('-', ''), intents, shard, seq: 0, socket: ws, sent: [] };
-    this.#lastHeard.set(ws, Date.now());
-    this.#sessions.set(session.id, session);
+    this.#sessions.heard(ws);
+    this.#sessions.add(session);
     this.#identifies.push({ sessionId: session.id, token, intents, shard: field(data, 'shard'), time: Date.now() });
 
     // Discord lists guilds as unavailable in READY, then streams one GUILD_CREATE each; discord.js waits for
     // all of them before it emits clientReady.
-    this.#send(session, GatewayDispatchEvents.Ready, {
-      v: 10,
-      user: { ...this.options.bot, verified: true, mfa_enabled: false, email: null },
-      guilds: guildIds.map((id) => ({ id, unavailable: true })),
-      session_id: session.id,
-      session_type: 'normal',
-      resume_gateway_url: this.options.url(),
-      shard,
-      application: { id: this.options.applicationId, flags: this.options.applicationFlags },
-      private_channels: [],
-      presences: [],
-      relationships: [],
-      guild_join_requests: [],
-      geo_ordered_rtc_regions: [],
-      user_settings: {},
-      _trace: ['["fake-discord-gateway",{"micros":0}]'],
-    });
+    this.#sessions.send(
+      session,
+      GatewayDispatchEvents.Ready,
+      readyPayload({ ...this.options, sessionId: session.id, guildIds, shard, resumeUrl: this.options.url() }),
+    );
     for (const guildId of guildIds) {
-      this.#send(session, GatewayDispatchEvents.GuildCreate, this.options.guilds.guildCreatePayload(guildId));
+      this.#sessions.send(session, GatewayDispatchEvents.GuildCreate, this.options.guilds.guildCreatePayload(guildId));
     }
     this.options.onChange();
     return session;
@@ -364,11 +304,9 @@ export class GatewayServer {
     }
     if (session.socket && session.socket !== ws) session.socket.terminate();
     session.socket = ws;
-    this.#lastHeard.set(ws, Date.now());
-    for (const dispatch of session.sent) {
-      if (dispatch.s > seq) ws.send(JSON.stringify(dispatch));
-    }
-    this.#send(session, GatewayDispatchEvents.Resumed, { _trace: ['fake-discord-gateway'] });
+    this.#sessions.heard(ws);
+    this.#sessions.replay(session, ws, seq);
+    this.#sessions.send(session, GatewayDispatchEvents.Resumed, { _trace: ['fake-discord-gateway'] });
     this.#resumes.push({ sessionId: session.id, shard: session.shard, time: Date.now() });
     this.options.onChange();
     return session;
@@ -378,32 +316,5 @@ export class GatewayServer {
   #shardAsked(identify: boolean, data: unknown): number {
     if (identify) return readShard(field(data, 'shard'))?.[0] ?? -1;
     return this.#sessions.get(String(field(data, 'session_id')))?.shard[0] ?? -1;
-  }
-
-  /** Whether a session of `shard` hears of `guildId` (undefined: an event of no guild, which shard 0 gets). */
-  #covers(shard: Shard, guildId: string | undefined): boolean {
-    return guildId === undefined ? shard[0] === 0 : shardOfGuild(guildId, shard[1]) === shard[0];
-  }
-
-  /** How long since a session's socket last heartbeated or identified. */
-  #silentFor(session: Session): number {
-    const heard = session.socket ? this.#lastHeard.get(session.socket) : undefined;
-    return heard === undefined ? 0 : Date.now() - heard;
-  }
-
-  #liveSessionOf(shard: Shard): Session | undefined {
-    for (const session of this.#sessions.values()) {
-      if (session.socket && session.shard[0] === shard[0] && session.shard[1] === shard[1]) return session;
-    }
-    return undefined;
-  }
-
-  #send(session: Session, event: string, data: unknown): void {
-    session.seq += 1;
-    const dispatch: Dispatch = { op: GatewayOpcodes.Dispatch, t: event, s: session.seq, d: data };
-    session.sent.push(dispatch);
-    if (session.sent.length > REPLAY_LIMIT) session.sent.shift();
-    const socket = session.socket;
-    if (socket && socket.readyState === socket.OPEN) socket.send(JSON.stringify(dispatch));
   }
 }
