@@ -20,7 +20,8 @@ const THREAD_PERMISSIONS = [
 /**
  * /feed threads event:session on: a thread opened from each session's card, with the session's log and its
  * after-action report. Turning it on is refused while session cards go nowhere, or where the bot could not open
- * threads; sessions already running keep the thread they have (or have none) either way.
+ * threads; sessions already running get a thread from their card too. Turned off, threads already open are still
+ * finished (log and report).
  */
 export async function setSessionThreads(
   interaction: ChatInputCommandInteraction,
@@ -52,10 +53,16 @@ export async function setSessionThreads(
     }
   }
   await ctx.sessionThreads.setOn(guildId, true);
+  const running = await ctx.threadRunningSessions(guildId);
   await replyEphemeral(
     interaction,
     `Each session's card now opens a thread (in ${channels.map((id) => `<#${id}>`).join(', ')}) with the session's ` +
-      'log: its cases, modcalls and shift changes as they come; when it ends, the thread gets its after-action report.',
+      'log: its cases, modcalls and shift changes as they come; when it ends, the thread gets its after-action report.' +
+      (running === 0
+        ? ''
+        : running === 1
+          ? ' The session running now gets one too.'
+          : ` The ${running} sessions running now get one too.`),
   );
 }
 

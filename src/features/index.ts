@@ -31,7 +31,12 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     // A running session short of staff is a health incident like any other: one alert, edited, resolved.
     onCoverage: (guildId, shortfall) => health.monitor.noteCoverage(guildId, shortfall),
   });
-  const threads = createThreadsFeature(parts, timings.threads);
+  const threads = createThreadsFeature(
+    parts,
+    // A session already running when threads are turned on gets its thread from the card it has.
+    { sessionCardOf: (guildId, server, sessionId) => cards.sessionCardOf(guildId, server, sessionId) },
+    timings.threads,
+  );
   const record = createRecordFeature(parts, timings.record, {
     // Who is on shift changed: the duty board, role and coverage guard follow the record as its writer merges.
     onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
@@ -40,16 +45,17 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     // Anything merged: the session threads' logs follow the record.
     onRecordChanged: (guildIds) => threads.recordChanged(guildIds),
   });
+  const cards = createCardsFeature(parts, timings.escalation, {
+    // A session's card is where its thread starts.
+    onSessionCard: (card) => threads.cardPosted(card),
+    // A claim shows in the session's log and counts in its report.
+    onModcallHandled: (guildId) => threads.recordChanged([guildId]),
+  });
   return {
     webhooks: createWebhooksFeature(parts),
     routing: createRoutingFeature(parts),
     health,
-    cards: createCardsFeature(parts, timings.escalation, {
-      // A session's card is where its thread starts.
-      onSessionCard: (card) => threads.cardPosted(card),
-      // A claim shows in the session's log and counts in its report.
-      onModcallHandled: (guildId) => threads.recordChanged([guildId]),
-    }),
+    cards,
     releases: createReleasesFeature(parts, {
       intervals: timings.releasePolling,
       // A guild whose polls keep failing is a health incident like any other.

@@ -200,6 +200,45 @@ describe('session threads', () => {
     expect(threads.filter((request) => (request.status ?? 0) < 300)).toHaveLength(1);
   });
 
+  it('gives a session already running when threads are turned on its thread, from the card it has', async () => {
+    h = await start();
+    const harness = h;
+    const base = Date.now() - 20 * 60_000;
+    expect(await harness.deliver(sessionStarted(base))).toBe(204);
+    const [card] = await harness.discord.waitForMessages(harness.channel('sessions'), 1);
+    const threadId = card?.id ?? '';
+    // The record knows the session runs once its writer merged the start.
+    await harness.discord.waitFor(
+      async () => (await harness.bot.store.community.runningSessions(harness.guild.id)).length === 1,
+      10_000,
+      'the session recorded as running',
+    );
+    expect(harness.discord.channel(threadId)).toBeUndefined();
+
+    expect(await threadsOn(harness)).toContain('The session running now gets one too.');
+    await harness.discord.waitFor(() => harness.discord.channel(threadId) !== undefined, 15_000, 'the thread');
+    expect(harness.discord.channel(threadId)?.name).toBe('Session: Evening patrol');
+    // Its log and, at its end, its report, as for a session whose card came after.
+    expect(await harness.deliver(caseCreated(4102, 'warn', base + 60_000))).toBe(204);
+    await threadShowing(
+      harness,
+      threadId,
+      (messages) => (messages[0]?.embeds[0]?.description ?? '').includes('4102'),
+      'the case in the log',
+    );
+    // Turned on again while it runs: it has its thread already, and no second one is asked for.
+    expect(await threadsOn(harness)).not.toContain('running now');
+    expect(await harness.deliver(sessionEnded(base + 15 * 60_000))).toBe(204);
+    await threadShowing(
+      harness,
+      threadId,
+      (messages) => messages.some((message) => message.embeds[0]?.title?.startsWith('After-action report') === true),
+      'the report',
+    );
+    expect(harness.discord.requests.filter((request) => request.path.endsWith(`/${threadId}/threads`))).toHaveLength(1);
+    expect(harness.discord.violations).toEqual([]);
+  });
+
   it('posts the report once when Discord answers its post too late: the bot gave up, the message was made', async () => {
     h = await startFeedHarness({
       botPermissions: DEFAULT_BOT_PERMISSIONS,

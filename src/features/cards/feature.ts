@@ -5,6 +5,7 @@ import { FeedCards } from './feed-cards.js';
 import type { ModcallCard } from './modcall-card.js';
 import { ModcallEscalator } from './modcall-escalator.js';
 import { recordModcallHandling } from './record-modcall.js';
+import { sessionSubject } from './subjects.js';
 
 /** A case, session or shift card is followed (edited by its later events) this long after it was posted. */
 const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
@@ -31,6 +32,19 @@ export interface CardsListeners {
   onModcallHandled?: (guildId: string) => void;
 }
 
+/** Where a session's card is, for a thread opened from it after the card was posted. */
+export interface SessionCardPlace {
+  channelId: string;
+  messageId: string;
+  postedAt: number;
+}
+
+/** The cards, and what other features may ask of them (wired in src/features/index.ts). */
+export interface CardsFeature extends Feature<CardsDeps> {
+  /** A session's card while it is followed (30 days), or undefined when none was posted or it was forgotten. */
+  sessionCardOf(guildId: string, server: string, sessionId: number): Promise<SessionCardPlace | undefined>;
+}
+
 /**
  * The living feed: modcall cards staff claim and resolve, cards edited when a case is voided or a session or
  * shift ends, and the escalation of a modcall nobody claims.
@@ -39,7 +53,7 @@ export function createCardsFeature(
   parts: BotParts,
   timings: EscalationTimings = {},
   listeners: CardsListeners = {},
-): Feature<CardsDeps> {
+): CardsFeature {
   const { clock, logger } = parts;
   const cards = new CardRecords(parts.store.records);
   const recordHandling = recordModcallHandling(parts.store.community, logger);
@@ -63,5 +77,9 @@ export function createCardsFeature(
       new ModcallEscalator({ records: cards, poster: parts.poster, clock, timers: parts.timers, logger, ...timings }),
     ],
     sweep: (now) => cards.sweep(now - CARDS_FOLLOWED_MS),
+    sessionCardOf: async (guildId, server, sessionId) => {
+      const card = await cards.subject(guildId, sessionSubject(server, sessionId));
+      return card && { channelId: card.channelId, messageId: card.messageId, postedAt: card.postedAt };
+    },
   };
 }

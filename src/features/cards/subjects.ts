@@ -21,9 +21,9 @@ function subjectOfEvent(event: ServiceEvent): CardSubject | undefined {
     case 'case.voided':
       return { key: `case:${event.server}:${event.data.case.number}`, role: 'final' };
     case 'session.started':
-      return { key: `session:${event.server}:${event.data.session.id}`, role: 'origin' };
+      return { key: sessionSubject(event.server, event.data.session.id), role: 'origin' };
     case 'session.ended':
-      return { key: `session:${event.server}:${event.data.session.id}`, role: 'final' };
+      return { key: sessionSubject(event.server, event.data.session.id), role: 'final' };
     case 'shift.started':
       return { key: `shift:${event.server}:${event.data.shift.id}`, role: 'origin' };
     case 'shift.ended':
@@ -31,4 +31,9 @@ function subjectOfEvent(event: ServiceEvent): CardSubject | undefined {
     case 'modcall':
       return undefined;
   }
+}
+
+/** The subject key of a game server's session. */
+export function sessionSubject(server: string, sessionId: number): string {
+  return `session:${server}:${sessionId}`;
 }

@@ -7,6 +7,21 @@ import { ThreadRecords, type SessionCardPosted } from './thread-records.js';
 /** What /feed threads uses. */
 export interface ThreadsDeps {
   sessionThreads: ThreadRecords;
+  /**
+   * Follows the sessions running now whose card is known (threads were just turned on: their cards came before),
+   * so they get a thread too; resolves with how many were not followed already.
+   */
+  threadRunningSessions(guildId: string): Promise<number>;
+}
+
+/** What the session threads ask of other features (wired in src/features/index.ts). */
+export interface ThreadSources {
+  /** Where a session's card is, if one was posted and is still followed. */
+  sessionCardOf(
+    guildId: string,
+    server: string,
+    sessionId: number,
+  ): Promise<{ channelId: string; messageId: string; postedAt: number } | undefined>;
 }
 
 /** The keeper's timings: tests shorten them. */
@@ -28,7 +43,11 @@ export interface SessionThreadsFeature extends Feature<ThreadsDeps> {
  * Session threads (/feed threads event:session): a thread opened from each session's card, its log of what happened
  * on the game server while the session ran, and its after-action report when it ended.
  */
-export function createThreadsFeature(parts: BotParts, timings: ThreadTimings = {}): SessionThreadsFeature {
+export function createThreadsFeature(
+  parts: BotParts,
+  sources: ThreadSources,
+  timings: ThreadTimings = {},
+): SessionThreadsFeature {
   const sessionThreads = new ThreadRecords(parts.store.records);
   const keeper = new ThreadKeeper({
     threads: sessionThreads,
@@ -43,10 +62,23 @@ export function createThreadsFeature(parts: BotParts, timings: ThreadTimings = {
     checkEveryMs: timings.checkEveryMs,
     retryAfterMs: timings.retryAfterMs,
   });
+  const threadRunningSessions = async (guildId: string): Promise<number> => {
+    let followed = 0;
+    for (const session of await parts.store.community.runningSessions(guildId)) {
+      const { server, sessionId } = session;
+      const card = await sources.sessionCardOf(guildId, server, sessionId);
+      if (!card) continue;
+      const name = session.name ?? `session ${sessionId}`;
+      if (await keeper.cardPosted({ guildId, server, sessionId, name, ...card, at: card.postedAt })) followed += 1;
+    }
+    return followed;
+  };
   return {
-    deps: { sessionThreads },
+    deps: { sessionThreads, threadRunningSessions },
     jobs: [keeper],
-    cardPosted: (card) => keeper.cardPosted(card),
+    cardPosted: async (card) => {
+      await keeper.cardPosted(card);
+    },
     recordChanged: (guildIds) => keeper.recordChanged(guildIds),
     onGuildRemoved: (guildId) => {
       keeper.forget(guildId);

@@ -107,8 +107,10 @@ export class ThreadKeeper implements Job {
    * A session's card was posted (by a lane of any process): its thread is followed if the guild wants threads, and
    * started soon by whichever process keeps them (this one at once; another at its next check).
    */
-  async cardPosted(card: SessionCardPosted): Promise<void> {
-    if ((await this.deps.threads.follow(card)) && this.started) this.follow(card.guildId);
+  async cardPosted(card: SessionCardPosted): Promise<boolean> {
+    const added = await this.deps.threads.follow(card);
+    if (added && this.started) this.follow(card.guildId);
+    return added;
   }
 
   /** The bot left the guild: nothing of it is kept in memory (its document goes with the store's forgetting). */
