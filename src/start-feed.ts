@@ -13,12 +13,14 @@ import {
 } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
+import { toLoggableError } from './discord/log-error.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
 import { createPostFinder } from './discord/posting/find-post.js';
 import type { BotParts, Feature } from './features/feature.js';
 import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
 import type { BatchWindow } from './feed/batch-window.js';
 import { FeedWorker } from './feed/feed-worker.js';
+import { forgetGuildsLeftWhileDown } from './guilds-left-while-down.js';
 import type { CoordinationOptions } from './store/coordination.js';
 import type { StoreHealth } from './store/store-health.js';
 
@@ -120,20 +122,22 @@ export async function startFeed(
       },
     },
   );
+  const removed = async (guildId: string) => {
+    for (const feature of list) await feature.onGuildRemoved?.(guildId);
+  };
   // Heard where the gateway is, like the commands: once per removal, whichever process holds it.
-  onGuildRemoved(
-    discord,
-    async (guildId) => {
-      for (const feature of list) await feature.onGuildRemoved?.(guildId);
-    },
-    logger,
-  );
-  discord.on(Events.ClientReady, (client) =>
+  onGuildRemoved(discord, removed, logger);
+  discord.on(Events.ClientReady, (client) => {
     logger.info(
       { user: client.user.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.size },
       'Discord gateway ready',
-    ),
-  );
+    );
+    // Removals made while no process held the gateway were never told: found now.
+    forgetGuildsLeftWhileDown({ client, features: list, records: store.records, removed, logger }).catch(
+      (error: unknown) =>
+        logger.error({ err: toLoggableError(error) }, 'looking for servers left while the bot was down failed'),
+    );
+  });
   logGatewayShards(discord, logger);
   await worker.start();
   return {

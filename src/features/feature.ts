@@ -66,4 +66,9 @@ export interface Feature<Deps extends object = object> {
   onAction?(action: DispatchedAction): Promise<void>;
   /** Told when the bot was removed from a server. */
   onGuildRemoved?(guildId: string): Promise<unknown>;
+  /**
+   * The guilds it keeps something for: at the gateway's ready, those the bot is no longer in (removed while it
+   * was down, when no GUILD_DELETE could reach it) are forgotten as a removal is (src/guilds-left-while-down.ts).
+   */
+  keptGuilds?(): Promise<string[]>;
 }

@@ -25,4 +25,9 @@ export interface GuildForgetting {
    * changes nothing.
    */
   forgetGuild(guildId: string): Promise<ForgottenGuild>;
+  /**
+   * The guilds the store keeps webhooks or settings for (a forgotten guild is not one of them): after the bot was
+   * down, those it is no longer in are forgotten (src/guilds-left-while-down.ts). Read once per start, not on a timer.
+   */
+  knownGuilds(): Promise<string[]>;
 }

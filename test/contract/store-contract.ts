@@ -661,6 +661,10 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await store.records.update('heartbeat', 'last', () => 5);
       await store.duty.setBoardChannel(GUILD, CHANNEL_A);
       await store.duty.setBoardChannel(other, CHANNEL_B);
+      // A guild with settings and no webhook is known too (its server key, its routes).
+      const settingsOnly = '555555555555555555';
+      await store.guilds.update(settingsOnly, (settings) => ({ ...settings, serverKey: 'sealed:v1:key-only' }));
+      expect((await store.knownGuilds()).sort()).toEqual([GUILD, other, settingsOnly].sort());
 
       expect(await store.forgetGuild(GUILD)).toEqual({
         hooks: 2,
@@ -695,8 +699,11 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.duty.settingsOf(GUILD)).boardChannelId).toBeNull();
       expect((await store.duty.settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
 
+      expect((await store.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
+
       // Nothing comes back after a restart, and forgetting again finds nothing.
       const reopened = await restart(store);
+      expect((await reopened.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
       expect(await reopened.hooks.get('hook-2')).toBeUndefined();
       expect((await reopened.guilds.get(GUILD)).serverKey).toBeNull();
       expect(await reopened.forgetGuild(GUILD)).toEqual({

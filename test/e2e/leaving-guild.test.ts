@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
@@ -61,6 +62,74 @@ describe('when the bot is removed from a server', () => {
     for (const text of [h.logs.text(), JSON.stringify(audit)]) {
       expect(secrets.filter((secret) => text.includes(secret))).toEqual([]);
     }
+  });
+
+  it('forgets a server it was removed from while it was down, at its next start, but only as the bot the store belongs to', async () => {
+    const h: AdminHarness = await startAdminHarness();
+    stop = () => h.stop();
+    await h.setup(h.service.issueKey());
+    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
+    const webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+    // A second server with a webhook and a server key of its own.
+    const other = h.discord.addGuild().id;
+    await h.bot.store.hooks.save({
+      hookId: 'hook-of-the-other',
+      guildId: other,
+      webhookId: 'wh_other',
+      secret: 'sealed-secret-of-the-other',
+      events: ['all'],
+      createdAt: Date.now(),
+    });
+    await h.bot.store.guilds.update(other, (settings) => ({ ...settings, serverKey: 'sealed-key-of-the-other' }));
+    const otherForgotten = async () => (await h.bot.store.hooks.listForGuild(other)).length === 0;
+    const ready = (count: number) =>
+      h.discord.waitFor(
+        () => h.logs.text().split('Discord gateway ready').length - 1 >= count,
+        10_000,
+        `gateway ready ${count} times`,
+      );
+    const storeBelongsTo = (userId: string) => {
+      const db = new Database(h.storeFile);
+      db.prepare(`UPDATE record SET value = ? WHERE kind = 'bot' AND key = 'identity'`).run(JSON.stringify({ userId }));
+      db.close();
+    };
+
+    // A restart with nothing changed forgets nothing.
+    await h.restart();
+    await ready(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await otherForgotten()).toBe(false);
+
+    // Removed from the other server while down; the store says it belongs to another bot user (the token of
+    // another application): the removal is not acted on.
+    await h.restart(() => {
+      h.discord.removeBotFromGuild(other);
+      storeBelongsTo('100000000000000001');
+      return Promise.resolve();
+    });
+    await h.discord.waitFor(
+      () => h.logs.text().includes('this store belongs to another bot user'),
+      10_000,
+      'the refusal to forget',
+    );
+    expect(await otherForgotten()).toBe(false);
+
+    // As its own bot, the next start forgets that server as a removal does, and only that one.
+    await h.restart(() => {
+      storeBelongsTo(h.discord.bot.id);
+      return Promise.resolve();
+    });
+    await h.discord.waitFor(otherForgotten, 10_000, 'the other server forgotten');
+    expect((await h.bot.store.guilds.get(other)).serverKey).toBeNull();
+    const [audit] = await h.bot.store.audit.latest(other, 1);
+    expect(audit).toMatchObject({
+      userId: h.discord.bot.id,
+      action: 'Removed from the server: forgot 1 webhook, the server key',
+    });
+    expect(h.logs.text()).toContain('removed from a server while the bot was down');
+    expect(await h.bot.store.hooks.listForGuild(h.guild.id)).toHaveLength(1);
+    expect(await h.service.deliver(webhookId, modcall)).toMatchObject({ status: 204 });
+    expect(h.logs.text()).not.toContain('sealed-key-of-the-other');
   });
 
   it("stops polling its watched apps: the service hears no more of that server's developer key", async () => {

@@ -71,5 +71,7 @@ export function createReleasesFeature(parts: BotParts, options: ReleasesOptions 
       poster: parts.poster,
     },
     jobs: [poller],
+    // A developer key kept, and polled with, for a guild the bot left while down.
+    keptGuilds: async () => (await appRecords.listGuilds()).map((guild) => guild.guildId),
   };
 }

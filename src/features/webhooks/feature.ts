@@ -48,5 +48,6 @@ export function createWebhooksFeature(parts: BotParts): Feature<WebhooksDeps> {
     },
     onGuildRemoved: (guildId) =>
       forgetLeftGuild(guildId, { store, audit: store.audit, botUserId: discord.user?.id ?? '', clock, logger }),
+    keptGuilds: () => store.knownGuilds(),
   };
 }

@@ -81,6 +81,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     duty: new SqlDutyStore(postgresDialect, recordEngine),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
+    knownGuilds: () => forgetting.knownGuilds(),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
     coordinate: (options) =>
       new PostgresLeases(

@@ -28,6 +28,16 @@ export class PostgresGuildForgetting implements GuildForgetting {
     private readonly guilds: PostgresGuildSettings,
   ) {}
 
+  async knownGuilds(): Promise<string[]> {
+    // Forgetting empties the settings row (its version goes on counting) rather than deleting it.
+    const { rows } = await this.pool.query<{ guild_id: string }>(
+      `SELECT guild_id FROM hook
+       UNION SELECT guild_id FROM guild_settings WHERE settings - 'guildId' <> $1::jsonb - 'guildId'`,
+      [JSON.stringify(emptyGuildSettings(''))],
+    );
+    return rows.map((row) => row.guild_id);
+  }
+
   async forgetGuild(guildId: string): Promise<ForgottenGuild> {
     const { hookIds, forgotten } = await inTransaction(this.pool, async (client) => {
       // The hook rows first, in hook_id order, then the guild's lock, as a hook's removal takes them (and the

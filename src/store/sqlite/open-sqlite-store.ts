@@ -89,6 +89,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     duty: new SqlDutyStore(sqliteDialect, recordEngine),
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
+    knownGuilds: () => forgetting.knownGuilds(),
     // The file lock admits one process: it posts every feed and holds the gateway.
     coordinate: (options) => ownEverything(options),
     close() {

@@ -22,6 +22,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetDocuments: Statement<[{ guildId: string }]>;
   private readonly forgetRecord: Array<Statement<[string]>>;
   private readonly forgetDuty: Statement<[string]>;
+  private readonly known: Statement<[], { guild_id: string }>;
 
   constructor(
     db: Database,
@@ -40,6 +41,12 @@ export class SqliteGuildForgetting implements GuildForgetting {
     );
     this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
     this.forgetDuty = prepare(db, dutyStatements(d).forgetGuild);
+    // Forgetting deletes both rows: what is left is a guild's.
+    this.known = db.prepare('SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings');
+  }
+
+  knownGuilds(): Promise<string[]> {
+    return Promise.resolve(this.known.all().map((row) => row.guild_id));
   }
 
   forgetGuild(guildId: string): Promise<ForgottenGuild> {
