@@ -121,7 +121,12 @@ describe('session threads', () => {
     const threadId = card?.id ?? '';
     // Discord gives a thread started from a message the message's id.
     await harness.discord.waitFor(() => harness.discord.channel(threadId) !== undefined, 15_000, 'the thread');
-    expect(harness.discord.channel(threadId)).toMatchObject({ type: 11, parent_id: harness.channel('sessions') });
+    // Not archived while it is followed (48 h at most): an edit in an archived thread is refused.
+    expect(harness.discord.channel(threadId)).toMatchObject({
+      type: 11,
+      parent_id: harness.channel('sessions'),
+      thread_metadata: { auto_archive_duration: 4320 },
+    });
     expect(harness.discord.channel(threadId)?.name).toBe('Session: Evening patrol');
 
     // Told out of order: the case made before the shift change arrives after it.

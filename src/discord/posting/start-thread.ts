@@ -23,8 +23,9 @@ export function createThreadStarter(client: Client, token?: string): ThreadStart
         client.rest.post(Routes.threads(channelId, messageId), {
           body: {
             name: name.slice(0, THREAD_NAME_LENGTH),
-            // A day without a message archives it; a message posted in it later brings it back.
-            auto_archive_duration: ThreadAutoArchiveDuration.OneDay,
+            // Longer than a session's thread is followed (48 h after its card at most): Discord refuses an edit in
+            // an archived thread (50083), and the log and report are edited while followed, not re-posted.
+            auto_archive_duration: ThreadAutoArchiveDuration.ThreeDays,
           },
         }),
       );
