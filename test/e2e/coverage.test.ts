@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
+import { alertsOf } from '../helpers/alerts.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 const SERVER = 'srv_cover';
@@ -81,10 +82,8 @@ describe('the coverage guard', () => {
       commandOption.channel('channel', alertChannel()),
       commandOption.role('role', moderators()),
     ]);
-  const coverageAlerts = (): FakeMessage[] =>
-    h.discord
-      .messages(alertChannel())
-      .filter((message) => /Not enough staff on shift/.test(message.api.embeds[0]?.title ?? ''));
+  const coverage = () => alertsOf(h.discord, alertChannel(), 'Not enough staff on shift');
+  const coverageAlerts = (): FakeMessage[] => coverage().messages();
   /**
    * The coverage alerts the bot created in the alert channel (other incidents, such as the deliveries held for want
    * of a feed channel here, left out): each a ping of the alert role; an edit pings nobody.
@@ -97,15 +96,7 @@ describe('the coverage guard', () => {
         JSON.stringify(request.body).includes('Not enough staff on shift'),
     );
   /** The last coverage alert once its title is `title`. */
-  const alertTitled = (title: string) =>
-    h.discord.waitFor(
-      () => {
-        const alert = coverageAlerts().at(-1);
-        return alert?.api.embeds[0]?.title === title ? alert : false;
-      },
-      15_000,
-      `an alert titled "${title}"`,
-    );
+  const alertTitled = (title: string) => coverage().lastTitled(title);
   /** Waits until the record holds `n` open shifts and `sessions` running sessions. */
   const recorded = (n: number, sessions: number) =>
     h.discord.waitFor(

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, commandOption, type CommandOptionValue } from '../../fakes/discord/index.js';
 import { nextDigestAt, WEEKDAYS } from '../../src/features/digest/weekly-schedule.js';
+import { alertsOf } from '../helpers/alerts.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
 import { decodePng } from '../helpers/png.js';
 import { startFeedHarness, type FeedHarness } from './feed-harness.js';
@@ -190,20 +191,8 @@ describe('the weekly digest', () => {
     const schedule = await harness.bot.store.digests.scheduleOf(guildId);
     if (!schedule) throw new Error('no schedule');
     await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: Date.now() + 100 });
-    const digestAlerts = () =>
-      harness.discord
-        .messages(alertChannel)
-        .filter((message) => (message.api.embeds[0]?.title ?? '').includes('weekly digest cannot be posted'));
-    const alertTitled = (title: string) =>
-      harness.discord.waitFor(
-        () => {
-          const alert = digestAlerts().at(-1);
-          return alert?.api.embeds[0]?.title === title ? alert : false;
-        },
-        10_000,
-        `an alert titled "${title}"`,
-      );
-    const open = await alertTitled(`The weekly digest cannot be posted in <#${digestChannel}>`);
+    const digestAlerts = alertsOf(harness.discord, alertChannel, 'weekly digest cannot be posted');
+    const open = await digestAlerts.lastTitled(`The weekly digest cannot be posted in <#${digestChannel}>`);
     expect(open.api.embeds[0]?.description).toContain('Discord refused it: ');
     expect(open.api.embeds[0]?.description).toContain('/digest set');
     const status = await harness.discord.dispatchInteraction(
@@ -222,13 +211,13 @@ describe('the weekly digest', () => {
       10_000,
       'the digest tried again',
     );
-    expect(digestAlerts()).toHaveLength(1);
+    expect(digestAlerts.messages()).toHaveLength(1);
 
     // The admin gives the access back: the digest is posted, once, and the alert says resolved.
     harness.discord.restoreChannel(digestChannel);
     await harness.discord.waitForMessages(digestChannel, 1, 10_000);
-    await alertTitled(`Resolved: The weekly digest cannot be posted in <#${digestChannel}>`);
-    expect(digestAlerts()).toHaveLength(1);
+    await digestAlerts.lastTitled(`Resolved: The weekly digest cannot be posted in <#${digestChannel}>`);
+    expect(digestAlerts.messages()).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(harness.discord.messages(digestChannel)).toHaveLength(1);
     expect(harness.discord.violations).toEqual([]);

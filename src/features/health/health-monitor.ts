@@ -6,7 +6,7 @@ import type { PollHealth } from '../releases/index.js';
 import { DOWNTIME_WORTH_CHECKING_MS, Heartbeat, HEARTBEAT_EVERY_MS } from './downtime-recovery.js';
 import { HealthChecks, type HealthChecksDeps } from './health-checks.js';
 import { incidentKey, keyOf, type Incident } from './incidents.js';
-import { OpenIncidents, type OpenIncidentsDeps } from './open-incidents.js';
+import { OpenIncidents, type Finding, type OpenIncidentsDeps } from './open-incidents.js';
 import { describeRefusal, describeShortfall, type DigestRefusal } from './reported-findings.js';
 
 /** How often the feed's channels, held entries and silent webhooks are checked in servers with alerts set. */
@@ -134,15 +134,7 @@ export class HealthMonitor {
    * null resolves it. Resolves when the alert is up to date.
    */
   noteCoverage(guildId: string, shortfall: CoverageShortfall | null): Promise<void> {
-    return this.track(
-      (async () => {
-        // After a restart, the incidents left open are known only once the monitor has read them.
-        await this.starting;
-        if (shortfall === null) return this.incidents.resolve(incidentKey(guildId, 'coverage', ''));
-        return this.incidents.raise(guildId, 'coverage', '', describeShortfall(shortfall));
-      })(),
-      { guildId },
-    );
+    return this.noteReported(guildId, 'coverage', shortfall && describeShortfall(shortfall));
   }
 
   /**
@@ -150,11 +142,17 @@ export class HealthMonitor {
    * tried again every two minutes meanwhile), a digest posted resolves it.
    */
   noteDigest(guildId: string, refused: DigestRefusal | null): Promise<void> {
+    return this.noteReported(guildId, 'digest', refused && describeRefusal(refused));
+  }
+
+  /** What another feature reports of a guild: a finding opens or updates the guild's incident, null resolves it. */
+  private noteReported(guildId: string, type: 'coverage' | 'digest', finding: Finding | null): Promise<void> {
     return this.track(
       (async () => {
+        // After a restart, the incidents left open are known only once the monitor has read them.
         await this.starting;
-        if (refused === null) return this.incidents.resolve(incidentKey(guildId, 'digest', ''));
-        return this.incidents.raise(guildId, 'digest', '', describeRefusal(refused));
+        if (finding === null) return this.incidents.resolve(incidentKey(guildId, type, ''));
+        return this.incidents.raise(guildId, type, '', finding);
       })(),
       { guildId },
     );
