@@ -74,20 +74,23 @@ function isPlain(value: string | null): value is string {
   return value !== null && !isSealed(value);
 }
 
+/** Whether a stored value is sealed and this SecretBox cannot open it (another SECRET_KEY, or none). */
+export function cannotOpen(value: string | null, secrets: SecretBox): value is string {
+  if (value === null || !isSealed(value)) return false;
+  try {
+    secrets.open(value);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function refuseUnopenable(values: ReadonlyArray<string | null>, secrets: SecretBox): void {
-  const sealed = values.filter((value): value is string => value !== null && isSealed(value));
-  const unopenable = sealed.filter((value) => {
-    try {
-      secrets.open(value);
-      return false;
-    } catch {
-      return true;
-    }
-  }).length;
+  const unopenable = values.filter((value) => cannotOpen(value, secrets)).length;
   if (unopenable === 0) return;
   throw new StartupError(
     secrets.encrypts
-      ? `${unopenable} stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again`
-      : `${unopenable} stored secret(s) are sealed, but SECRET_KEY is not set: set the SECRET_KEY they were sealed with and start again`,
+      ? `${unopenable} stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again (a key lost for good: npm run forget-lost-secrets)`
+      : `${unopenable} stored secret(s) are sealed, but SECRET_KEY is not set: set the SECRET_KEY they were sealed with and start again (a key lost for good: npm run forget-lost-secrets)`,
   );
 }

@@ -147,7 +147,7 @@ describe('npm start (src/main.ts) as a process', () => {
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([
-      'Cannot start: 1 stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again',
+      'Cannot start: 1 stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again (a key lost for good: npm run forget-lost-secrets)',
     ]);
     for (const secret of [SECRET, sealedWith, wrongKey]) {
       expect(stderr).not.toContain(secret);

@@ -150,12 +150,12 @@ describe.each(engines)('stored secrets at start ($name)', ({ skip, storeUrl: mak
       });
       await expect(refusal).rejects.toThrow(StartupError);
       await expect(refusal).rejects.toThrow(
-        '3 stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again',
+        '3 stored secret(s) cannot be opened with this SECRET_KEY: it is not the key they were sealed with. Set SECRET_KEY back to that key and start again (a key lost for good: npm run forget-lost-secrets)',
       );
       await expect(
         startBot({ config: testConfig({ STORE_URL: storeUrl }), logger: captureLogs().logger, feed: false }),
       ).rejects.toThrow(
-        '3 stored secret(s) are sealed, but SECRET_KEY is not set: set the SECRET_KEY they were sealed with and start again',
+        '3 stored secret(s) are sealed, but SECRET_KEY is not set: set the SECRET_KEY they were sealed with and start again (a key lost for good: npm run forget-lost-secrets)',
       );
       // The store was closed on the way out: the right key starts again (SQLite refuses a second holder of the file).
       await (await start(storeUrl, SECRET_KEY)).bot.stop();
