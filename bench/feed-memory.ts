@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { startFakeDiscord, type RateLimit } from '../fakes/discord/index.js';
 import type { EventName } from '../src/upstream/schemas.js';
 import type { BenchGroup } from './group.js';
+import { readBareNodeRss, type BareNodeRss } from './lib/bare-node-rss.js';
 import { makeRunTag } from './lib/delivery.js';
 import { startFeedBotProcess, type FeedBotRuntime } from './lib/feed-bot-process.js';
 import type { FeedBotMemory } from './lib/feed-bot-protocol.js';
@@ -22,10 +23,12 @@ import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
 
 /**
  * feed.rss_mb: the bot process's resident memory after 10,000 events through intake and feed, and
- * feed.rss_growth_mb: how much of it the second 5,000 added. The bot runs alone in a child process against a
- * fake Discord in this one, which also sends the load; each figure is taken after the outbox emptied and two
- * full garbage collections (`--expose-gc`), once the RSS stopped falling (V8 returns freed pages a little later). A
- * leak per event shows as growth; the size as the RSS.
+ * feed.rss_growth_mb: how much of it the second 5,000 added; feed.rss_start_mb: the same process at start, idle
+ * (Discord ready, hook and routes saved, nothing received yet), and feed.rss_start_ours_mb: that less a bare Node
+ * process with the same flags (lib/bare-node-rss.ts), what the bot itself loads and does. The bot runs alone in a
+ * child process against a fake Discord in this one, which also sends the load; each figure is taken after the
+ * outbox emptied and two full garbage collections (`--expose-gc`), once the RSS stopped falling (V8 returns freed
+ * pages a little later). A leak per event shows as growth; the size as the RSS.
  * The child runs compiled JavaScript, as `npm start` does (lib/feed-compile.ts): under tsx, Node 20's loader
  * thread alone adds ~35 MB. BENCH_FEED_TSX=1 runs it through tsx instead, to see that difference.
  */
@@ -46,6 +49,8 @@ interface MemoryRun {
   full: FeedBotMemory;
   /** Wall time of each half: first delivery sent -> last embed at the fake, ms. */
   halfMs: [number, number];
+  /** A Node process that loads nothing, same flags, read just before the bot process started. */
+  bare: BareNodeRss | undefined;
 }
 
 const mb = (bytes: number) => bytes / MB;
@@ -67,7 +72,8 @@ const count = (n: number, what: string) => `${n} ${what}`;
 function describeBreakdown(memory: FeedBotMemory): string {
   const b = memory.breakdown;
   const parts = [
-    `V8 heap used ${mb(b.heapUsed).toFixed(1)} MB of ${mb(b.heapResident).toFixed(1)} MB resident (young generation ${mb(b.newSpaceResident).toFixed(1)} MB)`,
+    `V8 heap used ${mb(b.heapUsed).toFixed(1)} MB of ${mb(b.heapResident).toFixed(1)} MB resident (young generation ${mb(b.newSpaceResident).toFixed(1)} MB; ` +
+      `${b.spaces.map((space) => `${space.name} ${mb(space.used).toFixed(1)}/${mb(space.resident).toFixed(1)}`).join(', ')})`,
   ];
   if (b.mallocMain !== undefined && b.mallocThreads !== undefined && b.otherAnon !== undefined) {
     parts.push(
@@ -92,9 +98,14 @@ function describeBreakdown(memory: FeedBotMemory): string {
   return parts.join('; ');
 }
 
+function describeBare(bare: BareNodeRss | undefined): string {
+  if (!bare) return 'a bare Node process: not read (no /proc)';
+  return `a bare Node process: rss ${mb(bare.rss).toFixed(1)} MB (anon ${mb(bare.rssAnon).toFixed(1)} + file ${mb(bare.rssFile).toFixed(1)})`;
+}
+
 function logRound(round: number, run: MemoryRun): void {
   const posted = (ms: number) => `posted in ${(ms / 1000).toFixed(1)} s (${formatNumber(HALF / (ms / 1000))} events/s)`;
-  log(`  round ${round} at start:     ${describeMemory(run.start)}`);
+  log(`  round ${round} at start:     ${describeMemory(run.start)}; ${describeBare(run.bare)}`);
   log(`  round ${round} after ${HALF}:  ${describeMemory(run.half)}; ${posted(run.halfMs[0])}`);
   log(`  round ${round} after ${EVENTS}: ${describeMemory(run.full)}; ${posted(run.halfMs[1])}`);
   log(`    at start:     ${describeBreakdown(run.start)}`);
@@ -115,6 +126,7 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
       return id;
     });
     const routes = Object.fromEntries(EVENT_KINDS.map((event, i) => [event, channelIds[i] as string]));
+    const bare = await readBareNodeRss();
     const bot = await startFeedBotProcess(
       {
         apiUrl: fake.apiUrl,
@@ -148,7 +160,7 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
       );
       if (fake.violations.length > 0) throw new Error(`${fake.violations.length} bodies Discord would refuse`);
       if (full.warnings > 0) log(`  ! the bot logged ${full.warnings} warnings, e.g. ${full.firstWarning ?? ''}`);
-      return { start, half, full, halfMs: [firstMs, secondMs] };
+      return { start, half, full, halfMs: [firstMs, secondMs], bare };
     } finally {
       await bot.stop();
     }
@@ -160,7 +172,7 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
 
 export const feedMemoryGroup: BenchGroup = {
   name: 'feed-memory',
-  figures: ['feed.rss_mb', 'feed.rss_growth_mb', 'feed.rss_vs_limit'],
+  figures: ['feed.rss_mb', 'feed.rss_growth_mb', 'feed.rss_vs_limit', 'feed.rss_start_mb', 'feed.rss_start_ours_mb'],
   async run(figures) {
     log(
       `feed-memory: RSS of the bot process (child, --expose-gc, after GC, once settled) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
@@ -175,9 +187,15 @@ export const feedMemoryGroup: BenchGroup = {
         logRound(round, run);
       }
     });
+    const startRss = runs.map((run) => mb(run.start.rss));
+    const ours = runs.flatMap((run) => (run.bare ? [mb(run.start.rss - run.bare.rss)] : []));
     const rss = runs.map((run) => mb(run.full.rss));
     const growth = runs.map((run) => mb(run.full.rss - run.half.rss));
     const heapGrowth = runs.map((run) => mb(run.full.heapUsed - run.half.heapUsed));
+    log(`  rss at start MB: ${formatList(startRss)} -> median ${formatNumber(median(startRss))}`);
+    if (ours.length > 0) {
+      log(`  rss at start less a bare Node process MB: ${formatList(ours)} -> median ${formatNumber(median(ours))}`);
+    }
     log(
       `  rss after ${EVENTS} MB: ${formatList(rss)} -> median ${formatNumber(median(rss))} (target < ${RSS_LIMIT_MB})`,
     );
@@ -190,5 +208,7 @@ export const feedMemoryGroup: BenchGroup = {
     figures.add('feed.rss_mb', median(rss), 'MB');
     figures.add('feed.rss_growth_mb', median(growth), 'MB');
     figures.add('feed.rss_vs_limit', median(rss) / RSS_LIMIT_MB, 'x');
+    figures.add('feed.rss_start_mb', median(startRss), 'MB');
+    if (ours.length > 0) figures.add('feed.rss_start_ours_mb', median(ours), 'MB');
   },
 };

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { writeHeapSnapshot } from 'node:v8';
 
 import { fillBacklog } from './backlog-fill.js';
 import { seedBacklogStore } from './backlog-seed.js';
@@ -20,6 +22,14 @@ let feed: FeedBot | undefined;
 /** How often the RSS is read after a collection, and by how little it must fall to count as still falling. */
 const SETTLE_STEP_MS = 100;
 const SETTLED_BYTES = 256 * 1024;
+/**
+ * Written after each reading, to see where the RSS is: BENCH_SMAPS_DIR gets a copy of /proc/self/smaps (its
+ * mappings) and the names of the process's threads; BENCH_HEAP_SNAPSHOT_DIR a heap snapshot (what the JS heap
+ * holds), which makes the later readings larger: taking one allocates native memory that stays.
+ */
+const SMAPS_DIR = process.env.BENCH_SMAPS_DIR;
+const SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR;
+let readings = 0;
 
 applySqliteCacheOverride();
 
@@ -56,7 +66,7 @@ async function snapshot(bot: FeedBot): Promise<FeedBotMemory> {
   }
   const usage = process.memoryUsage();
   const warnings = bot.warnings();
-  return {
+  const memory: FeedBotMemory = {
     type: 'memory',
     rss: usage.rss,
     rssAtGc,
@@ -72,6 +82,17 @@ async function snapshot(bot: FeedBot): Promise<FeedBotMemory> {
     warnings: warnings.count,
     firstWarning: warnings.first[0],
   };
+  // Written after the reading: they allocate.
+  readings += 1;
+  const name = `feed-bot-${process.pid}-${readings}`;
+  if (SMAPS_DIR) {
+    writeFileSync(join(SMAPS_DIR, `${name}.smaps`), readFileSync('/proc/self/smaps'));
+    // Each thread that allocates gets a glibc arena of its own: which threads there are.
+    const threads = readdirSync('/proc/self/task').map((id) => readFileSync(`/proc/self/task/${id}/comm`, 'utf8'));
+    writeFileSync(join(SMAPS_DIR, `${name}.threads`), threads.join(''));
+  }
+  if (SNAPSHOT_DIR) writeHeapSnapshot(join(SNAPSHOT_DIR, `${name}.heapsnapshot`));
+  return memory;
 }
 
 function running(): FeedBot {

@@ -48,14 +48,19 @@ export function startFlags(): string[] {
 }
 const START_FLAGS = startFlags();
 
+/** The node flags of the bot process, besides `--expose-gc`: npm start's, then BENCH_SERVER_FLAGS. */
+export function botNodeFlags(): string[] {
+  return [...START_FLAGS, ...SERVER_FLAGS];
+}
+
 function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] } {
   if (runtime === 'tsx') {
     return {
       module: fileURLToPath(new URL('./feed-bot-child.ts', import.meta.url)),
-      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...START_FLAGS, ...SERVER_FLAGS],
+      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...botNodeFlags()],
     };
   }
-  return { module: runtime.compiled, execArgv: ['--expose-gc', ...START_FLAGS, ...SERVER_FLAGS] };
+  return { module: runtime.compiled, execArgv: ['--expose-gc', ...botNodeFlags()] };
 }
 
 /** Forks the bot process; nothing runs in it until the first request. */

@@ -14,6 +14,8 @@ export interface MemoryBreakdown {
   heapUsed: number;
   heapResident: number;
   newSpaceResident: number;
+  /** Each space of 0.5 MB resident or more: where the heap's resident pages are, and how full they are. */
+  spaces: Array<{ name: string; used: number; resident: number }>;
   /** Resident pages of glibc malloc: the main arena ([heap], brk) and the threads' arenas (64 MiB mappings). */
   mallocMain: number | undefined;
   mallocThreads: number | undefined;
@@ -170,10 +172,14 @@ export function readMemoryBreakdown(storeFile: string, client: Client | undefine
   let heapUsed = 0;
   let heapResident = 0;
   let newSpaceResident = 0;
+  const spaces: MemoryBreakdown['spaces'] = [];
   for (const space of getHeapSpaceStatistics()) {
     heapUsed += space.space_used_size;
     heapResident += space.physical_space_size;
     if (space.space_name === 'new_space') newSpaceResident = space.physical_space_size;
+    if (space.physical_space_size >= 512 * 1024) {
+      spaces.push({ name: space.space_name, used: space.space_used_size, resident: space.physical_space_size });
+    }
   }
   const cap = sqliteCacheCap();
   const onDisk = fileBytes(storeFile) + fileBytes(`${storeFile}-wal`);
@@ -181,6 +187,7 @@ export function readMemoryBreakdown(storeFile: string, client: Client | undefine
     heapUsed,
     heapResident,
     newSpaceResident,
+    spaces,
     ...nativeSplit(),
     sqliteCacheCap: cap,
     sqliteCacheBound: onDisk > 0 ? Math.min(cap, onDisk) : undefined,

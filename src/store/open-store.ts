@@ -1,6 +1,4 @@
 import type { Logger } from '../base/logger.js';
-import { openPostgresStore } from './postgres/open-postgres-store.js';
-import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 import type { Store } from './store.js';
 
 export type { Store } from './store.js';
@@ -9,17 +7,21 @@ export type { Store } from './store.js';
  * Opens the store `storeUrl` names: `sqlite://<path>` (relative paths from the working directory),
  * `postgres://…` (shared by any number of processes), or `memory://` (an SQLite database in memory: nothing
  * kept; tests).
+ * Each engine is loaded only when it is named: a bot on SQLite never loads `pg` and the PostgreSQL engine (about
+ * 1 MB of its heap for as long as it runs), one on PostgreSQL never loads better-sqlite3.
  * @param clock the clock used for record timestamps; tests pass their own.
  */
-export function openStore(storeUrl: string, clock: () => number = Date.now, logger?: Logger): Promise<Store> {
-  if (/^postgres(ql)?:\/\//.test(storeUrl)) return openPostgresStore(storeUrl, clock, logger);
-  if (storeUrl === 'memory://' || storeUrl === 'memory') return Promise.resolve(openSqliteStore(':memory:', clock));
-  if (storeUrl.startsWith('sqlite://')) {
-    try {
-      return Promise.resolve(openSqliteStore(storeUrl.slice('sqlite://'.length), clock));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+export async function openStore(storeUrl: string, clock: () => number = Date.now, logger?: Logger): Promise<Store> {
+  if (/^postgres(ql)?:\/\//.test(storeUrl)) {
+    const { openPostgresStore } = await import('./postgres/open-postgres-store.js');
+    return openPostgresStore(storeUrl, clock, logger);
   }
-  return Promise.reject(new Error(`unsupported STORE_URL scheme: ${storeUrl.split(':')[0] ?? ''}`));
+  const path = storeUrl === 'memory://' || storeUrl === 'memory' ? ':memory:' : sqlitePath(storeUrl);
+  const { openSqliteStore } = await import('./sqlite/open-sqlite-store.js');
+  return openSqliteStore(path, clock);
+}
+
+function sqlitePath(storeUrl: string): string {
+  if (storeUrl.startsWith('sqlite://')) return storeUrl.slice('sqlite://'.length);
+  throw new Error(`unsupported STORE_URL scheme: ${storeUrl.split(':')[0] ?? ''}`);
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -12,6 +13,20 @@ import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const SECRET = 'whsec_main_process_0123456789';
+
+/**
+ * The node flags `npm start` gives the bot (package.json: `node <flags> scripts/launch.js bot`): the process runs as
+ * in production, its V8 and WebAssembly settings included.
+ */
+const START_FLAGS = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const flags = /^node((?:\s+--\S+)*)\s+scripts\/launch\.js bot$/.exec(pkg.scripts.start)?.[1];
+  if (flags === undefined)
+    throw new Error(`npm start is not "node <flags> scripts/launch.js bot": ${pkg.scripts.start}`);
+  return flags.split(/\s+/).filter(Boolean);
+})();
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -210,9 +225,9 @@ async function setUpGuild() {
   return { dir, discord, guild, channelId, storeUrl, hookId };
 }
 
-/** `npm start`'s entry as a child process, against the fake Discord and the given store. */
+/** `npm start`'s entry as a child process with its node flags, against the fake Discord and the given store. */
 function startMain(discord: FakeDiscord, storeUrl: string, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...START_FLAGS, '--import', 'tsx', 'src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
       DISCORD_TOKEN: discord.botToken,
