@@ -40,7 +40,10 @@ const CONCURRENCY = 16;
 const LIMIT: RateLimit = { limit: 1_000, windowMs: 1_000 };
 /** Four channels, one per event kind, the events taking turns. */
 const EVENT_KINDS: readonly EventName[] = ['case.created', 'modcall', 'shift.started', 'session.started'];
-const RSS_LIMIT_MB = 150;
+/** Issue 23's limit for the bot after 10,000 events; memory figures are the worst round's, not the median. */
+const RSS_LIMIT_MB = 120;
+/** What the second 5,000 events may add, in every round. */
+const GROWTH_LIMIT_MB = 2;
 const MB = 1024 * 1024;
 
 interface MemoryRun {
@@ -192,23 +195,23 @@ export const feedMemoryGroup: BenchGroup = {
     const rss = runs.map((run) => mb(run.full.rss));
     const growth = runs.map((run) => mb(run.full.rss - run.half.rss));
     const heapGrowth = runs.map((run) => mb(run.full.heapUsed - run.half.heapUsed));
-    log(`  rss at start MB: ${formatList(startRss)} -> median ${formatNumber(median(startRss))}`);
+    const worst = (values: readonly number[]) => Math.max(...values);
+    log(`  rss at start MB: ${formatList(startRss)} -> worst ${formatNumber(worst(startRss))}`);
     if (ours.length > 0) {
-      log(`  rss at start less a bare Node process MB: ${formatList(ours)} -> median ${formatNumber(median(ours))}`);
+      log(`  rss at start less a bare Node process MB: ${formatList(ours)} -> worst ${formatNumber(worst(ours))}`);
     }
+    log(`  rss after ${EVENTS} MB: ${formatList(rss)} -> worst ${formatNumber(worst(rss))} (target < ${RSS_LIMIT_MB})`);
     log(
-      `  rss after ${EVENTS} MB: ${formatList(rss)} -> median ${formatNumber(median(rss))} (target < ${RSS_LIMIT_MB})`,
-    );
-    log(
-      `  rss growth ${HALF} -> ${EVENTS} MB: ${formatList(growth)} -> median ${formatNumber(median(growth))} (target about 0)`,
+      `  rss growth ${HALF} -> ${EVENTS} MB: ${formatList(growth)} -> worst ${formatNumber(worst(growth))} (target < ${GROWTH_LIMIT_MB})`,
     );
     log(
       `  heap-used growth ${HALF} -> ${EVENTS} MB: ${formatList(heapGrowth)} -> median ${formatNumber(median(heapGrowth))}`,
     );
-    figures.add('feed.rss_mb', median(rss), 'MB');
-    figures.add('feed.rss_growth_mb', median(growth), 'MB');
-    figures.add('feed.rss_vs_limit', median(rss) / RSS_LIMIT_MB, 'x');
-    figures.add('feed.rss_start_mb', median(startRss), 'MB');
-    if (ours.length > 0) figures.add('feed.rss_start_ours_mb', median(ours), 'MB');
+    // Memory holds for the worst round (issue 23): a median would hide the round that runs out of memory.
+    figures.add('feed.rss_mb', worst(rss), 'MB');
+    figures.add('feed.rss_growth_mb', worst(growth), 'MB');
+    figures.add('feed.rss_vs_limit', worst(rss) / RSS_LIMIT_MB, 'x');
+    figures.add('feed.rss_start_mb', worst(startRss), 'MB');
+    if (ours.length > 0) figures.add('feed.rss_start_ours_mb', worst(ours), 'MB');
   },
 };
