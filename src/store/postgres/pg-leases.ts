@@ -134,6 +134,8 @@ export class PostgresLeases implements FeedOwnership {
         this.held.delete(partition);
         this.epochs.delete(partition);
       }
+      // Hand-overs are logged (rare, and what a failover's timeline is made of).
+      this.options.logger.info({ partitions: extra, members }, 'giving back feed partitions');
       // The lanes stop and their sends finish before another process may take these partitions. Sends can take
       // longer than idle_session_timeout (a slow Discord, a long rate-limit queue): meanwhile the session shows
       // it is alive, or the server would end it and free every partition while those sends are in flight.
@@ -153,6 +155,7 @@ export class PostgresLeases implements FeedOwnership {
       for (const partition of extra) {
         await this.session.query(client, 'SELECT pg_advisory_unlock($1, $2)', [PARTITION_CLASS, partition]);
       }
+      this.options.logger.info({ partitions: extra }, 'gave back feed partitions');
     } else if (this.held.size < target) {
       const locked: number[] = [];
       for (const partition of shuffled(PARTITIONS)) {
@@ -171,6 +174,7 @@ export class PostgresLeases implements FeedOwnership {
           this.epochs.set(partition, epoch);
           this.held.add(partition);
         }
+        this.options.logger.info({ partitions: locked, members }, 'took feed partitions');
         this.listener?.gained(locked);
       }
     }
