@@ -42,7 +42,7 @@ const TARGET_MS = 3_000;
 /** A kill whose slowest channel took longer than this prints its timeline in any round (the first round's always). */
 const SLOW_KILL_MS = 5_000;
 
-/** src/store/postgres/pg-leases.ts's advisory lock class of partition leases ('BRDP'). */
+/** src/store/postgres/partition-locks.ts's advisory lock class of partition leases ('BRDP'). */
 const PARTITION_CLASS = 0x42524450;
 /** src/bot.ts names the lease connection `service-discord-bridge-leases-<pid>`. */
 const LEASE_APPLICATION = /^service-discord-bridge-leases-(\d+)$/;

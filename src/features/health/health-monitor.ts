@@ -176,6 +176,7 @@ export class HealthMonitor {
         this.schedule(0);
         break;
       case 'hook-changed':
+      case 'leases':
         break;
     }
   }
