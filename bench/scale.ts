@@ -18,6 +18,21 @@ const INTAKE_ROUNDS = roundCount(5);
 const CHAOS_ROUNDS = roundCount(3);
 const FAILOVER_ROUNDS = roundCount(3);
 
+/** The group's parts; BENCH_SCALE_ONLY=<part>[,<part>] runs only those (e.g. `failover` while working on it). */
+const PARTS = ['intake', 'chaos', 'failover'] as const;
+type Part = (typeof PARTS)[number];
+
+function selectedParts(): ReadonlySet<Part> {
+  const only = process.env.BENCH_SCALE_ONLY;
+  if (only === undefined || only === '') return new Set(PARTS);
+  const named = only.split(',').map((part) => part.trim());
+  const unknown = named.filter((part) => !(PARTS as readonly string[]).includes(part));
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_SCALE_ONLY: unknown part(s) ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
+  }
+  return new Set(named as Part[]);
+}
+
 export const scaleGroup: BenchGroup = {
   name: 'scale',
   figures: [
@@ -31,13 +46,17 @@ export const scaleGroup: BenchGroup = {
     'scale.failover_p99_ms',
   ],
   async run(figures) {
+    const parts = selectedParts();
     await withPostgresCluster(async (cluster) => {
       log(`  throwaway PostgreSQL cluster on 127.0.0.1:${cluster.port} (fsync off, synchronous_commit on)`);
-      await measurePgThroughput(cluster, INTAKE_ROUNDS, figures);
-      await measurePgAck(cluster, INTAKE_ROUNDS, figures);
-      await measureIntakeScaling(cluster, INTAKE_ROUNDS, figures);
-      await measureChaos(cluster, CHAOS_ROUNDS, figures);
-      await measureFailover(cluster, FAILOVER_ROUNDS, figures);
+      if (parts.size < PARTS.length) log(`  only ${[...parts].join(', ')} (BENCH_SCALE_ONLY)`);
+      if (parts.has('intake')) {
+        await measurePgThroughput(cluster, INTAKE_ROUNDS, figures);
+        await measurePgAck(cluster, INTAKE_ROUNDS, figures);
+        await measureIntakeScaling(cluster, INTAKE_ROUNDS, figures);
+      }
+      if (parts.has('chaos')) await measureChaos(cluster, CHAOS_ROUNDS, figures);
+      if (parts.has('failover')) await measureFailover(cluster, FAILOVER_ROUNDS, figures);
     });
   },
 };

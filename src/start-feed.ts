@@ -87,10 +87,11 @@ export async function startFeed(
     ...options.leases,
     wantsGateway: true,
     onGateway: gateway,
-    onMembers: (members) => {
-      // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second.
-      const share = Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND / members);
-      discord.rest.options.globalRequestsPerSecond = Math.max(1, share);
+    onShare: (share) => {
+      // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second, each as
+      // much of it as of the partitions (a process that took a dead one's partitions posts them at its rate).
+      const perSecond = Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND * share);
+      discord.rest.options.globalRequestsPerSecond = Math.max(1, perSecond);
     },
   });
 

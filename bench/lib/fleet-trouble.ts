@@ -1,4 +1,7 @@
-import type { Fleet } from '../../test/e2e/fleet.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { BotProcess, Fleet } from '../../test/e2e/fleet.js';
 
 /** pino's level of warnings. */
 const WARN = 40;
@@ -23,4 +26,19 @@ export function fleetTrouble(fleet: Fleet, max = 5): string[] {
     if (stderr) lines.push(`${bot.name} stderr: ${stderr.slice(-500)}`);
   }
   return lines;
+}
+
+/**
+ * BENCH_FLEET_LOGS=<folder>: every bot process's log lines (JSON, one a line) and stderr are written there, a
+ * file per process and round (`<round>-<name>-<pid>.log`), to read what a measurement's processes did.
+ */
+export function saveFleetLogs(bots: Iterable<BotProcess>, round: number): void {
+  const folder = process.env.BENCH_FLEET_LOGS;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  for (const bot of bots) {
+    const lines = bot.lines.map((line) => JSON.stringify(line)).join('\n');
+    const file = join(folder, `${round + 1}-${bot.name}-${bot.child.pid ?? 'none'}.log`);
+    writeFileSync(file, `${lines}\n${bot.stderr ? `stderr:\n${bot.stderr}\n` : ''}`);
+  }
 }

@@ -83,7 +83,12 @@ export class FeedWorker {
       gained: (partitions) => {
         for (const partition of partitions) this.owned.add(partition);
         const gained = new Set(partitions);
-        this.rescan((guildId) => gained.has(partitionOf(guildId)));
+        // Logged with the channels started: the failover timeline (bench/scale-failover.ts) reads it.
+        this.rescan(
+          (guildId) => gained.has(partitionOf(guildId)),
+          (channels) =>
+            this.deps.logger.info({ partitions: partitions.length, channels }, 'lanes started for gained partitions'),
+        );
       },
       losing: (partitions) => {
         for (const partition of partitions) this.owned.delete(partition);
@@ -112,9 +117,10 @@ export class FeedWorker {
   }
 
   /** Starts the lanes of owned channels with work whose guild `include` takes (after a restart, a lease, a gap). */
-  private rescan(include: (guildId: string) => boolean): void {
+  private rescan(include: (guildId: string) => boolean, started?: (channels: string[]) => void): void {
     if (!this.running) return;
     void (async () => {
+      const channels: string[] = [];
       // One query for all the lanes (and their stored backoff): no await between the ownership check and the
       // lane's start, so a partition given away meanwhile never gets a second lane here.
       for (const { channelId, guildId, retryAt } of await this.deps.queue.channelsWithWork()) {
@@ -122,8 +128,10 @@ export class FeedWorker {
         const lane = this.laneFor(channelId, guildId);
         if (retryAt === undefined) lane.poke();
         else lane.resumeAt(retryAt);
+        channels.push(channelId);
       }
       this.rescanRetry.failures = 0;
+      started?.(channels);
     })().catch((error: unknown) => {
       this.deps.logger.warn({ err: error }, 'reading the channels with work failed; reading again soon');
       this.retryRescan();

@@ -44,12 +44,20 @@ export interface CoordinationOptions {
   rebalanceMs?: number;
   /** How long a silent process keeps its share, where there are several. Default 10 s. */
   idleTimeoutMs?: number;
+  /**
+   * How long a partition just taken is kept before it may be given back to a process that joined, where there
+   * are several (tests shorten it). Default 3 s.
+   */
+  keepTakenMs?: number;
   /** Whether this process may hold the gateway. */
   wantsGateway: boolean;
   /** Told when this process gains or loses the gateway. */
   onGateway?(held: boolean): void;
-  /** Told how many feed processes share the work (Discord's global rate limit is split by it). */
-  onMembers?(members: number): void;
+  /**
+   * Told the share of the partitions this process holds, 0 to 1, whenever it changes: Discord's global rate limit
+   * is split by it (shares never add up to more than 1: a partition given back is counted out before it is free).
+   */
+  onShare?(share: number): void;
 }
 
 /**
@@ -63,7 +71,7 @@ export function ownEverything(options: Partial<CoordinationOptions> = {}): FeedO
     leaseOf: (guildId) => ({ partition: partitionOf(guildId), epoch: 0 }),
     start(listener) {
       listener.gained(Array.from({ length: PARTITIONS }, (_, partition) => partition));
-      options.onMembers?.(1);
+      options.onShare?.(1);
       if (options.wantsGateway) options.onGateway?.(true);
       return Promise.resolve();
     },

@@ -13,6 +13,8 @@ export type StoreSignal =
   | { kind: 'hook-state'; hookId: string; enabled: boolean }
   | { kind: 'settings-changed'; guildId: string }
   | { kind: 'hook-changed'; hookId: string }
+  /** The feed processes' shares changed (one joined, gave partitions back, or died): each rebalances now. */
+  | { kind: 'leases' }
   /** Signals may have been missed (the listening connection was lost): anything that matters is read again. */
   | { kind: 'resync' };
 

@@ -36,7 +36,11 @@ async function leaseDatabase() {
 }
 
 /** A feed process's leases, without a feed: it only records what it holds. */
-function leasesOn(url: string, name: string, timing: { rebalanceMs: number; idleTimeoutMs: number }) {
+function leasesOn(
+  url: string,
+  name: string,
+  timing: { rebalanceMs: number; idleTimeoutMs: number; keepTakenMs?: number },
+) {
   const leases = new PostgresLeases(
     { connectionString: url, application_name: name },
     { logger: captureLogs().logger, wantsGateway: true, ...timing },
@@ -91,7 +95,8 @@ describe.skipIf(!POSTGRES_URL)('feed partitions held through PostgreSQL advisory
 
   it('keeps its session while the lanes of partitions it gives back take longer than the idle-session timeout', async () => {
     const database = await leaseDatabase();
-    const timing = { rebalanceMs: 200, idleTimeoutMs: 1_000 };
+    // Partitions are given back 0.5 s after they were taken (not 3 s): the lanes' 2.5 s are what this test is about.
+    const timing = { rebalanceMs: 200, idleTimeoutMs: 1_000, keepTakenMs: 500 };
     const logs = captureLogs();
     // Its sends take 2.5 s to finish (a slow Discord, a long rate-limit queue): well past the idle timeout.
     const slow = new PostgresLeases(

@@ -188,6 +188,7 @@ export class HealthMonitor {
         this.schedule(0);
         break;
       case 'hook-changed':
+      case 'leases':
         break;
     }
   }

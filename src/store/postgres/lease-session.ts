@@ -5,7 +5,7 @@ import type { Logger } from '../../base/logger.js';
 import type { Lease } from '../deliveries.js';
 
 /** The advisory lock class of a feed process's membership (the two-int form: class, slot). */
-const MEMBER_CLASS = 0x4252444d; // 'BRDM'
+export const MEMBER_CLASS = 0x4252444d; // 'BRDM'
 /** Member slots: more than any deployment runs feed processes. */
 const MEMBER_SLOTS = 256;
 /**
@@ -24,6 +24,8 @@ const LEASE_TRUST = 0.8;
  */
 export class LeaseSession {
   private client: pg.Client | undefined;
+  /** The member slot this session holds, while it is open. */
+  private slot: number | undefined;
   /** When the statement the session last answered was sent (performance.now()). */
   private aliveAt: number | undefined;
 
@@ -36,6 +38,11 @@ export class LeaseSession {
   /** Whether the session answered recently enough that the server cannot have ended it yet. */
   trusted(): boolean {
     return this.aliveAt !== undefined && performance.now() - this.aliveAt < this.idleTimeoutMs * LEASE_TRUST;
+  }
+
+  /** Whether the session is open (a new one makes this process a member the others should hear of). */
+  get isOpen(): boolean {
+    return this.client !== undefined;
   }
 
   /** How long ago the statement the session last answered was sent. */
@@ -61,6 +68,7 @@ export class LeaseSession {
         ]);
         if (rows[0]?.locked) {
           this.client = client;
+          this.slot = slot;
           this.aliveAt = undefined;
           return client;
         }
@@ -85,16 +93,22 @@ export class LeaseSession {
     return result;
   }
 
-  /** How many feed processes hold a member lock on this database now. */
-  async countMembers(client: pg.Client): Promise<number> {
-    const { rows } = await this.query<{ members: number }>(
+  /**
+   * The feed processes holding a member lock on this database now (their slots), and the member this one watches
+   * (member-watch.ts): the next slot after its own, round the ring; undefined when it is alone.
+   */
+  async members(client: pg.Client): Promise<{ count: number; watched: number | undefined }> {
+    const { rows } = await this.query<{ slot: number }>(
       client,
-      `SELECT count(*)::int AS members FROM pg_locks
+      `SELECT objid::int AS slot FROM pg_locks
        WHERE locktype = 'advisory' AND granted AND classid = $1 AND objsubid = 2
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+       ORDER BY objid`,
       [MEMBER_CLASS],
     );
-    return rows[0]?.members ?? 1;
+    const others = rows.map((row) => row.slot).filter((slot) => slot !== this.slot);
+    const own = this.slot ?? -1;
+    return { count: Math.max(1, rows.length), watched: others.find((slot) => slot > own) ?? others[0] };
   }
 
   /**
@@ -119,6 +133,7 @@ export class LeaseSession {
   async close({ wait }: { wait: boolean }): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.slot = undefined;
     const ended = client?.end().catch(() => undefined);
     if (wait) await ended;
   }

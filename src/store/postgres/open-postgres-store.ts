@@ -87,6 +87,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
       new PostgresLeases(
         withTimeouts({ connectionString: url, application_name: `service-discord-bridge-leases-${process.pid}` }),
         options,
+        signals,
       ),
     async close() {
       await signals.close();

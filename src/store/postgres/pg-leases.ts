@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 
 import {
@@ -8,16 +9,20 @@ import {
   type OwnershipListener,
 } from '../coordination.js';
 import type { Lease } from '../deliveries.js';
-import { LeaseSession } from './lease-session.js';
+import type { StoreSignals } from '../signals.js';
+import { LeaseSession, MEMBER_CLASS } from './lease-session.js';
+import { MemberWatch } from './member-watch.js';
+import { lockFree, shuffled, tryGateway, unlock, whileAlive } from './partition-locks.js';
+import { notify } from './pg-signals.js';
 
-/**
- * Advisory lock classes (the two-int form: class, object): the partitions and the gateway a feed process holds,
- * on its lease session (lease-session.ts), so they go when the session does.
- */
-const PARTITION_CLASS = 0x42524450; // 'BRDP'
-const GATEWAY_CLASS = 0x42524447; // 'BRDG'
-/** A dead process's partitions wait at most this long for a new owner (plus one lock query each). */
+/** The safety net's period: a dead process's partitions are taken at once (the member watch, NOTIFY), or then. */
 const DEFAULT_REBALANCE_MS = 500;
+/**
+ * A partition taken is kept this long before it may go to a process that joined: the lanes of a dead process's
+ * partitions send what waited through the hand-over first, at the survivor's rate, instead of being stopped
+ * before their first send and started cold in the restarted process (the ~10 s failovers of issue 23).
+ */
+const DEFAULT_KEEP_TAKEN_MS = 3_000;
 
 /**
  * `rebalanceMs`: how often shares are rebalanced (and the session shows it is alive). `idleTimeoutMs`: how long
@@ -27,26 +32,49 @@ export type LeaseOptions = CoordinationOptions;
 
 /**
  * The feed processes' shares of the partitions, through session advisory locks on a connection of its own.
- * Every `rebalanceMs` a process counts the members (their member locks, in pg_locks), aims at an even share,
- * takes free partitions with pg_try_advisory_lock and gives back extra ones with pg_advisory_unlock, after its
- * lanes for them stopped. A killed process's partitions are free at once; a hung one's after idleTimeoutMs.
+ * A rebalance counts the members (their member locks, in pg_locks), aims at an even share, takes free partitions
+ * with pg_try_advisory_lock and gives back extra ones with pg_advisory_unlock, after its lanes for them stopped.
+ * It runs when a member's session ends (the member watch is granted that member's lock: a killed process's
+ * locks go with its connection, a hung one's after idleTimeoutMs), when another process NOTIFYs that it joined,
+ * gave partitions back or saw a member die, and every `rebalanceMs` as a safety net.
  */
 export class PostgresLeases implements FeedOwnership {
   private readonly session: LeaseSession;
+  private readonly watch: MemberWatch;
   private readonly held = new Set<number>();
+  /** When each held partition was taken (performance.now()). */
+  private readonly takenAt = new Map<number, number>();
   /** The epoch of each held partition, as this process made it when it took the partition. */
   private readonly epochs = new Map<number, number>();
   private gatewayHeld = false;
   private listener: OwnershipListener | undefined;
   private timer: NodeJS.Timeout | undefined;
   private rebalancing: Promise<void> | undefined;
+  /** A rebalance was asked for while one ran: it runs again after, as it may have missed the change. */
+  private again = false;
+  /** The others are to hear of a change found here (a member gone): NOTIFYed by the next rebalance. */
+  private tellOthers = false;
+  private unsubscribe: (() => void) | undefined;
   private stopped = false;
 
   constructor(
     config: pg.ClientConfig,
     private readonly options: LeaseOptions,
+    private readonly signals?: StoreSignals,
   ) {
     this.session = new LeaseSession(config, options.idleTimeoutMs ?? 10_000, options.logger);
+    // No statement or query timeout (0): the wait lasts as long as the member watched lives (keepalive notices a
+    // lost server).
+    const name = `${config.application_name ?? 'feed-leases'}-watch`;
+    this.watch = new MemberWatch(
+      { ...config, statement_timeout: 0, query_timeout: 0, application_name: name },
+      MEMBER_CLASS,
+      () => {
+        this.tellOthers = true;
+        void this.rebalance();
+      },
+      options.logger,
+    );
   }
 
   owns(guildId: string): boolean {
@@ -72,6 +100,9 @@ export class PostgresLeases implements FeedOwnership {
 
   async start(listener: OwnershipListener): Promise<void> {
     this.listener = listener;
+    this.unsubscribe = this.signals?.subscribe((signal) => {
+      if (signal.kind === 'leases' || signal.kind === 'resync') void this.rebalance();
+    });
     await this.rebalance();
     this.timer = setInterval(() => {
       this.dropIfUnconfirmed();
@@ -83,6 +114,8 @@ export class PostgresLeases implements FeedOwnership {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.watch.stop();
     await this.rebalancing;
     await this.loseAll();
     await this.session.close({ wait: true });
@@ -104,7 +137,12 @@ export class PostgresLeases implements FeedOwnership {
   }
 
   private rebalance(): Promise<void> {
-    this.rebalancing ??= this.rebalanceOnce()
+    if (this.rebalancing) {
+      this.again = true;
+      return this.rebalancing;
+    }
+    this.again = false;
+    this.rebalancing = this.rebalanceOnce()
       .catch(async (error: unknown) => {
         this.options.logger.warn(
           { err: { message: error instanceof Error ? error.message : String(error) } },
@@ -115,77 +153,80 @@ export class PostgresLeases implements FeedOwnership {
       })
       .finally(() => {
         this.rebalancing = undefined;
+        if (this.again && !this.stopped) void this.rebalance();
       });
     return this.rebalancing;
   }
 
   private async rebalanceOnce(): Promise<void> {
     if (this.stopped) return;
+    const joining = !this.session.isOpen;
     const client = await this.session.open();
-    const members = await this.session.countMembers(client);
-    this.options.onMembers?.(members);
-    const target = Math.ceil(PARTITIONS / Math.max(1, members));
-
-    if (this.held.size > target) {
-      const extra = [...this.held].slice(target);
-      // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
-      // ones finish; the locks go only after that, so no other process takes them meanwhile.
-      for (const partition of extra) {
-        this.held.delete(partition);
-        this.epochs.delete(partition);
-      }
-      // The lanes stop and their sends finish before another process may take these partitions. Sends can take
-      // longer than idle_session_timeout (a slow Discord, a long rate-limit queue): meanwhile the session shows
-      // it is alive, or the server would end it and free every partition while those sends are in flight.
-      const heartbeatMs = Math.min(
-        this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS,
-        (this.options.idleTimeoutMs ?? 10_000) / 2,
-      );
-      const heartbeat = setInterval(
-        () => void this.session.query(client, 'SELECT 1').catch(() => undefined),
-        heartbeatMs,
-      );
-      try {
-        await this.listener?.losing(extra);
-      } finally {
-        clearInterval(heartbeat);
-      }
-      for (const partition of extra) {
-        await this.session.query(client, 'SELECT pg_advisory_unlock($1, $2)', [PARTITION_CLASS, partition]);
-      }
-    } else if (this.held.size < target) {
-      const locked: number[] = [];
-      for (const partition of shuffled(PARTITIONS)) {
-        if (this.held.size + locked.length >= target) break;
-        if (this.held.has(partition)) continue;
-        const { rows } = await this.session.query<{ locked: boolean }>(
-          client,
-          'SELECT pg_try_advisory_lock($1, $2) AS locked',
-          [PARTITION_CLASS, partition],
-        );
-        if (rows[0]?.locked) locked.push(partition);
-      }
-      if (locked.length > 0) {
-        // A new epoch for each, before any lane starts (see LeaseSession.nextEpochs).
-        for (const { partition, epoch } of await this.session.nextEpochs(client, locked)) {
-          this.epochs.set(partition, epoch);
-          this.held.add(partition);
-        }
-        this.listener?.gained(locked);
-      }
+    const members = await this.session.members(client);
+    const cancel = async (pid: number) => {
+      await this.session.query(client, 'SELECT pg_cancel_backend($1)', [pid]);
+    };
+    void this.watch.watch(members.watched, cancel).catch(() => undefined);
+    // Those already there hear at once of a process that joined (they give back) or of one that died (they take).
+    if (joining || this.tellOthers) {
+      this.tellOthers = false;
+      await notify(client, { kind: 'leases' });
     }
+    const target = Math.ceil(PARTITIONS / members.count);
+    if (this.held.size > target) await this.giveBack(client, target, members.count);
+    else if (this.held.size < target) await this.take(client, target, members.count);
 
-    if (this.options.wantsGateway && !this.gatewayHeld) {
-      const { rows } = await this.session.query<{ locked: boolean }>(
-        client,
-        'SELECT pg_try_advisory_lock($1, 0) AS locked',
-        [GATEWAY_CLASS],
-      );
-      if (rows[0]?.locked) {
-        this.gatewayHeld = true;
-        this.options.onGateway?.(true);
-      }
+    if (this.options.wantsGateway && !this.gatewayHeld && (await tryGateway(this.session, client))) {
+      this.gatewayHeld = true;
+      this.options.onGateway?.(true);
     }
+  }
+
+  /**
+   * Gives back what is over `target`, the last taken first, once every partition was kept long enough (see
+   * DEFAULT_KEEP_TAKEN_MS: until then this process has Discord's rate for the backlog); the others hear of it.
+   */
+  private async giveBack(client: pg.Client, target: number, members: number): Promise<void> {
+    const lastTakenAt = Math.max(0, ...this.takenAt.values());
+    if (performance.now() - lastTakenAt < (this.options.keepTakenMs ?? DEFAULT_KEEP_TAKEN_MS)) return;
+    const extra = [...this.held].reverse().slice(0, this.held.size - target);
+    // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
+    // ones finish; the locks go only after that, so no other process takes them meanwhile.
+    for (const partition of extra) {
+      this.held.delete(partition);
+      this.epochs.delete(partition);
+      this.takenAt.delete(partition);
+    }
+    // Hand-overs are logged (rare, and what a failover's timeline is made of).
+    this.options.logger.info({ partitions: extra, members }, 'giving back feed partitions');
+    // The lanes stop and their sends finish before another process may take these partitions.
+    const heartbeatMs = Math.min(
+      this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS,
+      (this.options.idleTimeoutMs ?? 10_000) / 2,
+    );
+    await whileAlive(this.session, client, heartbeatMs, async () => this.listener?.losing(extra));
+    // Counted out of this process's share of Discord's rate limit before the next owner can count it in.
+    this.options.onShare?.(this.held.size / PARTITIONS);
+    await unlock(this.session, client, extra);
+    await notify(client, { kind: 'leases' });
+    this.options.logger.info({ partitions: extra }, 'gave back feed partitions');
+  }
+
+  /** Takes free partitions up to `target`, in one statement, each with a new epoch before any lane starts. */
+  private async take(client: pg.Client, target: number, members: number): Promise<void> {
+    const candidates = shuffled(PARTITIONS).filter((partition) => !this.held.has(partition));
+    const locked = await lockFree(this.session, client, candidates, target - this.held.size);
+    if (locked.length === 0) return;
+    // A new epoch for each, before any lane starts (see LeaseSession.nextEpochs).
+    const now = performance.now();
+    for (const { partition, epoch } of await this.session.nextEpochs(client, locked)) {
+      this.epochs.set(partition, epoch);
+      this.held.add(partition);
+      this.takenAt.set(partition, now);
+    }
+    this.options.onShare?.(this.held.size / PARTITIONS);
+    this.options.logger.info({ partitions: locked, members }, 'took feed partitions');
+    this.listener?.gained(locked);
   }
 
   /** The session is gone (or stopping): every lease with it. The lanes stop first. */
@@ -194,6 +235,8 @@ export class PostgresLeases implements FeedOwnership {
       const lost = [...this.held];
       this.held.clear();
       this.epochs.clear();
+      this.takenAt.clear();
+      this.options.onShare?.(0);
       await this.listener?.losing(lost).catch(() => undefined);
     }
     if (this.gatewayHeld) {
@@ -201,14 +244,4 @@ export class PostgresLeases implements FeedOwnership {
       this.options.onGateway?.(false);
     }
   }
-}
-
-/** 0..n-1 in random order: processes starting together reach for different partitions first. */
-function shuffled(n: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i -= 1) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [order[i], order[j]] = [order[j] as number, order[i] as number];
-  }
-  return order;
 }

@@ -8,14 +8,14 @@ describe("the SQLite store's coordination (one process)", () => {
   it('gives the one process every partition and the gateway when the feed starts, and takes the gateway at stop', async () => {
     const store = await openStore('memory://');
     const onGateway = vi.fn();
-    const onMembers = vi.fn();
-    const ownership = store.coordinate({ logger: captureLogs().logger, wantsGateway: true, onGateway, onMembers });
+    const onShare = vi.fn();
+    const ownership = store.coordinate({ logger: captureLogs().logger, wantsGateway: true, onGateway, onShare });
     const gained: number[] = [];
 
     await ownership.start({ gained: (partitions) => gained.push(...partitions), losing: () => Promise.resolve() });
     expect(gained).toHaveLength(PARTITIONS);
     expect(onGateway.mock.calls).toEqual([[true]]);
-    expect(onMembers.mock.calls).toEqual([[1]]);
+    expect(onShare.mock.calls).toEqual([[1]]);
     expect(ownership.owns('123456789012345678')).toBe(true);
     expect(ownership.leaseOf('123456789012345678')).toEqual({ partition: partitionOf('123456789012345678'), epoch: 0 });
 
