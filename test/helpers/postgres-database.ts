@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 
+import { migrate } from '../../src/store/postgres/migrations.js';
 import { createDatabase, type PostgresDatabase } from './postgres-cluster.js';
 
 /** The run's throwaway cluster (test/setup/postgres.ts); empty when PostgreSQL tests are skipped. */
@@ -10,6 +11,19 @@ export const POSTGRES_URL = inject('postgresUrl');
 export function createTestDatabase(): Promise<PostgresDatabase> {
   if (!POSTGRES_URL) return Promise.reject(new Error('no PostgreSQL cluster in this run'));
   return createDatabase(POSTGRES_URL);
+}
+
+/** A database of its own with the bot's schema (what the leases' tests keep their epochs in); drop() removes it. */
+export async function createMigratedDatabase(): Promise<PostgresDatabase> {
+  const database = await createTestDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await migrate(client);
+  } finally {
+    await client.end();
+  }
+  return database;
 }
 
 /** Ends every session of `applicationName` on the server, as a crash of the process holding them would. */

@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { PARTITIONS } from '../../src/store/coordination.js';
-import { migrate } from '../../src/store/postgres/migrations.js';
 import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
 import { PostgresSignals } from '../../src/store/postgres/pg-signals.js';
 import { captureLogs } from '../helpers/capture-logs.js';
-import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+import { createMigratedDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -27,16 +25,10 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
   return Date.now() - started;
 }
 
+/** A database of its own with the bot's schema, dropped after the test. */
 async function leaseDatabase(): Promise<string> {
-  const database = await createTestDatabase();
+  const database = await createMigratedDatabase();
   cleanups.push(() => database.drop());
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await migrate(client);
-  } finally {
-    await client.end();
-  }
   return database.url;
 }
 

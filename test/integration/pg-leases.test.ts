@@ -2,10 +2,9 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { PARTITIONS } from '../../src/store/coordination.js';
-import { migrate } from '../../src/store/postgres/migrations.js';
 import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
 import { captureLogs } from '../helpers/capture-logs.js';
-import { createTestDatabase, POSTGRES_URL, terminateSessions } from '../helpers/postgres-database.js';
+import { createMigratedDatabase, POSTGRES_URL, terminateSessions } from '../helpers/postgres-database.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -21,17 +20,10 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number,
   return Date.now() - started;
 }
 
-/** A database of its own with the bot's schema (the leases keep their epochs in it). */
+/** A database of its own with the bot's schema, dropped after the test. */
 async function leaseDatabase() {
-  const database = await createTestDatabase();
+  const database = await createMigratedDatabase();
   cleanups.push(() => database.drop());
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await migrate(client);
-  } finally {
-    await client.end();
-  }
   return database;
 }
 
