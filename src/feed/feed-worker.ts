@@ -131,6 +131,9 @@ export class FeedWorker {
         channels.push(channelId);
       }
       this.rescanRetry.failures = 0;
+      // The store answered: a failing period noted by lanes ends here too, for a process whose lanes all went to
+      // another process meanwhile (or found no work left) and so never get to note a success of their own.
+      this.deps.onStoreOutcome?.(undefined);
       started?.(channels);
     })().catch((error: unknown) => {
       this.deps.logger.warn({ err: error }, 'reading the channels with work failed; reading again soon');
