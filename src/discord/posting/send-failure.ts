@@ -44,3 +44,11 @@ export function toSendFailure(error: unknown): SendFailure {
   if (error instanceof SendError) return error.failure;
   return { kind: 'retry', reason: error instanceof Error ? error.message : String(error) };
 }
+
+/**
+ * Whether Discord refused for good what was asked (the channel, thread or message is gone, or the bot may not):
+ * trying again would not help until someone changes something.
+ */
+export function isRefusedByDiscord(error: unknown): error is SendError {
+  return error instanceof SendError && (error.failure.kind === 'broken' || error.failure.kind === 'rejected');
+}

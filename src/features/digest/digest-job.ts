@@ -9,7 +9,7 @@ import { toLoggableError } from '../../discord/log-error.js';
 import type { PostFinder } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
-import { SendError } from '../../discord/posting/send-failure.js';
+import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { Digests, DigestSchedule } from '../../store/digests.js';
 import type { GuildDay, RecordQueries, TimeRange } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
@@ -89,7 +89,7 @@ export class DigestJob implements Job {
           'weekly digest not posted; tried again once its take is stale (two minutes)',
         );
         // A refusal stays until an admin acts; a network or server failure passes on its own.
-        if (error instanceof SendError && (error.failure.kind === 'broken' || error.failure.kind === 'rejected')) {
+        if (isRefusedByDiscord(error)) {
           this.deps.onPostOutcome?.(schedule.guildId, { channelId: schedule.channelId, reason: error.failure.reason });
         }
       });

@@ -7,12 +7,13 @@ import { toLoggableError } from '../../discord/log-error.js';
 import type { PostFinder } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { Poster } from '../../discord/posting/poster.js';
-import { SendError } from '../../discord/posting/send-failure.js';
+import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { ThreadStarter } from '../../discord/posting/start-thread.js';
 import type { SessionRecord } from '../../store/session-facts.js';
 import type { Job } from '../feature.js';
 import { LOG_LINES_PER_MESSAGE, LOG_MESSAGES_AT_MOST, renderSessionLog, type ThreadPart } from './session-log.js';
 import { renderSessionReport } from './session-report.js';
+import { ShownParts } from './shown-parts.js';
 import { dueOf, type SessionCardPosted, type SessionThread, type ThreadRecords } from './thread-records.js';
 
 /** Discord lets a bot edit about 5 messages per 5 s in a channel: one update of a guild's threads per 1.2 s. */
@@ -51,8 +52,7 @@ export interface ThreadKeeperDeps {
 export class ThreadKeeper implements Job {
   private readonly runs: CoalescedRuns;
   private readonly repeating: Repeating;
-  /** What each part shows, as this process last sent it (by guild, then thread part): unchanged parts are not sent. */
-  private readonly shown = new Map<string, Map<string, string>>();
+  private readonly shown = new ShownParts();
   /**
    * The guilds with a thread followed, as far as this process knows (its own cards, the documents due, what it
    * read at start): the record changes of every other guild are not looked at. A guild leaves it once it follows
@@ -117,7 +117,7 @@ export class ThreadKeeper implements Job {
   forget(guildId: string): void {
     this.following.delete(guildId);
     this.runs.forget(guildId);
-    this.shown.delete(guildId);
+    this.shown.forgetGuild(guildId);
   }
 
   /** Resolves when no update is under way (tests). */
@@ -179,7 +179,7 @@ export class ThreadKeeper implements Job {
       if (now >= dueOf(thread)) await this.letGo(guildId, thread, 'done');
       return sent;
     } catch (error) {
-      if (!isRefused(error)) throw error;
+      if (!isRefusedByDiscord(error)) throw error;
       // The thread was deleted, the permission taken away, the card deleted before its thread was started.
       this.deps.logger.warn(
         { guildId, channelId: thread.channelId, threadId: thread.messageId, err: toLoggableError(error) },
@@ -198,14 +198,13 @@ export class ThreadKeeper implements Job {
   ): Promise<{ thread: SessionThread; sent: boolean }> {
     const threadId = thread.messageId;
     const content = JSON.stringify(embed);
-    const shownKey = `${thread.server}:${thread.sessionId}:${part}`;
-    const shown = this.shownIn(guildId);
+    const shownAs = { server: thread.server, sessionId: thread.sessionId, part };
     const body = { embeds: [embed] };
     const messageId = thread.parts[part];
     if (messageId !== undefined) {
-      if (shown.get(shownKey) === content) return { thread, sent: false };
+      if (this.shown.shows(guildId, shownAs, content)) return { thread, sent: false };
       if ((await this.deps.poster.edit(threadId, messageId, body)) === 'edited') {
-        shown.set(shownKey, content);
+        this.shown.remember(guildId, shownAs, content);
         return { thread, sent: true };
       }
     }
@@ -230,7 +229,7 @@ export class ThreadKeeper implements Job {
     const next: SessionThread = { ...current, parts: { ...current.parts, [part]: posted } };
     delete next.asking;
     current = await this.save(guildId, next);
-    shown.set(shownKey, content);
+    this.shown.remember(guildId, shownAs, content);
     return { thread: current, sent: true };
   }
 
@@ -241,25 +240,7 @@ export class ThreadKeeper implements Job {
 
   private async letGo(guildId: string, thread: SessionThread, why: 'done' | 'refused'): Promise<void> {
     await this.deps.threads.saveThread(guildId, thread, undefined);
-    const shown = this.shown.get(guildId);
-    for (const key of shown?.keys() ?? []) {
-      if (key.startsWith(`${thread.server}:${thread.sessionId}:`)) shown?.delete(key);
-    }
-    if (shown?.size === 0) this.shown.delete(guildId);
+    this.shown.forgetSession(guildId, thread);
     if (why === 'done') this.deps.logger.info({ guildId, threadId: thread.messageId }, 'session thread finished');
   }
-
-  private shownIn(guildId: string): Map<string, string> {
-    let shown = this.shown.get(guildId);
-    if (!shown) {
-      shown = new Map();
-      this.shown.set(guildId, shown);
-    }
-    return shown;
-  }
-}
-
-/** Discord will not have this thread or its messages (gone, or the bot may not): trying again would not help. */
-function isRefused(error: unknown): boolean {
-  return error instanceof SendError && (error.failure.kind === 'broken' || error.failure.kind === 'rejected');
 }
