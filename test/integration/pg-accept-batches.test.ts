@@ -17,6 +17,18 @@ function delivery(id: string, guildId: string, rawBody = `{"id":"${id}"}`): NewD
  * caller hears must still be its own delivery's outcome, and one delivery the database refuses must not take
  * the others of its batch down with it.
  */
+/**
+ * Advisory locks waited for in this test's own database: pg_locks shows the whole cluster, where other test files'
+ * processes wait on each other's advisory locks (a feed process watches the next member's) at the same time.
+ */
+async function advisoryLocksWaiting(client: pg.Client): Promise<number | undefined> {
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
+  return rows[0]?.n;
+}
+
 describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
@@ -117,12 +129,7 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
     cleanups.push(() => blocker.end());
     await blocker.query('BEGIN');
     await blocker.query(`SELECT pg_advisory_xact_lock(hashtextextended('bridge.guild:' || $1, 0))`, [guildId]);
-    const waiting = async () => {
-      const { rows } = await blocker.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
-      );
-      return rows[0]?.n;
-    };
+    const waiting = () => advisoryLocksWaiting(blocker);
     const early = store.deliveries.accept(delivery('early', guildId), { requireHook: true });
     await expect.poll(waiting).toBe(1);
     const removed = store.hooks.remove('hook-1');
@@ -148,12 +155,7 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
     // Another session holds the first guild's lock, as a batch being stored would.
     await blocker.query('BEGIN');
     await blocker.query(`SELECT pg_advisory_xact_lock(hashtextextended('bridge.guild:' || $1, 0))`, [busy]);
-    const waiting = async () => {
-      const { rows } = await blocker.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
-      );
-      return rows[0]?.n;
-    };
+    const waiting = () => advisoryLocksWaiting(blocker);
     const first = store.deliveries.accept(delivery('b-1', busy));
     await expect.poll(waiting).toBe(1);
     // Held back in this process for the guild's next batch, not sent to wait in the database beside the first.
