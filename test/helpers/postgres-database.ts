@@ -31,9 +31,10 @@ export async function terminateSessions(url: string, applicationName: string): P
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
-      applicationName,
-    ]);
+    await client.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+      [applicationName],
+    );
   } finally {
     await client.end();
   }

@@ -87,7 +87,8 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     await admin.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'service-discord-bridge-signals'`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'service-discord-bridge-signals'
+         AND datname = current_database()`,
     );
     await admin.end();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
