@@ -7,6 +7,8 @@ export interface WriteContext {
   afterCommit(signal: StoreSignal): void;
 }
 
+type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
+
 interface Job {
   work: (tx: WriteContext) => unknown;
   resolve: (value: unknown) => void;
@@ -26,11 +28,35 @@ interface Job {
 export class WriteBatcher {
   private queue: Job[] = [];
   private scheduled = false;
+  /**
+   * The batch's transaction and each write's savepoint, made once: better-sqlite3 builds each transaction
+   * function with four wrappers and defines their properties one by one, which took about 10 µs a write (a
+   * delivery's whole write, statements and commit, is about 50) when they were made per write and per batch.
+   */
+  private readonly runBatch: (batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => void;
+  private readonly runInSavepoint: (job: Job, own: StoreSignal[]) => unknown;
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly signals: LocalSignals,
-  ) {}
+  ) {
+    // Nested inside the batch's transaction, a transaction function is a savepoint: a job that throws is undone alone.
+    this.runInSavepoint = db.transaction((job: Job, own: StoreSignal[]) =>
+      job.work({ afterCommit: (signal) => own.push(signal) }),
+    );
+    const inOneTransaction = db.transaction((batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => {
+      for (const job of batch) {
+        const own: StoreSignal[] = [];
+        try {
+          outcomes.push({ ok: true, value: this.runInSavepoint(job, own) });
+          signals.push(...own);
+        } catch (error) {
+          outcomes.push({ ok: false, error: toError(error) });
+        }
+      }
+    });
+    this.runBatch = (batch, outcomes, signals) => inOneTransaction.immediate(batch, outcomes, signals);
+  }
 
   /** Runs `work` in the next batch's transaction; resolves with its result once the batch committed. */
   run<T>(work: (tx: WriteContext) => T): Promise<T> {
@@ -50,23 +76,9 @@ export class WriteBatcher {
     this.queue = [];
     if (batch.length === 0) return;
     const signals: StoreSignal[] = [];
-    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: Error }> = [];
+    const outcomes: Outcome[] = [];
     try {
-      this.db
-        .transaction(() => {
-          for (const job of batch) {
-            const own: StoreSignal[] = [];
-            try {
-              // A nested transaction function is a savepoint: a job that throws is undone alone.
-              const value = this.db.transaction(() => job.work({ afterCommit: (signal) => own.push(signal) }))();
-              outcomes.push({ ok: true, value });
-              signals.push(...own);
-            } catch (error) {
-              outcomes.push({ ok: false, error: toError(error) });
-            }
-          }
-        })
-        .immediate();
+      this.runBatch(batch, outcomes, signals);
     } catch (error) {
       const failure = toError(error);
       for (const job of batch) job.reject(failure);
