@@ -2,9 +2,11 @@
 
 /**
  * `bot`: the real intake (startBot, SQLite file in a temp dir); `pg`: the real intake as an intake-only process
- * (ROLE=intake) on a PostgreSQL database given to it; `express`: a bare Express 5 route answering 204.
+ * (ROLE=intake) on a PostgreSQL database given to it; `express`: a bare Express 5 route answering 204;
+ * `bot-without-write`: the real bot whose store answers every delivery 'accepted' without writing it (a peer,
+ * not a mode of the product: what the intake's HTTP path alone costs, against which the write's cost shows).
  */
-export type ServerKind = 'bot' | 'pg' | 'express';
+export type ServerKind = 'bot' | 'pg' | 'express' | 'bot-without-write';
 
 export type ServerRequest = { type: 'usage' } | { type: 'stop' };
 

@@ -30,7 +30,7 @@ interface Running {
  * The real intake: on a SQLite file of its own (`storeUrl` undefined), or as an intake-only process on a
  * PostgreSQL database that other server processes of the same measurement may share.
  */
-async function startRealBot(storeUrl: string | undefined): Promise<Running> {
+async function startRealBot(storeUrl: string | undefined, options: { withoutWrite?: boolean } = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-'));
   const config = {
     DISCORD_TOKEN: 'x',
@@ -52,10 +52,18 @@ async function startRealBot(storeUrl: string | undefined): Promise<Running> {
     events: ['all'],
     createdAt: Date.now(),
   });
+  let skipped = 0;
+  if (options.withoutWrite) {
+    // The route holds the store's deliveries object and calls its accept at each delivery: this one writes nothing.
+    bot.store.deliveries.accept = () => {
+      skipped += 1;
+      return Promise.resolve('accepted');
+    };
+  }
   return {
     url: bot.http.url,
     path: `/webhooks/${hookId}`,
-    handled: () => bot.store.deliveries.countOpen(),
+    handled: () => (options.withoutWrite ? skipped : bot.store.deliveries.countOpen()),
     async stop() {
       await bot.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -84,7 +92,10 @@ function reply(message: ServerReply, then: () => void = () => {}): void {
 }
 
 const kind = process.argv[2] as ServerKind;
-const server = kind === 'express' ? await startBareExpress() : await startRealBot(process.argv[3]);
+const server =
+  kind === 'express'
+    ? await startBareExpress()
+    : await startRealBot(process.argv[3], { withoutWrite: kind === 'bot-without-write' });
 process.on('message', (message: ServerRequest) => {
   if (message.type === 'usage') {
     const cpu = process.cpuUsage();
