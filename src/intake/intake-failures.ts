@@ -1,4 +1,4 @@
-/** A streak of deliveries this process failed to store (answered 500) for one hook. */
+/** A streak of deliveries this process failed to store (answered 500, or 503 while the store fell behind) for one hook. */
 export interface IntakeFailureStreak {
   guildId: string;
   count: number;
@@ -9,8 +9,8 @@ export interface IntakeFailureStreak {
 
 /**
  * Deliveries the intake could not store, counted per hook in this process's memory: when the store fails,
- * nothing can be written to it, and the service counts these 500s toward switching the webhook off just like
- * refusals. The health monitor of the same process turns a streak into an alert. (An intake-only process on
+ * nothing can be written to it, and the service counts these 500s (and the 503s of a store that fell behind)
+ * toward switching the webhook off just like refusals. The health monitor of the same process turns a streak into an alert. (An intake-only process on
  * PostgreSQL has no monitor: its failures are in its log.)
  */
 export class IntakeFailures {

@@ -56,6 +56,8 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
 export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
   const keys = new SigningKeys(deps.secrets);
   const maxPending = deps.maxPendingAccepts ?? MAX_PENDING_ACCEPTS;
+  // What the feed's health alert says of a delivery answered 503 because too many waited for the store.
+  const busyDetail = `the store fell behind: ${maxPending} deliveries waited to be stored, and the next were answered 503`;
   let pending = 0;
   // One warning per time the store falls behind, not one per delivery refused meanwhile.
   let busyLogged = false;
@@ -118,6 +120,8 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
         busyLogged = true;
         deps.logger.warn({ pending }, 'the store falls behind: deliveries are answered 503 until it catches up');
       }
+      // The service counts a 503 toward switching the webhook off, as it does a 500: so does the feed's health alert.
+      deps.intakeFailures.failed(hook, new Error(busyDetail), now);
       res.set('retry-after', String(BUSY_RETRY_AFTER_S));
       return sendError(res, 503, 'busy', 'too many deliveries are waiting to be stored; retry later');
     }

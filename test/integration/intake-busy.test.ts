@@ -34,11 +34,12 @@ describe.skipIf(!POSTGRES_URL)('the intake past its bounded queue', () => {
       createdAt: 1,
     });
     const logs = captureLogs();
+    const intakeFailures = new IntakeFailures();
     const app = createApp({
       hooks: store.hooks,
       deliveries: store.deliveries,
       activity: store.activity,
-      intakeFailures: new IntakeFailures(),
+      intakeFailures,
       secrets: createSecretBox(undefined),
       clock: Date.now,
       logger: logs.logger,
@@ -78,6 +79,12 @@ describe.skipIf(!POSTGRES_URL)('the intake past its bounded queue', () => {
         error: { code: 'busy', message: 'too many deliveries are waiting to be stored; retry later' },
       });
     }
+    // The service counts each 503 toward switching the webhook off: so does the feed's health alert.
+    expect(intakeFailures.streakOf(HOOK_ID)).toMatchObject({
+      guildId: '111111111111111111',
+      count: 2,
+      detail: 'the store fell behind: 2 deliveries waited to be stored, and the next were answered 503',
+    });
     const warnings = logs.lines.filter((line) => line.includes('the store falls behind'));
     expect(warnings).toHaveLength(1);
     expect(logs.text()).not.toContain(SECRET);
@@ -86,6 +93,7 @@ describe.skipIf(!POSTGRES_URL)('the intake past its bounded queue', () => {
     expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([204, 204]);
     // The service's retry of a refused one is taken once the store caught up.
     expect((await deliver('refused-1')).status).toBe(204);
+    expect(intakeFailures.streakOf(HOOK_ID)).toBeUndefined();
     expect((await store.deliveries.listOpen()).map((entry) => entry.deliveryId).sort()).toEqual([
       'held-1',
       'held-2',

@@ -1,5 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
+import { RerunPerKey } from '../../base/rerun-per-key.js';
 import { truncateText } from '../../base/truncate-text.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
@@ -25,28 +26,17 @@ export interface AlertDeskDeps {
  * another after it, so many changes in a burst cost few edits.
  */
 export class AlertDesk {
-  private readonly running = new Map<string, Promise<void>>();
-  private readonly again = new Set<string>();
+  private readonly syncs = new RerunPerKey((key) =>
+    this.syncOnce(key).catch((error: unknown) =>
+      this.deps.logger.warn({ incident: key, err: { message: describeDiscordError(error) } }, 'alert not updated'),
+    ),
+  );
 
   constructor(private readonly deps: AlertDeskDeps) {}
 
   /** Brings the alert message of incident `key` up to date; never rejects (a failure is logged). */
   sync(key: string): Promise<void> {
-    const current = this.running.get(key);
-    if (current) {
-      this.again.add(key);
-      return current;
-    }
-    const run = (async () => {
-      do {
-        this.again.delete(key);
-        await this.syncOnce(key).catch((error: unknown) =>
-          this.deps.logger.warn({ incident: key, err: { message: describeDiscordError(error) } }, 'alert not updated'),
-        );
-      } while (this.again.has(key));
-    })().finally(() => this.running.delete(key));
-    this.running.set(key, run);
-    return run;
+    return this.syncs.run(key);
   }
 
   /**
@@ -69,7 +59,7 @@ export class AlertDesk {
 
   /** Resolves when every sync under way has finished (tests, shutdown). */
   async settled(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running.values()]);
+    await this.syncs.settled();
   }
 
   private async syncOnce(key: string): Promise<void> {
@@ -96,7 +86,7 @@ export class AlertDesk {
       await this.post(key, incident, message.channelId, message.nonce, payload);
       // A nonce written down by an earlier sync may have been posted then: Discord answers with that first
       // message as it was, so it is brought up to date by an edit.
-      if (incident.message !== null) this.again.add(key);
+      if (incident.message !== null) void this.syncs.run(key);
       return;
     }
     const edited = await this.deps.poster.edit(message.channelId, message.messageId, payload);
@@ -131,7 +121,7 @@ export class AlertDesk {
     );
     this.deps.logger.info({ guildId: incident.guildId, incident: key, messageId }, 'health alert posted');
     // Resolved while the post was in flight: the message must now say so.
-    if (stored && stored.resolvedAt !== null) this.again.add(key);
+    if (stored && stored.resolvedAt !== null) void this.syncs.run(key);
   }
 
   /** Drops a resolved incident whose message says so (or that has none); a newer incident of the key stays. */

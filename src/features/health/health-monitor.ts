@@ -1,3 +1,4 @@
+import { RerunPerKey } from '../../base/rerun-per-key.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { StoreSignal, StoreSignals } from '../../store/signals.js';
@@ -36,6 +37,11 @@ export class HealthMonitor {
   private readonly underWay = new Set<Promise<void>>();
   private readonly incidents: OpenIncidents;
   private readonly checks: HealthChecks;
+  /**
+   * A hook's intake failures checked one at a time: a store that fell behind answers a burst of 503s, and each
+   * check may write the incident; one check under way and one waiting stand for the whole burst.
+   */
+  private readonly intakeChecks = new RerunPerKey((hookId) => this.track(this.checks.checkIntakeFailures(hookId)));
 
   constructor(private readonly deps: HealthMonitorDeps) {
     this.heartbeat = new Heartbeat(deps.records);
@@ -75,9 +81,7 @@ export class HealthMonitor {
     // Timers and subscriptions only once every read is done: a start that failed leaves nothing to undo.
     this.scheduleBeat();
     this.stops.push(this.deps.signals.subscribe((signal) => this.onSignal(signal)));
-    this.stops.push(
-      this.deps.intakeFailures.subscribe((hookId) => void this.track(this.checks.checkIntakeFailures(hookId))),
-    );
+    this.stops.push(this.deps.intakeFailures.subscribe((hookId) => void this.intakeChecks.run(hookId)));
     // After a restart: incidents whose message was not posted or edited yet are finished now.
     for (const incident of incidents) {
       if (incident.resolvedAt === null) this.incidents.remember(incident);

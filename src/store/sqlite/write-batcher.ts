@@ -30,8 +30,8 @@ export class WriteBatcher {
   private scheduled = false;
   /**
    * The batch's transaction and each write's savepoint, made once: better-sqlite3 builds each transaction
-   * function with four wrappers and defines their properties one by one, which took about 10 µs a write (a
-   * delivery's whole write, statements and commit, is about 50) when they were made per write and per batch.
+   * function with four wrappers and defines their properties one by one, which cost a delivery's write about
+   * 6 µs of its 27 of CPU (without the fsync) when they were made per write and per batch.
    */
   private readonly runBatch: (batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => void;
   private readonly runInSavepoint: (job: Job, own: StoreSignal[]) => unknown;
