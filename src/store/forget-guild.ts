@@ -26,8 +26,18 @@ export interface GuildForgetting {
    */
   forgetGuild(guildId: string): Promise<ForgottenGuild>;
   /**
-   * The guilds the store keeps webhooks or settings for (a forgotten guild is not one of them): after the bot was
+   * The guilds the store keeps webhooks, settings, a community record, a digest or quotas, or duty settings for
+   * (a forgotten guild is not one of them): after the bot was
    * down, those it is no longer in are forgotten (src/guilds-left-while-down.ts). Read once per start, not on a timer.
    */
   knownGuilds(): Promise<string[]>;
 }
+
+/**
+ * The tables besides hooks and settings that keep something per guild and that forgetGuild empties, as UNIONs for
+ * knownGuilds: a guild whose webhooks were removed can still have its community record, its digest and quotas,
+ * its duty board or role, and must be found when the bot is no longer in it.
+ */
+export const KEPT_ELSEWHERE = ['record_guild', 'duty_quota', 'digest_schedule', 'duty_guild']
+  .map((table) => `UNION SELECT guild_id FROM ${table}`)
+  .join(' ');

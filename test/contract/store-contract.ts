@@ -664,7 +664,19 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       // A guild with settings and no webhook is known too (its server key, its routes).
       const settingsOnly = '555555555555555555';
       await store.guilds.update(settingsOnly, (settings) => ({ ...settings, serverKey: 'sealed:v1:key-only' }));
-      expect((await store.knownGuilds()).sort()).toEqual([GUILD, other, settingsOnly].sort());
+      // So is a guild whose webhooks were removed but that keeps its weekly digest, or its on-shift role.
+      const digestOnly = '666666666666666666';
+      await store.digests.setSchedule({
+        guildId: digestOnly,
+        channelId: CHANNEL_B,
+        weekday: 1,
+        hour: 9,
+        timeZone: 'UTC',
+        nextAt: 1,
+      });
+      const dutyOnly = '777777777777777777';
+      await store.duty.setRole(dutyOnly, '888888888888888888');
+      expect((await store.knownGuilds()).sort()).toEqual([GUILD, other, settingsOnly, digestOnly, dutyOnly].sort());
 
       expect(await store.forgetGuild(GUILD)).toEqual({
         hooks: 2,
@@ -699,11 +711,11 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect((await store.duty.settingsOf(GUILD)).boardChannelId).toBeNull();
       expect((await store.duty.settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
 
-      expect((await store.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
+      expect((await store.knownGuilds()).sort()).toEqual([other, settingsOnly, digestOnly, dutyOnly].sort());
 
       // Nothing comes back after a restart, and forgetting again finds nothing.
       const reopened = await restart(store);
-      expect((await reopened.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
+      expect((await reopened.knownGuilds()).sort()).toEqual([other, settingsOnly, digestOnly, dutyOnly].sort());
       expect(await reopened.hooks.get('hook-2')).toBeUndefined();
       expect((await reopened.guilds.get(GUILD)).serverKey).toBeNull();
       expect(await reopened.forgetGuild(GUILD)).toEqual({
@@ -714,6 +726,9 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
         recordRows: 0,
         dutySettings: 0,
       });
+      expect(await reopened.forgetGuild(digestOnly)).toMatchObject({ hooks: 0, recordRows: 1 });
+      expect(await reopened.forgetGuild(dutyOnly)).toMatchObject({ hooks: 0, dutySettings: 1 });
+      expect((await reopened.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
     });
 
     it('stores a delivery that requires its hook only while the hook is stored', async () => {

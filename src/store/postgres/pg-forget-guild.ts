@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
+import { KEPT_ELSEWHERE, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
 import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
 import { postgresDialect as d } from '../sql-dialect.js';
@@ -32,7 +32,8 @@ export class PostgresGuildForgetting implements GuildForgetting {
     // Forgetting empties the settings row (its version goes on counting) rather than deleting it.
     const { rows } = await this.pool.query<{ guild_id: string }>(
       `SELECT guild_id FROM hook
-       UNION SELECT guild_id FROM guild_settings WHERE settings - 'guildId' <> $1::jsonb - 'guildId'`,
+       UNION SELECT guild_id FROM guild_settings WHERE settings - 'guildId' <> $1::jsonb - 'guildId'
+       ${KEPT_ELSEWHERE}`,
       [JSON.stringify(emptyGuildSettings(''))],
     );
     return rows.map((row) => row.guild_id);

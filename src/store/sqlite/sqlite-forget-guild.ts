@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import type { ForgottenGuild, GuildForgetting } from '../forget-guild.js';
+import { KEPT_ELSEWHERE, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
 import { GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
@@ -41,8 +41,8 @@ export class SqliteGuildForgetting implements GuildForgetting {
     );
     this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
     this.forgetDuty = prepare(db, dutyStatements(d).forgetGuild);
-    // Forgetting deletes both rows: what is left is a guild's.
-    this.known = db.prepare('SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings');
+    // Forgetting deletes these rows: what is left is a guild's.
+    this.known = db.prepare(`SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings ${KEPT_ELSEWHERE}`);
   }
 
   knownGuilds(): Promise<string[]> {
