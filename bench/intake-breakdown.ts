@@ -24,7 +24,7 @@ import { mainThreadCpuMs, rounds, timeAwaited, timeConcurrent, timeSync } from '
 const ROUNDS = roundCount(5);
 const CPU_ITERATIONS = 10_000;
 const STORE_SEQUENTIAL = 300;
-const STORE_CONCURRENT = 600;
+const STORE_CONCURRENT = 3_000;
 const CONCURRENCY = 10;
 
 function line(label: string, result: { values: number[]; median: number }, unit = 'µs'): void {
@@ -112,11 +112,15 @@ export async function measureIntakeBreakdown(): Promise<void> {
     const wall: number[] = [];
     const busy: number[] = [];
     const onCpu: number[] = [];
+    const processCpu: number[] = [];
     await timeConcurrent(accept, STORE_CONCURRENT, CONCURRENCY);
     for (let round = 0; round < ROUNDS; round += 1) {
       const elu = performance.eventLoopUtilization();
       const cpuBefore = mainThreadCpuMs();
+      const usageBefore = process.cpuUsage();
       wall.push(await timeConcurrent(accept, STORE_CONCURRENT, CONCURRENCY));
+      const used = process.cpuUsage(usageBefore);
+      processCpu.push((used.user + used.system) / STORE_CONCURRENT);
       const cpuAfter = mainThreadCpuMs();
       busy.push((performance.eventLoopUtilization(elu).active * 1000) / STORE_CONCURRENT);
       if (cpuBefore !== undefined && cpuAfter !== undefined)
@@ -124,6 +128,10 @@ export async function measureIntakeBreakdown(): Promise<void> {
     }
     line(`deliveries.accept, ${CONCURRENCY} in flight (wall per delivery)`, { values: wall, median: median(wall) });
     line('  main thread busy (event-loop utilization)', { values: busy, median: median(busy) });
+    line('  CPU of the whole process (user + system, every thread)', {
+      values: processCpu,
+      median: median(processCpu),
+    });
     if (onCpu.length > 0) {
       const blocked = busy.map((value, i) => value - (onCpu[i] ?? Number.NaN));
       line('  main thread on a CPU (/proc, 10 ms ticks)', { values: onCpu, median: median(onCpu) });
