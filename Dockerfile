@@ -1,6 +1,6 @@
 # The bot's image (docs/hosting.md, "In a container"). Two stages: `build` has the dev dependencies (TypeScript);
-# the runtime stage has only what `npm start` runs. Nothing is compiled: better-sqlite3 and resvg are prebuilt
-# Node-API binaries (package.json's allowScripts denies better-sqlite3's build from source).
+# the runtime stage has only what `npm start` runs, and jemalloc. Nothing is compiled: better-sqlite3 and resvg are
+# prebuilt Node-API binaries (package.json's allowScripts denies better-sqlite3's build from source).
 # CI cannot pull images, so it runs the same steps outside a container: scripts/check-production-install.ts.
 
 FROM node:24-bookworm-slim AS build
@@ -18,6 +18,15 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# jemalloc instead of glibc's malloc: it gives freed pages back to the system, glibc's arenas keep them (about 12 MB
+# of the bot after 10,000 events; docs/hosting.md, "Memory"). The settings are those `npm run bench -- feed-memory`
+# measures (bench/lib/jemalloc.ts); the link gives the library one path on every architecture.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends libjemalloc2 \
+  && rm -rf /var/lib/apt/lists/* \
+  && ln -s "$(dpkg -L libjemalloc2 | grep '/libjemalloc.so.2$')" /usr/local/lib/libjemalloc.so.2
+ENV LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
+  MALLOC_CONF=narenas:1,background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0,tcache_max:4096
 WORKDIR /app
 # Owned by root, run as `node` (the official image's unprivileged user): the process cannot change its own code.
 COPY --from=build /app/package.json /app/package-lock.json ./

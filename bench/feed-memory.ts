@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { startFakeDiscord, type RateLimit } from '../fakes/discord/index.js';
 import type { EventName } from '../src/upstream/schemas.js';
 import type { BenchGroup } from './group.js';
-import { readBareNodeRss, type BareNodeRss } from './lib/bare-node-rss.js';
+import { readBareNodeRss } from './lib/bare-node-rss.js';
 import { makeRunTag } from './lib/delivery.js';
 import { startFeedBotProcess, type FeedBotRuntime } from './lib/feed-bot-process.js';
-import type { FeedBotMemory } from './lib/feed-bot-protocol.js';
 import { withFeedBotRuntime } from './lib/feed-compile.js';
 import {
   assertPostedOnce,
@@ -17,7 +16,9 @@ import {
   postConcurrently,
   postedIds,
 } from './lib/feed-deliveries.js';
+import { logRound, mb, type MemoryRun } from './lib/feed-memory-report.js';
 import { whenEmbeds } from './lib/feed-timeline.js';
+import { JEMALLOC_CONF, jemallocEnvironment } from './lib/jemalloc.js';
 import { log } from './lib/report.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
 
@@ -44,78 +45,8 @@ const EVENT_KINDS: readonly EventName[] = ['case.created', 'modcall', 'shift.sta
 const RSS_LIMIT_MB = 120;
 /** What the second 5,000 events may add, in every round. */
 const GROWTH_LIMIT_MB = 2;
-const MB = 1024 * 1024;
 
-interface MemoryRun {
-  start: FeedBotMemory;
-  half: FeedBotMemory;
-  full: FeedBotMemory;
-  /** Wall time of each half: first delivery sent -> last embed at the fake, ms. */
-  halfMs: [number, number];
-  /** A Node process that loads nothing, same flags, read just before the bot process started. */
-  bare: BareNodeRss | undefined;
-}
-
-const mb = (bytes: number) => bytes / MB;
-
-function describeMemory(memory: FeedBotMemory): string {
-  const split =
-    memory.rssAnon === undefined || memory.rssFile === undefined
-      ? ''
-      : `anon ${mb(memory.rssAnon).toFixed(1)} + file ${mb(memory.rssFile).toFixed(1)}; `;
-  return (
-    `rss ${mb(memory.rss).toFixed(1)} MB (${mb(memory.rssAtGc).toFixed(1)} right after GC; ${split}heap used ${mb(memory.heapUsed).toFixed(1)} of ${mb(memory.heapTotal).toFixed(1)}, ` +
-    `external ${mb(memory.external).toFixed(1)}, array buffers ${mb(memory.arrayBuffers).toFixed(1)})`
-  );
-}
-
-const count = (n: number, what: string) => `${n} ${what}`;
-
-/** Where the RSS goes (lib/memory-breakdown.ts): one line, every figure with its unit. */
-function describeBreakdown(memory: FeedBotMemory): string {
-  const b = memory.breakdown;
-  const parts = [
-    `V8 heap used ${mb(b.heapUsed).toFixed(1)} MB of ${mb(b.heapResident).toFixed(1)} MB resident (young generation ${mb(b.newSpaceResident).toFixed(1)} MB; ` +
-      `${b.spaces.map((space) => `${space.name} ${mb(space.used).toFixed(1)}/${mb(space.resident).toFixed(1)}`).join(', ')})`,
-  ];
-  if (b.mallocMain !== undefined && b.mallocThreads !== undefined && b.otherAnon !== undefined) {
-    parts.push(
-      `malloc main arena ${mb(b.mallocMain).toFixed(1)} MB + ${count(b.threadArenas ?? 0, 'thread arenas')} ${mb(b.mallocThreads).toFixed(1)} MB` +
-        ` (MALLOC_ARENA_MAX ${memory.mallocArenaMax ?? 'unset'})`,
-      `other anon ${mb(b.otherAnon).toFixed(1)} MB (V8 heap, stacks, mmap'd blocks)`,
-    );
-  }
-  if (memory.rssFile !== undefined) parts.push(`file-backed ${mb(memory.rssFile).toFixed(1)} MB (code)`);
-  parts.push(
-    `SQLite page cache at most ${b.sqliteCacheBound === undefined ? '?' : mb(b.sqliteCacheBound).toFixed(1)} MB (cache_size ${mb(b.sqliteCacheCap).toFixed(1)} MB)`,
-    `external ${mb(memory.external).toFixed(1)} MB, array buffers ${mb(memory.arrayBuffers).toFixed(1)} MB`,
-  );
-  const d = b.discord;
-  if (d) {
-    parts.push(
-      `discord.js caches ${count(d.guilds, 'guilds')}, ${count(d.channels, 'channels')}, ${count(d.roles, 'roles')}, ` +
-        `${count(d.members, 'members')}, ${count(d.users, 'users')}, ${count(d.messages, 'messages')}, ${count(d.emojis, 'emojis')}, ` +
-        `${count(d.stickers, 'stickers')}, ${count(d.voiceStates, 'voice states')}, ${count(d.presences, 'presences')}`,
-    );
-  }
-  return parts.join('; ');
-}
-
-function describeBare(bare: BareNodeRss | undefined): string {
-  if (!bare) return 'a bare Node process: not read (no /proc)';
-  return `a bare Node process: rss ${mb(bare.rss).toFixed(1)} MB (anon ${mb(bare.rssAnon).toFixed(1)} + file ${mb(bare.rssFile).toFixed(1)})`;
-}
-
-function logRound(round: number, run: MemoryRun): void {
-  const posted = (ms: number) => `posted in ${(ms / 1000).toFixed(1)} s (${formatNumber(HALF / (ms / 1000))} events/s)`;
-  log(`  round ${round} at start:     ${describeMemory(run.start)}; ${describeBare(run.bare)}`);
-  log(`  round ${round} after ${HALF}:  ${describeMemory(run.half)}; ${posted(run.halfMs[0])}`);
-  log(`  round ${round} after ${EVENTS}: ${describeMemory(run.full)}; ${posted(run.halfMs[1])}`);
-  log(`    at start:     ${describeBreakdown(run.start)}`);
-  log(`    after ${EVENTS}: ${describeBreakdown(run.full)}`);
-}
-
-async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<MemoryRun> {
+async function measureOnce(tag: string, runtime: FeedBotRuntime, env: NodeJS.ProcessEnv): Promise<MemoryRun> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-feed-memory-'));
   const fake = await startFakeDiscord({ messageRateLimit: LIMIT });
   try {
@@ -140,6 +71,7 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
         secret: FEED_BENCH_SECRET,
       },
       runtime,
+      env,
     );
     try {
       const start = await bot.measure();
@@ -173,29 +105,55 @@ async function measureOnce(tag: string, runtime: FeedBotRuntime): Promise<Memory
   }
 }
 
+const worst = (values: readonly number[]) => Math.max(...values);
+
+/** `ROUNDS` rounds with the bot process on `env`, each printed; the runs in order. */
+async function measureRounds(tag: string, runtime: FeedBotRuntime, env: NodeJS.ProcessEnv): Promise<MemoryRun[]> {
+  const runs: MemoryRun[] = [];
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const run = await measureOnce(`${tag}m${round}`, runtime, env);
+    runs.push(run);
+    logRound(round, run, HALF, EVENTS);
+  }
+  return runs;
+}
+
 export const feedMemoryGroup: BenchGroup = {
   name: 'feed-memory',
-  figures: ['feed.rss_mb', 'feed.rss_growth_mb', 'feed.rss_vs_limit', 'feed.rss_start_mb', 'feed.rss_start_ours_mb'],
+  figures: [
+    'feed.rss_mb',
+    'feed.rss_growth_mb',
+    'feed.rss_vs_limit',
+    'feed.rss_start_mb',
+    'feed.rss_start_ours_mb',
+    'feed.rss_mb_jemalloc',
+  ],
   async run(figures) {
     log(
       `feed-memory: RSS of the bot process (child, --expose-gc, after GC, once settled) after ${HALF} and ${EVENTS} signed deliveries through intake and feed; ` +
         `${CONCURRENCY} in flight, ${EVENT_KINDS.length} channels, fake Discord limit ${LIMIT.limit} per ${LIMIT.windowMs} ms; ${ROUNDS} rounds`,
     );
     const tag = makeRunTag();
-    const runs: MemoryRun[] = [];
+    const jemalloc = jemallocEnvironment();
+    let runs: MemoryRun[] = [];
+    let onJemalloc: MemoryRun[] = [];
     await withFeedBotRuntime(async (runtime) => {
-      for (let round = 1; round <= ROUNDS; round += 1) {
-        const run = await measureOnce(`${tag}m${round}`, runtime);
-        runs.push(run);
-        logRound(round, run);
+      log("  with glibc's malloc (`npm start` on a host):");
+      runs = await measureRounds(tag, runtime, process.env);
+      if (jemalloc === undefined) {
+        log('  with jemalloc (the image, the systemd unit): not measured, libjemalloc2 is not installed here');
+        return;
       }
+      log(
+        `  with jemalloc (the image, the systemd unit: LD_PRELOAD ${jemalloc.LD_PRELOAD}, MALLOC_CONF ${JEMALLOC_CONF}):`,
+      );
+      onJemalloc = await measureRounds(`${tag}j`, runtime, jemalloc);
     });
     const startRss = runs.map((run) => mb(run.start.rss));
     const ours = runs.flatMap((run) => (run.bare ? [mb(run.start.rss - run.bare.rss)] : []));
     const rss = runs.map((run) => mb(run.full.rss));
     const growth = runs.map((run) => mb(run.full.rss - run.half.rss));
     const heapGrowth = runs.map((run) => mb(run.full.heapUsed - run.half.heapUsed));
-    const worst = (values: readonly number[]) => Math.max(...values);
     log(`  rss at start MB: ${formatList(startRss)} -> worst ${formatNumber(worst(startRss))}`);
     if (ours.length > 0) {
       log(`  rss at start less a bare Node process MB: ${formatList(ours)} -> worst ${formatNumber(worst(ours))}`);
@@ -213,5 +171,15 @@ export const feedMemoryGroup: BenchGroup = {
     figures.add('feed.rss_vs_limit', worst(rss) / RSS_LIMIT_MB, 'x');
     figures.add('feed.rss_start_mb', worst(startRss), 'MB');
     if (ours.length > 0) figures.add('feed.rss_start_ours_mb', worst(ours), 'MB');
+    if (onJemalloc.length > 0) {
+      const jemallocRss = onJemalloc.map((run) => mb(run.full.rss));
+      const jemallocGrowth = onJemalloc.map((run) => mb(run.full.rss - run.half.rss));
+      log(
+        `  with jemalloc: rss at start MB ${formatList(onJemalloc.map((run) => mb(run.start.rss)))}; ` +
+          `after ${EVENTS} MB ${formatList(jemallocRss)} -> worst ${formatNumber(worst(jemallocRss))} (target < ${RSS_LIMIT_MB}); ` +
+          `growth ${HALF} -> ${EVENTS} MB ${formatList(jemallocGrowth)} -> worst ${formatNumber(worst(jemallocGrowth))} (target < ${GROWTH_LIMIT_MB})`,
+      );
+      figures.add('feed.rss_mb_jemalloc', worst(jemallocRss), 'MB');
+    }
   },
 };

@@ -64,9 +64,9 @@ function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] 
 }
 
 /** Forks the bot process; nothing runs in it until the first request. */
-export function forkFeedBot(runtime: FeedBotRuntime): FeedBotChild {
+export function forkFeedBot(runtime: FeedBotRuntime, env: NodeJS.ProcessEnv = process.env): FeedBotChild {
   const { module, execArgv } = command(runtime);
-  const child = fork(module, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(module, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting: Array<{ resolve: (reply: FeedBotReply) => void; reject: (error: Error) => void }> = [];
   let exitCode: number | null | undefined;
   const exited = new Promise<void>((resolve) => {
@@ -137,8 +137,12 @@ export function forkFeedBot(runtime: FeedBotRuntime): FeedBotChild {
 }
 
 /** Forks the bot process and starts the bot in it (hook and routes saved, Discord ready). */
-export async function startFeedBotProcess(options: FeedBotOptions, runtime: FeedBotRuntime): Promise<FeedBotProcess> {
-  const child = forkFeedBot(runtime);
+export async function startFeedBotProcess(
+  options: FeedBotOptions,
+  runtime: FeedBotRuntime,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<FeedBotProcess> {
+  const child = forkFeedBot(runtime, env);
   try {
     const { webhookUrl } = await child.ask({ type: 'start', options }, 'ready', 30_000);
     return {

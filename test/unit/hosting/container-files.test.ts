@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
+import { JEMALLOC_CONF } from '../../../bench/lib/jemalloc.js';
 import { ConfigSchema, parseConfig } from '../../../src/base/config.js';
 import { startBot } from '../../../src/bot.js';
 import { captureLogs } from '../../helpers/capture-logs.js';
@@ -132,8 +133,20 @@ describe('Dockerfile', () => {
     const env = runtimeEnv();
     expect(env.PORT).toBe(String(ConfigSchema.shape.PORT.parse(undefined)));
     expect(only(runtime, 'EXPOSE')).toBe(env.PORT);
-    const known = new Set([...Object.keys(ConfigSchema.shape), 'NODE_ENV']);
+    const known = new Set([...Object.keys(ConfigSchema.shape), 'NODE_ENV', 'LD_PRELOAD', 'MALLOC_CONF']);
     for (const name of Object.keys(env)) expect(known, name).toContain(name);
+  });
+
+  it('runs the bot on jemalloc, installed and linked where LD_PRELOAD names it, with the settings the benchmark measures', () => {
+    const env = runtimeEnv();
+    expect(env.MALLOC_CONF).toBe(JEMALLOC_CONF);
+    const install = argsOf(runtime, 'RUN').find((line) => line.includes('libjemalloc2'));
+    expect(install).toContain('apt-get install -y --no-install-recommends libjemalloc2');
+    expect(install).toMatch(new RegExp(`ln -s .+ ${env.LD_PRELOAD ?? '(unset)'}$`));
+    // Set before USER, so every process of the container (the health check's node too) starts on it.
+    expect(runtime.findIndex((instruction) => instruction.args.startsWith('LD_PRELOAD='))).toBeLessThan(
+      runtime.findIndex((instruction) => instruction.keyword === 'USER'),
+    );
   });
 
   it("checks health with the bot's real /healthz through node's fetch: healthy passes, no answer fails", async () => {
