@@ -4,7 +4,7 @@ import type { NewDelivery } from '../../src/store/deliveries.js';
 import type { ExportRows } from '../../src/store/record-export.js';
 import { SqlCommunityRecord } from '../../src/store/sql-community-record.js';
 import type { Store } from '../../src/store/store.js';
-import type { StoreUnderTest } from './store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 
 export const GUILD = '222222222222222222';
 export const OTHER_GUILD = '333333333333333333';

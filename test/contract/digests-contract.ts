@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { Store } from '../../src/store/store.js';
-import type { StoreUnderTest } from './store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 
 const GUILD = '222222222222222222';
 const OTHER_GUILD = '333333333333333333';

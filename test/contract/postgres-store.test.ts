@@ -6,8 +6,13 @@ import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
 import { describeDigestsContract } from './digests-contract.js';
+import { describeDocumentsContract } from './documents-contract.js';
+import { describeGuildStoreContract } from './guild-store-contract.js';
+import { describeHeldEntriesContract } from './held-entries-contract.js';
+import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
-import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
+import { describeStoreContract } from './store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 
 async function postgresUnderTest(): Promise<StoreUnderTest> {
   const database = await createTestDatabase();
@@ -34,6 +39,10 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
 
 describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeStoreContract('PostgreSQL', postgresUnderTest);
+  describeRoutingContract('PostgreSQL', postgresUnderTest);
+  describeHeldEntriesContract('PostgreSQL', postgresUnderTest);
+  describeGuildStoreContract('PostgreSQL', postgresUnderTest);
+  describeDocumentsContract('PostgreSQL', postgresUnderTest);
   describeCommunityRecordContract('PostgreSQL', postgresUnderTest);
   describeDigestsContract('PostgreSQL', postgresUnderTest);
   describeSessionFactsContract('PostgreSQL', postgresUnderTest);

@@ -11,7 +11,7 @@ import {
   T0,
   useRecordStores,
 } from './community-record-contract.js';
-import type { StoreUnderTest } from './store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -4,8 +4,13 @@ import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
 import { describeDigestsContract } from './digests-contract.js';
+import { describeDocumentsContract } from './documents-contract.js';
+import { describeGuildStoreContract } from './guild-store-contract.js';
+import { describeHeldEntriesContract } from './held-entries-contract.js';
+import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
-import { describeStoreContract, type StoreUnderTest } from './store-contract.js';
+import { describeStoreContract } from './store-contract.js';
+import type { StoreUnderTest } from './store-under-test.js';
 
 function sqliteUnderTest(): Promise<StoreUnderTest> {
   const dir = makeTempDir();
@@ -28,6 +33,10 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
 }
 
 describeStoreContract('SQLite', sqliteUnderTest);
+describeRoutingContract('SQLite', sqliteUnderTest);
+describeHeldEntriesContract('SQLite', sqliteUnderTest);
+describeGuildStoreContract('SQLite', sqliteUnderTest);
+describeDocumentsContract('SQLite', sqliteUnderTest);
 describeCommunityRecordContract('SQLite', sqliteUnderTest);
 describeDigestsContract('SQLite', sqliteUnderTest);
 describeSessionFactsContract('SQLite', sqliteUnderTest);
