@@ -1,4 +1,4 @@
-/** A streak of deliveries this process failed to store (answered 500, or 503 while the store fell behind) for one hook. */
+/** A streak of deliveries of one hook this process failed to store (answered 500, or 503: the store fell behind). */
 export interface IntakeFailureStreak {
   guildId: string;
   count: number;
@@ -10,8 +10,8 @@ export interface IntakeFailureStreak {
 /**
  * Deliveries the intake could not store, counted per hook in this process's memory: when the store fails,
  * nothing can be written to it, and the service counts these 500s (and the 503s of a store that fell behind)
- * toward switching the webhook off just like refusals. The health monitor of the same process turns a streak into an alert. (An intake-only process on
- * PostgreSQL has no monitor: its failures are in its log.)
+ * toward switching the webhook off just like refusals. The health monitor of the same process turns a streak into
+ * an alert. (An intake-only process on PostgreSQL has no monitor: its failures are in its log.)
  */
 export class IntakeFailures {
   private readonly streaks = new Map<string, IntakeFailureStreak>();

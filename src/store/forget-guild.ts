@@ -27,8 +27,8 @@ export interface GuildForgetting {
   forgetGuild(guildId: string): Promise<ForgottenGuild>;
   /**
    * The guilds the store keeps webhooks, settings, a community record, a digest or quotas, or duty settings for
-   * (a forgotten guild is not one of them): after the bot was
-   * down, those it is no longer in are forgotten (src/guilds-left-while-down.ts). Read once per start, not on a timer.
+   * (a forgotten guild is not one of them): after the bot was down, those it is no longer in are forgotten
+   * (src/guilds-left-while-down.ts). Read once per start, not on a timer.
    */
   knownGuilds(): Promise<string[]>;
 }
