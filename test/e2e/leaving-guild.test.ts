@@ -121,6 +121,9 @@ describe('when the bot is removed from a server', () => {
     });
     await h.discord.waitFor(otherForgotten, 10_000, 'the other server forgotten');
     expect((await h.bot.store.guilds.get(other)).serverKey).toBeNull();
+    // The admin action is written after the store forgot the server, in a write of its own.
+    const audited = async () => (await h.bot.store.audit.latest(other, 1)).length > 0;
+    await h.discord.waitFor(audited, 10_000, 'the removal in the audit log');
     const [audit] = await h.bot.store.audit.latest(other, 1);
     expect(audit).toMatchObject({
       userId: h.discord.bot.id,
