@@ -47,7 +47,13 @@ describe('when the bot is removed from a server', () => {
     expect(refused).toMatchObject({ status: 404, ok: false });
     expect((await h.bot.store.guilds.get(h.guild.id)).serverKey).toBeNull();
     expect(await h.bot.store.deliveries.countOpen()).toBe(0);
-    // One line in the log and in the audit log, counted, without a key or a secret.
+    // One line in the log and in the audit log, counted, without a key or a secret (the audit line is written
+    // after the store forgot the server, in a write of its own).
+    await h.discord.waitFor(
+      async () => (await h.bot.store.audit.latest(h.guild.id, 1)).length > 0,
+      5_000,
+      'the removal in the audit log',
+    );
     const line = h.logs.lines
       .map((text) => JSON.parse(text) as { msg?: string })
       .find((entry) => entry.msg?.startsWith('removed from a server'));
