@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import type { Store } from '../../src/store/store.js';
 import { CHANNEL_A, CHANNEL_B, delivery, GUILD, storeHarness, type StoreUnderTest } from './store-under-test.js';
 
 /**
@@ -10,6 +11,15 @@ import { CHANNEL_A, CHANNEL_B, delivery, GUILD, storeHarness, type StoreUnderTes
 export function describeHeldEntriesContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
   describe(`the held-entries contract on ${engine}`, () => {
     const { now, start, restart, routeTo, use } = storeHarness();
+    /** Discord refused CHANNEL_A for good (403), as the feed reports it: the channel and its entries are held. */
+    const holdChannelA = (store: Store) =>
+      store.deliveries.holdBrokenChannel({
+        channelId: CHANNEL_A,
+        guildId: GUILD,
+        status: 403,
+        reason: 'Discord 403: Missing Access',
+        since: now.ms,
+      });
 
     it('keeps held entries with their reason across a restart, lists them, and routes them when a route comes', async () => {
       await use(makeEngine);
@@ -41,13 +51,7 @@ export function describeHeldEntriesContract(engine: string, makeEngine: () => Pr
       const store = await start();
       await routeTo(store, CHANNEL_A);
       await store.deliveries.accept(delivery('b1'));
-      await store.deliveries.holdBrokenChannel({
-        channelId: CHANNEL_A,
-        guildId: GUILD,
-        status: 403,
-        reason: 'Discord 403: Missing Access',
-        since: now.ms,
-      });
+      await holdChannelA(store);
       await store.deliveries.accept(delivery('b2'));
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
         waiting: 0,
@@ -109,13 +113,7 @@ export function describeHeldEntriesContract(engine: string, makeEngine: () => Pr
       await routeTo(store, CHANNEL_A);
       await store.deliveries.accept(delivery('x1'));
       await store.deliveries.accept(delivery('x2'));
-      await store.deliveries.holdBrokenChannel({
-        channelId: CHANNEL_A,
-        guildId: GUILD,
-        status: 403,
-        reason: 'Discord 403: Missing Access',
-        since: now.ms,
-      });
+      await holdChannelA(store);
       const [first] = await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 });
       expect(await store.deliveries.requeueHeld(GUILD, first?.seq ?? -1, CHANNEL_A, now.ms)).toBe(true);
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 2, heldBroken: 0, broken: [] });
