@@ -121,7 +121,8 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
         deps.logger.warn({ pending }, 'the store falls behind: deliveries are answered 503 until it catches up');
       }
       // The service counts a 503 toward switching the webhook off, as it does a 500: so does the feed's health alert.
-      deps.intakeFailures.failed(hook, new Error(busyDetail), now);
+      // The detail goes as text: no Error (and its stack) made per delivery refused while the store is behind.
+      deps.intakeFailures.failed(hook, busyDetail, now);
       res.set('retry-after', String(BUSY_RETRY_AFTER_S));
       return sendError(res, 503, 'busy', 'too many deliveries are waiting to be stored; retry later');
     }

@@ -1,6 +1,7 @@
 /**
  * What /healthz says of the store: failing from the first failed operation of the feed (a lane's pass) until one
- * succeeds again (a lane's pass, or the worker's reading of the channels with work). The intake's own failures answer the service 500 and are counted by the health alerts.
+ * succeeds again (a lane's pass, or the worker's reading of the channels with work). The intake's own failures
+ * answer the service 500 and are counted by the health alerts.
  */
 export class StoreHealth {
   private failingSince: number | undefined;

@@ -3,7 +3,7 @@ import { formatName } from '../../embeds/format.js';
 import type { CoverageShortfall } from '../duty/index.js';
 import type { Finding } from './open-incidents.js';
 
-/** What other features report to the health monitor, as the findings of their incidents. */
+// What other features report to the health monitor, as the findings of their incidents.
 
 /** Discord's refusal of a weekly digest's post. */
 export interface DigestRefusal {
