@@ -11,7 +11,7 @@ export interface WriteContext {
  * Turns of the event loop a batch may stay open while each adds writes: the loop then reads the requests that
  * came in while it was busy, so they join this commit instead of paying one fsync of their own. The intake's
  * 10 connections fell into two groups taking turns (5 deliveries a commit); now one commit takes 8 of them and
- * the bot takes 25-35 % more deliveries a second (docs/benchmarks.md). The bound keeps a steady stream, which
+ * the bot took 25–40 % more deliveries a second (docs/benchmarks.md). The bound keeps a steady stream, which
  * adds writes at every turn, from holding its first write back for long.
  */
 export const MAX_OPEN_TURNS = 6;
