@@ -7,15 +7,6 @@ export interface WriteContext {
   afterCommit(signal: StoreSignal): void;
 }
 
-/**
- * Turns of the event loop a batch may stay open while each adds writes: the loop then reads the requests that
- * came in while it was busy, so they join this commit instead of paying one fsync of their own. The intake's
- * 10 connections fell into two groups taking turns (5 deliveries a commit); now one commit takes 8 of them and
- * the bot took 25–40 % more deliveries a second (docs/benchmarks.md). The bound keeps a steady stream, which
- * adds writes at every turn, from holding its first write back for long.
- */
-export const MAX_OPEN_TURNS = 6;
-
 type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
 
 interface Job {
@@ -25,11 +16,11 @@ interface Job {
 }
 
 /**
- * Group commit over one better-sqlite3 connection. Writes asked for while the event loop is busy run together in
- * ONE transaction, so under synchronous=FULL they share one fsync; each write still resolves only after that
- * commit, so the durability promise is that of a write of its own. Each write runs in a savepoint of its own:
- * one that throws is rolled back alone and rejects alone, the others commit. A failed commit rejects every
- * write of the batch (none of them happened).
+ * Group commit over one better-sqlite3 connection. Writes asked for in the same turn of the event loop run
+ * together in ONE transaction, so under synchronous=FULL they share one fsync; each write still resolves only
+ * after that commit, so the durability promise is that of a write of its own. Each write runs in a savepoint
+ * of its own: one that throws is rolled back alone and rejects alone, the others commit. A failed commit
+ * rejects every write of the batch (none of them happened).
  *
  * Statements run synchronously on the main thread (a few µs each); the commit's fsync blocks it for about
  * 0.2 ms here, once per batch, not once per write. `npm run bench -- store` measures it.
@@ -37,9 +28,6 @@ interface Job {
 export class WriteBatcher {
   private queue: Job[] = [];
   private scheduled = false;
-  /** How many writes the queue held at the last turn the batch stayed open, and how many turns it has. */
-  private queuedAtLastTurn = 0;
-  private openTurns = 0;
   /**
    * The batch's transaction and each write's savepoint, made once: better-sqlite3 builds each transaction
    * function with four wrappers and defines their properties one by one, which cost a delivery's write about
@@ -76,25 +64,10 @@ export class WriteBatcher {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        this.queuedAtLastTurn = 0;
-        this.openTurns = 0;
-        setImmediate(this.flushOnceQuiet);
+        setImmediate(() => this.flush());
       }
     });
   }
-
-  /** Commits at the first turn of the loop that added no write (or after MAX_OPEN_TURNS turns). */
-  private readonly flushOnceQuiet = (): void => {
-    if (!this.scheduled) return;
-    const grew = this.queue.length > this.queuedAtLastTurn;
-    if (grew && this.openTurns < MAX_OPEN_TURNS) {
-      this.queuedAtLastTurn = this.queue.length;
-      this.openTurns += 1;
-      setImmediate(this.flushOnceQuiet);
-      return;
-    }
-    this.flush();
-  };
 
   /** Runs every queued write now (closing the store flushes what is left). */
   flush(): void {

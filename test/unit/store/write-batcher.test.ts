@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { LocalSignals, type StoreSignal } from '../../../src/store/signals.js';
-import { MAX_OPEN_TURNS, WriteBatcher } from '../../../src/store/sqlite/write-batcher.js';
+import { WriteBatcher } from '../../../src/store/sqlite/write-batcher.js';
 
 /**
  * The SQLite store's group commit: the writes of one moment share a transaction, yet each caller hears only
@@ -93,77 +93,5 @@ describe('WriteBatcher', () => {
     await first.then(() => order.push('first'));
     await expect.poll(() => order).toEqual(['first', 'second']);
     expect(stored()).toEqual([{ id: 'first' }, { id: 'second' }]);
-  });
-
-  describe('while the event loop is busy', () => {
-    /** Counts the event loop's turns (each check phase), so a write can tell in which turn it ran. */
-    function turnCounter() {
-      let turn = 0;
-      let running = true;
-      const tick = () => {
-        turn += 1;
-        if (running) setImmediate(tick);
-      };
-      setImmediate(tick);
-      return { now: () => turn, stop: () => (running = false) };
-    }
-
-    /** A write that says in which turn it ran (the turn its batch committed in). */
-    function timedWrite(batcher: WriteBatcher, insert: Database.Statement<[string, null]>, turns: { now(): number }) {
-      return (id: string) =>
-        batcher.run(() => {
-          insert.run(id, null);
-          return turns.now();
-        });
-    }
-
-    function nextTurn(): Promise<void> {
-      return new Promise((resolve) => setImmediate(resolve));
-    }
-
-    it('commits the writes asked for over consecutive turns together, once a turn asks for none', async () => {
-      const { batcher, insert, stored } = start();
-      const turns = turnCounter();
-      const write = timedWrite(batcher, insert, turns);
-      // Requests read over three turns of the loop (as those that came in during the last commit's fsync are).
-      const asked = [write('a')];
-      await nextTurn();
-      asked.push(write('b'));
-      await nextTurn();
-      asked.push(write('c'));
-      const ranIn = await Promise.all(asked);
-      turns.stop();
-      expect(new Set(ranIn).size).toBe(1);
-      expect(stored()).toEqual([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
-    });
-
-    it('commits a lone write at the next turn that asks for nothing more', async () => {
-      const { batcher, insert } = start();
-      const turns = turnCounter();
-      const askedAt = turns.now();
-      const ranIn = await timedWrite(batcher, insert, turns)('alone');
-      turns.stop();
-      expect(ranIn - askedAt).toBeLessThanOrEqual(3);
-    });
-
-    it('does not hold a write back for more than its bound while every turn asks for another', async () => {
-      const { batcher, insert, stored } = start();
-      const turns = turnCounter();
-      const write = timedWrite(batcher, insert, turns);
-      const writes: Promise<{ askedAt: number; ranIn: number }>[] = [];
-      for (let i = 0; i < 5 * MAX_OPEN_TURNS; i += 1) {
-        const askedAt = turns.now();
-        writes.push(write(`w${String(i).padStart(3, '0')}`).then((ranIn) => ({ askedAt, ranIn })));
-        await nextTurn();
-      }
-      const ran = await Promise.all(writes);
-      turns.stop();
-      expect(Math.max(...ran.map(({ askedAt, ranIn }) => ranIn - askedAt))).toBeLessThanOrEqual(MAX_OPEN_TURNS + 2);
-      // Several batches committed, each after the one before.
-      const batchTurns = [...new Set(ran.map(({ ranIn }) => ranIn))];
-      expect(batchTurns.length).toBeGreaterThan(2);
-      expect(batchTurns).toEqual([...batchTurns].sort((x, y) => x - y));
-      expect(stored()).toHaveLength(5 * MAX_OPEN_TURNS);
-    });
   });
 });
