@@ -8,6 +8,12 @@ import { startAppHarness, type AppHarness } from './app-harness.js';
 const MINUTE = 60_000;
 const modcall = { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data };
 
+/** The removal's audit line is written after the store forgot the server, in a write of its own: wait for it. */
+async function untilRemovalAudited(h: AdminHarness, guildId: string, timeoutMs: number): Promise<void> {
+  const audited = async () => (await h.bot.store.audit.latest(guildId, 1)).length > 0;
+  await h.discord.waitFor(audited, timeoutMs, 'the removal in the audit log');
+}
+
 /** Leaving a server, end to end: GUILD_DELETE sent over the fake Discord's gateway, as Discord does. */
 describe('when the bot is removed from a server', () => {
   let stop: (() => Promise<void>) | undefined;
@@ -47,13 +53,8 @@ describe('when the bot is removed from a server', () => {
     expect(refused).toMatchObject({ status: 404, ok: false });
     expect((await h.bot.store.guilds.get(h.guild.id)).serverKey).toBeNull();
     expect(await h.bot.store.deliveries.countOpen()).toBe(0);
-    // One line in the log and in the audit log, counted, without a key or a secret (the audit line is written
-    // after the store forgot the server, in a write of its own).
-    await h.discord.waitFor(
-      async () => (await h.bot.store.audit.latest(h.guild.id, 1)).length > 0,
-      5_000,
-      'the removal in the audit log',
-    );
+    // One line in the log and in the audit log, counted, without a key or a secret.
+    await untilRemovalAudited(h, h.guild.id, 5_000);
     const line = h.logs.lines
       .map((text) => JSON.parse(text) as { msg?: string })
       .find((entry) => entry.msg?.startsWith('removed from a server'));
@@ -127,9 +128,7 @@ describe('when the bot is removed from a server', () => {
     });
     await h.discord.waitFor(otherForgotten, 10_000, 'the other server forgotten');
     expect((await h.bot.store.guilds.get(other)).serverKey).toBeNull();
-    // The admin action is written after the store forgot the server, in a write of its own.
-    const audited = async () => (await h.bot.store.audit.latest(other, 1)).length > 0;
-    await h.discord.waitFor(audited, 10_000, 'the removal in the audit log');
+    await untilRemovalAudited(h, other, 10_000);
     const [audit] = await h.bot.store.audit.latest(other, 1);
     expect(audit).toMatchObject({
       userId: h.discord.bot.id,
