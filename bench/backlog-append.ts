@@ -23,8 +23,9 @@ import { sleep } from './lib/stats.js';
  *    cost ~5% more than the next: the intake's path was still warming up); their lanes try, fail and wait out
  *    their backoff; then WINDOW_WARM_UP signed deliveries, unmeasured, then SIGNED more over HTTP, 10 in
  *    flight, with the bot's main-thread CPU read before and after: the cost per delivery at the low point;
- * 3. the outbox is filled to `sizes.size` through the store (lib/backlog-fill.ts), spread over 20 channels
- *    whose lanes fail in turn; memory after GC (the growth figure); the same window again.
+ * 3. the outbox is filled to `sizes.size` through the store (lib/backlog-fill.ts), CONCURRENCY accepts in flight
+ *    as in the windows, spread over 20 channels whose lanes fail in turn; memory after GC (the growth figure);
+ *    the same window again.
  *
  * Each window follows a full garbage collection (the memory snapshots), so neither pays for the other's
  * garbage. The low window always comes first: a backlog only grows within a round.
@@ -152,6 +153,8 @@ export async function measureAppendRound(
         idPrefix: `b${tag}`,
         first: 0,
         count: Math.max(0, sizes.size - (filledLow.outbox + window)),
+        // As wide as the intake's load: the memory read next is the backlog's, not a wider burst's (backlog-fill.ts).
+        inFlight: CONCURRENCY,
       };
       const atFull = await bot.ask({ type: 'fill', fill }, 'filled', 600_000);
       await waitForLanesRetrying(bot, BACKLOG_EVENTS.length);

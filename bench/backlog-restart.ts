@@ -31,6 +31,8 @@ import { formatNumber } from './lib/stats.js';
  */
 const GLOBAL_PER_SECOND = 50;
 const MAX_EMBEDS = 10;
+/** The store is seeded before the bot starts, by a process of its own whose memory nobody reads: wide slices. */
+const SEED_IN_FLIGHT = 500;
 
 export interface RestartRound {
   /** Fork -> first message at the fake, ms; then the same time split by the bot process's marks. */
@@ -94,7 +96,7 @@ async function seed(
           secret: FEED_BENCH_SECRET,
           routes: scene.routes,
           seen: sizes.seen,
-          waiting: { events: [...BACKLOG_EVENTS], idPrefix, first: 0, count: sizes.size },
+          waiting: { events: [...BACKLOG_EVENTS], idPrefix, first: 0, count: sizes.size, inFlight: SEED_IN_FLIGHT },
         },
       },
       'seeded',
