@@ -13,6 +13,7 @@ import {
 import { UserFacingError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import { commandOfCustomId, type BoundCommand } from './command.js';
+import { watchHeldInteractions } from './held-interactions.js';
 import { toLoggableError } from './log-error.js';
 import { replyEphemeral } from './reply.js';
 
@@ -151,7 +152,11 @@ export function createInteractionDispatcher(
   };
 }
 
-/** Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it. */
+/**
+ * Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it.
+ * An interaction discord.js held back too long at start-up was already answered (see held-interactions.ts) and
+ * is not run.
+ */
 export function attachInteractionDispatcher(
   client: Client,
   commands: readonly BoundCommand[],
@@ -159,9 +164,16 @@ export function attachInteractionDispatcher(
   options: DispatchOptions = {},
 ): () => void {
   const dispatch = createInteractionDispatcher(commands, logger, options);
-  const listener = (interaction: Interaction) => void dispatch(interaction);
+  const held = watchHeldInteractions(client, logger);
+  const listener = (interaction: Interaction) => {
+    if (held.answeredWhileHeld(interaction)) return;
+    void dispatch(interaction);
+  };
   client.on(Events.InteractionCreate, listener);
-  return () => client.off(Events.InteractionCreate, listener);
+  return () => {
+    client.off(Events.InteractionCreate, listener);
+    held.detach();
+  };
 }
 
 async function suggest(

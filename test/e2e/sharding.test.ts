@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { Status } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { COMMANDS } from '../../commands/index.js';
 import {
   chatInputCommand,
+  commandOption,
   guildIdOnShard,
   startFakeDiscord,
   type AddedGuild,
@@ -11,6 +13,7 @@ import {
   type FakeMessage,
 } from '../../fakes/discord/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { STILL_STARTING } from '../../src/discord/held-interactions.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
@@ -207,4 +210,37 @@ describe('a bot on three gateway shards', () => {
     expect(JSON.stringify(discord.messages(guilds[1]?.modcalls ?? '')[0]?.embeds)).toContain('Resolved by');
     expect(discord.violations).toEqual([]);
   }, 90_000);
+
+  it('answers a command sent before every shard is up that the bot is still starting, within 3 s, and never runs it', async () => {
+    const world = await startShardedWorld();
+    const { discord, bot, guilds } = world;
+    const client = bot.discord;
+    const [first] = guilds;
+    if (!client || !first) throw new Error('the world has no client or no guild');
+    // Shard 0 is up; shards 1 and 2 identify 5 s apart after it, and discord.js holds shard 0's interactions until
+    // they are up too.
+    await discord.waitFor(() => client.ws.shards.get(0)?.status === Status.Ready, 10_000, 'shard 0 ready');
+    expect(client.ws.status).not.toBe(Status.Ready);
+
+    // An admin moves the modcalls to #general. Discord allows 3 s for the answer.
+    const moveModcalls = chatInputCommand({
+      name: 'feed',
+      subcommand: 'set',
+      options: [
+        commandOption.string('event', 'modcall'),
+        commandOption.channel('channel', first.guild.channels['general'] ?? ''),
+      ],
+      as: 'admin',
+      guildId: first.guild.id,
+    });
+    const held = await discord.dispatchInteraction(moveModcalls, { timeoutMs: 3_000, settle: 'callback' });
+    expect(held.reply).toMatchObject({ content: STILL_STARTING, ephemeral: true });
+
+    // Every shard up: discord.js hands the held command over; it is neither run nor answered again.
+    await discord.waitFor(async () => (await world.health()).discord === 'ready', 30_000, 'healthz: discord ready');
+    expect(await status(discord, first.guild.id)).toMatchObject({ callbacks: 1 });
+    expect(discord.interactionResponses(held.id).filter((r) => r.kind === 'callback')).toHaveLength(1);
+    expect((await bot.store.guilds.get(first.guild.id)).routes['modcall']).toBe(first.modcalls);
+    expect(discord.violations).toEqual([]);
+  }, 60_000);
 });
