@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { commandOption, DEFAULT_BOT_PERMISSIONS, type FakeMessage } from '../../fakes/discord/index.js';
+import { LOG_LINES_PER_MESSAGE } from '../../src/features/threads/session-log.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { clickButton } from '../helpers/click-button.js';
 import { runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
@@ -241,6 +242,42 @@ describe('session threads', () => {
       'the report',
     );
     expect(harness.discord.requests.filter((request) => request.path.endsWith(`/${threadId}/threads`))).toHaveLength(1);
+    expect(harness.discord.violations).toEqual([]);
+  });
+
+  it('keeps the report last when cases told after it need another message of the log', async () => {
+    h = await start();
+    const harness = h;
+    expect(await threadsOn(harness)).toContain('opens a thread');
+    const base = Date.now() - 60 * 60_000;
+    expect(await harness.deliver(sessionStarted(base))).toBe(204);
+    const [card] = await harness.discord.waitForMessages(harness.channel('sessions'), 1);
+    const threadId = card?.id ?? '';
+    expect(await harness.deliver(caseCreated(5000, 'warn', base + 60_000))).toBe(204);
+    expect(await harness.deliver(sessionEnded(base + 50 * 60_000))).toBe(204);
+    const titles = (messages: FakeMessage[]) => messages.map((message) => message.embeds[0]?.title);
+    await threadShowing(
+      harness,
+      threadId,
+      (messages) => titles(messages).join() === 'Session log,After-action report: Evening patrol',
+      'the log and the report',
+    );
+
+    // The moderators file the session's cases afterwards: 25 more, 26 lines, two messages of log.
+    for (let i = 1; i <= LOG_LINES_PER_MESSAGE; i += 1) {
+      expect(await harness.deliver(caseCreated(5000 + i, 'kick', base + (1 + i) * 60_000))).toBe(204);
+    }
+    const done = await threadShowing(
+      harness,
+      threadId,
+      (messages) =>
+        messages.at(-1)?.embeds[0]?.fields?.find((field) => field.name === 'Cases')?.value === '25 kicks · 1 warn',
+      'the report with every case',
+    );
+    expect(titles(done)).toEqual(['Session log', 'Session log (2)', 'After-action report: Evening patrol']);
+    expect(done[1]?.embeds[0]?.description).toContain('#5025');
+    // The report's first message became the log's second; the report was posted once more, below it.
+    expect(postsTo(harness, threadId)).toHaveLength(3);
     expect(harness.discord.violations).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { ThreadStarter } from '../../discord/posting/start-thread.js';
 import type { SessionRecord } from '../../store/session-facts.js';
 import type { Job } from '../feature.js';
+import { partsWithReportLast } from './report-last.js';
 import { LOG_LINES_PER_MESSAGE, LOG_MESSAGES_AT_MOST, renderSessionLog, type ThreadPart } from './session-log.js';
 import { renderSessionReport } from './session-report.js';
 import { ShownParts } from './shown-parts.js';
@@ -170,6 +171,8 @@ export class ThreadKeeper implements Job {
             part: 'report',
             embed: renderSessionReport({ ...facts, session: { ...facts.session, endedAt } }),
           });
+        const reportLast = partsWithReportLast(thread.parts, parts);
+        if (reportLast) thread = await this.save(guildId, { ...thread, parts: reportLast });
         for (const part of parts) {
           const shown = await this.show(guildId, thread, part);
           thread = shown.thread;
@@ -223,7 +226,8 @@ export class ThreadKeeper implements Job {
       thread.server,
       String(thread.sessionId),
       part,
-      messageId ?? 'first',
+      // A part posted anew: the report again below a longer log has a thread of more parts than its first post.
+      messageId ?? `new-${Object.keys(thread.parts).length}`,
     ]);
     const posted = found ?? (await this.deps.poster.post(threadId, body, nonce));
     const next: SessionThread = { ...current, parts: { ...current.parts, [part]: posted } };
