@@ -13,8 +13,8 @@ import {
 import { UserFacingError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import { commandOfCustomId, type BoundCommand } from './command.js';
-import { watchHeldInteractions } from './held-interactions.js';
 import { toLoggableError } from './log-error.js';
+import { watchQueuedInteractions } from './queued-interactions.js';
 import { replyEphemeral } from './reply.js';
 
 /** What anyone sees when something failed that is not theirs to fix. */
@@ -154,7 +154,7 @@ export function createInteractionDispatcher(
 
 /**
  * Registers the dispatcher as the client's interactionCreate listener; returns the function that removes it.
- * An interaction discord.js held back too long at start-up was already answered (see held-interactions.ts) and
+ * An interaction discord.js queued too long at start-up was already answered (see queued-interactions.ts) and
  * is not run.
  */
 export function attachInteractionDispatcher(
@@ -164,15 +164,15 @@ export function attachInteractionDispatcher(
   options: DispatchOptions = {},
 ): () => void {
   const dispatch = createInteractionDispatcher(commands, logger, options);
-  const held = watchHeldInteractions(client, logger);
+  const queued = watchQueuedInteractions(client, logger);
   const listener = (interaction: Interaction) => {
-    if (held.answeredWhileHeld(interaction)) return;
+    if (queued.answeredWhileQueued(interaction)) return;
     void dispatch(interaction);
   };
   client.on(Events.InteractionCreate, listener);
   return () => {
     client.off(Events.InteractionCreate, listener);
-    held.detach();
+    queued.detach();
   };
 }
 

@@ -13,7 +13,7 @@ import {
   type FakeMessage,
 } from '../../fakes/discord/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
-import { STILL_STARTING } from '../../src/discord/held-interactions.js';
+import { STILL_STARTING } from '../../src/discord/queued-interactions.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
@@ -233,13 +233,13 @@ describe('a bot on three gateway shards', () => {
       as: 'admin',
       guildId: first.guild.id,
     });
-    const held = await discord.dispatchInteraction(moveModcalls, { timeoutMs: 3_000, settle: 'callback' });
-    expect(held.reply).toMatchObject({ content: STILL_STARTING, ephemeral: true });
+    const queued = await discord.dispatchInteraction(moveModcalls, { timeoutMs: 3_000, settle: 'callback' });
+    expect(queued.reply).toMatchObject({ content: STILL_STARTING, ephemeral: true });
 
-    // Every shard up: discord.js hands the held command over; it is neither run nor answered again.
+    // Every shard up: discord.js hands the queued command over; it is neither run nor answered again.
     await discord.waitFor(async () => (await world.health()).discord === 'ready', 30_000, 'healthz: discord ready');
     expect(await status(discord, first.guild.id)).toMatchObject({ callbacks: 1 });
-    expect(discord.interactionResponses(held.id).filter((r) => r.kind === 'callback')).toHaveLength(1);
+    expect(discord.interactionResponses(queued.id).filter((r) => r.kind === 'callback')).toHaveLength(1);
     expect((await bot.store.guilds.get(first.guild.id)).routes['modcall']).toBe(first.modcalls);
     expect(discord.violations).toEqual([]);
   }, 60_000);

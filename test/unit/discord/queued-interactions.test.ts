@@ -11,7 +11,7 @@ import {
 } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
-import { STILL_STARTING, watchHeldInteractions } from '../../../src/discord/held-interactions.js';
+import { STILL_STARTING, watchQueuedInteractions } from '../../../src/discord/queued-interactions.js';
 import { captureLogs } from '../../helpers/capture-logs.js';
 import { ManualTime } from '../../helpers/manual-time.js';
 
@@ -32,16 +32,16 @@ function world() {
   const client = { ws, rest } as unknown as Client;
   const time = new ManualTime();
   const logs = captureLogs('info');
-  const held = watchHeldInteractions(client, logs.logger, time);
+  const queued = watchQueuedInteractions(client, logs.logger, time);
   const arrive = (id: string, type: InteractionType) =>
     ws.emit(GatewayDispatchEvents.InteractionCreate, { id, token: `token-${id}`, type, guild_id: '1' }, 0);
-  const handedOver = (id: string) => held.answeredWhileHeld({ id } as Interaction);
+  const handedOver = (id: string) => queued.answeredWhileQueued({ id } as Interaction);
   const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return { ws, posted, time, held, arrive, handedOver, settle };
+  return { ws, posted, time, queued, arrive, handedOver, settle };
 }
 
-describe('watchHeldInteractions', () => {
-  it('answers an interaction discord.js still holds after 1.5 s that the bot is starting, and passes over it later', async () => {
+describe('watchQueuedInteractions', () => {
+  it('answers an interaction discord.js still queues after 1.5 s that the bot is starting, and passes over it later', async () => {
     const w = world();
     w.arrive('10', InteractionType.ApplicationCommand);
     await w.time.advance(1_499, w.settle);
@@ -89,7 +89,7 @@ describe('watchHeldInteractions', () => {
 
     w.ws.status = Status.Connecting;
     w.arrive('14', InteractionType.ApplicationCommand);
-    w.held.detach();
+    w.queued.detach();
     w.arrive('15', InteractionType.ApplicationCommand);
     await w.time.advance(5_000, w.settle);
     expect(w.posted).toEqual([]);

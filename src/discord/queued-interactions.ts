@@ -20,42 +20,42 @@ export const STILL_STARTING =
   'The bot is still starting (connecting to Discord); nothing was done. Please send that again in a few seconds.';
 
 /**
- * How long a held interaction may wait for discord.js to hand it over before it is answered with
+ * How long a queued interaction may wait for discord.js to hand it over before it is answered with
  * {@link STILL_STARTING}: Discord allows 3 s from its own send for the first answer, and the command still needs
  * time to run if it is handed over just before this.
  */
-const ANSWER_HELD_AFTER_MS = 1_500;
+const ANSWER_QUEUED_AFTER_MS = 1_500;
 /** Answered interactions remembered at most; each is forgotten once discord.js hands it over. */
 const MAX_REMEMBERED = 1_000;
 
-export interface HeldInteractions {
+export interface QueuedInteractions {
   /**
-   * True when `interaction` was already answered with {@link STILL_STARTING} while discord.js held it: the
+   * True when `interaction` was already answered with {@link STILL_STARTING} while discord.js queued it: the
    * dispatcher passes over it. Else its waiting answer, if any, is called off and it is the dispatcher's to run.
    */
-  answeredWhileHeld(interaction: Interaction): boolean;
+  answeredWhileQueued(interaction: Interaction): boolean;
   /** Stops listening and calls off the waiting answers. */
   detach(): void;
 }
 
 /**
  * Until every gateway shard is ready after a start (about 5 s a shard with most bots' `max_concurrency` of 1),
- * discord.js holds back the interactions that arrive on the shards already up and hands them over once all are
+ * discord.js queues the interactions that arrive on the shards already up and hands them over once all are
  * ready (its WebSocketManager queues every dispatch while its status is not Ready). Discord gives an
- * interaction 3 s for its first answer: a command held longer failed for the user ("The application did not
+ * interaction 3 s for its first answer: a command queued longer failed for the user ("The application did not
  * respond") and then still ran when handed over, its change made unseen.
  *
  * So each interaction that arrives while the gateway is not ready is watched: if discord.js has not handed it
- * over within {@link ANSWER_HELD_AFTER_MS}, it is answered from its raw payload (the interaction's own callback
+ * over within {@link ANSWER_QUEUED_AFTER_MS}, it is answered from its raw payload (the interaction's own callback
  * route, as discord.js answers) with an ephemeral {@link STILL_STARTING} (an autocomplete with no choices),
  * and the dispatcher passes over it when it is handed over later: it is never run. Raw gateway events are
  * discord.js's public `client.ws` events, emitted before the packet is queued.
  */
-export function watchHeldInteractions(
+export function watchQueuedInteractions(
   client: Client,
   logger: Logger,
   timers: Timers = RUNTIME_TIMERS,
-): HeldInteractions {
+): QueuedInteractions {
   const waiting = new Map<string, unknown>();
   const answered = new Set<string>();
 
@@ -68,14 +68,14 @@ export function watchHeldInteractions(
     answered.add(raw.id);
     logger.info(
       { guildId: raw.guild_id ?? null, interactionType: raw.type },
-      'interaction held by discord.js until every gateway shard is ready: answered that the bot is still starting',
+      'interaction queued by discord.js until every gateway shard is ready: answered that the bot is still starting',
     );
     client.rest
       .post(Routes.interactionCallback(raw.id, raw.token), { body: stillStartingFor(raw), auth: false })
       .catch((error: unknown) => {
         logger.warn(
           { guildId: raw.guild_id ?? null, err: toLoggableError(error) },
-          'answering a held interaction failed (too late, or Discord refused it)',
+          'answering a queued interaction failed (too late, or Discord refused it)',
         );
       });
   };
@@ -85,13 +85,13 @@ export function watchHeldInteractions(
     if (client.ws.status === Status.Ready) return;
     waiting.set(
       raw.id,
-      timers.setTimeout(() => answer(raw), ANSWER_HELD_AFTER_MS),
+      timers.setTimeout(() => answer(raw), ANSWER_QUEUED_AFTER_MS),
     );
   };
   client.ws.on(GatewayDispatchEvents.InteractionCreate, onInteraction);
 
   return {
-    answeredWhileHeld(interaction) {
+    answeredWhileQueued(interaction) {
       const timer = waiting.get(interaction.id);
       if (timer !== undefined) {
         timers.clearTimeout(timer);
