@@ -6,61 +6,17 @@ import { LOG_LINES_PER_MESSAGE } from '../../src/features/threads/session-log.js
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { clickButton } from '../helpers/click-button.js';
 import { runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
+import {
+  caseCreated,
+  modcall,
+  postsTo,
+  sessionEnded,
+  sessionStarted,
+  shift,
+  threadShowing,
+} from './session-threads-fixtures.js';
 
-const SERVER = '4821337';
 const THREAD_PERMISSIONS = PermissionFlagsBits.CreatePublicThreads | PermissionFlagsBits.SendMessagesInThreads;
-
-/** The session's start at `base` (ms since the epoch), by `startedBy`. */
-function sessionStarted(base: number, startedBy = '284756102938475001') {
-  const session = {
-    id: 77,
-    name: 'Evening patrol',
-    message: 'Join us',
-    startedBy: { discordId: startedBy, name: 'Mira' },
-    startedAt: base,
-    endedAt: null,
-    endedBy: null,
-    peakPlayers: 31,
-  };
-  return { id: 'sess-77-start', event: 'session.started', server: SERVER, at: base, data: { session } };
-}
-
-function sessionEnded(endedAt: number) {
-  return {
-    id: 'sess-77-end',
-    event: 'session.ended',
-    server: SERVER,
-    at: endedAt,
-    data: { session: { id: 77, name: 'Evening patrol', endedAt }, stats: { joins: 54, cases: 2 } },
-  };
-}
-
-function shift(id: number, memberId: string, name: string, startedAt: number, endedAt: number | null) {
-  const seconds = endedAt === null ? null : Math.round((endedAt - startedAt) / 1000);
-  return {
-    id: `shift-${id}-${endedAt === null ? 'on' : 'off'}`,
-    event: endedAt === null ? 'shift.started' : 'shift.ended',
-    server: SERVER,
-    at: endedAt ?? startedAt,
-    data: { shift: { id, discordId: memberId, name, robloxId: String(9000 + id), startedAt, endedAt, seconds } },
-  };
-}
-
-function caseCreated(number: number, type: string, at: number) {
-  const sample = SAMPLE_DELIVERIES['case.created'];
-  const made = { ...sample.data.case, number, type, createdAt: at, target: { robloxId: '2391045817', name: 'Speedy' } };
-  return { id: `case-${number}`, event: 'case.created', server: SERVER, at, data: { case: made } };
-}
-
-function modcall(at: number) {
-  return {
-    id: `call-${at}`,
-    event: 'modcall',
-    server: SERVER,
-    at,
-    data: { caller: { robloxId: '5550001', name: 'Lost_Player' }, at },
-  };
-}
 
 /**
  * Session threads end to end: deliveries through the intake, the session's card, the thread Discord starts from it,
@@ -81,28 +37,6 @@ describe('session threads', () => {
       commandOption.string('event', 'session'),
       commandOption.boolean('on', on),
     ])) ?? '';
-
-  /** The thread's messages once the last one's first embed is titled `title`. */
-  const threadShowing = (
-    harness: FeedHarness,
-    threadId: string,
-    check: (messages: FakeMessage[]) => boolean,
-    what: string,
-  ) =>
-    harness.discord.waitFor(
-      () => {
-        const messages = harness.discord.messages(threadId);
-        return check(messages) ? messages : false;
-      },
-      15_000,
-      what,
-    );
-
-  const postsTo = (harness: FeedHarness, channelId: string) =>
-    harness.discord.requests.filter(
-      (request) =>
-        request.method === 'POST' && request.path === `/channels/${channelId}/messages` && (request.status ?? 0) < 300,
-    );
 
   it('opens a thread from the session card, logs the session in it in order, and posts its report once', async () => {
     h = await start();
