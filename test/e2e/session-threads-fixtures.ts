@@ -2,10 +2,10 @@ import type { FakeMessage } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import type { FeedHarness } from './feed-harness.js';
 
-/**
- * What test/e2e/session-threads.test.ts sends and reads: the deliveries of session 77 on one game server, and the
- * thread's messages as the fake Discord holds them.
- */
+// What test/e2e/session-threads.test.ts sends and reads: the deliveries of session 77 on one game server, and the
+// thread's messages as the fake Discord holds them.
+
+/** The game server every delivery here comes from. */
 const SERVER = '4821337';
 
 /** The session's start at `base` (ms since the epoch), by `startedBy`. */
