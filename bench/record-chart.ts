@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import type { BenchGroup } from './group.js';
-import { startFlags } from './lib/feed-bot-process.js';
+import { startFlags } from './lib/start-flags.js';
 import type { RecordChartRun } from './lib/record-chart-child.js';
 import { log } from './lib/report.js';
 import { formatList, formatNumber, median, percentile, roundCount } from './lib/stats.js';

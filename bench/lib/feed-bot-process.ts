@@ -1,9 +1,9 @@
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
 import type { FeedBotOptions } from './feed-bot.js';
+import { startFlags } from './start-flags.js';
 
 /**
  * The bot in a process of its own (lib/feed-bot-child.ts) with `--expose-gc`: compiled to JavaScript (see
@@ -35,17 +35,6 @@ export type FeedBotRuntime = { compiled: string } | 'tsx';
 
 const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
-/**
- * The node flags `npm start` gives the bot (package.json's start script: `node <flags> scripts/launch.js bot`): the
- * bot process is measured sized as it runs in production (the young generation's limit, most of all).
- */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    scripts?: Record<string, string>;
-  };
-  const flags = /\bnode((?:\s+--\S+)*)\s+scripts\/launch\.js bot/.exec(pkg.scripts?.start ?? '')?.[1] ?? '';
-  return flags.split(/\s+/).filter(Boolean);
-}
 const START_FLAGS = startFlags();
 
 /** The node flags of the bot process, besides `--expose-gc`: npm start's, then BENCH_SERVER_FLAGS. */

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { startFlags, type FeedBotRuntime } from './feed-bot-process.js';
+import type { FeedBotRuntime } from './feed-bot-process.js';
 import { log } from './report.js';
+import { startFlags } from './start-flags.js';
 
 /**
  * Compiles the bot process of feed.rss_mb (lib/feed-bot-child.ts and everything it imports: src/, commands/)

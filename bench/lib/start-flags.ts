@@ -1,0 +1,16 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The node flags `npm start` gives the bot (package.json's start script: `node <flags> scripts/launch.js bot`), and
+ * V8's memory saver mode where scripts/launch.js sets it in the process (Node 24 on): the bot process is measured
+ * sized as it runs in production (the young generation's limit and the collector's mode, most of all). Given here on
+ * the command line, which V8 reads the same way (measured: the same heap and RSS within the rounds' noise).
+ */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  const flags = /\bnode((?:\s+--\S+)*)\s+scripts\/launch\.js bot/.exec(pkg.scripts?.start ?? '')?.[1] ?? '';
+  const memorySaver = Number(process.versions.node.split('.')[0]) >= 24 ? ['--memory-saver-mode'] : [];
+  return [...flags.split(/\s+/).filter(Boolean), ...memorySaver];
+}
