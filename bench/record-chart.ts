@@ -2,9 +2,9 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import type { BenchGroup } from './group.js';
-import { startFlags } from './lib/start-flags.js';
 import type { RecordChartRun } from './lib/record-chart-child.js';
 import { log } from './lib/report.js';
+import { startFlags } from './lib/start-flags.js';
 import { formatList, formatNumber, median, percentile, roundCount } from './lib/stats.js';
 
 /**

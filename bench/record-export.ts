@@ -6,9 +6,9 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { BenchGroup } from './group.js';
 import { Child } from './lib/children.js';
-import { startFlags } from './lib/start-flags.js';
 import type { ExportMeasure } from './lib/record-export-child.js';
 import { log } from './lib/report.js';
+import { startFlags } from './lib/start-flags.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
 
 /**
