@@ -70,10 +70,10 @@ if (builtAt === 0 || (sourcesAt > builtAt && existsSync(join(root, 'src')))) {
   }
 }
 
-// V8's memory saver mode: its collector compacts the heap's fragmented pages harder and grows the heap less, which
-// keeps the bot 10–15 MB smaller after 10,000 events, for about 6 % more CPU a delivery (docs/hosting.md, Memory).
-// Node 24's V8 has it, Node 22's does not, and Node refuses to start on a V8 flag it does not know: so it is set here,
-// before the bot loads, rather than on npm start's command line. V8 reads it at each collection.
+// V8's memory saver mode: measured, the bot's heap keeps fewer pages beside its objects and the bot is 10–15 MB smaller
+// after 10,000 events, for about 6 % more CPU a delivery (docs/hosting.md, Memory). Node 24's V8 has it, Node 22's does
+// not, and Node refuses to start on a V8 flag it does not know: so it is set here, before the bot loads, rather than on
+// npm start's command line (bench/lib/start-flags.ts gives the benchmarks' processes the same).
 if (Number(process.versions.node.split('.')[0]) >= 24) setFlagsFromString('--memory-saver-mode');
 
 await import(pathToFileURL(built).href);

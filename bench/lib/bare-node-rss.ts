@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
-import { botNodeFlags } from './feed-bot-process.js';
+import { serverNodeFlags } from './start-flags.js';
 
 /**
  * The RSS of a Node process that loads nothing, started with the bot process's node flags and read the way the bot
@@ -30,7 +30,7 @@ setImmediate(() => {
 /** Runs the bare process once; undefined where /proc/self/status cannot be read. */
 export async function readBareNodeRss(): Promise<BareNodeRss | undefined> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', ...botNodeFlags(), '-e', SCRIPT]);
+    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', ...serverNodeFlags(), '-e', SCRIPT]);
     return JSON.parse(stdout) as BareNodeRss;
   } catch {
     return undefined;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
 import type { FeedBotOptions } from './feed-bot.js';
-import { startFlags } from './start-flags.js';
+import { serverNodeFlags } from './start-flags.js';
 
 /**
  * The bot in a process of its own (lib/feed-bot-child.ts) with `--expose-gc`: compiled to JavaScript (see
@@ -33,23 +33,14 @@ export interface FeedBotChild {
 /** What the process runs: the compiled child module (a path from compileFeedBotChild), or the source via tsx. */
 export type FeedBotRuntime = { compiled: string } | 'tsx';
 
-const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
-
-const START_FLAGS = startFlags();
-
-/** The node flags of the bot process, besides `--expose-gc`: npm start's, then BENCH_SERVER_FLAGS. */
-export function botNodeFlags(): string[] {
-  return [...START_FLAGS, ...SERVER_FLAGS];
-}
-
 function command(runtime: FeedBotRuntime): { module: string; execArgv: string[] } {
   if (runtime === 'tsx') {
     return {
       module: fileURLToPath(new URL('./feed-bot-child.ts', import.meta.url)),
-      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...botNodeFlags()],
+      execArgv: ['--import', import.meta.resolve('tsx'), '--expose-gc', ...serverNodeFlags()],
     };
   }
-  return { module: runtime.compiled, execArgv: ['--expose-gc', ...botNodeFlags()] };
+  return { module: runtime.compiled, execArgv: ['--expose-gc', ...serverNodeFlags()] };
 }
 
 /** Forks the bot process; nothing runs in it until the first request. */

@@ -1,7 +1,7 @@
 import { Child } from './children.js';
 import type { LoadRequest, PacedRequest, PacedResult, SaturateRequest, SaturateResult } from './load-protocol.js';
 import type { ServerKind, ServerReady, ServerReply, ServerRequest, ServerUsage } from './server-protocol.js';
-import { startFlags } from './start-flags.js';
+import { serverNodeFlags } from './start-flags.js';
 
 /** A server process started for one measurement. */
 export interface ServerProcess extends ServerReady {
@@ -11,11 +11,10 @@ export interface ServerProcess extends ServerReady {
 }
 
 /**
- * The node flags of server processes: npm start's (lib/start-flags.ts), the peers' too, so the bot and bare Express
- * are measured on the runtime the bot runs on in production; then BENCH_SERVER_FLAGS, e.g.
- * BENCH_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=bench-profiles" to profile the bot under load.
+ * The node flags of server processes (lib/start-flags.ts), the peers' too: the bot and bare Express are measured on
+ * the runtime the bot runs on in production.
  */
-const SERVER_FLAGS = [...startFlags(), ...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+const SERVER_FLAGS = serverNodeFlags();
 
 /** Where a `pg` server keeps its store: a database of the benchmark's cluster (bench/lib/postgres.ts). */
 export interface ServerOptions {

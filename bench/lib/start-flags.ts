@@ -14,3 +14,11 @@ export function startFlags(): string[] {
   const memorySaver = Number(process.versions.node.split('.')[0]) >= 24 ? ['--memory-saver-mode'] : [];
   return [...flags.split(/\s+/).filter(Boolean), ...memorySaver];
 }
+
+/**
+ * The node flags of every process a benchmark measures as the bot or its peer (server, feed bot, bare Node):
+ * npm start's, then BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=bench-profiles" to profile it under load.
+ */
+export function serverNodeFlags(): string[] {
+  return [...startFlags(), ...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean)];
+}
