@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 
+/** Read once a run: every process a benchmark forks gets the same flags. */
+let START_FLAGS: string[] | undefined;
+
 /**
  * The node flags `npm start` gives the bot (package.json's start script: `node <flags> scripts/launch.js bot`), and
  * V8's memory saver mode where scripts/launch.js sets it in the process (Node 24 on): the bot process is measured
@@ -7,6 +10,11 @@ import { readFileSync } from 'node:fs';
  * the command line, which V8 reads the same way (measured: the same heap and RSS within the rounds' noise).
  */
 export function startFlags(): string[] {
+  START_FLAGS ??= readStartFlags();
+  return [...START_FLAGS];
+}
+
+function readStartFlags(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts?: Record<string, string>;
   };
