@@ -4,6 +4,7 @@ import { bindCommands } from '../commands/index.js';
 import type { BackoffPolicy } from './base/backoff.js';
 import type { BridgeMetrics } from './base/metrics.js';
 import { StartupError } from './base/startup-error.js';
+import { RUNTIME_TIMERS } from './base/timers.js';
 import {
   checkToken,
   connectDiscord,
@@ -20,6 +21,7 @@ import type { BotParts, Feature } from './features/feature.js';
 import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
 import type { BatchWindow } from './feed/batch-window.js';
 import { FeedWorker } from './feed/feed-worker.js';
+import { SendPacer } from './feed/send-pacer.js';
 import { forgetGuildsLeftWhileDown } from './guilds-left-while-down.js';
 import type { CoordinationOptions } from './store/coordination.js';
 import type { StoreHealth } from './store/store-health.js';
@@ -82,6 +84,8 @@ export async function startFeed(
     }
   };
   discordHealth.gatewayHere = false;
+  // On the runtime's clock, as discord.js counts its limit (a test's manual clock would never open the next second).
+  const pacer = new SendPacer(DISCORD_GLOBAL_REQUESTS_PER_SECOND, Date.now, RUNTIME_TIMERS);
   const ownership = store.coordinate({
     logger,
     ...options.leases,
@@ -90,8 +94,9 @@ export async function startFeed(
     onShare: (share) => {
       // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second, each as
       // much of it as of the partitions (a process that took a dead one's partitions posts them at its rate).
-      const perSecond = Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND * share);
-      discord.rest.options.globalRequestsPerSecond = Math.max(1, perSecond);
+      const perSecond = Math.max(1, Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND * share));
+      discord.rest.options.globalRequestsPerSecond = perSecond;
+      pacer.setRate(perSecond);
     },
   });
 
@@ -107,6 +112,7 @@ export async function startFeed(
     onSendOutcome: (failure) => discordHealth.noteSend(failure),
     onStoreOutcome: (error) => parts.storeHealth.note(error),
     onBackoff: () => parts.metrics.laneBackoff(),
+    pacer,
     ...feedCardsOf(list),
     ...(options.backoff ? { backoff: options.backoff } : {}),
     ...(options.batchWindow ? { batchWindow: options.batchWindow } : {}),

@@ -115,12 +115,25 @@ export function describeTimeline(
   for (const timing of slowest) {
     const start = starts.get(timing.channelId);
     out.push(
-      `    slow: ${channelName(world, timing.channelId)} first post ${at(timing.toFirstPostMs)} ` +
+      `    slow: ${channelName(world, timing.channelId)} (${timing.channelId}) first post ${at(timing.toFirstPostMs)} ` +
         `(its work from ${at(timing.toFirstPostMs - timing.fromWorkMs)}); lane started ` +
         `${start ? `${at(start.at - kill.killedAt)} in ${start.who}` : 'on a delivery (no gained-partition rescan)'}`,
     );
+    out.push(`      its posts the fake Discord received from the kill on: ${postsTo(world, kill, timing)}`);
   }
   return out;
+}
+
+/** The message creates a channel got from the kill to its first post, with the status each was answered. */
+function postsTo(world: ChaosWorld, kill: Kill, timing: ChannelTiming): string {
+  const until = kill.killedAt + timing.toFirstPostMs;
+  const path = `/channels/${timing.channelId}/messages`;
+  const posts = world.discord.requests.filter(
+    (request) =>
+      request.method === 'POST' && request.path === path && request.time >= kill.killedAt && request.time <= until,
+  );
+  if (posts.length === 0) return 'none';
+  return posts.map((request) => `${at(request.time - kill.killedAt)} ${request.status ?? 'open'}`).join(', ');
 }
 
 /** Messages posted in each second after the kill, in all channels (Discord's global limit shared by the fleet). */

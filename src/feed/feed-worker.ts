@@ -10,6 +10,7 @@ import type { StoreSignals } from '../store/signals.js';
 import { DEFAULT_BATCH_WINDOW, type BatchWindow } from './batch-window.js';
 import type { CardPlanner } from './card-plan.js';
 import { Lane, type LaneDeps } from './lane.js';
+import type { SendPacer } from './send-pacer.js';
 
 export interface FeedWorkerDeps {
   queue: LaneQueue;
@@ -39,6 +40,8 @@ export interface FeedWorkerDeps {
   /** Finds an earlier post of a resend past the nonce window (see {@link LaneDeps.findPosted}). */
   findPosted?: LaneDeps['findPosted'];
   nonceWindowMs?: number;
+  /** Shares out Discord's rate among the lanes, the oldest entry first (absent: each lane's send goes at once). */
+  pacer?: SendPacer;
 }
 
 /** Work is announced by signals; this re-read of the store is the safety net for one that got lost. */
@@ -193,6 +196,7 @@ export class FeedWorker {
           onStoreOutcome: (error) => this.deps.onStoreOutcome?.(error),
           onBackoff: () => this.deps.onBackoff?.(),
           ...(this.deps.cards ? { cards: this.deps.cards } : {}),
+          ...(this.deps.pacer ? { pacer: this.deps.pacer } : {}),
           ...(this.deps.findPosted ? { findPosted: this.deps.findPosted } : {}),
           ...(this.deps.nonceWindowMs === undefined ? {} : { nonceWindowMs: this.deps.nonceWindowMs }),
         },

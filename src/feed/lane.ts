@@ -3,6 +3,7 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { Timers } from '../base/timers.js';
 import { SendError, toSendFailure, type MessageSender, type SendFailure } from '../discord/posting/send-failure.js';
+import { snowflakeTime } from '../discord/snowflake.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import { partitionOf } from '../store/coordination.js';
 import { LeaseLostError, type Lease } from '../store/deliveries.js';
@@ -13,6 +14,7 @@ import type { CardPlanner, RenderedEntry } from './card-plan.js';
 import { findEarlierPost, type EarlierPostDeps } from './earlier-post.js';
 import { LaneFailures, type AfterFailure } from './lane-failures.js';
 import { nonceOf, OutgoingMessages, writtenFormOf, type Outgoing } from './outgoing-message.js';
+import type { SendPacer } from './send-pacer.js';
 
 /** What every lane shares (with how a resend past Discord's nonce window looks for its post). */
 export interface LaneDeps extends EarlierPostDeps {
@@ -39,6 +41,8 @@ export interface LaneDeps extends EarlierPostDeps {
   onBackoff?(): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
   cards?: CardPlanner;
+  /** Which lane's send goes next, the oldest entry first (see {@link SendPacer}); without it, each as it comes. */
+  pacer?: SendPacer;
 }
 
 /**
@@ -54,6 +58,12 @@ export class Lane {
   private timer: unknown;
   private timerKind: 'batch' | 'retry' | undefined;
   private stopped = false;
+  /** When this process started the lane (a post older than that, answering a resend, was the last owner's). */
+  private readonly startedAt: number;
+  /** Since when the channel has waited for its next post: the place of its sends in the pacer's queue. */
+  private waitingSince: number | undefined;
+  /** Aborted when the lane stops: a send still waiting for its turn is withdrawn, not sent. */
+  private readonly stopping = new AbortController();
   private readonly burst: BurstHold;
   private readonly failures: LaneFailures;
   private readonly messages: OutgoingMessages;
@@ -64,6 +74,7 @@ export class Lane {
     private readonly deps: LaneDeps,
     private readonly onIdle: (lane: Lane) => void,
   ) {
+    this.startedAt = deps.clock();
     this.burst = new BurstHold(deps.batchWindow);
     this.failures = new LaneFailures(channelId, guildId, deps, () => this.leaseNow());
     this.messages = new OutgoingMessages(channelId, guildId, deps);
@@ -120,6 +131,7 @@ export class Lane {
   /** Stops starting sends; resolves once the send in flight (if any) is done with. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     this.clearTimer();
     await this.passing;
   }
@@ -128,11 +140,19 @@ export class Lane {
   private async pass(): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const outgoing = await this.prepare();
-      if (!outgoing) return;
+      const prepared = await this.prepare();
+      if (!prepared) return;
+      const { outgoing, resend } = prepared;
       const nonce = nonceOf(outgoing);
+      if (this.deps.pacer) {
+        // Channels take their turns in the order they began waiting (a message written down by the last owner,
+        // from when it was written down).
+        this.waitingSince ??= outgoing.kind === 'post' ? outgoing.writtenAt : this.deps.clock();
+        // Withdrawn (the lane stopped): the message stays written down, sent by whoever posts the channel next.
+        if (!(await this.deps.pacer.take(this.waitingSince, this.stopping.signal))) return;
+      }
       // The lease is checked again right before the send: the write-down may be a while ago (a pause, a slow
-      // store), and a process that lost the lease must not post what the next owner will resend.
+      // store, the turn above), and a process that lost the lease must not post what the next owner will resend.
       this.leaseNow();
       let messageId: string | void = undefined;
       try {
@@ -156,6 +176,10 @@ export class Lane {
         return;
       }
       this.deps.onSendOutcome(undefined);
+      // A resend answered with a post older than this lane was posted by the channel's last owner (its send was
+      // in flight when it died): that was not the channel's turn, so its next message keeps its place.
+      const madeAt = messageId ? snowflakeTime(messageId) : undefined;
+      if (!resend || madeAt === undefined || madeAt >= this.startedAt) this.waitingSince = undefined;
       if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
       await this.deps.queue.ack(this.channelId, nonce, this.deps.clock(), this.leaseNow());
       this.failures.noteSent(outgoing.entries);
@@ -177,14 +201,14 @@ export class Lane {
   }
 
   /** The next message: the one written down before (sent again as it was), or a new one, written down first. */
-  private async prepare(): Promise<Outgoing | undefined> {
+  private async prepare(): Promise<{ outgoing: Outgoing; resend: boolean } | undefined> {
     for (;;) {
       const entries = await this.deps.queue.nextFor(this.channelId, MAX_EMBEDS_PER_MESSAGE);
       const [first] = entries;
       if (!first) return undefined;
       if (first.writtenNonce !== null) {
         const written = await this.deps.queue.writtenMessage(this.channelId, first.writtenNonce);
-        return this.messages.fromWritten(entries, first.writtenNonce, written);
+        return { outgoing: await this.messages.fromWritten(entries, first.writtenNonce, written), resend: true };
       }
 
       const candidates = this.failures.takeCandidates(entries);
@@ -200,13 +224,13 @@ export class Lane {
       if (outgoing.kind === 'update') {
         // One entry: a resend plans it again (the card may be gone by then, and it is posted on its own).
         if (await this.deps.queue.writeDown(this.channelId, outgoing.nonce, seqs, undefined, this.leaseNow())) {
-          return outgoing;
+          return { outgoing, resend: false };
         }
         continue;
       }
       const written = writtenFormOf(outgoing);
       if (await this.deps.queue.writeDown(this.channelId, outgoing.body.nonce, seqs, written, this.leaseNow())) {
-        return outgoing;
+        return { outgoing, resend: false };
       }
     }
   }

@@ -92,5 +92,48 @@ export function describeDocumentsContract(engine: string, makeEngine: () => Prom
       await store.records.delete('card', 'g:1');
       expect(await store.records.kinds()).toEqual(['alert_settings', 'counter']);
     });
+
+    it('puts documents over whatever was there, with their times or none, and reads several at once', async () => {
+      await use(makeEngine);
+      let store = await start();
+      await store.records.update(
+        'card',
+        'g:1',
+        () => ({ messageId: 'm1' }),
+        () => 10,
+      );
+      await store.records.put('card', [
+        { key: 'g:1', value: { messageId: 'm2' }, at: 20 },
+        { key: 'g:2', value: { messageId: 'm3' } },
+        // The same key twice in one put: the later stands.
+        { key: 'g:3', value: { messageId: 'first' }, at: 5 },
+        { key: 'g:3', value: { messageId: 'm4' }, at: 30 },
+      ]);
+      await store.records.put('card', []);
+      // Concurrent puts of one key: one of them stands, whole.
+      await Promise.all(['a', 'b', 'c'].map((id) => store.records.put('other', [{ key: 'x', value: id, at: 1 }])));
+      store = await restart(store);
+      expect(await store.records.list('card')).toEqual([
+        { key: 'g:1', value: { messageId: 'm2' }, at: 20 },
+        { key: 'g:2', value: { messageId: 'm3' } },
+        { key: 'g:3', value: { messageId: 'm4' }, at: 30 },
+      ]);
+      expect(await store.records.list('other')).toEqual([
+        { key: 'x', value: expect.stringMatching(/^[abc]$/) as unknown, at: 1 },
+      ]);
+      // Only the keys that have a document, of that kind; none asked, none read.
+      expect(await store.records.getAll('card', ['g:3', 'g:9', 'g:1'])).toEqual(
+        new Map<string, unknown>([
+          ['g:3', { messageId: 'm4' }],
+          ['g:1', { messageId: 'm2' }],
+        ]),
+      );
+      expect(await store.records.getAll('other', ['g:1'])).toEqual(new Map());
+      expect(await store.records.getAll('card', [])).toEqual(new Map());
+      // The times they were given are the ones a due list and a sweep read.
+      expect((await store.records.listDue('card', 25, 10)).map((record) => record.key)).toEqual(['g:1']);
+      expect(await store.records.sweepBefore('card', 31, 10)).toBe(2);
+      expect(await store.records.list('card')).toEqual([{ key: 'g:2', value: { messageId: 'm3' } }]);
+    });
   });
 }

@@ -1,4 +1,4 @@
-import type { RecordStore, TimeOf } from '../../src/store/records.js';
+import type { RecordStore, StoredRecord, TimeOf } from '../../src/store/records.js';
 
 /**
  * A real record store whose reads of one kind reject while `failing` says so, as a store does when its disk
@@ -20,6 +20,14 @@ export function failReadsOf(
     },
     update: (wanted: string, key: string, change: (current: unknown) => unknown, timeOf?: TimeOf) =>
       records.update(wanted, key, change, timeOf),
+    put: (wanted: string, documents: readonly StoredRecord[]) => records.put(wanted, documents),
+    getAll: async (wanted: string, keys: readonly string[]) => {
+      if (wanted === kind && keys.some(failing)) {
+        wrapper.failures += 1;
+        throw new Error('SQLITE_BUSY: database is locked');
+      }
+      return records.getAll(wanted, keys);
+    },
     delete: (wanted: string, key: string) => records.delete(wanted, key),
     list: (wanted: string) => records.list(wanted),
     listDue: (wanted: string, until: number, limit: number) => records.listDue(wanted, until, limit),

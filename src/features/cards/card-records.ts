@@ -65,17 +65,52 @@ export class CardRecords {
   /** Stores where the subject's card is; null forgets it (its later events are then posted on their own). */
   async saveSubject(guildId: string, subjectKey: string, card: SubjectCard | null): Promise<void> {
     if (card === null) await this.records.delete(SUBJECT, `${guildId}:${subjectKey}`);
-    else await this.records.update(SUBJECT, `${guildId}:${subjectKey}`, () => card, timeOf(card.postedAt));
+    else await this.saveSubjects(guildId, [{ subjectKey, card }]);
+  }
+
+  /** Stores where each subject's card is (a message's cards, in one write). */
+  async saveSubjects(guildId: string, cards: ReadonlyArray<{ subjectKey: string; card: SubjectCard }>): Promise<void> {
+    const documents = cards.map(({ subjectKey, card }) => ({
+      key: `${guildId}:${subjectKey}`,
+      value: card,
+      at: card.postedAt,
+    }));
+    await this.records.put(SUBJECT, documents);
   }
 
   async finalState(guildId: string, subjectKey: string): Promise<FinalState | undefined> {
-    const stored = await this.records.get(FINAL, `${guildId}:${subjectKey}`);
-    const parsed = FinalStateSchema.safeParse(stored);
-    return parsed.success ? parsed.data : undefined;
+    return (await this.finalStates(guildId, [subjectKey])).get(subjectKey);
+  }
+
+  /** The final states kept of these subjects (by subject key), in one read. */
+  async finalStates(guildId: string, subjectKeys: readonly string[]): Promise<Map<string, FinalState>> {
+    const stored = await this.records.getAll(
+      FINAL,
+      subjectKeys.map((subjectKey) => `${guildId}:${subjectKey}`),
+    );
+    const found = new Map<string, FinalState>();
+    for (const subjectKey of subjectKeys) {
+      const parsed = FinalStateSchema.safeParse(stored.get(`${guildId}:${subjectKey}`));
+      if (parsed.success) found.set(subjectKey, parsed.data);
+    }
+    return found;
   }
 
   async saveFinalState(guildId: string, subjectKey: string, final: FinalState): Promise<void> {
-    await this.records.update(FINAL, `${guildId}:${subjectKey}`, () => final, timeOf(final.at));
+    await this.saveFinalStates(guildId, [{ subjectKey, final }]);
+  }
+
+  /** Keeps each subject's final state (a message's final events, in one write). */
+  async saveFinalStates(
+    guildId: string,
+    finals: ReadonlyArray<{ subjectKey: string; final: FinalState }>,
+  ): Promise<void> {
+    const documents = finals.map(({ subjectKey, final }) => ({
+      key: `${guildId}:${subjectKey}`,
+      value: final,
+      at: final.at,
+    }));
+    await this.records.put(FINAL, documents);
   }
 
   async messageEmbeds(channelId: string, messageId: string): Promise<APIEmbed[] | undefined> {
@@ -89,7 +124,7 @@ export class CardRecords {
     embeds: readonly APIEmbed[],
     postedAt: number,
   ): Promise<void> {
-    await this.records.update(MESSAGE, `${channelId}:${messageId}`, () => ({ embeds, postedAt }), timeOf(postedAt));
+    await this.records.put(MESSAGE, [{ key: `${channelId}:${messageId}`, value: { embeds, postedAt }, at: postedAt }]);
   }
 
   /**
@@ -163,7 +198,7 @@ export class CardRecords {
     messageId: string,
     postedAt: number,
   ): Promise<void> {
-    await this.records.update(CALLER, `${guildId}:${server}:${robloxId}`, () => messageId, timeOf(postedAt));
+    await this.records.put(CALLER, [{ key: `${guildId}:${server}:${robloxId}`, value: messageId, at: postedAt }]);
   }
 
   async escalation(guildId: string): Promise<Escalation | undefined> {
@@ -174,7 +209,7 @@ export class CardRecords {
   /** Stores the server's escalation; null turns it off (its document is deleted). */
   async saveEscalation(guildId: string, escalation: Escalation | null): Promise<void> {
     if (escalation === null) await this.records.delete(ESCALATION, guildId);
-    else await this.records.update(ESCALATION, guildId, () => escalation);
+    else await this.records.put(ESCALATION, [{ key: guildId, value: escalation }]);
   }
 
   async onDutyFirst(guildId: string): Promise<OnDutyFirst | undefined> {
@@ -185,11 +220,6 @@ export class CardRecords {
   /** Stores whether the server's modcalls ping the staff on shift first; null turns it off. */
   async saveOnDutyFirst(guildId: string, onDutyFirst: OnDutyFirst | null): Promise<void> {
     if (onDutyFirst === null) await this.records.delete(ON_DUTY_FIRST, guildId);
-    else await this.records.update(ON_DUTY_FIRST, guildId, () => onDutyFirst);
+    else await this.records.put(ON_DUTY_FIRST, [{ key: guildId, value: onDutyFirst }]);
   }
-}
-
-/** A document's fixed time, whatever its value. */
-function timeOf(at: number): () => number {
-  return () => at;
 }

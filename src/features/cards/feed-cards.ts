@@ -8,7 +8,7 @@ import type { EventOf } from '../../upstream/schemas.js';
 import { splitOpenShifts } from '../duty/index.js';
 import type { SessionCardPosted } from '../threads/index.js';
 import { CardEdits } from './card-edits.js';
-import type { CardRecords } from './card-records.js';
+import type { CardRecords, FinalState } from './card-records.js';
 import { withEarlierCases } from './earlier-cases.js';
 import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, sessionStartOf, storedEnding } from './final-state.js';
@@ -60,6 +60,9 @@ export class FeedCards implements CardPlanner {
         return { kind: 'update', entry: first.rendered.item, run: () => this.edits.finish(guildId, first, card) };
     }
 
+    // The ends already kept of the cases, sessions and shifts this message may open, read at once (one round trip).
+    const originKeys = facts.flatMap((fact) => (fact.subject?.role === 'origin' ? [fact.subject.key] : []));
+    const ended = await this.deps.records.finalStates(guildId, originKeys);
     const items: RenderedEntry[] = [];
     for (const fact of facts) {
       if (items.length > 0 && (await this.mustGoAlone(guildId, fact, items))) {
@@ -72,7 +75,7 @@ export class FeedCards implements CardPlanner {
       }
       items.push(
         fact.subject?.role === 'origin'
-          ? await this.drawOrigin(guildId, fact, facts, items)
+          ? this.drawOrigin(fact, facts, items, ended)
           : this.mergeIntoOrigin(fact, facts, items),
       );
     }
@@ -128,12 +131,12 @@ export class FeedCards implements CardPlanner {
    * A case, session or shift whose end is known already (posted on its own before, in any lane, or earlier in this
    * message) is posted in its final state at once.
    */
-  private async drawOrigin(
-    guildId: string,
+  private drawOrigin(
     fact: EntryFacts,
     facts: readonly EntryFacts[],
     before: readonly RenderedEntry[],
-  ): Promise<RenderedEntry> {
+    ended: ReadonlyMap<string, FinalState>,
+  ): RenderedEntry {
     const key = fact.subject?.key;
     const earlier = facts.find(
       (candidate) =>
@@ -141,7 +144,7 @@ export class FeedCards implements CardPlanner {
         candidate.subject?.role === 'final' &&
         before.some((entry) => entry.item === candidate.rendered.item),
     );
-    const stored = earlier || key === undefined ? undefined : await this.deps.records.finalState(guildId, key);
+    const stored = earlier || key === undefined ? undefined : ended.get(key);
     const ending = earlier ? endingOf(earlier) : stored ? storedEnding(stored) : undefined;
     if (!ending) return fact.rendered;
     const embeds = finalEmbeds(ending, sessionStartOf(fact.event));

@@ -36,7 +36,8 @@ export async function recordPosted(
 ): Promise<void> {
   const { guildId, channelId, messageId } = posted;
   const embeds = items.flatMap((entry) => entry.payload.embeds);
-  const unsettled: Array<{ key: string; card: SubjectCard }> = [];
+  const cards: Array<{ subjectKey: string; card: SubjectCard; settled: boolean }> = [];
+  const sessions: SessionCardPosted[] = [];
   const finals: EntryFacts[] = [];
   let index = 0;
   for (const entry of items) {
@@ -52,27 +53,39 @@ export async function recordPosted(
         postedAt: deps.clock(),
         ...(event?.event === 'session.started' ? { sessionStart: { ...event.data.session } } : {}),
       };
-      await deps.records.saveSubject(guildId, subject.key, card);
-      if (!entry.settled) unsettled.push({ key: subject.key, card });
+      cards.push({ subjectKey: subject.key, card, settled: entry.settled === true });
       if (event?.event === 'session.started') {
         const { id, name } = event.data.session;
-        const session = { server: event.server, sessionId: id, name, channelId, messageId, at: card.postedAt };
-        await deps.onSessionCard?.({ guildId, ...session });
+        sessions.push({ guildId, server: event.server, sessionId: id, name, channelId, messageId, at: card.postedAt });
       }
     }
-    if (subject?.role === 'final' && count > 0) {
-      const { deliveryId, event: name, rawBody } = entry.item;
-      await deps.records.saveFinalState(guildId, subject.key, { deliveryId, event: name, rawBody, at: deps.clock() });
-      finals.push(fact);
-    }
+    if (subject?.role === 'final' && count > 0) finals.push(fact);
     if (event?.event === 'modcall') await saveNewModcall(deps, posted, entry, event);
     index += count;
   }
+  // A message's cards and final events are written in one statement each, not one per entry: on PostgreSQL each
+  // costs the lane a round trip before its next message (ten entries made this the feed's slowest step).
+  if (cards.length > 0) await deps.records.saveSubjects(guildId, cards);
+  for (const session of sessions) await deps.onSessionCard?.(session);
+  if (finals.length > 0) {
+    await deps.records.saveFinalStates(
+      guildId,
+      finals.map(({ subject, rendered: { item } }) => ({
+        subjectKey: subject?.key ?? '',
+        final: { deliveryId: item.deliveryId, event: item.event, rawBody: item.rawBody, at: deps.clock() },
+      })),
+    );
+  }
+  const unsettled = cards.filter((card) => !card.settled);
   if (unsettled.length > 0) await deps.records.saveMessageEmbeds(channelId, messageId, embeds, deps.clock());
 
-  for (const { key, card } of unsettled) {
-    const final = await deps.records.finalState(guildId, key);
-    if (final) await deps.edits.drawFinal(guildId, key, card, storedEnding(final));
+  const ended = await deps.records.finalStates(
+    guildId,
+    unsettled.map(({ subjectKey }) => subjectKey),
+  );
+  for (const { subjectKey, card } of unsettled) {
+    const final = ended.get(subjectKey);
+    if (final) await deps.edits.drawFinal(guildId, subjectKey, card, storedEnding(final));
   }
   for (const final of finals) {
     const key = final.subject?.key ?? '';

@@ -18,6 +18,18 @@ const DUE = d
   .from<[string, number, number]>('record WHERE kind = ? AND at IS NOT NULL AND at <= ? ORDER BY at, key LIMIT ?');
 const KINDS = d.sql<RowOf<typeof KIND>, []>(`SELECT DISTINCT ${KIND.text} FROM record ORDER BY kind`);
 
+const UPSERT = `INSERT INTO record (kind, key, value, at) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (kind, key) DO UPDATE SET value = EXCLUDED.value, at = EXCLUDED.at`;
+/** The documents come as one JSON array of {key, value, at}: one statement, whatever their number. */
+const PUT = `INSERT INTO record (kind, key, value, at)
+  SELECT $1, d.key, d.value, d.at FROM jsonb_to_recordset($2::jsonb) AS d(key TEXT, value JSONB, at BIGINT)
+  ON CONFLICT (kind, key) DO UPDATE SET value = EXCLUDED.value, at = EXCLUDED.at`;
+
+/** A document's time as its BIGINT column takes it: whole milliseconds, or null for none. */
+function wholeMs(at: number | null | undefined): number | null {
+  return at === null || at === undefined ? null : Math.floor(at);
+}
+
 /** Documents in the `record` table; an update locks its document's key first, so updates never interleave. */
 export class PostgresRecords implements RecordStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -38,15 +50,27 @@ export class PostgresRecords implements RecordStore {
         await client.query('DELETE FROM record WHERE kind = $1 AND key = $2', [kind, key]);
         return next;
       }
-      const at = timeOf?.(next) ?? null;
-      await client.query(
-        `INSERT INTO record (kind, key, value, at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (kind, key) DO UPDATE SET value = EXCLUDED.value, at = EXCLUDED.at`,
-        // BIGINT takes whole milliseconds.
-        [kind, key, JSON.stringify(next), at === null ? null : Math.floor(at)],
-      );
+      await client.query(UPSERT, [kind, key, JSON.stringify(next), wholeMs(timeOf?.(next))]);
       return next;
     });
+  }
+
+  async put(kind: string, documents: readonly StoredRecord[]): Promise<void> {
+    // One row per key (the later document stands): an upsert may not change a row twice.
+    const latest = new Map(documents.map((document) => [document.key, document]));
+    if (latest.size === 0) return;
+    // BIGINT takes whole milliseconds.
+    const rows = [...latest.values()].map(({ key, value, at }) => ({ key, value, at: wholeMs(at) }));
+    await this.pool.query(PUT, [kind, JSON.stringify(rows)]);
+  }
+
+  async getAll(kind: string, keys: readonly string[]): Promise<Map<string, unknown>> {
+    if (keys.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ key: string; value: unknown }>(
+      'SELECT key, value FROM record WHERE kind = $1 AND key = ANY($2::text[])',
+      [kind, [...keys]],
+    );
+    return new Map(rows.map((row) => [row.key, row.value]));
   }
 
   async delete(kind: string, key: string): Promise<void> {

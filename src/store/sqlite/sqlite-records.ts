@@ -62,6 +62,21 @@ export class SqliteRecords implements RecordStore {
     });
   }
 
+  put(kind: string, documents: readonly StoredRecord[]): Promise<void> {
+    return this.writes.run(() => {
+      for (const { key, value, at } of documents) this.upsert.run(kind, key, JSON.stringify(value), at ?? null);
+    });
+  }
+
+  getAll(kind: string, keys: readonly string[]): Promise<Map<string, unknown>> {
+    const found = new Map<string, unknown>();
+    for (const key of keys) {
+      const row = this.read.get(kind, key);
+      if (row) found.set(key, this.parse(row.value));
+    }
+    return Promise.resolve(found);
+  }
+
   delete(kind: string, key: string): Promise<void> {
     return this.writes.run(() => {
       this.remove.run(kind, key);

@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { RUNTIME_TIMERS } from '../../../src/base/timers.js';
 import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/discord/posting/send-failure.js';
-import { FeedWorker } from '../../../src/feed/feed-worker.js';
+import { FeedWorker, type FeedWorkerDeps } from '../../../src/feed/feed-worker.js';
+import { SendPacer } from '../../../src/feed/send-pacer.js';
+import { serializeWrittenPost } from '../../../src/feed/written-message.js';
 import { partitionOf, type FeedOwnership, type OwnershipListener } from '../../../src/store/coordination.js';
 import type { NewDelivery } from '../../../src/store/deliveries.js';
 import { openStore, type Store } from '../../../src/store/open-store.js';
@@ -349,5 +352,90 @@ describe('the feed worker', () => {
     await store.deliveries.accept(modcall('l1'));
     await until(() => worker.laneCount === 1);
     await until(async () => (await openCount(store)) === 0 && worker.laneCount === 0);
+  });
+});
+
+describe("the feed worker sharing Discord's rate between its lanes", () => {
+  /** A snowflake Discord would have made at `ms`. */
+  const snowflakeAt = (ms: number) => ((BigInt(ms) - 1_420_070_400_000n) << 22n).toString();
+
+  async function pacedWorker(store: Store, send: FeedWorkerDeps['send'], pacer: SendPacer) {
+    const worker = new FeedWorker({
+      queue: store.deliveries,
+      guilds: store.guilds,
+      signals: store.signals,
+      send,
+      logger: captureLogs().logger,
+      clock: () => Date.now(),
+      backoff: { baseMs: 5, capMs: 20 },
+      batchWindow: { quietMs: 0, maxMs: 0 },
+      pacer,
+    });
+    cleanups.push(() => worker.stop());
+    await worker.start();
+    return worker;
+  }
+
+  it('withdraws a send still waiting for its turn when the worker stops; the next owner sends it, once', async () => {
+    const dir = makeTempDir();
+    cleanups.push(() => dir.remove());
+    const store = await openStore(`sqlite://${dir.path}/feed.sqlite`, () => Date.now());
+    cleanups.push(() => store.close());
+    await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
+    await store.deliveries.accept(modcall('w1'));
+    await store.deliveries.accept(caseCreated('w2'));
+    const first = recordingSender();
+    // One send a second: one channel's message goes, the other's is written down and waits for the next second.
+    const worker = await pacedWorker(store, first.send, new SendPacer(1, () => Date.now(), RUNTIME_TIMERS));
+    const waitingIn = (sent: Sent[]) => (sent[0]?.channelId === CHANNEL_A ? CHANNEL_B : CHANNEL_A);
+    await until(async () => {
+      if (first.sent.length !== 1) return false;
+      const [head] = await store.deliveries.nextFor(waitingIn(first.sent), 10);
+      return head?.writtenNonce !== null && head?.writtenNonce !== undefined;
+    });
+    const waiting = waitingIn(first.sent);
+    const [written] = await store.deliveries.nextFor(waiting, 10);
+
+    // Stopping does not wait for the next second: the waiting send is withdrawn, never made.
+    await worker.stop();
+    await advance(2_000);
+    expect(first.sent.map((sent) => sent.channelId)).toEqual([waiting === CHANNEL_A ? CHANNEL_B : CHANNEL_A]);
+
+    const next = recordingSender();
+    await pacedWorker(store, next.send, new SendPacer(1, () => Date.now(), RUNTIME_TIMERS));
+    await until(async () => (await openCount(store)) === 0);
+    expect(next.sent.map((sent) => [sent.channelId, sent.body.nonce])).toEqual([[waiting, written?.writtenNonce]]);
+  });
+
+  it("keeps a channel's turn when its resend was answered with the post its last owner made", async () => {
+    const store = await openStore('memory://', () => Date.now());
+    cleanups.push(() => store.close());
+    await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
+    // The last owner wrote a message down a minute ago, sent it, and died before it heard Discord's answer.
+    await store.deliveries.accept(modcall('a1'));
+    const [a1] = await store.deliveries.nextFor(CHANNEL_A, 10);
+    const postedBefore = Date.now() - 60_000;
+    const embed = { title: 'a1' };
+    const message = serializeWrittenPost({
+      body: { nonce: 'nonce-of-the-last-owner', embeds: [embed], allowed_mentions: { parse: [] }, enforce_nonce: true },
+      parts: [{ payload: { embeds: [embed], allowed_mentions: { parse: [] } } }],
+      writtenAt: postedBefore,
+    });
+    expect(await store.deliveries.writeDown(CHANNEL_A, 'nonce-of-the-last-owner', [a1?.seq ?? 0], message)).toBe(true);
+    await store.deliveries.accept(modcall('a2'));
+    await store.deliveries.accept(caseCreated('b1'));
+
+    const sent: Array<{ channelId: string; nonce: string }> = [];
+    // Discord answers the resend with the post it made then (its id tells when), every other send with a new one.
+    const send = async (channelId: string, body: FeedMessageBody) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      sent.push({ channelId, nonce: body.nonce });
+      return snowflakeAt(body.nonce === 'nonce-of-the-last-owner' ? postedBefore : Date.now());
+    };
+    await pacedWorker(store, send, new SendPacer(1, () => Date.now(), RUNTIME_TIMERS));
+    await until(async () => (await openCount(store)) === 0);
+    // The channel whose post had gone out before the failover is not sent behind the other for its next message.
+    expect(sent.map((one) => one.channelId)).toEqual([CHANNEL_A, CHANNEL_A, CHANNEL_B]);
+    expect(sent[0]?.nonce).toBe('nonce-of-the-last-owner');
   });
 });

@@ -203,6 +203,12 @@ describe('the modcall escalator over many stored cards', () => {
         return value;
       },
       update: (kind, key, change, timeOf) => records.update(kind, key, change, timeOf),
+      put: (kind, documents) => records.put(kind, documents),
+      getAll: async (kind, keys) => {
+        const found = await records.getAll(kind, keys);
+        count(kind, found.size);
+        return found;
+      },
       delete: (kind, key) => records.delete(kind, key),
       list: async (kind) => {
         const found = await records.list(kind);
