@@ -45,4 +45,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # What `npm start` runs, in exec form: node is PID 1 and gets SIGTERM itself (npm would not wait for the bot's
 # stop), so the bot stops accepting, confirms the message in flight and exits 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=2", "--liftoff-only", "scripts/launch.js", "bot"]
+CMD ["node", "--max-semi-space-size=2", "--liftoff-only", "--no-concurrent-recompilation", "scripts/launch.js", "bot"]
