@@ -41,7 +41,7 @@ export interface LaneDeps extends EarlierPostDeps {
   onBackoff?(): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
   cards?: CardPlanner;
-  /** Which lane's send goes next, the oldest entry first (see {@link SendPacer}); without it, each as it comes. */
+  /** Which lane's send goes next, the longest waiting first (see {@link SendPacer}); without it, each as it comes. */
   pacer?: SendPacer;
 }
 
