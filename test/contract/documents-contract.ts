@@ -96,12 +96,7 @@ export function describeDocumentsContract(engine: string, makeEngine: () => Prom
     it('puts documents over whatever was there, with their times or none, and reads several at once', async () => {
       await use(makeEngine);
       let store = await start();
-      await store.records.update(
-        'card',
-        'g:1',
-        () => ({ messageId: 'm1' }),
-        () => 10,
-      );
+      await store.records.update('card', 'g:1', () => ({ messageId: 'm1' }));
       await store.records.put('card', [
         { key: 'g:1', value: { messageId: 'm2' }, at: 20 },
         { key: 'g:2', value: { messageId: 'm3' } },
