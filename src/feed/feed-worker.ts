@@ -9,7 +9,8 @@ import type { LaneQueue } from '../store/lane-queue.js';
 import type { StoreSignals } from '../store/signals.js';
 import { DEFAULT_BATCH_WINDOW, type BatchWindow } from './batch-window.js';
 import type { CardPlanner } from './card-plan.js';
-import { Lane, type LaneDeps } from './lane.js';
+import type { LaneDeps } from './lane-deps.js';
+import { Lane } from './lane.js';
 import type { SendPacer } from './send-pacer.js';
 
 export interface FeedWorkerDeps {

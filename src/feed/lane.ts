@@ -1,49 +1,14 @@
-import type { BackoffPolicy } from '../base/backoff.js';
-import type { Clock } from '../base/clock.js';
-import type { Logger } from '../base/logger.js';
-import type { Timers } from '../base/timers.js';
-import { SendError, toSendFailure, type MessageSender, type SendFailure } from '../discord/posting/send-failure.js';
-import { snowflakeTime } from '../discord/snowflake.js';
+import { SendError, toSendFailure } from '../discord/posting/send-failure.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import { partitionOf } from '../store/coordination.js';
 import { LeaseLostError, type Lease } from '../store/deliveries.js';
-import type { GuildSettingsStore } from '../store/guild-settings.js';
-import type { LaneQueue } from '../store/lane-queue.js';
-import { BurstHold, type BatchWindow } from './batch-window.js';
-import type { CardPlanner, RenderedEntry } from './card-plan.js';
-import { findEarlierPost, type EarlierPostDeps } from './earlier-post.js';
+import { BurstHold } from './batch-window.js';
+import type { RenderedEntry } from './card-plan.js';
+import { findEarlierPost } from './earlier-post.js';
+import type { LaneDeps } from './lane-deps.js';
 import { LaneFailures, type AfterFailure } from './lane-failures.js';
+import { LaneTurn } from './lane-turn.js';
 import { nonceOf, OutgoingMessages, writtenFormOf, type Outgoing } from './outgoing-message.js';
-import type { SendPacer } from './send-pacer.js';
-
-/** What every lane shares (with how a resend past Discord's nonce window looks for its post). */
-export interface LaneDeps extends EarlierPostDeps {
-  queue: LaneQueue;
-  guilds: GuildSettingsStore;
-  send: MessageSender;
-  logger: Logger;
-  clock: Clock;
-  timers: Timers;
-  backoff: BackoffPolicy;
-  batchWindow: BatchWindow;
-  random: () => number;
-  /**
-   * The lease under which this process posts the lane's guild now, or undefined once it does not (the partition
-   * went to another process, or the lease could not be confirmed in time): checked before each send, and handed
-   * to the store with each write, which refuses it once another process took the partition.
-   */
-  lease(): Lease | undefined;
-  /** Told of every send's outcome (Discord's token state is the process's, not a lane's). */
-  onSendOutcome(failure: SendFailure | undefined): void;
-  /** Told when a pass failed for a reason other than Discord's (the store), and when one completes again. */
-  onStoreOutcome?(error: unknown): void;
-  /** Told each time the lane backs off before trying again. */
-  onBackoff?(): void;
-  /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
-  cards?: CardPlanner;
-  /** Which lane's send goes next, the longest waiting first (see {@link SendPacer}); without it, each as it comes. */
-  pacer?: SendPacer;
-}
 
 /**
  * One channel's lane: posts the channel's waiting entries in store order, consecutive ones batched into one
@@ -58,12 +23,7 @@ export class Lane {
   private timer: unknown;
   private timerKind: 'batch' | 'retry' | undefined;
   private stopped = false;
-  /** When this process started the lane (a post older than that, answering a resend, was the last owner's). */
-  private readonly startedAt: number;
-  /** Since when the channel has waited for its next post: the place of its sends in the pacer's queue. */
-  private waitingSince: number | undefined;
-  /** Aborted when the lane stops: a send still waiting for its turn is withdrawn, not sent. */
-  private readonly stopping = new AbortController();
+  private readonly turn: LaneTurn;
   private readonly burst: BurstHold;
   private readonly failures: LaneFailures;
   private readonly messages: OutgoingMessages;
@@ -74,7 +34,7 @@ export class Lane {
     private readonly deps: LaneDeps,
     private readonly onIdle: (lane: Lane) => void,
   ) {
-    this.startedAt = deps.clock();
+    this.turn = new LaneTurn(deps.pacer, deps.clock);
     this.burst = new BurstHold(deps.batchWindow);
     this.failures = new LaneFailures(channelId, guildId, deps, () => this.leaseNow());
     this.messages = new OutgoingMessages(channelId, guildId, deps);
@@ -131,7 +91,7 @@ export class Lane {
   /** Stops starting sends; resolves once the send in flight (if any) is done with. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.stopping.abort();
+    this.turn.withdraw();
     this.clearTimer();
     await this.passing;
   }
@@ -144,13 +104,8 @@ export class Lane {
       if (!prepared) return;
       const { outgoing, resend } = prepared;
       const nonce = nonceOf(outgoing);
-      if (this.deps.pacer) {
-        // Channels take their turns in the order they began waiting (a message written down by the last owner,
-        // from when it was written down).
-        this.waitingSince ??= outgoing.kind === 'post' ? outgoing.writtenAt : this.deps.clock();
-        // Withdrawn (the lane stopped): the message stays written down, sent by whoever posts the channel next.
-        if (!(await this.deps.pacer.take(this.waitingSince, this.stopping.signal))) return;
-      }
+      // Withdrawn while waiting for its turn (the lane stopped): sent by whoever posts the channel next.
+      if (!(await this.turn.take(outgoing))) return;
       // The lease is checked again right before the send: the write-down may be a while ago (a pause, a slow
       // store, the turn above), and a process that lost the lease must not post what the next owner will resend.
       this.leaseNow();
@@ -176,10 +131,7 @@ export class Lane {
         return;
       }
       this.deps.onSendOutcome(undefined);
-      // A resend answered with a post older than this lane was posted by the channel's last owner (its send was
-      // in flight when it died): that was not the channel's turn, so its next message keeps its place.
-      const madeAt = messageId ? snowflakeTime(messageId) : undefined;
-      if (!resend || madeAt === undefined || madeAt >= this.startedAt) this.waitingSince = undefined;
+      this.turn.sent(resend, messageId);
       if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
       await this.deps.queue.ack(this.channelId, nonce, this.deps.clock(), this.leaseNow());
       this.failures.noteSent(outgoing.entries);
