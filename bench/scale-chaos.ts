@@ -17,7 +17,13 @@ import { formatList } from './lib/stats.js';
  * process and ten feed processes SIGKILLed, Discord answering 500 and then hanging), a fresh database per round.
  * The figures are the totals over the rounds: a count that must be 0 is not a median (one bad round is a bug).
  */
-export async function measureChaos(cluster: PostgresCluster, rounds: number, figures: Figures): Promise<void> {
+/** `bot`: the node arguments of each bot process (bench/lib/npm-start-build.ts). */
+export async function measureChaos(
+  cluster: PostgresCluster,
+  rounds: number,
+  figures: Figures,
+  bot: readonly string[],
+): Promise<void> {
   log(
     `chaos on PostgreSQL: ${CHAOS_GUILDS * CHAOS_PER_GUILD} deliveries over ${CHAOS_GUILDS} guilds, 3 intake + 2 feed ` +
       `processes, SIGKILLs and Discord faults; ${rounds} round(s)`,
@@ -27,7 +33,7 @@ export async function measureChaos(cluster: PostgresCluster, rounds: number, fig
     const started = performance.now();
     const outcome = await withDatabase(cluster, async (database) => {
       const world = await buildChaosWorld(database.url, CHAOS_GUILDS);
-      const fleet = chaosFleet(world, database.url);
+      const fleet = chaosFleet(world, database.url, bot);
       try {
         const record = await runPostgresChaos(fleet, world);
         const answered = [...record.answered.values()].flat().length;

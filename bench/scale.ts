@@ -1,4 +1,5 @@
 import type { BenchGroup } from './group.js';
+import { buildForNpmStart } from './lib/npm-start-build.js';
 import { withPostgresCluster } from './lib/postgres.js';
 import { log } from './lib/report.js';
 import { roundCount } from './lib/stats.js';
@@ -9,7 +10,7 @@ import { measureIntakeScaling, measurePgAck, measurePgThroughput } from './scale
 /**
  * Several processes on PostgreSQL (docs/hosting.md, "Several processes on PostgreSQL"): the intake on PostgreSQL
  * against bare Express, its answer time at a steady rate, three intake processes against one, and then real bot
- * processes (`node --import tsx src/main.ts`) through the chaos scenario and through feed process kills.
+ * processes (built and started as `npm start` does) through the chaos scenario and through feed process kills.
  * One throwaway cluster for the group (stopped at the end, whatever happens), a fresh database per measurement.
  * The intake measurements run first, while no fleet of bot processes loads the machine.
  */
@@ -55,8 +56,12 @@ export const scaleGroup: BenchGroup = {
         await measurePgAck(cluster, INTAKE_ROUNDS, figures);
         await measureIntakeScaling(cluster, INTAKE_ROUNDS, figures);
       }
-      if (parts.has('chaos')) await measureChaos(cluster, CHAOS_ROUNDS, figures);
-      if (parts.has('failover')) await measureFailover(cluster, FAILOVER_ROUNDS, figures);
+      if (parts.has('chaos') || parts.has('failover')) {
+        // The fleets run what a host runs: the compiled bot, with npm start's flags.
+        const bot = await buildForNpmStart();
+        if (parts.has('chaos')) await measureChaos(cluster, CHAOS_ROUNDS, figures, bot);
+        if (parts.has('failover')) await measureFailover(cluster, FAILOVER_ROUNDS, figures, bot);
+      }
     });
   },
 };

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** Read once a run: every process a benchmark forks gets the same flags. */
 let START_FLAGS: string[] | undefined;
+let PACKAGE_START_FLAGS: string[] | undefined;
 
 /**
  * The node flags `npm start` gives the bot (package.json's start script: `node <flags> scripts/launch.js bot`), and
@@ -15,12 +17,30 @@ export function startFlags(): string[] {
 }
 
 function readStartFlags(): string[] {
+  const memorySaver = Number(process.versions.node.split('.')[0]) >= 24 ? ['--memory-saver-mode'] : [];
+  return [...packageStartFlags(), ...memorySaver];
+}
+
+/** The flags on package.json's start script's command line, before `scripts/launch.js bot`. */
+function packageStartFlags(): string[] {
+  PACKAGE_START_FLAGS ??= readPackageStartFlags();
+  return [...PACKAGE_START_FLAGS];
+}
+
+function readPackageStartFlags(): string[] {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts?: Record<string, string>;
   };
   const flags = /\bnode((?:\s+--\S+)*)\s+scripts\/launch\.js bot/.exec(pkg.scripts?.start ?? '')?.[1] ?? '';
-  const memorySaver = Number(process.versions.node.split('.')[0]) >= 24 ? ['--memory-saver-mode'] : [];
-  return [...flags.split(/\s+/).filter(Boolean), ...memorySaver];
+  return flags.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The node arguments of `npm start` itself: package.json's flags, then scripts/launch.js (which sets the memory saver
+ * mode and runs the compiled bot, dist/src/main.js). For processes started the way a host starts the bot.
+ */
+export function npmStartArgs(): string[] {
+  return [...packageStartFlags(), fileURLToPath(new URL('../../scripts/launch.js', import.meta.url)), 'bot'];
 }
 
 /**

@@ -45,8 +45,8 @@ export interface CoordinationOptions {
   /** How long a silent process keeps its share, where there are several. Default 10 s. */
   idleTimeoutMs?: number;
   /**
-   * How long a partition just taken is kept before it may be given back to a process that joined, where there
-   * are several (tests shorten it). Default 3 s.
+   * How long partitions taken over from a process that left are kept before any may be given back to a process
+   * that joined, where there are several (tests shorten it). Default 10 s.
    */
   keepTakenMs?: number;
   /** Whether this process may hold the gateway. */

@@ -224,9 +224,13 @@ export async function waitForEmptyStore(fleet: Fleet, timeoutMs: number): Promis
   }
 }
 
-/** Bot processes (none started yet) on `storeUrl`, posting to the world's fake Discord. */
-export function chaosFleet(world: ChaosWorld, storeUrl: string): Fleet {
+/**
+ * Bot processes (none started yet) on `storeUrl`, posting to the world's fake Discord; `node`: how each starts
+ * (FleetOptions.node).
+ */
+export function chaosFleet(world: ChaosWorld, storeUrl: string, node?: readonly string[]): Fleet {
   return new Fleet({
+    ...(node ? { node } : {}),
     env: {
       DISCORD_TOKEN: world.discord.botToken,
       DISCORD_API_URL: world.discord.apiUrl,

@@ -14,7 +14,14 @@ export interface BotProcess {
 
 export interface FleetOptions {
   env: Record<string, string>;
+  /**
+   * The node arguments that start a bot process. By default the sources through tsx (the tests: no build needed);
+   * the benchmarks give `npm start`'s (bench/lib/npm-start-build.ts), to measure what a host runs.
+   */
+  node?: readonly string[];
 }
+
+const FROM_SOURCES = ['--import', 'tsx', 'src/main.ts'];
 
 /** Real bot processes sharing one store, started, killed and restarted by a test. */
 export class Fleet {
@@ -22,9 +29,9 @@ export class Fleet {
 
   constructor(private readonly options: FleetOptions) {}
 
-  /** Starts `src/main.ts` with `role`; resolves once it listens. */
+  /** Starts a bot process with `role`; resolves once it listens. */
   async start(name: string, role: BotProcess['role'], extraEnv: Record<string, string> = {}): Promise<BotProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [...(this.options.node ?? FROM_SOURCES)], {
       env: { PATH: process.env.PATH ?? '', ...this.options.env, ROLE: role, PORT: '0', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

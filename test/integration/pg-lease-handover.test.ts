@@ -96,27 +96,38 @@ describe.skipIf(!POSTGRES_URL)('feed partitions handed over as soon as PostgreSQ
     expect(Date.now() - killedAt).toBeLessThan(1_000);
   }, 30_000);
 
-  it('keeps the partitions it took for a while before giving any to a process that joins, and never counts a partition twice in the shares', async () => {
+  it('keeps the partitions it took over for a while before giving any to a process that joins, shares at once what it took alone at start, and never counts a partition twice in the shares', async () => {
     const url = await leaseDatabase();
     const keepTakenMs = 1_500;
     // Each process's share as it is told it, and their sum each time one changes.
-    const latest = { a: 0, b: 0 };
+    const latest = { a: 0, b: 0, c: 0 };
     const sums: number[] = [];
-    const note = (name: 'a' | 'b') => (share: number) => {
+    const note = (name: 'a' | 'b' | 'c') => (share: number) => {
       latest[name] = share;
-      sums.push(latest.a + latest.b);
+      sums.push(latest.a + latest.b + latest.c);
     };
+    const idle = { gained: () => undefined, losing: () => Promise.resolve() };
     const a = await leasesHere(url, 'lease-a', { rebalanceMs: 100, keepTakenMs }, note('a'));
-    await a.start({ gained: () => undefined, losing: () => Promise.resolve() });
-    const tookAllAt = Date.now();
+    await a.start(idle);
     expect(a.partitions).toHaveLength(PARTITIONS);
 
+    // Taken alone at start, not over from anyone: half goes to the one that joins at once.
     const b = await leasesHere(url, 'lease-b', { rebalanceMs: 100, keepTakenMs }, note('b'));
-    await b.start({ gained: () => undefined, losing: () => Promise.resolve() });
+    const bJoinedAt = Date.now();
+    await b.start(idle);
     await until(() => b.partitions.length === PARTITIONS / 2, 5_000, 'half handed to the one that joined');
-    expect(Date.now() - tookAllAt).toBeGreaterThanOrEqual(keepTakenMs);
+    expect(Date.now() - bJoinedAt).toBeLessThan(keepTakenMs);
+
+    // b leaves: a takes its half over, and keeps it for keepTakenMs before c, joining at once, gets any.
+    await b.stop();
+    await until(() => a.partitions.length === PARTITIONS, 5_000, 'the half b left taken over');
+    const tookOverAt = Date.now();
+    const c = await leasesHere(url, 'lease-c', { rebalanceMs: 100, keepTakenMs }, note('c'));
+    await c.start(idle);
+    await until(() => c.partitions.length === PARTITIONS / 2, 5_000, 'half handed to the one that joined after');
+    expect(Date.now() - tookOverAt).toBeGreaterThanOrEqual(keepTakenMs);
     expect(a.partitions).toHaveLength(PARTITIONS / 2);
     expect(Math.max(...sums)).toBeLessThanOrEqual(1);
-    expect(latest).toEqual({ a: 0.5, b: 0.5 });
+    expect(latest).toEqual({ a: 0.5, b: 0, c: 0.5 });
   }, 30_000);
 });

@@ -18,11 +18,14 @@ import { notify } from './pg-signals.js';
 /** The safety net's period: a dead process's partitions are taken at once (the member watch, NOTIFY), or then. */
 const DEFAULT_REBALANCE_MS = 500;
 /**
- * A partition taken is kept this long before it may go to a process that joined: the lanes of a dead process's
- * partitions send what waited through the hand-over first, at the survivor's rate, instead of being stopped
- * before their first send and started cold in the restarted process (the ~10 s failovers of issue 23).
+ * Partitions taken over from a process that left are kept this long before any may go to a process that joined:
+ * the lanes of a dead process's partitions send what waited through the hand-over first, at the survivor's rate,
+ * instead of being stopped before their first send and started cold in the restarted process (the ~10 s failovers
+ * of issue 23). Longer than a restart: a supervisor's restart of `npm start` listens 1.5–3 s after the kill, while
+ * the survivor's first turn over every channel with work takes (channels with work) / 50 s (docs/benchmarks.md:
+ * with 3 s, hand-backs in the middle of that turn made the slowest channels wait 4–5 s).
  */
-const DEFAULT_KEEP_TAKEN_MS = 3_000;
+const DEFAULT_KEEP_TAKEN_MS = 10_000;
 
 /**
  * `rebalanceMs`: how often shares are rebalanced (and the session shows it is alive). `idleTimeoutMs`: how long
@@ -42,8 +45,8 @@ export class PostgresLeases implements FeedOwnership {
   private readonly session: LeaseSession;
   private readonly watch: MemberWatch;
   private readonly held = new Set<number>();
-  /** When each held partition was taken (performance.now()). */
-  private readonly takenAt = new Map<number, number>();
+  /** Until when (performance.now()) the partitions last taken over are kept (DEFAULT_KEEP_TAKEN_MS). */
+  private keptUntil = 0;
   /** The epoch of each held partition, as this process made it when it took the partition. */
   private readonly epochs = new Map<number, number>();
   private gatewayHeld = false;
@@ -183,19 +186,17 @@ export class PostgresLeases implements FeedOwnership {
   }
 
   /**
-   * Gives back what is over `target`, the last taken first, once every partition was kept long enough (see
+   * Gives back what is over `target`, the last taken first, once what was taken over was kept long enough (see
    * DEFAULT_KEEP_TAKEN_MS: until then this process has Discord's rate for the backlog); the others hear of it.
    */
   private async giveBack(client: pg.Client, target: number, members: number): Promise<void> {
-    const lastTakenAt = Math.max(0, ...this.takenAt.values());
-    if (performance.now() - lastTakenAt < (this.options.keepTakenMs ?? DEFAULT_KEEP_TAKEN_MS)) return;
+    if (performance.now() < this.keptUntil) return;
     const extra = [...this.held].reverse().slice(0, this.held.size - target);
     // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
     // ones finish; the locks go only after that, so no other process takes them meanwhile.
     for (const partition of extra) {
       this.held.delete(partition);
       this.epochs.delete(partition);
-      this.takenAt.delete(partition);
     }
     // Hand-overs are logged (rare, and what a failover's timeline is made of).
     this.options.logger.info({ partitions: extra, members }, 'giving back feed partitions');
@@ -217,12 +218,15 @@ export class PostgresLeases implements FeedOwnership {
     const candidates = shuffled(PARTITIONS).filter((partition) => !this.held.has(partition));
     const locked = await lockFree(this.session, client, candidates, target - this.held.size);
     if (locked.length === 0) return;
+    // Taken over (this process held a share already, so a member left): kept for the backlog. A process that held
+    // none, just started, alone or not, keeps nothing and shares with those that join at once.
+    if (this.held.size > 0) {
+      this.keptUntil = performance.now() + (this.options.keepTakenMs ?? DEFAULT_KEEP_TAKEN_MS);
+    }
     // A new epoch for each, before any lane starts (see LeaseSession.nextEpochs).
-    const now = performance.now();
     for (const { partition, epoch } of await this.session.nextEpochs(client, locked)) {
       this.epochs.set(partition, epoch);
       this.held.add(partition);
-      this.takenAt.set(partition, now);
     }
     this.options.onShare?.(this.held.size / PARTITIONS);
     this.options.logger.info({ partitions: locked, members }, 'took feed partitions');
@@ -235,7 +239,7 @@ export class PostgresLeases implements FeedOwnership {
       const lost = [...this.held];
       this.held.clear();
       this.epochs.clear();
-      this.takenAt.clear();
+      this.keptUntil = 0;
       this.options.onShare?.(0);
       await this.listener?.losing(lost).catch(() => undefined);
     }

@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { log } from './report.js';
+import { npmStartArgs } from './start-flags.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+
+/**
+ * Builds the bot as `npm run build` does (dist/, tsconfig.build.json) and returns the node arguments `npm start` runs
+ * it with, for benchmarks whose bot processes should be what a host runs: the compiled JavaScript, npm start's flags
+ * and scripts/launch.js's. Built once here, before any process starts: scripts/launch.js builds a stale dist/ itself,
+ * and processes started together would each build it at the same time.
+ */
+export async function buildForNpmStart(): Promise<string[]> {
+  const started = performance.now();
+  try {
+    await promisify(execFile)(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: ROOT });
+  } catch (error) {
+    const output = error as { stdout?: string; stderr?: string };
+    throw new Error(`npm run build failed: ${output.stdout ?? ''}${output.stderr ?? ''}`.trim());
+  }
+  const args = npmStartArgs();
+  log(
+    `  bot processes: node ${args.join(' ').replace(ROOT, '')} (built in ${((performance.now() - started) / 1000).toFixed(0)} s; as npm start runs the bot)`,
+  );
+  return args;
+}
