@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
 import type { FeedBotRuntime } from './feed-bot-process.js';
 import { log } from './report.js';
+import { ROOT, runTsc } from './run-tsc.js';
 import { startFlags } from './start-flags.js';
 
 /**
@@ -15,14 +13,10 @@ import { startFlags } from './start-flags.js';
  * thread of their own, with a V8 isolate of its own: ~35 MB of RSS that is tsx's, not the bot's.
  * Type errors are not checked here (`--noCheck`, `npm test` does that): only the emitted JavaScript matters.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSC = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
-
 /** Compiles into `<dir>/out` and returns the path of the compiled child module. */
 export async function compileFeedBotChild(dir: string): Promise<string> {
   const out = join(dir, 'out');
   const args = [
-    TSC,
     '--noCheck',
     '--outDir',
     out,
@@ -41,12 +35,7 @@ export async function compileFeedBotChild(dir: string): Promise<string> {
     'node',
     join(ROOT, 'bench/lib/feed-bot-child.ts'),
   ];
-  try {
-    await promisify(execFile)(process.execPath, args, { cwd: ROOT });
-  } catch (error) {
-    const output = error as { stdout?: string; stderr?: string };
-    throw new Error(`compiling the bot process failed: ${output.stdout ?? ''}${output.stderr ?? ''}`.trim());
-  }
+  await runTsc(args, 'compiling the bot process');
   // ESM like the project, and the project's packages.
   writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
   symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');

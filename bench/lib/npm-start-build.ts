@@ -1,12 +1,6 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-
 import { log } from './report.js';
+import { ROOT, runTsc } from './run-tsc.js';
 import { npmStartArgs } from './start-flags.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSC = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
 
 /**
  * Builds the bot as `npm run build` does (dist/, tsconfig.build.json) and returns the node arguments `npm start` runs
@@ -16,12 +10,7 @@ const TSC = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
  */
 export async function buildForNpmStart(): Promise<string[]> {
   const started = performance.now();
-  try {
-    await promisify(execFile)(process.execPath, [TSC, '-p', 'tsconfig.build.json'], { cwd: ROOT });
-  } catch (error) {
-    const output = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed: ${output.stdout ?? ''}${output.stderr ?? ''}`.trim());
-  }
+  await runTsc(['-p', 'tsconfig.build.json'], 'npm run build');
   const args = npmStartArgs();
   log(
     `  bot processes: node ${args.join(' ').replace(ROOT, '')} (built in ${((performance.now() - started) / 1000).toFixed(0)} s; as npm start runs the bot)`,

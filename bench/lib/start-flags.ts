@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Read once a run: every process a benchmark forks gets the same flags. */
-let START_FLAGS: string[] | undefined;
 let PACKAGE_START_FLAGS: string[] | undefined;
 
 /**
@@ -12,11 +11,6 @@ let PACKAGE_START_FLAGS: string[] | undefined;
  * the command line, which V8 reads the same way (measured: the same heap and RSS within the rounds' noise).
  */
 export function startFlags(): string[] {
-  START_FLAGS ??= readStartFlags();
-  return [...START_FLAGS];
-}
-
-function readStartFlags(): string[] {
   const memorySaver = Number(process.versions.node.split('.')[0]) >= 24 ? ['--memory-saver-mode'] : [];
   return [...packageStartFlags(), ...memorySaver];
 }

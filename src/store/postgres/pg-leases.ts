@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 
 import {
@@ -14,18 +13,10 @@ import { LeaseSession, MEMBER_CLASS } from './lease-session.js';
 import { MemberWatch } from './member-watch.js';
 import { lockFree, shuffled, tryGateway, unlock, whileAlive } from './partition-locks.js';
 import { notify } from './pg-signals.js';
+import { TakeoverKeep } from './takeover-keep.js';
 
 /** The safety net's period: a dead process's partitions are taken at once (the member watch, NOTIFY), or then. */
 const DEFAULT_REBALANCE_MS = 500;
-/**
- * Partitions taken over from a process that left are kept this long before any may go to a process that joined:
- * the lanes of a dead process's partitions send what waited through the hand-over first, at the survivor's rate,
- * instead of being stopped before their first send and started cold in the restarted process (the ~10 s failovers
- * of issue 23). Longer than a restart: a supervisor's restart of `npm start` listens 1.5–3 s after the kill, while
- * the survivor's first turn over every channel with work takes (channels with work) / 50 s (docs/benchmarks.md:
- * with 3 s, hand-backs in the middle of that turn made the slowest channels wait 4–5 s).
- */
-const DEFAULT_KEEP_TAKEN_MS = 10_000;
 
 /**
  * `rebalanceMs`: how often shares are rebalanced (and the session shows it is alive). `idleTimeoutMs`: how long
@@ -45,8 +36,7 @@ export class PostgresLeases implements FeedOwnership {
   private readonly session: LeaseSession;
   private readonly watch: MemberWatch;
   private readonly held = new Set<number>();
-  /** Until when (performance.now()) the partitions last taken over are kept (DEFAULT_KEEP_TAKEN_MS). */
-  private keptUntil = 0;
+  private readonly keep: TakeoverKeep;
   /** The epoch of each held partition, as this process made it when it took the partition. */
   private readonly epochs = new Map<number, number>();
   private gatewayHeld = false;
@@ -65,6 +55,7 @@ export class PostgresLeases implements FeedOwnership {
     private readonly options: LeaseOptions,
     private readonly signals?: StoreSignals,
   ) {
+    this.keep = new TakeoverKeep(options.keepTakenMs);
     this.session = new LeaseSession(config, options.idleTimeoutMs ?? 10_000, options.logger);
     // No statement or query timeout (0): the wait lasts as long as the member watched lives (keepalive notices a
     // lost server).
@@ -187,10 +178,10 @@ export class PostgresLeases implements FeedOwnership {
 
   /**
    * Gives back what is over `target`, the last taken first, once what was taken over was kept long enough (see
-   * DEFAULT_KEEP_TAKEN_MS: until then this process has Discord's rate for the backlog); the others hear of it.
+   * takeover-keep.ts: until then this process has Discord's rate for the backlog); the others hear of it.
    */
   private async giveBack(client: pg.Client, target: number, members: number): Promise<void> {
-    if (performance.now() < this.keptUntil) return;
+    if (this.keep.keeping()) return;
     const extra = [...this.held].reverse().slice(0, this.held.size - target);
     // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
     // ones finish; the locks go only after that, so no other process takes them meanwhile.
@@ -218,11 +209,7 @@ export class PostgresLeases implements FeedOwnership {
     const candidates = shuffled(PARTITIONS).filter((partition) => !this.held.has(partition));
     const locked = await lockFree(this.session, client, candidates, target - this.held.size);
     if (locked.length === 0) return;
-    // Taken over (this process held a share already, so a member left): kept for the backlog. A process that held
-    // none, just started, alone or not, keeps nothing and shares with those that join at once.
-    if (this.held.size > 0) {
-      this.keptUntil = performance.now() + (this.options.keepTakenMs ?? DEFAULT_KEEP_TAKEN_MS);
-    }
+    this.keep.took(this.held.size);
     // A new epoch for each, before any lane starts (see LeaseSession.nextEpochs).
     for (const { partition, epoch } of await this.session.nextEpochs(client, locked)) {
       this.epochs.set(partition, epoch);
@@ -239,7 +226,7 @@ export class PostgresLeases implements FeedOwnership {
       const lost = [...this.held];
       this.held.clear();
       this.epochs.clear();
-      this.keptUntil = 0;
+      this.keep.reset();
       this.options.onShare?.(0);
       await this.listener?.losing(lost).catch(() => undefined);
     }
