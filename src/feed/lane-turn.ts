@@ -1,44 +1,41 @@
 import type { Clock } from '../base/clock.js';
-import { snowflakeTime } from '../discord/snowflake.js';
 import type { Outgoing } from './outgoing-message.js';
 import type { SendPacer } from './send-pacer.js';
 
 /**
- * One lane's place in the {@link SendPacer}'s queue: since when its channel has waited for a post (a message written
- * down by the last owner, from when it was written down), kept across a resend the last owner had already posted.
+ * One lane's place in the {@link SendPacer}'s queue: its channel has waited for a post since the oldest entry of
+ * the message arrived. Counted from the entries, not from when this process wrote the message down, so a channel
+ * a process took over after a failover (its entries waited through the hand-over, often with nothing written
+ * down) goes before the channels whose last post was moments ago, and a resend answered with the post the last
+ * owner made leaves the next message its place: its entries are as old as they were.
  */
 export class LaneTurn {
-  /** When this process started the lane (a post older than that, answering a resend, was the last owner's). */
-  private readonly startedAt: number;
-  private waitingSince: number | undefined;
   /** Aborted when the lane stops: a send still waiting for its turn is withdrawn, not sent. */
   private readonly stopping = new AbortController();
 
   constructor(
     private readonly pacer: SendPacer | undefined,
     private readonly clock: Clock,
-  ) {
-    this.startedAt = clock();
-  }
+  ) {}
 
   /** Resolves true when `outgoing` may be sent; false once the lane stopped (the message stays written down). */
-  async take(outgoing: Outgoing): Promise<boolean> {
-    if (!this.pacer) return true;
-    this.waitingSince ??= outgoing.kind === 'post' ? outgoing.writtenAt : this.clock();
-    return this.pacer.take(this.waitingSince, this.stopping.signal);
-  }
-
-  /**
-   * A send went. A resend answered with a post older than this lane was posted by the channel's last owner (its
-   * send was in flight when it died): that was not the channel's turn, so its next message keeps its place.
-   */
-  sent(resend: boolean, messageId: string | void): void {
-    const madeAt = messageId ? snowflakeTime(messageId) : undefined;
-    if (!resend || madeAt === undefined || madeAt >= this.startedAt) this.waitingSince = undefined;
+  take(outgoing: Outgoing): Promise<boolean> {
+    if (!this.pacer) return Promise.resolve(true);
+    return this.pacer.take(this.waitingSince(outgoing), this.stopping.signal);
   }
 
   /** The lane stops: a send waiting for its turn is withdrawn. */
   withdraw(): void {
     this.stopping.abort();
+  }
+
+  /**
+   * When the message's oldest entry arrived. Never later than now: an intake on another host may stamp by a clock
+   * ahead of this one's, and its entries must not queue behind everything this process has.
+   */
+  private waitingSince(outgoing: Outgoing): number {
+    let since = this.clock();
+    for (const entry of outgoing.entries) since = Math.min(since, entry.receivedAt);
+    return since;
   }
 }

@@ -100,9 +100,8 @@ export class Lane {
   private async pass(): Promise<void> {
     for (;;) {
       if (this.stopped) return;
-      const prepared = await this.prepare();
-      if (!prepared) return;
-      const { outgoing, resend } = prepared;
+      const outgoing = await this.prepare();
+      if (!outgoing) return;
       const nonce = nonceOf(outgoing);
       // Withdrawn while waiting for its turn (the lane stopped): sent by whoever posts the channel next.
       if (!(await this.turn.take(outgoing))) return;
@@ -131,7 +130,6 @@ export class Lane {
         return;
       }
       this.deps.onSendOutcome(undefined);
-      this.turn.sent(resend, messageId);
       if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
       await this.deps.queue.ack(this.channelId, nonce, this.deps.clock(), this.leaseNow());
       this.failures.noteSent(outgoing.entries);
@@ -153,14 +151,14 @@ export class Lane {
   }
 
   /** The next message: the one written down before (sent again as it was), or a new one, written down first. */
-  private async prepare(): Promise<{ outgoing: Outgoing; resend: boolean } | undefined> {
+  private async prepare(): Promise<Outgoing | undefined> {
     for (;;) {
       const entries = await this.deps.queue.nextFor(this.channelId, MAX_EMBEDS_PER_MESSAGE);
       const [first] = entries;
       if (!first) return undefined;
       if (first.writtenNonce !== null) {
         const written = await this.deps.queue.writtenMessage(this.channelId, first.writtenNonce);
-        return { outgoing: await this.messages.fromWritten(entries, first.writtenNonce, written), resend: true };
+        return this.messages.fromWritten(entries, first.writtenNonce, written);
       }
 
       const candidates = this.failures.takeCandidates(entries);
@@ -176,13 +174,13 @@ export class Lane {
       if (outgoing.kind === 'update') {
         // One entry: a resend plans it again (the card may be gone by then, and it is posted on its own).
         if (await this.deps.queue.writeDown(this.channelId, outgoing.nonce, seqs, undefined, this.leaseNow())) {
-          return { outgoing, resend: false };
+          return outgoing;
         }
         continue;
       }
       const written = writtenFormOf(outgoing);
       if (await this.deps.queue.writeDown(this.channelId, outgoing.body.nonce, seqs, written, this.leaseNow())) {
-        return { outgoing, resend: false };
+        return outgoing;
       }
     }
   }

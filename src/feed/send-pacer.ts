@@ -8,6 +8,8 @@ const WINDOW_MS = 1_000;
 interface Waiter {
   /** Since when the lane's channel has waited for a post: the earliest goes first. */
   since: number;
+  /** The order it asked in: of two that waited since the same moment, the first to ask goes first. */
+  asked: number;
   go: () => void;
   /** Withdrawn (its lane stopped) while waiting: dropped when it comes out. */
   withdrawn: boolean;
@@ -15,15 +17,17 @@ interface Waiter {
 
 /**
  * Hands out this process's share of Discord's global rate limit to the feed's lanes, the channel that has waited
- * longest first. discord.js queues sends in the order they are made, one turn each, and so would this without the
- * lane's rule for resends (lane.ts): after a failover, a resend of the message in flight when its last owner died
- * is often answered with the post already made, and its channel then waited a whole second turn behind every
- * other channel for its next message. Counted the way discord.js counts (so discord.js, which still limits every
- * request the bot makes, seldom holds a lane's send), and a send still waiting here is withdrawn when its lane
- * stops, which one queued in discord.js cannot be.
+ * longest first (since its message's oldest entry arrived: lane-turn.ts). discord.js queues sends in the order they
+ * are made, one turn each: after a failover, the channels a process took over then queued behind every channel it
+ * already had, though their entries had waited through the hand-over. Counted the way discord.js counts (so
+ * discord.js, which still limits every request the bot makes, seldom holds a lane's send), and a send still waiting
+ * here is withdrawn when its lane stops, which one queued in discord.js cannot be.
  */
 export class SendPacer {
-  private readonly waiting = new MinHeap<Waiter>((a, b) => a.since < b.since);
+  private readonly waiting = new MinHeap<Waiter>(
+    (a, b) => a.since < b.since || (a.since === b.since && a.asked < b.asked),
+  );
+  private asks = 0;
   private windowEndsAt = 0;
   private left = 0;
   private timer: unknown;
@@ -52,6 +56,7 @@ export class SendPacer {
       };
       const waiter: Waiter = {
         since,
+        asked: this.asks++,
         go: () => {
           signal?.removeEventListener('abort', withdraw);
           resolve(true);

@@ -407,12 +407,13 @@ describe("the feed worker sharing Discord's rate between its lanes", () => {
     expect(next.sent.map((sent) => [sent.channelId, sent.body.nonce])).toEqual([[waiting, written?.writtenNonce]]);
   });
 
-  it("keeps a channel's turn when its resend was answered with the post its last owner made", async () => {
+  it("keeps a channel's turn when its resend was answered with the post its last owner made: its entries waited longer", async () => {
     const store = await openStore('memory://', () => Date.now());
     cleanups.push(() => store.close());
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
     // The last owner wrote a message down a minute ago, sent it, and died before it heard Discord's answer.
-    await store.deliveries.accept(modcall('a1'));
+    const arrived = (delivery: NewDelivery, agoMs: number) => ({ ...delivery, receivedAt: Date.now() - agoMs });
+    await store.deliveries.accept(arrived(modcall('a1'), 61_000));
     const [a1] = await store.deliveries.nextFor(CHANNEL_A, 10);
     const postedBefore = Date.now() - 60_000;
     const embed = { title: 'a1' };
@@ -422,8 +423,8 @@ describe("the feed worker sharing Discord's rate between its lanes", () => {
       writtenAt: postedBefore,
     });
     expect(await store.deliveries.writeDown(CHANNEL_A, 'nonce-of-the-last-owner', [a1?.seq ?? 0], message)).toBe(true);
-    await store.deliveries.accept(modcall('a2'));
-    await store.deliveries.accept(caseCreated('b1'));
+    await store.deliveries.accept(arrived(modcall('a2'), 30_000));
+    await store.deliveries.accept(arrived(caseCreated('b1'), 20_000));
 
     const sent: Array<{ channelId: string; nonce: string }> = [];
     // Discord answers the resend with the post it made then (its id tells when), every other send with a new one.
@@ -434,7 +435,8 @@ describe("the feed worker sharing Discord's rate between its lanes", () => {
     };
     await pacedWorker(store, send, new SendPacer(1, () => Date.now(), RUNTIME_TIMERS));
     await until(async () => (await openCount(store)) === 0);
-    // The channel whose post had gone out before the failover is not sent behind the other for its next message.
+    // The channel whose post had gone out before the failover is not sent behind the other for its next message:
+    // the other channel's message is written down before it, but its entry arrived after this channel's.
     expect(sent.map((one) => one.channelId)).toEqual([CHANNEL_A, CHANNEL_A, CHANNEL_B]);
     expect(sent[0]?.nonce).toBe('nonce-of-the-last-owner');
   });

@@ -51,6 +51,17 @@ describe('the send pacer', () => {
     expect(await pacer.take(0, stopping.signal)).toBe(false);
   });
 
+  it('lets go, of lanes that waited since the same moment, the first to ask first', async () => {
+    const time = new ManualTime();
+    const pacer = new SendPacer(1, time.now, time);
+    const went: string[] = [];
+    const lanes = ['a', 'b', 'c', 'd', 'e', 'f'];
+    for (const lane of lanes) void pacer.take(100, undefined).then(() => went.push(lane));
+    await settle();
+    for (let second = 1; second < lanes.length; second += 1) await time.advance(1_000, settle);
+    expect(went).toEqual(lanes);
+  });
+
   it('takes a new rate from the next second on', async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(1, time.now, time);
