@@ -8,3 +8,14 @@ const SNOWFLAKE = /^[1-9][0-9]{16,19}$/;
 export function isSnowflake(id: string): boolean {
   return SNOWFLAKE.test(id);
 }
+
+/** Discord's epoch: a snowflake counts milliseconds from the first second of 2015. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000n;
+
+/**
+ * When Discord made the object `id` names (ms since the Unix epoch, on Discord's clock); undefined for what is not a
+ * snowflake.
+ */
+export function snowflakeTime(id: string): number | undefined {
+  return isSnowflake(id) ? Number((BigInt(id) >> 22n) + DISCORD_EPOCH_MS) : undefined;
+}

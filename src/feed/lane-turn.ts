@@ -1,15 +1,23 @@
 import type { Clock } from '../base/clock.js';
+import { snowflakeTime } from '../discord/snowflake.js';
 import type { Outgoing } from './outgoing-message.js';
 import type { SendPacer } from './send-pacer.js';
 
 /**
- * One lane's place in the {@link SendPacer}'s queue: its channel has waited for a post since the oldest entry of
- * the message arrived. Counted from the entries, not from when this process wrote the message down, so a channel
- * a process took over after a failover (its entries waited through the hand-over, often with nothing written
- * down) goes before the channels whose last post was moments ago, and a resend answered with the post the last
- * owner made leaves the next message its place: its entries are as old as they were.
+ * One lane's place in the {@link SendPacer}'s queue: its channel has waited for a post since its last post was made
+ * or since the oldest entry of the message arrived, whichever is later.
+ *
+ * - Under more traffic than the rate allows, each channel with work gets a post in turn: a channel whose backlog is
+ *   old but which just posted waits behind the ones that did not.
+ * - A channel taken over after a failover has no post made by this process: its entries waited through the
+ *   hand-over, and it goes before the channels this process posted to a moment ago (counted from when this
+ *   process started the lane, they queued behind all of those).
+ * - A resend answered with the post the last owner made counts that post's time (its id tells it), so the next
+ *   message keeps its place.
  */
 export class LaneTurn {
+  /** When the channel's last post (or card edit) this lane knows of was made; undefined before its first. */
+  private lastPostAt: number | undefined;
   /** Aborted when the lane stops: a send still waiting for its turn is withdrawn, not sent. */
   private readonly stopping = new AbortController();
 
@@ -24,18 +32,25 @@ export class LaneTurn {
     return this.pacer.take(this.waitingSince(outgoing), this.stopping.signal);
   }
 
+  /** A send went: a post's id tells when Discord made it (a resend's may be the last owner's); else it is now. */
+  sent(messageId: string | void): void {
+    const now = this.clock();
+    const madeAt = messageId ? snowflakeTime(messageId) : undefined;
+    this.lastPostAt = Math.min(now, madeAt ?? now);
+  }
+
   /** The lane stops: a send waiting for its turn is withdrawn. */
   withdraw(): void {
     this.stopping.abort();
   }
 
   /**
-   * When the message's oldest entry arrived. Never later than now: an intake on another host may stamp by a clock
-   * ahead of this one's, and its entries must not queue behind everything this process has.
+   * Never later than now: an intake on another host may stamp by a clock ahead of this one's, and its entries must
+   * not queue behind everything this process has.
    */
   private waitingSince(outgoing: Outgoing): number {
-    let since = this.clock();
-    for (const entry of outgoing.entries) since = Math.min(since, entry.receivedAt);
-    return since;
+    let arrived = Infinity;
+    for (const entry of outgoing.entries) arrived = Math.min(arrived, entry.receivedAt);
+    return Math.min(this.clock(), Math.max(arrived, this.lastPostAt ?? -Infinity));
   }
 }

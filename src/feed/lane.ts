@@ -130,6 +130,7 @@ export class Lane {
         return;
       }
       this.deps.onSendOutcome(undefined);
+      this.turn.sent(messageId);
       if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
       await this.deps.queue.ack(this.channelId, nonce, this.deps.clock(), this.leaseNow());
       this.failures.noteSent(outgoing.entries);

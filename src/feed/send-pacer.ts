@@ -17,11 +17,11 @@ interface Waiter {
 
 /**
  * Hands out this process's share of Discord's global rate limit to the feed's lanes, the channel that has waited
- * longest first (since its message's oldest entry arrived: lane-turn.ts). discord.js queues sends in the order they
- * are made, one turn each: after a failover, the channels a process took over then queued behind every channel it
- * already had, though their entries had waited through the hand-over. Counted the way discord.js counts (so
- * discord.js, which still limits every request the bot makes, seldom holds a lane's send), and a send still waiting
- * here is withdrawn when its lane stops, which one queued in discord.js cannot be.
+ * longest first (since its last post or its oldest entry, whichever is later: lane-turn.ts). discord.js queues sends
+ * in the order they are made, one turn each: after a failover, the channels a process took over then queued behind
+ * every channel it already had, though their entries had waited through the hand-over. Counted the way discord.js
+ * counts (so discord.js, which still limits every request the bot makes, seldom holds a lane's send), and a send
+ * still waiting here is withdrawn when its lane stops, which one queued in discord.js cannot be.
  */
 export class SendPacer {
   private readonly waiting = new MinHeap<Waiter>(

@@ -8,6 +8,9 @@ import { ManualTime } from '../../helpers/manual-time.js';
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A snowflake Discord would have made at `ms`. */
+const snowflakeAt = (ms: number) => ((BigInt(ms) - 1_420_070_400_000n) << 22n).toString();
+
 /** A message of entries that arrived at `receivedAt` (one entry each), ready to send. */
 function messageOf(channelId: string, ...receivedAt: number[]): Outgoing {
   const entries: QueuedEntry[] = receivedAt.map((at, index) => ({
@@ -43,6 +46,43 @@ describe("a lane's turn", () => {
     expect(went).toEqual(['first', 'taken-over']);
     await time.advance(1_000, settle);
     expect(went).toEqual(['first', 'taken-over', 'own']);
+  });
+
+  it('gives each channel with work a post in turn: one that just posted waits, however old its backlog', async () => {
+    const time = new ManualTime();
+    const pacer = new SendPacer(1, time.now, time);
+    const went: string[] = [];
+    const backlogged = new LaneTurn(pacer, time.now);
+    const quiet = new LaneTurn(pacer, time.now);
+    const now = time.now();
+    // Its backlog is a minute old; it posts now, then asks for its next message of that backlog.
+    expect(await backlogged.take(messageOf('backlogged', now - 60_000))).toBe(true);
+    backlogged.sent(snowflakeAt(now));
+    void backlogged.take(messageOf('backlogged', now - 59_000)).then(() => went.push('backlogged'));
+    await time.advance(100, settle);
+    // Its entry arrived after the backlog and before that post: it has waited longer than the channel that posted.
+    void quiet.take(messageOf('quiet', now - 10_000)).then(() => went.push('quiet'));
+    await time.advance(1_000, settle);
+    await time.advance(1_000, settle);
+    expect(went).toEqual(['quiet', 'backlogged']);
+  });
+
+  it("counts a resend answered with the last owner's post from when that post was made", async () => {
+    const time = new ManualTime();
+    const pacer = new SendPacer(1, time.now, time);
+    const went: string[] = [];
+    const now = time.now();
+    const takenOver = new LaneTurn(pacer, time.now);
+    const own = new LaneTurn(pacer, time.now);
+    expect(await takenOver.take(messageOf('taken-over', now - 5_000))).toBe(true);
+    // Discord answers the resend with the post made 3 s ago, before the failover.
+    takenOver.sent(snowflakeAt(now - 3_000));
+    void own.take(messageOf('own', now - 2_000)).then(() => went.push('own'));
+    await settle();
+    void takenOver.take(messageOf('taken-over', now - 4_000)).then(() => went.push('taken-over'));
+    await time.advance(1_000, settle);
+    await time.advance(1_000, settle);
+    expect(went).toEqual(['taken-over', 'own']);
   });
 
   it('counts an entry stamped ahead of this clock (another host) as waiting from now, not behind every other', async () => {
