@@ -27,87 +27,88 @@ function messageOf(channelId: string, ...receivedAt: number[]): Outgoing {
   return { kind: 'update', entries, nonce: `nonce-${channelId}`, run: () => Promise.resolve('done') };
 }
 
+/** A pacer of one send a second on a manual clock, and the order in which the turns asked through it went. */
+function onePerSecond() {
+  const time = new ManualTime();
+  const pacer = new SendPacer(1, time.now, time);
+  const went: string[] = [];
+  return {
+    time,
+    went,
+    turn: () => new LaneTurn(pacer, time.now),
+    /** `turn` asks for a message of entries that arrived at `receivedAt`; noted in `went` once it may go. */
+    ask(turn: LaneTurn, channelId: string, ...receivedAt: number[]): void {
+      void turn.take(messageOf(channelId, ...receivedAt)).then((granted) => granted && went.push(channelId));
+    },
+    /** Lets the next `count` seconds' sends go. */
+    async seconds(count: number): Promise<void> {
+      for (let second = 0; second < count; second += 1) await time.advance(1_000, settle);
+    },
+  };
+}
+
 describe("a lane's turn", () => {
   it('goes to the channel whose entries arrived first, though its message was asked for last', async () => {
-    const time = new ManualTime();
-    const pacer = new SendPacer(1, time.now, time);
-    const went: string[] = [];
-    const ask = (channelId: string, ...receivedAt: number[]) =>
-      new LaneTurn(pacer, time.now).take(messageOf(channelId, ...receivedAt)).then(() => went.push(channelId));
+    const { time, went, turn, ask, seconds } = onePerSecond();
     const now = time.now();
     // This second's one send goes to whoever asks first; then the survivor's own channel, which posted a moment
     // ago, writes its next message down before the channel taken over (its entries waited through the hand-over).
-    void ask('first', now);
-    void ask('own', now - 500);
-    void ask('taken-over', now - 4_000, now - 300);
+    ask(turn(), 'first', now);
+    ask(turn(), 'own', now - 500);
+    ask(turn(), 'taken-over', now - 4_000, now - 300);
     await settle();
     expect(went).toEqual(['first']);
-    await time.advance(1_000, settle);
+    await seconds(1);
     expect(went).toEqual(['first', 'taken-over']);
-    await time.advance(1_000, settle);
+    await seconds(1);
     expect(went).toEqual(['first', 'taken-over', 'own']);
   });
 
   it('gives each channel with work a post in turn: one that just posted waits, however old its backlog', async () => {
-    const time = new ManualTime();
-    const pacer = new SendPacer(1, time.now, time);
-    const went: string[] = [];
-    const backlogged = new LaneTurn(pacer, time.now);
-    const quiet = new LaneTurn(pacer, time.now);
+    const { time, went, turn, ask, seconds } = onePerSecond();
+    const backlogged = turn();
     const now = time.now();
     // Its backlog is a minute old; it posts now, then asks for its next message of that backlog.
     expect(await backlogged.take(messageOf('backlogged', now - 60_000))).toBe(true);
     backlogged.sent(snowflakeAt(now));
-    void backlogged.take(messageOf('backlogged', now - 59_000)).then(() => went.push('backlogged'));
+    ask(backlogged, 'backlogged', now - 59_000);
     await time.advance(100, settle);
     // Its entry arrived after the backlog and before that post: it has waited longer than the channel that posted.
-    void quiet.take(messageOf('quiet', now - 10_000)).then(() => went.push('quiet'));
-    await time.advance(1_000, settle);
-    await time.advance(1_000, settle);
+    ask(turn(), 'quiet', now - 10_000);
+    await seconds(2);
     expect(went).toEqual(['quiet', 'backlogged']);
   });
 
   it("counts a resend answered with the last owner's post from when that post was made", async () => {
-    const time = new ManualTime();
-    const pacer = new SendPacer(1, time.now, time);
-    const went: string[] = [];
+    const { time, went, turn, ask, seconds } = onePerSecond();
     const now = time.now();
-    const takenOver = new LaneTurn(pacer, time.now);
-    const own = new LaneTurn(pacer, time.now);
+    const takenOver = turn();
     expect(await takenOver.take(messageOf('taken-over', now - 5_000))).toBe(true);
     // Discord answers the resend with the post made 3 s ago, before the failover.
     takenOver.sent(snowflakeAt(now - 3_000));
-    void own.take(messageOf('own', now - 2_000)).then(() => went.push('own'));
+    ask(turn(), 'own', now - 2_000);
     await settle();
-    void takenOver.take(messageOf('taken-over', now - 4_000)).then(() => went.push('taken-over'));
-    await time.advance(1_000, settle);
-    await time.advance(1_000, settle);
+    ask(takenOver, 'taken-over', now - 4_000);
+    await seconds(2);
     expect(went).toEqual(['taken-over', 'own']);
   });
 
   it('counts an entry stamped ahead of this clock (another host) as waiting from now, not behind every other', async () => {
-    const time = new ManualTime();
-    const pacer = new SendPacer(1, time.now, time);
-    const went: string[] = [];
-    const ask = (channelId: string, receivedAt: number) =>
-      new LaneTurn(pacer, time.now).take(messageOf(channelId, receivedAt)).then(() => went.push(channelId));
-    void ask('first', time.now());
+    const { time, went, turn, ask, seconds } = onePerSecond();
+    ask(turn(), 'first', time.now());
     await settle();
     // Asked a moment apart: the skewed stamp counts as this moment, so it keeps its place before the later ask.
-    void ask('skewed', time.now() + 60_000);
+    ask(turn(), 'skewed', time.now() + 60_000);
     await time.advance(1, settle);
-    void ask('later', time.now());
-    await time.advance(1_000, settle);
-    await time.advance(1_000, settle);
+    ask(turn(), 'later', time.now());
+    await seconds(2);
     expect(went).toEqual(['first', 'skewed', 'later']);
   });
 
   it('is withdrawn when its lane stops: the send waiting for it is not made', async () => {
-    const time = new ManualTime();
-    const pacer = new SendPacer(1, time.now, time);
-    const busy = new LaneTurn(pacer, time.now);
-    expect(await busy.take(messageOf('busy', time.now()))).toBe(true);
-    const stopping = new LaneTurn(pacer, time.now);
+    const { time, turn } = onePerSecond();
+    expect(await turn().take(messageOf('busy', time.now()))).toBe(true);
+    const stopping = turn();
     const waiting = stopping.take(messageOf('stopping', time.now()));
     stopping.withdraw();
     expect(await waiting).toBe(false);
