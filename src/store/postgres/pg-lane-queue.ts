@@ -4,13 +4,20 @@ import type { BrokenChannel, ChannelWithWork, Lease, QueuedEntry } from '../deli
 import { toChannelWithWork, toQueued } from '../delivery-rows.js';
 import type { LaneQueue } from '../lane-queue.js';
 import { postgresDialect as d } from '../sql-dialect.js';
-import { holdLease } from './hold-lease.js';
+import { LeaseCheckedWrites } from './lease-checked-writes.js';
 import { changesOf, rowsOf, SQL } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
 
+/** Entries written down for a message (in a transaction: all of them or none, see writeDown). */
+const WRITE_DOWN = new LeaseCheckedWrites([SQL.writeDown]);
+/** A message confirmed: its entries posted, what was written down of it forgotten, the channel's failures cleared. */
+const CONFIRM = new LeaseCheckedWrites([SQL.markPosted, SQL.forgetMessage, SQL.clearFailures]);
+/** A message written down and not sent: its entries wait again, unwritten. */
+const RELEASE = new LeaseCheckedWrites([SQL.unwrite, SQL.forgetMessage]);
+
 /**
  * The feed's lanes on PostgreSQL. A lane's writes (write-down, confirm, release) carry the lease of its guild's
- * partition and are refused once another process took the partition over (hold-lease.ts).
+ * partition and are refused once another process took the partition over (lease-checked-writes.ts).
  */
 export class PostgresLaneQueue implements LaneQueue {
   constructor(private readonly pool: pg.Pool) {}
@@ -42,8 +49,8 @@ export class PostgresLaneQueue implements LaneQueue {
     lease?: Lease,
   ): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
-      await holdLease(client, lease);
-      if ((await changesOf(client, SQL.writeDown, [nonce, channelId, d.list(seqs)])) === seqs.length) {
+      const [written] = await WRITE_DOWN.run(client, lease, [[nonce, channelId, d.list(seqs)]]);
+      if (written === seqs.length) {
         if (message !== undefined) await changesOf(client, SQL.saveMessage, [channelId, nonce, message]);
         return true;
       }
@@ -59,20 +66,14 @@ export class PostgresLaneQueue implements LaneQueue {
   }
 
   async ack(channelId: string, nonce: string, postedAt: number, lease?: Lease): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      await holdLease(client, lease);
-      await changesOf(client, SQL.markPosted, [postedAt, nonce, channelId]);
-      await changesOf(client, SQL.forgetMessage, [channelId, nonce]);
-      await changesOf(client, SQL.clearFailures, [channelId]);
-    });
+    await CONFIRM.run(this.pool, lease, [[postedAt, nonce, channelId], [channelId, nonce], [channelId]]);
   }
 
   async release(channelId: string, nonce: string, lease?: Lease): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      await holdLease(client, lease);
-      await changesOf(client, SQL.unwrite, [nonce, channelId]);
-      await changesOf(client, SQL.forgetMessage, [channelId, nonce]);
-    });
+    await RELEASE.run(this.pool, lease, [
+      [nonce, channelId],
+      [channelId, nonce],
+    ]);
   }
 
   async recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {

@@ -7,7 +7,7 @@ import { postgresDialect, type Sql } from '../sql-dialect.js';
 export const SQL: QueueStatements = queueStatements(postgresDialect);
 
 /** A pool, or a connection inside a transaction. */
-type Queryable = Pick<pg.ClientBase, 'query'>;
+export type Queryable = Pick<pg.ClientBase, 'query'>;
 
 /** The rows a shared statement reads, typed by the statement itself. */
 export async function rowsOf<Row, Params extends unknown[]>(
