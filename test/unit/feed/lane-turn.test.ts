@@ -37,11 +37,11 @@ function onePerSecond() {
     went,
     turn: () => new LaneTurn(pacer, time.now),
     /** `turn` asks for a message of entries that arrived at `receivedAt`; noted in `went` once it may go. */
-    ask(turn: LaneTurn, channelId: string, ...receivedAt: number[]): void {
+    ask: (turn: LaneTurn, channelId: string, ...receivedAt: number[]): void => {
       void turn.take(messageOf(channelId, ...receivedAt)).then((granted) => granted && went.push(channelId));
     },
     /** Lets the next `count` seconds' sends go. */
-    async seconds(count: number): Promise<void> {
+    seconds: async (count: number): Promise<void> => {
       for (let second = 0; second < count; second += 1) await time.advance(1_000, settle);
     },
   };
