@@ -31,7 +31,7 @@ export class Fleet {
 
   /** Starts a bot process with `role`; resolves once it listens. */
   async start(name: string, role: BotProcess['role'], extraEnv: Record<string, string> = {}): Promise<BotProcess> {
-    const child = spawn(process.execPath, [...(this.options.node ?? FROM_SOURCES)], {
+    const child = spawn(process.execPath, this.options.node ?? FROM_SOURCES, {
       env: { PATH: process.env.PATH ?? '', ...this.options.env, ROLE: role, PORT: '0', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
