@@ -13,7 +13,6 @@ import {
   TOKEN_REFUSED,
 } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
-import { setGlobalRateShare } from './discord/global-rate-share.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import { toLoggableError } from './discord/log-error.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
@@ -93,10 +92,10 @@ export async function startFeed(
     wantsGateway: true,
     onGateway: gateway,
     onShare: (share) => {
-      // The feed processes share the bot's 50 requests a second, each as much of it as of the partitions (a
-      // process that took a dead one's partitions posts them at its rate, from the second it took them in).
+      // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second, each as
+      // much of it as of the partitions (a process that took a dead one's partitions posts them at its rate).
       const perSecond = Math.max(1, Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND * share));
-      setGlobalRateShare(discord.rest, perSecond);
+      discord.rest.options.globalRequestsPerSecond = perSecond;
       pacer.setRate(perSecond);
     },
   });

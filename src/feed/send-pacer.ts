@@ -38,17 +38,9 @@ export class SendPacer {
     private readonly timers: Timers,
   ) {}
 
-  /**
-   * A new share of the limit, counted in the current second too: what is left of it grows or shrinks by the
-   * difference. A process that took a dead one's partitions would otherwise post at its old share for up to a
-   * second while the channels it took wait (the dead one's share is spent by no one); one that gave partitions
-   * back would post at its old share beside the process that took them.
-   */
+  /** A new share of the limit: counted from the next second on (discord.js reads its own then too). */
   setRate(perSecond: number): void {
-    const next = Math.max(1, Math.floor(perSecond));
-    if (this.clock() < this.windowEndsAt) this.left = Math.max(0, this.left + next - this.perSecond);
-    this.perSecond = next;
-    this.grant();
+    this.perSecond = Math.max(1, Math.floor(perSecond));
   }
 
   /**
