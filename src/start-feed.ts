@@ -13,6 +13,7 @@ import {
   TOKEN_REFUSED,
 } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
+import { setGlobalRateShare } from './discord/global-rate-share.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import { toLoggableError } from './discord/log-error.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
@@ -92,10 +93,10 @@ export async function startFeed(
     wantsGateway: true,
     onGateway: gateway,
     onShare: (share) => {
-      // Read by @discordjs/rest at each window: the feed processes share the bot's 50 requests a second, each as
-      // much of it as of the partitions (a process that took a dead one's partitions posts them at its rate).
+      // The feed processes share the bot's 50 requests a second, each as much of it as of the partitions (a
+      // process that took a dead one's partitions posts them at its rate, from its next send on: send-pacer.ts).
       const perSecond = Math.max(1, Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND * share));
-      discord.rest.options.globalRequestsPerSecond = perSecond;
+      setGlobalRateShare(discord.rest, perSecond);
       pacer.setRate(perSecond);
     },
   });

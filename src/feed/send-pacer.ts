@@ -2,8 +2,7 @@ import type { Clock } from '../base/clock.js';
 import { MinHeap } from '../base/min-heap.js';
 import type { Timers } from '../base/timers.js';
 
-/** Discord's global limit is counted per second from a bot's first request in it (as @discordjs/rest counts it). */
-const WINDOW_MS = 1_000;
+const SECOND_MS = 1_000;
 
 interface Waiter {
   /** Since when the lane's channel has waited for a post: the earliest goes first. */
@@ -19,17 +18,22 @@ interface Waiter {
  * Hands out this process's share of Discord's global rate limit to the feed's lanes, the channel that has waited
  * longest first (since its last post or its oldest entry, whichever is later: lane-turn.ts). discord.js queues sends
  * in the order they are made, one turn each: after a failover, the channels a process took over then queued behind
- * every channel it already had, though their entries had waited through the hand-over. Counted the way discord.js
- * counts (so discord.js, which still limits every request the bot makes, seldom holds a lane's send), and a send
- * still waiting here is withdrawn when its lane stops, which one queued in discord.js cannot be.
+ * every channel it already had, though their entries had waited through the hand-over. A send still waiting here is
+ * withdrawn when its lane stops, which one queued in discord.js cannot be.
+ *
+ * The sends go one at a time, evenly spaced (1000 / share ms apart), not a second's share at once: so the feed
+ * processes' shares add up to the bot's 50 in any second, however their seconds fall, and a new share counts from
+ * the next send on. A process that took a dead one's partitions posts at the larger share at once, since the dead
+ * one's sends stopped when it died. Sent in bursts, it had to keep its old share until its next second (up to 1 s
+ * of the channels it took waiting), or put the bot over 50 in the second of the dead one's last burst.
  */
 export class SendPacer {
   private readonly waiting = new MinHeap<Waiter>(
     (a, b) => a.since < b.since || (a.since === b.since && a.asked < b.asked),
   );
   private asks = 0;
-  private windowEndsAt = 0;
-  private left = 0;
+  /** When the last send was due (or went, after an idle spell): the next is due a spacing later. */
+  private lastDue = Number.NEGATIVE_INFINITY;
   private timer: unknown;
 
   constructor(
@@ -38,9 +42,14 @@ export class SendPacer {
     private readonly timers: Timers,
   ) {}
 
-  /** A new share of the limit: counted from the next second on (discord.js reads its own then too). */
+  /** A new share of the limit, from the next send on: the wait for it is counted again at the new spacing. */
   setRate(perSecond: number): void {
     this.perSecond = Math.max(1, Math.floor(perSecond));
+    if (this.timer !== undefined) {
+      this.timers.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.grant();
   }
 
   /**
@@ -69,30 +78,23 @@ export class SendPacer {
     });
   }
 
-  /** Lets the oldest waiters go while this second has room; else waits for the next second. */
+  /** Lets the oldest waiter go when its send is due, and waits for the next one's. */
   private grant(): void {
-    for (;;) {
+    const spacing = SECOND_MS / this.perSecond;
+    while (this.hasWaiter()) {
       const now = this.clock();
-      // A second starts with the first send after the last one ended: what the last one left unused is gone.
-      if (now >= this.windowEndsAt && this.hasWaiter()) {
-        this.windowEndsAt = now + WINDOW_MS;
-        this.left = this.perSecond;
-      }
-      if (this.left <= 0) break;
-      const next = this.waiting.pop();
-      if (!next) return;
-      if (next.withdrawn) continue;
-      this.left -= 1;
-      next.go();
-    }
-    if (this.timer === undefined && this.hasWaiter()) {
-      this.timer = this.timers.setTimeout(
-        () => {
+      const due = this.lastDue + spacing;
+      if (now < due) {
+        this.timer ??= this.timers.setTimeout(() => {
           this.timer = undefined;
           this.grant();
-        },
-        Math.max(0, this.windowEndsAt - this.clock()),
-      );
+        }, due - now);
+        return;
+      }
+      // A send let go a little late (the timer, a busy event loop) keeps the next one due a spacing after this one
+      // was, so the share holds; after an idle spell the spacing counts from now, and no sends are saved up.
+      this.lastDue = now - due < spacing ? due : now;
+      this.waiting.pop()?.go();
     }
   }
 

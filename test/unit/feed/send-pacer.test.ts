@@ -17,19 +17,21 @@ function asker(pacer: SendPacer) {
 }
 
 describe('the send pacer', () => {
-  it('lets go as many sends a second as its rate, the longest waiting first', async () => {
+  it('lets go one send every 1000 / rate ms, the longest waiting first', async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(2, time.now, time);
     const { went, take } = asker(pacer);
     for (const since of [50, 10, 40, 20, 30]) void take(since);
     await settle();
-    // The first two asked went at once (the second had room); the rest wait for the next second, oldest first.
-    expect(went).toEqual([50, 10]);
-    await time.advance(999, settle);
-    expect(went).toEqual([50, 10]);
+    // The first asked went at once (nothing was sent before); the rest go half a second apart, oldest first.
+    expect(went).toEqual([50]);
+    await time.advance(499, settle);
+    expect(went).toEqual([50]);
     await time.advance(1, settle);
-    expect(went).toEqual([50, 10, 20, 30]);
+    expect(went).toEqual([50, 10]);
     await time.advance(1_000, settle);
+    expect(went).toEqual([50, 10, 20, 30]);
+    await time.advance(500, settle);
     expect(went).toEqual([50, 10, 20, 30, 40]);
     expect(time.waiting).toBe(0);
   });
@@ -62,31 +64,74 @@ describe('the send pacer', () => {
     expect(went).toEqual(lanes);
   });
 
-  it('takes a new rate from the next second on', async () => {
+  it('takes a raised rate from the next send on, counting from the last send', async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(1, time.now, time);
     const { went, take } = asker(pacer);
-    for (const since of [1, 2, 3, 4]) void take(since);
+    for (const since of [1, 2, 3, 4, 5]) void take(since);
     await settle();
-    pacer.setRate(3);
-    await settle();
+    await time.advance(300, settle);
     expect(went).toEqual([1]);
-    await time.advance(1_000, settle);
-    expect(went).toEqual([1, 2, 3, 4]);
+    // The process took a dead one's partitions: at 4 a second the next send was due 250 ms after the last.
+    pacer.setRate(4);
+    await settle();
+    expect(went).toEqual([1, 2]);
+    await time.advance(200, settle);
+    expect(went).toEqual([1, 2, 3]);
+    await time.advance(500, settle);
+    expect(went).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('starts a new second with the first send after the last one ended, whatever the last one left unused', async () => {
+  it('takes a lowered rate from the next send on', async () => {
     const time = new ManualTime();
-    const pacer = new SendPacer(3, time.now, time);
+    const pacer = new SendPacer(4, time.now, time);
+    const { went, take } = asker(pacer);
+    for (const since of [1, 2, 3]) void take(since);
+    await settle();
+    pacer.setRate(1);
+    await time.advance(999, settle);
+    expect(went).toEqual([1]);
+    await time.advance(1, settle);
+    expect(went).toEqual([1, 2]);
+    await time.advance(1_000, settle);
+    expect(went).toEqual([1, 2, 3]);
+  });
+
+  it('saves no sends up while idle: after a quiet spell the spacing counts from the first send', async () => {
+    const time = new ManualTime();
+    const pacer = new SendPacer(2, time.now, time);
     const { went, take } = asker(pacer);
     void take(1);
     await settle();
     await time.advance(5_000, settle);
-    for (const since of [2, 3, 4, 5]) void take(since);
+    for (const since of [2, 3, 4]) void take(since);
     await settle();
-    // Three in this second, not the two the idle one left plus three.
-    expect(went).toEqual([1, 2, 3, 4]);
-    await time.advance(1_000, settle);
-    expect(went).toEqual([1, 2, 3, 4, 5]);
+    expect(went).toEqual([1, 2]);
+    await time.advance(499, settle);
+    expect(went).toEqual([1, 2]);
+    await time.advance(1, settle);
+    expect(went).toEqual([1, 2, 3]);
+  });
+
+  it('keeps the next send due a spacing after the last one was due when a timer fires late', async () => {
+    // Timers that fire only when the test says, at whatever time the clock shows then (a busy event loop).
+    let now = 0;
+    let fire: (() => void) | undefined;
+    let firesIn = 0;
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => ((fire = callback), (firesIn = ms)),
+      clearTimeout: () => (fire = undefined),
+    };
+    const pacer = new SendPacer(2, () => now, timers);
+    const { went, take } = asker(pacer);
+    for (const since of [1, 2, 3]) void take(since);
+    await settle();
+    expect(firesIn).toBe(500);
+    now = 530;
+    fire?.();
+    await settle();
+    expect(went).toEqual([1, 2]);
+    // Due at 1000, as if the send at 530 had gone at 500: the share of 2 a second holds.
+    expect(firesIn).toBe(470);
   });
 });
