@@ -6,8 +6,9 @@ const SECOND_MS = 1_000;
 /**
  * A second's share goes out in fifths: a fifth of a second apart, a fifth of the share at once. Spread out, the feed
  * processes' shares add up to the bot's 50 in any second however their seconds fall, and a new share counts from
- * the next fifth; together, a fifth's sends are answered together, and their writes share the store's commits (one
- * send at a time cost the feed about 60 % more CPU a message: bench backlog's drain).
+ * the next fifth; together, a fifth's sends are answered together and their lanes' work is done in fewer turns of
+ * the event loop (one send at a time cost the feed about 60 % more CPU a message in the backlog benchmark's drain;
+ * in fifths, as much as whole seconds).
  */
 const PARTS_PER_SECOND = 5;
 
