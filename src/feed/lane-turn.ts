@@ -10,8 +10,8 @@ import type { SendPacer } from './send-pacer.js';
  * - Under more traffic than the rate allows, each channel with work gets a post in turn: a channel whose backlog is
  *   old but which just posted waits behind the ones that did not.
  * - A channel taken over after a failover has no post made by this process: its entries waited through the
- *   hand-over, and it goes before the channels this process posted to a moment ago (counted from when the message
- *   was written down, as it was until issue 23, they queued behind all of those).
+ *   hand-over, and it goes before the channels this process posted to a moment ago (counted from when its message
+ *   was written down, as the pacer once counted, it queued behind all of those).
  * - A resend answered with the post the last owner made counts that post's time (its id tells it), so the next
  *   message keeps its place.
  */

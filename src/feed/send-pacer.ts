@@ -104,9 +104,9 @@ export class SendPacer {
   }
 
   /**
-   * A part of the share: at least one send, as long as its sends take at this share. One opened a little late (the
-   * timer, a busy event loop) counts from when it was due, so the share holds; after an idle spell it counts from
-   * now, and what the last one left unused is gone: no sends are saved up.
+   * A part of the share: at least one send, lasting as long as those sends take at this share. One opened a little
+   * late (the timer, a busy event loop) counts from when it was due, so the share holds; after an idle spell it counts
+   * from now, and what the last one left unused is gone: no sends are saved up.
    */
   private startPart(now: number): void {
     const sends = Math.max(1, Math.round(this.perSecond / PARTS_PER_SECOND));
