@@ -43,9 +43,9 @@ export function refuseRoleForBot(role: Role, me: GuildMember, use: RoleUse): str
   const dangerous = dangerousPermissionsOf(role);
   if (dangerous.length > 0) {
     return (
-      `<@&${role.id}> carries ${listWords(dangerous)}: the bot never gives a role that does, since whoever holds ` +
-      `it could change the server. Take ${dangerous.length === 1 ? 'it' : 'them'} off the role in Server Settings → ` +
-      'Roles, or choose another role.'
+      `<@&${role.id}> carries ${listWords(dangerous)}: the bot gives no role that does, since it hands roles out on ` +
+      `its own. Take ${dangerous.length === 1 ? 'it' : 'them'} off the role in Server Settings → Roles, or choose ` +
+      'another role.'
     );
   }
   if (!me.permissions.has(PermissionFlagsBits.ManageRoles)) {
