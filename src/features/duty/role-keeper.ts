@@ -159,46 +159,53 @@ export class RoleKeeper implements Job {
     const holders = await this.deps.duty.roleHoldersOf(guildId);
     const firstLook = !guild.looked;
     guild.looked = true;
-    let refused = false;
     // The role was changed or turned off: the members the bot gave an old one lose it.
-    for (const holder of holders.filter((held) => held.roleId !== roleId)) {
-      refused =
-        !(await this.take(guildId, holder.memberId, holder.roleId, 'the on-duty role was changed (/duty role)')) ||
-        refused;
-    }
+    const old = holders.filter((held) => held.roleId !== roleId);
+    let done = await this.takeAll(guildId, old, 'the on-duty role was changed (/duty role)');
     if (roleId === null) {
       await this.report(guildId, guild, null);
-      return refused ? this.deps.clock() + RETRY_AFTER_MS : undefined;
+      return done ? undefined : this.deps.clock() + RETRY_AFTER_MS;
     }
     const now = this.deps.clock();
     const { onDuty, neverEnded } = splitOpenShifts(await this.deps.record.openShifts(guildId), now);
     const should = new Set(onDuty.flatMap((shift) => (shift.memberId === null ? [] : [shift.memberId])));
-    const current = new Map(holders.filter((held) => held.roleId === roleId).map((held) => [held.memberId, held]));
-    const stale = new Set([...current.keys()].filter((memberId) => !should.has(memberId)));
-    if (firstLook)
-      for (const memberId of await this.endedBeforeHoldersWereKept(guildId, neverEnded, now)) stale.add(memberId);
-    for (const memberId of stale) {
-      if (should.has(memberId)) continue;
-      refused = !(await this.take(guildId, memberId, roleId, 'shift ended (/duty role)')) || refused;
+    const current = holders.filter((held) => held.roleId === roleId);
+    const stale = new Set(current.map((held) => held.memberId).filter((memberId) => !should.has(memberId)));
+    if (firstLook) {
+      for (const memberId of await this.endedBeforeHoldersWereKept(guildId, neverEnded, now)) {
+        if (!should.has(memberId)) stale.add(memberId);
+      }
     }
+    const ended = [...stale].map((memberId) => ({ memberId, roleId }));
+    done = (await this.takeAll(guildId, ended, 'shift ended (/duty role)')) && done;
+
     const refusal = await this.deps.refusalOf(guildId, roleId, roleSetBy);
     await this.report(guildId, guild, refusal === null ? null : { roleId, reason: refusal });
     if (refusal !== null) {
-      // Stop giving it, and take it from whoever the bot gave it to: the bot is not why anyone holds it now.
-      for (const memberId of should) {
-        if (current.has(memberId))
-          await this.take(guildId, memberId, roleId, 'the on-duty role can no longer be given (/duty role)');
-      }
+      // Nobody is given it, and whoever the bot gave it to loses it: the bot is not why anyone holds it now.
+      const given = current.filter((held) => should.has(held.memberId));
+      await this.takeAll(guildId, given, 'the on-duty role can no longer be given (/duty role)');
       return now + RETRY_AFTER_MS;
     }
+    // Given and confirmed: nothing to do. Noted but never confirmed (no answer came): asked again.
+    const confirmed = new Set(current.filter((held) => held.givenAt !== null).map((held) => held.memberId));
     for (const memberId of should) {
-      // Given and confirmed: nothing to do. Noted but never confirmed (no answer came): asked again.
-      if ((current.get(memberId)?.givenAt ?? null) !== null) continue;
-      refused = !(await this.give(guildId, memberId, roleId)) || refused;
+      if (!confirmed.has(memberId)) done = (await this.give(guildId, memberId, roleId)) && done;
     }
-    const times = [nextNeverEndedAt(onDuty), refused ? now + RETRY_AFTER_MS : undefined];
+    const times = [nextNeverEndedAt(onDuty), done ? undefined : now + RETRY_AFTER_MS];
     const next = times.filter((at): at is number => at !== undefined);
     return next.length === 0 ? undefined : Math.min(...next);
+  }
+
+  /** Takes each role from its member, one at a time; true when every one was taken (or was gone). */
+  private async takeAll(
+    guildId: string,
+    held: ReadonlyArray<Pick<RoleHolder, 'memberId' | 'roleId'>>,
+    reason: string,
+  ): Promise<boolean> {
+    let done = true;
+    for (const { memberId, roleId } of held) done = (await this.take(guildId, memberId, roleId, reason)) && done;
+    return done;
   }
 
   /**
