@@ -7,13 +7,14 @@ import {
 } from 'discord.js';
 
 import { UserFacingError } from '../src/base/errors.js';
+import { checkRoleGrant } from '../src/discord/check-role-grant.js';
 import type { Command } from '../src/discord/command.js';
 import { readFeedChannel, requirePostableChannel } from '../src/discord/feed-channel.js';
-import { replyEphemeral } from '../src/discord/reply.js';
+import { deferEphemeral, replyEphemeral } from '../src/discord/reply.js';
 import { requireAdmin } from '../src/discord/require-admin.js';
 import { AFTER_MINUTES_LIMITS, DEFAULT_AFTER_MINUTES, MIN_STAFF_LIMITS } from '../src/features/duty/coverage.js';
 import type { DutyDeps } from '../src/features/duty/feature.js';
-import { SHIFT_NEVER_ENDED_AFTER_MS } from '../src/features/duty/index.js';
+import { ON_DUTY_ROLE, SHIFT_NEVER_ENDED_AFTER_MS } from '../src/features/duty/index.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { HealthDeps } from '../src/features/health/feature.js';
 
@@ -116,7 +117,7 @@ async function setRole(interaction: ChatInputCommandInteraction, ctx: DutyComman
   const chosen = interaction.options.getRole('role');
   if (chosen === null) {
     const { roleId } = await ctx.duty.settingsOf(guildId);
-    await ctx.duty.setRole(guildId, null);
+    await ctx.duty.setRole(guildId, null, null);
     // The members given the role for a shift lose it.
     ctx.dutyChanged(guildId);
     return replyEphemeral(
@@ -126,32 +127,22 @@ async function setRole(interaction: ChatInputCommandInteraction, ctx: DutyComman
         : `The staff on shift are no longer given <@&${roleId}>; the members on shift who have it lose it now.`,
     );
   }
-  const guild = interaction.guild ?? (await ctx.client.guilds.fetch(guildId));
-  const me = guild.members.me ?? (await guild.members.fetchMe());
-  const role = guild.roles.cache.get(chosen.id) ?? (await guild.roles.fetch(chosen.id));
-  if (!role) throw new UserFacingError('That role is not one of this server.');
-  if (role.id === guild.id) throw new UserFacingError('@everyone cannot be an on-duty role: choose a role of its own.');
-  if (role.managed) {
-    throw new UserFacingError(
-      `<@&${role.id}> is managed by an integration: Discord lets nobody give it. Choose another role.`,
-    );
-  }
-  if (!me.permissions.has(PermissionFlagsBits.ManageRoles)) {
-    throw new UserFacingError(
-      'I need the Manage Roles permission to give the on-duty role: grant it to my role in Server Settings → Roles, then try again.',
-    );
-  }
-  if (role.comparePositionTo(me.roles.highest) >= 0) {
-    throw new UserFacingError(
-      `<@&${role.id}> is not below my highest role (<@&${me.roles.highest.id}>), so Discord will not let me give it: ` +
-        'drag my role above it in Server Settings → Roles, or choose a lower role.',
-    );
-  }
-  await ctx.duty.setRole(guildId, role.id);
+  // Three reads from Discord before the answer: deferred, so a slow one does not outlast the 3 s to answer.
+  await deferEphemeral(interaction);
+  // Discord's rules for the bot and for the admin alike: never a role the admin could not give themselves.
+  const refusal = await checkRoleGrant(
+    ctx.client,
+    guildId,
+    chosen.id,
+    { id: interaction.user.id, addressed: true },
+    ON_DUTY_ROLE,
+  );
+  if (refusal !== null) throw new UserFacingError(refusal);
+  await ctx.duty.setRole(guildId, chosen.id, interaction.user.id);
   ctx.dutyChanged(guildId);
   return replyEphemeral(
     interaction,
-    `The staff on shift now get <@&${role.id}>, and lose it when their shift ends (or after ${NEVER_ENDED_HOURS} h ` +
+    `The staff on shift now get <@&${chosen.id}>, and lose it when their shift ends (or after ${NEVER_ENDED_HOURS} h ` +
       'with no end).',
   );
 }

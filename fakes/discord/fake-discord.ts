@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import {
   GatewayDispatchEvents,
+  GatewayIntentBits,
   InteractionResponseType,
   type APIApplicationCommand,
   type APIAttachment,
@@ -24,7 +25,7 @@ import {
   type ResumeRecord,
   type SessionInfo,
 } from './gateway.js';
-import type { AddedGuild, GuildSpec, GuildStore, TestUsers } from './guild-store.js';
+import type { AddedGuild, GuildSpec, GuildStore, PermissionBits, TestUsers } from './guild-store.js';
 import type { InteractionDraft } from './interaction-builders.js';
 import { completeInteraction } from './interaction-completion.js';
 import type { InteractionStore, RecordedInteractionResponse } from './interaction-store.js';
@@ -192,6 +193,15 @@ export class FakeDiscord {
     return user.id;
   }
 
+  /**
+   * Makes the guild's owner a member with these roles (besides owning it, which grants every permission); act as
+   * them with `as: { userId: guild.ownerId }`.
+   */
+  addOwnerMember(guildId: string, roleIds: readonly string[] = []): string {
+    this.#guilds.addMember(guildId, this.users.owner, roleIds);
+    return this.users.owner.id;
+  }
+
   /** Deletes a message as a user would in Discord (later edits of it answer 404 Unknown Message). */
   deleteMessage(messageId: string): void {
     this.#messages.delete(messageId);
@@ -200,6 +210,28 @@ export class FakeDiscord {
   /** The role ids a member holds now (without @everyone); undefined for someone not in the guild. */
   memberRoles(guildId: string, userId: string): readonly string[] | undefined {
     return this.#guilds.member(guildId, userId)?.roles;
+  }
+
+  /**
+   * Changes a role as a server admin would (its permissions, its place): REST answers with it as it is now, and
+   * connected clients get GUILD_ROLE_UPDATE, unless `announce` is false (an update a client missed, e.g. while its
+   * gateway was down).
+   */
+  editRole(
+    guildId: string,
+    roleId: string,
+    changes: { permissions?: PermissionBits; position?: number },
+    options: { announce?: boolean } = {},
+  ): void {
+    const role = this.#guilds.editRole(guildId, roleId, changes);
+    if (options.announce !== false) {
+      this.#gateway.dispatch(
+        GatewayDispatchEvents.GuildRoleUpdate,
+        { guild_id: guildId, role },
+        GatewayIntentBits.Guilds,
+      );
+    }
+    this.#notifier.notify();
   }
 
   /** Gives a guild member one more role (e.g. a role the bot checks), as a server admin would. */

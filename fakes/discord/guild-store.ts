@@ -259,6 +259,24 @@ export class GuildStore {
     return this.#guilds.get(guildId)?.roles.find((role) => role.id === roleId);
   }
 
+  /**
+   * Changes a role as an admin would in Server Settings → Roles (its permissions, its place); the role as it is
+   * now.
+   */
+  editRole(guildId: string, roleId: string, changes: { permissions?: PermissionBits; position?: number }): APIRole {
+    const guild = this.#require(guildId);
+    const index = guild.roles.findIndex((role) => role.id === roleId);
+    const role = guild.roles[index];
+    if (!role) throw new Error(`Unknown role ${roleId}`);
+    const edited: APIRole = {
+      ...role,
+      ...(changes.permissions === undefined ? {} : { permissions: BigInt(changes.permissions).toString() }),
+      ...(changes.position === undefined ? {} : { position: changes.position }),
+    };
+    guild.roles[index] = edited;
+    return edited;
+  }
+
   /** A guild member's raw object, or undefined when the user is not in the guild. */
   member(guildId: string, userId: string): APIGuildMember | undefined {
     return this.#guilds.get(guildId)?.members.get(userId);

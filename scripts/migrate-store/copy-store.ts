@@ -117,8 +117,9 @@ async function copyCommunityRecord(from: Store, to: Store): Promise<number> {
 }
 
 /**
- * Each guild's /duty choices; the board's message too, so the copy edits it rather than posting another, and the
- * coverage guard's minimum with since when the guild is short, so its wait is not started anew.
+ * Each guild's /duty choices; the board's message too, so the copy edits it rather than posting another, the
+ * members holding the on-duty role because of the bot, so the copy takes it back from them, and the coverage
+ * guard's minimum with since when the guild is short, so its wait is not started anew.
  */
 async function copyDuty(from: Store, to: Store): Promise<number> {
   const configured = await from.duty.listConfigured();
@@ -127,7 +128,10 @@ async function copyDuty(from: Store, to: Store): Promise<number> {
     if (settings.boardChannelId !== null && settings.boardMessageId !== null) {
       await to.duty.setBoardMessage(settings.guildId, settings.boardChannelId, settings.boardMessageId);
     }
-    await to.duty.setRole(settings.guildId, settings.roleId);
+    await to.duty.setRole(settings.guildId, settings.roleId, settings.roleSetBy);
+    for (const holder of await from.duty.roleHoldersOf(settings.guildId)) {
+      await to.duty.noteRoleHolder(settings.guildId, holder);
+    }
   }
   const guarded = await from.duty.listGuarded();
   for (const coverage of guarded) {

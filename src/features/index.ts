@@ -30,6 +30,8 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
   const duty = createDutyFeature(parts, timings.duty, {
     // A running session short of staff is a health incident like any other: one alert, edited, resolved.
     onCoverage: (guildId, shortfall) => health.monitor.noteCoverage(guildId, shortfall),
+    // An on-duty role the bot may no longer give (a dangerous permission, the hierarchy) is one too.
+    onRoleRefusal: (guildId, refusal) => health.monitor.noteDutyRole(guildId, refusal),
   });
   const threads = createThreadsFeature(
     parts,

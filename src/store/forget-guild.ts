@@ -12,6 +12,8 @@ export interface ForgottenGuild {
   recordRows: number;
   /** Its on-duty board and on-shift role settings: 1 or 0. */
   dutySettings: number;
+  /** The members noted as holding a role the bot gave them for a shift (their roles went with the guild). */
+  dutyRoleHolders: number;
 }
 
 /** The store's side of leaving a guild. */
@@ -20,7 +22,7 @@ export interface GuildForgetting {
    * Forgets everything kept for the guild, in one transaction: its hooks (and their activity), its settings
    * with the server key, every delivery of its hooks (waiting, held, or remembered as posted: the hooks are
    * gone, so the service's retries are refused as unknown anyway), its channels' state, and its documents (see
-   * RecordStore for which are a guild's), its community record and its duty settings. Admin actions (the audit log) stay until their own sweep. Every
+   * RecordStore for which are a guild's), its community record and its duty settings and role holders. Admin actions (the audit log) stay until their own sweep. Every
    * process's caches drop the hooks and settings at the commit. Forgetting a guild the store has nothing of
    * changes nothing.
    */
@@ -38,6 +40,6 @@ export interface GuildForgetting {
  * knownGuilds: a guild whose webhooks were removed can still have its community record, its digest and quotas,
  * its duty board or role, and must be found when the bot is no longer in it.
  */
-export const KEPT_ELSEWHERE = ['record_guild', 'duty_quota', 'digest_schedule', 'duty_guild']
+export const KEPT_ELSEWHERE = ['record_guild', 'duty_quota', 'digest_schedule', 'duty_guild', 'duty_role_holder']
   .map((table) => `UNION SELECT guild_id FROM ${table}`)
   .join(' ');

@@ -1,18 +1,21 @@
-import type { CoverageMinimum, CoverageSettings, DutySettings, DutyStore } from './duty-store.js';
+import type { CoverageMinimum, CoverageSettings, DutySettings, DutyStore, RoleHolder } from './duty-store.js';
 import type { RecordEngine } from './record-engine.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
-const DUTY = columns('duty_guild', 'guild_id', 'board_channel_id', 'board_message_id', 'role_id');
+const DUTY = columns('duty_guild', 'guild_id', 'board_channel_id', 'board_message_id', 'role_id', 'role_set_by');
+const HOLDER = columns('duty_role_holder', 'member_id', 'role_id', 'given_at');
 const COVERAGE = columns('duty_guild', 'guild_id', 'min_staff', 'min_after_minutes', 'uncovered_since');
 
 /** The duty feature's statements, written once for both engines. */
 export function dutyStatements(d: SqlDialect) {
   return {
     settingsOf: d.select(DUTY).from<[string]>('duty_guild WHERE guild_id = ?'),
-    configured: d
-      .select(DUTY)
-      .from<[]>('duty_guild WHERE board_channel_id IS NOT NULL OR role_id IS NOT NULL ORDER BY guild_id'),
+    // A guild whose role was turned off still has members to take it from until its holders are gone.
+    configured: d.select(DUTY).from<[]>(
+      `duty_guild WHERE board_channel_id IS NOT NULL OR role_id IS NOT NULL
+         OR EXISTS (SELECT 1 FROM duty_role_holder h WHERE h.guild_id = duty_guild.guild_id) ORDER BY guild_id`,
+    ),
     setBoardChannel: d.sql<never, [string, string | null]>(
       `INSERT INTO duty_guild (guild_id, board_channel_id) VALUES (?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET board_channel_id = excluded.board_channel_id, board_message_id = NULL`,
@@ -20,9 +23,18 @@ export function dutyStatements(d: SqlDialect) {
     setBoardMessage: d.sql<never, [string | null, string, string]>(
       'UPDATE duty_guild SET board_message_id = ? WHERE guild_id = ? AND board_channel_id = ?',
     ),
-    setRole: d.sql<never, [string, string | null]>(
-      `INSERT INTO duty_guild (guild_id, role_id) VALUES (?, ?)
-       ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id`,
+    setRole: d.sql<never, [string, string | null, string | null]>(
+      `INSERT INTO duty_guild (guild_id, role_id, role_set_by) VALUES (?, ?, ?)
+       ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id, role_set_by = excluded.role_set_by`,
+    ),
+    // A guild's holders are the members on shift (and, for a moment, those of a role just changed): a few rows.
+    roleHoldersOf: d.select(HOLDER).from<[string]>('duty_role_holder WHERE guild_id = ? ORDER BY member_id, role_id'),
+    noteRoleHolder: d.sql<never, [string, string, string, number | null]>(
+      `INSERT INTO duty_role_holder (guild_id, member_id, role_id, given_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (guild_id, member_id, role_id) DO UPDATE SET given_at = excluded.given_at`,
+    ),
+    forgetRoleHolder: d.sql<never, [string, string, string]>(
+      'DELETE FROM duty_role_holder WHERE guild_id = ? AND member_id = ? AND role_id = ?',
     ),
     coverageOf: d.select(COVERAGE).from<[string]>('duty_guild WHERE guild_id = ?'),
     guarded: d.select(COVERAGE).from<[]>('duty_guild WHERE min_staff IS NOT NULL ORDER BY guild_id'),
@@ -34,8 +46,9 @@ export function dutyStatements(d: SqlDialect) {
     setUncoveredSince: d.sql<never, [number | null, string]>(
       'UPDATE duty_guild SET uncovered_since = ? WHERE guild_id = ? AND min_staff IS NOT NULL',
     ),
-    /** What forgetGuild runs (both engines' forgetting). */
+    /** What forgetGuild runs (both engines' forgetting): the guild's settings row, and its role's holders. */
     forgetGuild: d.sql<never, [string]>('DELETE FROM duty_guild WHERE guild_id = ?'),
+    forgetHolders: d.sql<never, [string]>('DELETE FROM duty_role_holder WHERE guild_id = ?'),
   };
 }
 
@@ -52,7 +65,9 @@ export class SqlDutyStore implements DutyStore {
 
   async settingsOf(guildId: string): Promise<DutySettings> {
     const [row] = await this.engine.read(this.sql.settingsOf, [guildId]);
-    return row ? toSettings(row) : { guildId, boardChannelId: null, boardMessageId: null, roleId: null };
+    return row
+      ? toSettings(row)
+      : { guildId, boardChannelId: null, boardMessageId: null, roleId: null, roleSetBy: null };
   }
 
   async listConfigured(): Promise<DutySettings[]> {
@@ -70,8 +85,25 @@ export class SqlDutyStore implements DutyStore {
     return changed > 0;
   }
 
-  async setRole(guildId: string, roleId: string | null): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setRole, params: [guildId, roleId] }]);
+  async setRole(guildId: string, roleId: string | null, setBy: string | null): Promise<void> {
+    await this.engine.write([{ sql: this.sql.setRole, params: [guildId, roleId, roleId === null ? null : setBy] }]);
+  }
+
+  async roleHoldersOf(guildId: string): Promise<RoleHolder[]> {
+    return (await this.engine.read(this.sql.roleHoldersOf, [guildId])).map((row) => ({
+      memberId: row.member_id,
+      roleId: row.role_id,
+      givenAt: row.given_at,
+    }));
+  }
+
+  async noteRoleHolder(guildId: string, holder: RoleHolder): Promise<void> {
+    const params: [string, string, string, number | null] = [guildId, holder.memberId, holder.roleId, holder.givenAt];
+    await this.engine.write([{ sql: this.sql.noteRoleHolder, params }]);
+  }
+
+  async forgetRoleHolder(guildId: string, memberId: string, roleId: string): Promise<void> {
+    await this.engine.write([{ sql: this.sql.forgetRoleHolder, params: [guildId, memberId, roleId] }]);
   }
 
   async coverageOf(guildId: string): Promise<CoverageSettings> {
@@ -111,5 +143,6 @@ function toSettings(row: RowOf<typeof DUTY>): DutySettings {
     boardChannelId: row.board_channel_id,
     boardMessageId: row.board_message_id,
     roleId: row.role_id,
+    roleSetBy: row.role_set_by,
   };
 }

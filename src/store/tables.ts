@@ -85,6 +85,7 @@ export interface DutyGuildTable {
   min_staff: number | null;
   min_after_minutes: number | null;
   uncovered_since: number | null;
+  role_set_by: string | null;
 }
 
 /** A row of `duty_quota`. */
@@ -93,6 +94,14 @@ export interface DutyQuotaTable {
   role_id: string;
   hours: number;
   per: 'week' | 'month';
+}
+
+/** A row of `duty_role_holder`. */
+export interface DutyRoleHolderTable {
+  guild_id: string;
+  member_id: string;
+  role_id: string;
+  given_at: number | null;
 }
 
 /** A row of `guild_settings`. */
@@ -224,6 +233,7 @@ export interface Tables<E extends Engine = Engine> {
   digest_schedule: DigestScheduleTable;
   duty_guild: DutyGuildTable;
   duty_quota: DutyQuotaTable;
+  duty_role_holder: DutyRoleHolderTable;
   guild_settings: GuildSettingsTable<E>;
   hook: HookTable<E>;
   hook_activity: HookActivityTable<E>;

@@ -385,17 +385,18 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
 
     it("keeps each guild's duty board and role, the board's message only while the board stays put", async () => {
       const store = await start();
-      const none = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: null };
+      const none = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: null, roleSetBy: null };
       expect(await store.duty.settingsOf(GUILD)).toEqual(none);
       await store.duty.setBoardChannel(GUILD, CHANNEL);
       expect(await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001')).toBe(true);
-      await store.duty.setRole(GUILD, '600000000000000009');
-      await store.duty.setRole(OTHER_GUILD, '600000000000000008');
+      await store.duty.setRole(GUILD, '600000000000000009', '400000000000000001');
+      await store.duty.setRole(OTHER_GUILD, '600000000000000008', '400000000000000002');
       expect(await store.duty.settingsOf(GUILD)).toEqual({
         guildId: GUILD,
         boardChannelId: CHANNEL,
         boardMessageId: '700000000000000001',
         roleId: '600000000000000009',
+        roleSetBy: '400000000000000001',
       });
       // A board moved meanwhile: the old channel's message is not noted, and the new channel starts without one.
       await store.duty.setBoardChannel(GUILD, '300000000000000002');
@@ -407,7 +408,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       });
       expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
       await store.duty.setBoardChannel(GUILD, null);
-      await store.duty.setRole(GUILD, null);
+      await store.duty.setRole(GUILD, null, '400000000000000001');
       expect(await store.duty.settingsOf(GUILD)).toEqual(none);
       expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
     });
@@ -452,7 +453,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       // No minimum: nothing to be short of.
       await store.duty.setUncoveredSince(GUILD, T0);
       expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });
-      await store.duty.setRole(GUILD, '600000000000000009');
+      await store.duty.setRole(GUILD, '600000000000000009', '400000000000000001');
       await store.duty.setMinimum(GUILD, { staff: 3, afterMinutes: 10 });
       await store.duty.setMinimum(OTHER_GUILD, { staff: 1, afterMinutes: 0 });
       await store.duty.setUncoveredSince(GUILD, T0);

@@ -174,7 +174,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         nextAt: 1,
       });
       const dutyOnly = '777777777777777777';
-      await store.duty.setRole(dutyOnly, '888888888888888888');
+      await store.duty.setRole(dutyOnly, '888888888888888888', '999999999999999999');
       expect((await store.knownGuilds()).sort()).toEqual([GUILD, other, settingsOnly, digestOnly, dutyOnly].sort());
 
       expect(await store.forgetGuild(GUILD)).toEqual({
@@ -184,6 +184,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         documents: 3,
         recordRows: 0,
         dutySettings: 1,
+        dutyRoleHolders: 0,
       });
 
       expect(await store.hooks.get('hook-1')).toBeUndefined();
@@ -224,6 +225,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         documents: 0,
         recordRows: 0,
         dutySettings: 0,
+        dutyRoleHolders: 0,
       });
       expect(await reopened.forgetGuild(digestOnly)).toMatchObject({ hooks: 0, recordRows: 1 });
       expect(await reopened.forgetGuild(dutyOnly)).toMatchObject({ hooks: 0, dutySettings: 1 });

@@ -7,6 +7,7 @@ import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.j
 import { describeCommunityRecordContract } from './community-record-contract.js';
 import { describeDigestsContract } from './digests-contract.js';
 import { describeDocumentsContract } from './documents-contract.js';
+import { describeDutyRoleHoldersContract } from './duty-role-holders-contract.js';
 import { describeGuildStoreContract } from './guild-store-contract.js';
 import { describeHeldEntriesContract } from './held-entries-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
@@ -46,6 +47,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeCommunityRecordContract('PostgreSQL', postgresUnderTest);
   describeDigestsContract('PostgreSQL', postgresUnderTest);
   describeSessionFactsContract('PostgreSQL', postgresUnderTest);
+  describeDutyRoleHoldersContract('PostgreSQL', postgresUnderTest);
 });
 
 /**

@@ -78,6 +78,8 @@ export interface AdminHarnessOptions {
   roles?: readonly RoleSpec[];
   /** The features' timings (shortened by a test). */
   timings?: FeatureTimings;
+  /** A store of its own (a PostgreSQL database's URL) instead of the SQLite file. */
+  storeUrl?: string;
 }
 
 export async function startAdminHarness(options: AdminHarnessOptions = {}): Promise<AdminHarness> {
@@ -105,14 +107,15 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
   // A restart listens on the same port: the webhooks registered with the fake service keep reaching it.
   let port = 0;
   const boot = async (): Promise<RunningBot> => {
+    const config = e2eConfig({
+      port,
+      discordApiUrl: discord.apiUrl,
+      botToken: discord.botToken,
+      serviceUrl: service.baseUrl,
+      storeFile: `${dir.path}/bot.sqlite`,
+    });
     const started = await startBot({
-      config: e2eConfig({
-        port,
-        discordApiUrl: discord.apiUrl,
-        botToken: discord.botToken,
-        serviceUrl: service.baseUrl,
-        storeFile: `${dir.path}/bot.sqlite`,
-      }),
+      config: options.storeUrl === undefined ? config : { ...config, STORE_URL: options.storeUrl },
       logger: logs.logger,
       host: '127.0.0.1',
       webhookBaseUrl: (intakeUrl) => intakeUrl,

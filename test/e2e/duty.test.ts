@@ -2,38 +2,15 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
-import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from './admin-harness.js';
-
-const SERVER = 'srv_duty';
-
-/** A member of staff as the service names them: a Discord id (a snowflake) and a name. */
-function staff(n: number) {
-  return { discordId: String(284756102938475000n + BigInt(n)), name: `Staff_${n}` };
-}
-
-/** A shift.started of shift `id`, by staff member `n`, begun `minutesAgo` minutes before now. */
-function started(id: number, n: number, minutesAgo = 1) {
-  const startedAt = Date.now() - minutesAgo * 60_000;
-  const { discordId, name } = staff(n);
-  return {
-    event: 'shift.started' as const,
-    server: SERVER,
-    data: { shift: { id, discordId, name, robloxId: String(9000 + n), startedAt, endedAt: null, seconds: null } },
-  };
-}
-
-/** The shift.ended of shift `id`, begun `minutesAgo` minutes before now and ended now. */
-function ended(id: number, n: number, minutesAgo = 1) {
-  const startedAt = Date.now() - minutesAgo * 60_000;
-  const endedAt = Date.now();
-  const { discordId, name } = staff(n);
-  const seconds = Math.round((endedAt - startedAt) / 1000);
-  return {
-    event: 'shift.ended' as const,
-    server: SERVER,
-    data: { shift: { id, discordId, name, robloxId: String(9000 + n), startedAt, endedAt, seconds } },
-  };
-}
+import {
+  commandOption,
+  registerEveryEvent,
+  startAdminHarness,
+  type AdminHarness,
+  type AdminHarnessOptions,
+} from './admin-harness.js';
+import { BOT_MANAGING_ROLES, startDutyRoleHarness, type DutyRoleHarness } from './duty-role-harness.js';
+import { ended, shiftOf, staff, started } from './duty-shifts.js';
 
 /** /duty board end to end: deliveries through the intake, the record's writer, the board's edits. */
 describe('the on-duty board', () => {
@@ -198,41 +175,23 @@ describe('the on-duty board', () => {
 describe('the on-duty role', () => {
   let h: AdminHarness;
   let webhookId = '';
+  let roles: DutyRoleHarness;
 
-  const start = async (options: Parameters<typeof startAdminHarness>[0]) => {
-    h = await startAdminHarness(options);
-    await h.setup(h.service.issueKey());
-    const registered = await h.run('webhook', 'register', [commandOption.string('events', 'all')]);
-    webhookId = /`(wh_[0-9a-f]+)`/.exec(registered.text)?.[1] ?? '';
+  // Chosen by a role manager (Manage Server and Manage Roles, above every role): the bot's own rules are tested.
+  const start = async (options: AdminHarnessOptions) => {
+    roles = await startDutyRoleHarness(options);
+    ({ h, webhookId } = roles);
   };
+  const holds = (memberId: string, roleId: string, wanted: boolean) => roles.holds(memberId, roleId, wanted);
 
   afterEach(async () => {
     await h.stop();
   });
 
-  /** A shift of a member of the fake guild (the role goes to real members only). */
-  const shiftOf = (kind: 'started' | 'ended', id: number, memberId: string) => {
-    const event = kind === 'started' ? started(id, 1, 5) : ended(id, 1, 5);
-    return { ...event, data: { shift: { ...event.data.shift, discordId: memberId, name: `member ${memberId}` } } };
-  };
-  const holds = (memberId: string, roleId: string, wanted: boolean) =>
-    h.discord.waitFor(
-      () => (h.discord.memberRoles(h.guild.id, memberId)?.includes(roleId) ?? false) === wanted,
-      15_000,
-      `${memberId} ${wanted ? 'holding' : 'without'} the role`,
-    );
-
   it('gives the role at shift start and takes it at shift end, with an audit-log reason, whatever the order', async () => {
-    await start({
-      botPermissions:
-        PermissionFlagsBits.ViewChannel |
-        PermissionFlagsBits.SendMessages |
-        PermissionFlagsBits.EmbedLinks |
-        PermissionFlagsBits.ManageRoles,
-      roles: [{ name: 'On Duty', position: 1 }],
-    });
+    await start({ botPermissions: BOT_MANAGING_ROLES, roles: [{ name: 'On Duty', position: 1 }] });
     const onDuty = h.guild.roles['On Duty'] ?? '';
-    const set = await h.run('duty', 'role', [commandOption.role('role', onDuty)]);
+    const set = await roles.setRole(onDuty);
     expect(set.ephemeral).toBe(true);
     expect(set.text).toBe(
       `The staff on shift now get <@&${onDuty}>, and lose it when their shift ends (or after 16 h with no end).`,
@@ -272,7 +231,7 @@ describe('the on-duty role', () => {
     // Turned off, the role goes from whoever was given it for a shift.
     await h.service.deliver(webhookId, shiftOf('started', 3, ben));
     await holds(ben, onDuty, true);
-    expect((await h.run('duty', 'role')).text).toBe(
+    expect((await roles.setRole()).text).toBe(
       `The staff on shift are no longer given <@&${onDuty}>; the members on shift who have it lose it now.`,
     );
     await holds(ben, onDuty, false);
@@ -284,7 +243,7 @@ describe('the on-duty role', () => {
 
   it('refuses without Manage Roles, a role not below the bot’s, a managed role and @everyone, with the reason', async () => {
     await start({});
-    const low = await h.run('duty', 'role', [commandOption.role('role', h.guild.staffRoleId)]);
+    const low = await roles.setRole(h.guild.staffRoleId);
     expect(low.ephemeral).toBe(true);
     expect(low.text).toBe(
       'I need the Manage Roles permission to give the on-duty role: grant it to my role in Server Settings → Roles, then try again.',
@@ -297,15 +256,15 @@ describe('the on-duty role', () => {
         PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ManageRoles,
     });
     const moderators = h.guild.roles['Moderators'] ?? '';
-    const above = await h.run('duty', 'role', [commandOption.role('role', moderators)]);
+    const above = await roles.setRole(moderators);
     expect(above.text).toBe(
       `<@&${moderators}> is not below my highest role (<@&${h.guild.botRoleId}>), so Discord will not let me give it: drag my role above it in Server Settings → Roles, or choose a lower role.`,
     );
-    const managed = await h.run('duty', 'role', [commandOption.role('role', h.guild.botRoleId)]);
+    const managed = await roles.setRole(h.guild.botRoleId);
     expect(managed.text).toBe(
       `<@&${h.guild.botRoleId}> is managed by an integration: Discord lets nobody give it. Choose another role.`,
     );
-    const everyone = await h.run('duty', 'role', [commandOption.role('role', h.guild.id)]);
+    const everyone = await roles.setRole(h.guild.id);
     expect(everyone.text).toBe('@everyone cannot be an on-duty role: choose a role of its own.');
     const member = await h.run('duty', 'role', [commandOption.role('role', h.guild.staffRoleId)], 'member');
     expect(member.text).toBe('You need the Manage Server permission to use this command.');

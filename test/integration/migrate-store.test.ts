@@ -97,7 +97,12 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     await source.community.setRetentionDays(GUILD, 90);
     await source.duty.setBoardChannel(GUILD, CHANNEL);
     await source.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001');
-    await source.duty.setRole(GUILD, '600000000000000001');
+    await source.duty.setRole(GUILD, '600000000000000001', '400000000000000009');
+    await source.duty.noteRoleHolder(GUILD, {
+      memberId: '400000000000000001',
+      roleId: '600000000000000001',
+      givenAt: 4_000,
+    });
     await source.duty.setMinimum(GUILD, { staff: 3, afterMinutes: 15 });
     await source.duty.setUncoveredSince(GUILD, 5_000);
     await source.activity.recordRefused('h1', 'signature_mismatch', 6);
@@ -142,7 +147,12 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       boardChannelId: CHANNEL,
       boardMessageId: '700000000000000001',
       roleId: '600000000000000001',
+      roleSetBy: '400000000000000009',
     });
+    // Whom the bot gave the role to: the copy takes it back from them when the role changes.
+    expect(await target.duty.roleHoldersOf(GUILD)).toEqual([
+      { memberId: '400000000000000001', roleId: '600000000000000001', givenAt: 4_000 },
+    ]);
     expect(await target.duty.coverageOf(GUILD)).toEqual({
       guildId: GUILD,
       minimum: { staff: 3, afterMinutes: 15 },

@@ -1,8 +1,11 @@
+import { Events, type Role } from 'discord.js';
+
+import { checkRoleGrant } from '../../discord/check-role-grant.js';
 import type { DutyStore } from '../../store/duty-store.js';
 import type { BotParts, Feature } from '../feature.js';
 import { BoardUpdater } from './board-updater.js';
 import { CoverageGuard, type CoverageShortfall } from './coverage-guard.js';
-import { RoleKeeper } from './role-keeper.js';
+import { ON_DUTY_ROLE, RoleKeeper, type RoleRefusal } from './role-keeper.js';
 
 /** What /duty is given. */
 export interface DutyDeps {
@@ -26,6 +29,11 @@ export interface DutyListeners {
    * null (an alert of it, if open, is resolved).
    */
   onCoverage?: (guildId: string, shortfall: CoverageShortfall | null) => Promise<void>;
+  /**
+   * A guild's on-duty role: refused at a grant (a health alert to open or bring up to date: nobody is given it), or
+   * null (given again, or turned off: an alert of it, if open, is resolved).
+   */
+  onRoleRefusal?: (guildId: string, refusal: RoleRefusal | null) => Promise<void>;
 }
 
 /** The duty feature, with what the record feature tells it (src/features/index.ts wires the two). */
@@ -66,6 +74,15 @@ export function createDutyFeature(
     duty,
     record: community,
     rest: parts.discord.rest,
+    refusalOf: (guildId, roleId, chosenBy) =>
+      checkRoleGrant(
+        parts.discord,
+        guildId,
+        roleId,
+        chosenBy === null ? null : { id: chosenBy, addressed: false },
+        ON_DUTY_ROLE,
+      ),
+    report: listeners.onRoleRefusal ?? (() => Promise.resolve()),
     timers: parts.timers,
     clock: parts.clock,
     logger: parts.logger,
@@ -84,9 +101,18 @@ export function createDutyFeature(
     roles.changed(guildId);
     coverage.changed(guildId);
   };
+  // Jobs run where the gateway is: its role updates tell the keeper of a role that changed under it.
+  const roleUpdated = (_old: Role, role: Role) => roles.roleUpdated(role.guild.id);
+  const roleWatch = {
+    start: () => void parts.discord.on(Events.GuildRoleUpdate, roleUpdated),
+    stop: () => {
+      parts.discord.off(Events.GuildRoleUpdate, roleUpdated);
+      return Promise.resolve();
+    },
+  };
   return {
     deps: { duty, dutyChanged: changed },
-    jobs: [board, roles, coverage],
+    jobs: [board, roles, coverage, roleWatch],
     board,
     roles,
     coverage,

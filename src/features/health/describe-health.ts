@@ -25,6 +25,8 @@ export function describeIncident(incident: Incident): string {
       return `a running session is short of staff: ${incident.count} on shift (${incident.label}), alerted ${since}`;
     case 'digest':
       return `the weekly digest cannot be posted in ${incident.label} (${incident.detail}), since ${since}`;
+    case 'duty-role':
+      return `the on-duty role ${incident.label} is not given, since ${since}: ${incident.detail}`;
   }
 }
 

@@ -68,6 +68,7 @@ export class HealthChecks {
       case 'release-poll':
       case 'coverage':
       case 'digest':
+      case 'duty-role':
         return undefined;
     }
   }

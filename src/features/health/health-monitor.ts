@@ -2,13 +2,13 @@ import { RerunPerKey } from '../../base/rerun-per-key.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { StoreSignal, StoreSignals } from '../../store/signals.js';
-import type { CoverageShortfall } from '../duty/index.js';
+import type { CoverageShortfall, RoleRefusal } from '../duty/index.js';
 import type { PollHealth } from '../releases/index.js';
 import { DOWNTIME_WORTH_CHECKING_MS, Heartbeat, HEARTBEAT_EVERY_MS } from './downtime-recovery.js';
 import { HealthChecks, type HealthChecksDeps } from './health-checks.js';
 import { incidentKey, keyOf, type Incident } from './incidents.js';
 import { OpenIncidents, type Finding, type OpenIncidentsDeps } from './open-incidents.js';
-import { describeRefusal, describeShortfall, type DigestRefusal } from './reported-findings.js';
+import { describeRefusal, describeRoleRefusal, describeShortfall, type DigestRefusal } from './reported-findings.js';
 
 /** How often the feed's channels, held entries and silent webhooks are checked in servers with alerts set. */
 export const DEFAULT_CHECK_EVERY_MS = 30_000;
@@ -149,8 +149,20 @@ export class HealthMonitor {
     return this.noteReported(guildId, 'digest', refused && describeRefusal(refused));
   }
 
+  /**
+   * The on-duty role keeper's word on a guild (/duty role): a role it may no longer give opens an alert (nobody is
+   * given it meanwhile), null (given again, or turned off) resolves it.
+   */
+  noteDutyRole(guildId: string, refusal: RoleRefusal | null): Promise<void> {
+    return this.noteReported(guildId, 'duty-role', refusal && describeRoleRefusal(refusal));
+  }
+
   /** What another feature reports of a guild: a finding opens or updates the guild's incident, null resolves it. */
-  private noteReported(guildId: string, type: 'coverage' | 'digest', finding: Finding | null): Promise<void> {
+  private noteReported(
+    guildId: string,
+    type: 'coverage' | 'digest' | 'duty-role',
+    finding: Finding | null,
+  ): Promise<void> {
     return this.track(
       (async () => {
         // After a restart, the incidents left open are known only once the monitor has read them.

@@ -12,7 +12,9 @@ import type { RecordStore } from '../../store/records.js';
  * - `held`: entries kept aside because Discord refused them or nothing routes them;
  * - `release-poll`: the release poller's polls of the developer API keep failing (release cards stand still);
  * - `coverage`: a session runs with fewer staff on shift than the server's /duty minimum, for longer than it allows;
- * - `digest`: Discord refuses the weekly digest's post in its channel (/digest set).
+ * - `digest`: Discord refuses the weekly digest's post in its channel (/digest set);
+ * - `duty-role`: the on-duty role (/duty role) may no longer be given (it gained a dangerous permission, it is no
+ *   longer below the bot's highest role, or the admin who chose it could no longer give it themselves).
  */
 export const INCIDENT_TYPES = [
   'refusals',
@@ -24,6 +26,7 @@ export const INCIDENT_TYPES = [
   'release-poll',
   'coverage',
   'digest',
+  'duty-role',
 ] as const;
 export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
@@ -40,7 +43,7 @@ export const IncidentSchema = z.object({
   type: z.enum(INCIDENT_TYPES),
   /**
    * The hook id (refusals, intake-errors, silence, switched-off), the channel id (channel), or '' (held,
-   * release-poll, coverage, digest).
+   * release-poll, coverage, digest, duty-role).
    */
   subject: z.string(),
   /** How the subject is named to admins: the service's webhook id, a channel mention. */

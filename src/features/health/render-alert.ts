@@ -155,6 +155,17 @@ function describe(incident: Incident): { title: string; lines: string[]; actions
         ],
         actions: [],
       };
+    case 'duty-role':
+      return {
+        title: 'The on-duty role is no longer given',
+        lines: [
+          incident.detail,
+          'Nobody is given it at the start of a shift, and the members the bot gave it to have lost it. Once the ' +
+            'role may be given again (or another is chosen with /duty role), the staff on shift get it back and this ' +
+            'alert is resolved: the bot looks again at the next shift change, or within a minute.',
+        ],
+        actions: [],
+      };
   }
 }
 

@@ -1,6 +1,6 @@
 import { relativeTime } from '../../discord/relative-time.js';
 import { formatName } from '../../embeds/format.js';
-import type { CoverageShortfall } from '../duty/index.js';
+import type { CoverageShortfall, RoleRefusal } from '../duty/index.js';
 import type { Finding } from './open-incidents.js';
 
 // What other features report to the health monitor, as the findings of their incidents.
@@ -15,6 +15,11 @@ export interface DigestRefusal {
 /** What a digest alert shows: the channel (its label) and Discord's answer. */
 export function describeRefusal(refused: DigestRefusal): Finding {
   return { label: `<#${refused.channelId}>`, count: 0, escalated: false, detail: refused.reason };
+}
+
+/** What an on-duty role alert shows: the role (its label) and why the bot may no longer give it. */
+export function describeRoleRefusal(refusal: RoleRefusal): Finding {
+  return { label: `<@&${refusal.roleId}>`, count: 0, escalated: false, detail: refusal.reason };
 }
 
 /**

@@ -68,6 +68,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
       let recordRows = 0;
       for (const sql of RECORD_SQL.forgetGuild) recordRows += await changesOf(client, sql, [guildId]);
       const dutySettings = await changesOf(client, DUTY_SQL.forgetGuild, [guildId]);
+      const dutyRoleHolders = await changesOf(client, DUTY_SQL.forgetHolders, [guildId]);
       for (const hookId of ids) await notify(client, { kind: 'hook-changed', hookId });
       await notify(client, { kind: 'settings-changed', guildId });
       return {
@@ -79,6 +80,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
           documents: documents.rowCount ?? 0,
           recordRows,
           dutySettings,
+          dutyRoleHolders,
         },
       };
     });

@@ -22,6 +22,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetDocuments: Statement<[{ guildId: string }]>;
   private readonly forgetRecord: Array<Statement<[string]>>;
   private readonly forgetDuty: Statement<[string]>;
+  private readonly forgetHolders: Statement<[string]>;
   private readonly known: Statement<[], { guild_id: string }>;
 
   constructor(
@@ -41,6 +42,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     );
     this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
     this.forgetDuty = prepare(db, dutyStatements(d).forgetGuild);
+    this.forgetHolders = prepare(db, dutyStatements(d).forgetHolders);
     // Forgetting deletes these rows: what is left is a guild's.
     this.known = db.prepare(`SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings ${KEPT_ELSEWHERE}`);
   }
@@ -63,8 +65,17 @@ export class SqliteGuildForgetting implements GuildForgetting {
       let recordRows = 0;
       for (const statement of this.forgetRecord) recordRows += statement.run(guildId).changes;
       const dutySettings = this.forgetDuty.run(guildId).changes;
+      const dutyRoleHolders = this.forgetHolders.run(guildId).changes;
       tx.afterCommit({ kind: 'settings-changed', guildId });
-      return { hooks: hookIds.length, serverKeys, openDeliveries, documents, recordRows, dutySettings };
+      return {
+        hooks: hookIds.length,
+        serverKeys,
+        openDeliveries,
+        documents,
+        recordRows,
+        dutySettings,
+        dutyRoleHolders,
+      };
     });
   }
 }

@@ -20,6 +20,13 @@ const NOT_INVITED: Record<string, string> = {
   // Optional: only /duty role needs it, and it is not enough alone (the bot's role must also be moved above the
   // on-duty role); /duty role checks both and says which is missing (src/discord/invite.ts).
   ManageRoles: 'optional, /duty role only',
+  // Checked on a role the bot is to give, never on the bot: a role carrying one is refused
+  // (src/discord/role-grant-rules.ts).
+  Administrator: 'refused on a role the bot gives',
+  ManageChannels: 'refused on a role the bot gives',
+  ManageWebhooks: 'refused on a role the bot gives',
+  BanMembers: 'refused on a role the bot gives',
+  KickMembers: 'refused on a role the bot gives',
 };
 
 function sourceFiles(folder: string): string[] {

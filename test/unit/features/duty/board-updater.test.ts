@@ -18,7 +18,13 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
 function updaterWith(options: { failEdits?: number } = {}) {
   const time = new ManualTime();
   const logs = captureLogs();
-  const settings: DutySettings = { guildId: GUILD, boardChannelId: CHANNEL, boardMessageId: null, roleId: null };
+  const settings: DutySettings = {
+    guildId: GUILD,
+    boardChannelId: CHANNEL,
+    boardMessageId: null,
+    roleId: null,
+    roleSetBy: null,
+  };
   const shifts: OpenShift[] = [];
   const sent: Array<{ kind: 'post' | 'edit'; at: number; count: string | undefined; nonce?: string }> = [];
   const gone = new Set<string>();

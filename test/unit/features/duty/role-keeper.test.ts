@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { RoleKeeper } from '../../../../src/features/duty/role-keeper.js';
-import type { DutySettings } from '../../../../src/store/duty-store.js';
+import { RoleKeeper, type RoleRefusal } from '../../../../src/features/duty/role-keeper.js';
+import type { DutySettings, RoleHolder } from '../../../../src/store/duty-store.js';
 import type { OpenShift } from '../../../../src/store/record-queries.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
@@ -15,13 +15,41 @@ function shift(memberId: string, startedAt: number): OpenShift {
   return { server: 's', shiftId: Number(memberId.slice(-3)), memberId, memberName: memberId, startedAt };
 }
 
-/** A keeper over a record whose open shifts and ended members the test sets, and a REST that records calls. */
+/**
+ * A keeper over a record whose open shifts and ended members the test sets, holders kept in memory, a REST that
+ * records calls, and a grant check that refuses what `state.refusal` says.
+ */
 function keeperWith(open: OpenShift[], offShift: string[]) {
   const calls: string[] = [];
-  const settings: DutySettings = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: ROLE };
-  const state = { open, offShift };
+  const settings: DutySettings = {
+    guildId: GUILD,
+    boardChannelId: null,
+    boardMessageId: null,
+    roleId: ROLE,
+    roleSetBy: null,
+  };
+  const holders = new Map<string, RoleHolder>();
+  const reports: Array<RoleRefusal | null> = [];
+  const state = { open, offShift, refusal: null as string | null };
   const keeper = new RoleKeeper({
-    duty: { settingsOf: () => Promise.resolve(settings), listConfigured: () => Promise.resolve([settings]) },
+    duty: {
+      settingsOf: () => Promise.resolve(settings),
+      listConfigured: () => Promise.resolve([settings]),
+      roleHoldersOf: () => Promise.resolve([...holders.values()]),
+      noteRoleHolder: (_guildId, holder) => {
+        holders.set(`${holder.memberId}:${holder.roleId}`, holder);
+        return Promise.resolve();
+      },
+      forgetRoleHolder: (_guildId, memberId, roleId) => {
+        holders.delete(`${memberId}:${roleId}`);
+        return Promise.resolve();
+      },
+    },
+    refusalOf: () => Promise.resolve(state.refusal),
+    report: (_guildId, refusal) => {
+      reports.push(refusal);
+      return Promise.resolve();
+    },
     record: {
       openShifts: () => Promise.resolve(state.open),
       membersOffShift: () => Promise.resolve(state.offShift),
@@ -40,7 +68,7 @@ function keeperWith(open: OpenShift[], offShift: string[]) {
     clock: () => NOW,
     logger: captureLogs().logger,
   });
-  return { keeper, calls, state };
+  return { keeper, calls, state, holders, reports };
 }
 
 const route = (memberId: string) => `/guilds/${GUILD}/members/${memberId}/roles/${ROLE}`;
@@ -78,6 +106,32 @@ describe("the on-duty role's keeper", () => {
     keeper.changed(GUILD);
     await keeper.idle();
     expect(calls).toEqual([`DELETE ${route('300000000000000001')}`, `PUT ${route('300000000000000004')}`]);
+    await keeper.stop();
+  });
+
+  it('gives a refused role to nobody, takes it from whom it gave it, reports once, and gives it again once allowed', async () => {
+    const { keeper, calls, state, holders, reports } = keeperWith([shift('300000000000000001', NOW - HOUR)], []);
+    await keeper.start();
+    await keeper.idle();
+    expect([...holders.keys()]).toEqual([`300000000000000001:${ROLE}`]);
+    calls.length = 0;
+
+    state.refusal = 'it carries Administrator';
+    state.open = [shift('300000000000000001', NOW - HOUR), shift('300000000000000002', NOW - HOUR)];
+    keeper.changed(GUILD);
+    await keeper.idle();
+    keeper.changed(GUILD);
+    await keeper.idle();
+    expect(calls).toEqual([`DELETE ${route('300000000000000001')}`]);
+    expect(holders.size).toBe(0);
+    expect(reports).toEqual([null, { roleId: ROLE, reason: 'it carries Administrator' }]);
+
+    calls.length = 0;
+    state.refusal = null;
+    keeper.changed(GUILD);
+    await keeper.idle();
+    expect(calls).toEqual([`PUT ${route('300000000000000001')}`, `PUT ${route('300000000000000002')}`]);
+    expect(reports.at(-1)).toBeNull();
     await keeper.stop();
   });
 });
