@@ -121,3 +121,27 @@ export function recordSweepSchema(): string {
     CREATE INDEX record_guild_due ON record_guild (due_at) WHERE due_at IS NOT NULL;
   `;
 }
+
+/**
+ * Which card each modcall was counted on: `card_at`, the time of its card's first call (a card gathers one caller's
+ * calls on one server, so with those it names the card; NULL: no card named it yet, a card of its own). A card is
+ * claimed once: its claim, resolution and their times count once, on the row of its first call (`card_at = at`, or
+ * NULL), while each call still counts as a call. Earlier versions told every call of a card its claim and
+ * resolution: the calls of one caller and server claimed at the same moment (never claimed, resolved at the same
+ * moment) are one card's, the earliest its first. SQLite's 12th migration, PostgreSQL's 16th.
+ */
+export function modcallCardSchema(): string {
+  const sameCaller = `same.guild_id = record_modcall.guild_id AND same.server = record_modcall.server
+        AND same.caller_id = record_modcall.caller_id`;
+  return `
+    ALTER TABLE record_modcall ADD COLUMN card_at BIGINT;
+    UPDATE record_modcall SET card_at = (
+      SELECT min(same.at) FROM record_modcall AS same
+      WHERE ${sameCaller} AND same.claimed_at = record_modcall.claimed_at
+    ) WHERE claimed_at IS NOT NULL;
+    UPDATE record_modcall SET card_at = (
+      SELECT min(same.at) FROM record_modcall AS same
+      WHERE ${sameCaller} AND same.claimed_at IS NULL AND same.resolved_at = record_modcall.resolved_at
+    ) WHERE claimed_at IS NULL AND resolved_at IS NOT NULL;
+  `;
+}

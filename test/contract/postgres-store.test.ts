@@ -9,6 +9,7 @@ import { describeDigestsContract } from './digests-contract.js';
 import { describeDocumentsContract } from './documents-contract.js';
 import { describeGuildStoreContract } from './guild-store-contract.js';
 import { describeHeldEntriesContract } from './held-entries-contract.js';
+import { describeRecordFiguresContract } from './record-figures-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -33,6 +34,7 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
           CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
           CREATE TRIGGER refuse BEFORE INSERT ON delivery FOR EACH ROW EXECUTE FUNCTION refuse();`),
     healDeliveryWrites: () => onDatabase('DROP TRIGGER refuse ON delivery; DROP FUNCTION refuse();'),
+    exec: onDatabase,
     dispose: () => database.drop(),
   };
 }
@@ -46,6 +48,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeCommunityRecordContract('PostgreSQL', postgresUnderTest);
   describeDigestsContract('PostgreSQL', postgresUnderTest);
   describeSessionFactsContract('PostgreSQL', postgresUnderTest);
+  describeRecordFiguresContract('PostgreSQL', postgresUnderTest);
 });
 
 /**

@@ -7,6 +7,7 @@ import { describeDigestsContract } from './digests-contract.js';
 import { describeDocumentsContract } from './documents-contract.js';
 import { describeGuildStoreContract } from './guild-store-contract.js';
 import { describeHeldEntriesContract } from './held-entries-contract.js';
+import { describeRecordFiguresContract } from './record-figures-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -28,6 +29,7 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
         onFile(`CREATE TRIGGER refuse BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`),
       ),
     healDeliveryWrites: () => Promise.resolve(onFile('DROP TRIGGER refuse')),
+    exec: (sql) => Promise.resolve(onFile(sql)),
     dispose: () => Promise.resolve(dir.remove()),
   });
 }
@@ -40,3 +42,4 @@ describeDocumentsContract('SQLite', sqliteUnderTest);
 describeCommunityRecordContract('SQLite', sqliteUnderTest);
 describeDigestsContract('SQLite', sqliteUnderTest);
 describeSessionFactsContract('SQLite', sqliteUnderTest);
+describeRecordFiguresContract('SQLite', sqliteUnderTest);

@@ -17,6 +17,8 @@ export interface CardEditsDeps {
   records: CardRecords;
   poster: Poster;
   logger: Logger;
+  /** Tells the community record a card's calls (after a repeat call); never throws. */
+  noteModcallCard?: ((card: ModcallCard) => Promise<void>) | undefined;
 }
 
 /**
@@ -38,7 +40,12 @@ export class CardEdits {
     if (!updated) return 'gone';
     const { embeds, components } = renderModcallMessage(eventOfCard(updated), updated, {});
     const edited = await this.edit(card.channelId, card.messageId, { embeds, components });
-    if (edited === 'gone') await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
+    if (edited === 'gone') {
+      await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
+      return edited;
+    }
+    // The record counts the call as this card's, so the card (claimed or not yet) counts once.
+    await this.deps.noteModcallCard?.(updated);
     return edited;
   }
 
