@@ -176,7 +176,9 @@ export class FeedCards implements CardPlanner {
       ...(onDuty.length > 0 ? { mentionUserIds: onDuty } : {}),
     });
     const { components, ...payload } = message;
-    return { kind: 'post', items: [{ item: first.rendered.item, payload }], components, cut: true };
+    // Pinged in the role's place: the role (who may claim, whom the escalator pings later) is written down apart.
+    const deferred = onDuty.length > 0 && pingRoleId ? { deferredRoleId: pingRoleId } : {};
+    return { kind: 'post', items: [{ item: first.rendered.item, payload, ...deferred }], components, cut: true };
   }
 
   private async staffOnShift(guildId: string): Promise<string[]> {
