@@ -24,7 +24,7 @@ import {
   type ResumeRecord,
   type SessionInfo,
 } from './gateway.js';
-import type { AddedGuild, GuildSpec, GuildStore, TestUsers } from './guild-store.js';
+import type { AddedGuild, GuildSpec, GuildStore, OverwriteSpec, TestUsers } from './guild-store.js';
 import type { InteractionDraft } from './interaction-builders.js';
 import { completeInteraction } from './interaction-completion.js';
 import type { InteractionStore, RecordedInteractionResponse } from './interaction-store.js';
@@ -213,6 +213,17 @@ export class FakeDiscord {
    */
   addAttachment(spec: AttachmentSpec): APIAttachment {
     return this.#attachments.add(spec);
+  }
+
+  /**
+   * Sets a channel's permission overwrite for one role or member (replacing that one's), as a server admin editing
+   * the channel would (e.g. `{ id: botUserId, type: 1, deny: PermissionFlagsBits.SendMessages }` makes it read-only
+   * for the bot); connected clients get CHANNEL_UPDATE.
+   */
+  setChannelOverwrite(channelId: string, overwrite: OverwriteSpec): void {
+    const channel = this.#guilds.setOverwrite(channelId, overwrite);
+    this.#gateway.dispatch(GatewayDispatchEvents.ChannelUpdate, channel);
+    this.#notifier.notify();
   }
 
   /** A user's computed permissions in a channel (roles, overwrites, implicit rules). */

@@ -74,24 +74,29 @@ export interface PosterOptions {
  */
 export function createPoster(client: Client, options: PosterOptions = {}): Poster {
   const send = (channelId: string, { files = [], ...body }: OutgoingMessage, nonce: string) =>
-    requestDiscord(client, options.token, async () => {
-      const attachments = files.map((file, i) => ({
-        id: String(i),
-        filename: file.name,
-        description: file.description,
-      }));
-      const posted = (await client.rest.post(Routes.channelMessages(channelId), {
-        body: {
-          ...body,
-          ...(files.length > 0 ? { attachments } : {}),
-          allowed_mentions: pingedMentions(body.content, body.allowed_mentions ?? PING_NOBODY),
-          nonce,
-          enforce_nonce: true,
-        },
-        ...(files.length > 0 ? { files: files.map((file) => ({ name: file.name, data: file.data })) } : {}),
-      })) as { id: string };
-      return posted.id;
-    });
+    requestDiscord(
+      client,
+      options.token,
+      async () => {
+        const attachments = files.map((file, i) => ({
+          id: String(i),
+          filename: file.name,
+          description: file.description,
+        }));
+        const posted = (await client.rest.post(Routes.channelMessages(channelId), {
+          body: {
+            ...body,
+            ...(files.length > 0 ? { attachments } : {}),
+            allowed_mentions: pingedMentions(body.content, body.allowed_mentions ?? PING_NOBODY),
+            nonce,
+            enforce_nonce: true,
+          },
+          ...(files.length > 0 ? { files: files.map((file) => ({ name: file.name, data: file.data })) } : {}),
+        })) as { id: string };
+        return posted.id;
+      },
+      channelId,
+    );
   return {
     async post(channelId, body, nonce) {
       try {
@@ -116,8 +121,11 @@ export function createPoster(client: Client, options: PosterOptions = {}): Poste
           ? body
           : { ...body, allowed_mentions: pingedMentions(body.content, body.allowed_mentions) };
       try {
-        await requestDiscord(client, options.token, () =>
-          client.rest.patch(Routes.channelMessage(channelId, messageId), { body: sent }),
+        await requestDiscord(
+          client,
+          options.token,
+          () => client.rest.patch(Routes.channelMessage(channelId, messageId), { body: sent }),
+          channelId,
         );
         return 'edited';
       } catch (error) {
