@@ -131,17 +131,17 @@ export function recordSweepSchema(): string {
  * moment) are one card's, the earliest its first. SQLite's 12th migration, PostgreSQL's 16th.
  */
 export function modcallCardSchema(): string {
-  const sameCaller = `same.guild_id = record_modcall.guild_id AND same.server = record_modcall.server
-        AND same.caller_id = record_modcall.caller_id`;
+  // One pass over the cards (grouped), not a lookup per row: a caller with many calls costs no more than their rows.
+  const sameCard = (moment: 'claimed_at' | 'resolved_at', where: string) => `
+    UPDATE record_modcall SET card_at = card.first_at
+    FROM (SELECT guild_id, server, caller_id, ${moment}, min(at) AS first_at FROM record_modcall
+          WHERE ${where} GROUP BY guild_id, server, caller_id, ${moment}) AS card
+    WHERE record_modcall.guild_id = card.guild_id AND record_modcall.server = card.server
+      AND record_modcall.caller_id = card.caller_id AND record_modcall.${moment} = card.${moment}
+      AND record_modcall.card_at IS NULL;`;
   return `
     ALTER TABLE record_modcall ADD COLUMN card_at BIGINT;
-    UPDATE record_modcall SET card_at = (
-      SELECT min(same.at) FROM record_modcall AS same
-      WHERE ${sameCaller} AND same.claimed_at = record_modcall.claimed_at
-    ) WHERE claimed_at IS NOT NULL;
-    UPDATE record_modcall SET card_at = (
-      SELECT min(same.at) FROM record_modcall AS same
-      WHERE ${sameCaller} AND same.claimed_at IS NULL AND same.resolved_at = record_modcall.resolved_at
-    ) WHERE claimed_at IS NULL AND resolved_at IS NOT NULL;
+    ${sameCard('claimed_at', 'claimed_at IS NOT NULL')}
+    ${sameCard('resolved_at', 'claimed_at IS NULL AND resolved_at IS NOT NULL')}
   `;
 }
