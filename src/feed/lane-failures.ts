@@ -19,7 +19,7 @@ export function failureInLane(error: unknown, channelId: string): SendFailure {
     kind: 'rejected',
     status,
     ...(code === undefined ? {} : { code }),
-    reason: `${reason} (channel ${elsewhere})`,
+    reason: `${reason} (in channel ${elsewhere})`,
   };
 }
 

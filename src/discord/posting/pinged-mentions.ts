@@ -6,17 +6,18 @@ const ROLE_MENTION = /<@&(\d+)>/g;
 const USER_MENTION = /<@!?(\d+)>/g;
 
 /**
- * The allowed mentions of a message as exactly who it pings: the roles and users `allowed` lists, each kept only where
- * `content` names it. What a body allows but does not name would ping nobody today, yet would let an edit, or a later
- * change of its text, ping them; and a message's allowed_mentions are read (tests, Discord's own tools) as whom it
- * pinged. `parse` and `replied_user` are kept as they are (the bot's messages parse nothing).
+ * A message's allowed mentions as exactly whom it pings: of the roles and users `allowed` lists, those `content`
+ * names. One it allows but does not name pings nobody now, yet says the message may ping them (and would let an
+ * edit of its text do so): the bot allows only the mentions it makes. `parse` and `replied_user` are kept as they
+ * are (the bot's messages parse nothing).
  */
 export function pingedMentions(content: string | undefined, allowed: APIAllowedMentions): APIAllowedMentions {
   const text = content ?? '';
-  const named = (pattern: RegExp) => new Set([...text.matchAll(pattern)].map((match) => match[1]));
+  const namedRoles = new Set([...text.matchAll(ROLE_MENTION)].map((match) => match[1]));
+  const namedUsers = new Set([...text.matchAll(USER_MENTION)].map((match) => match[1]));
   const { roles, users, ...rest } = allowed;
-  const keptRoles = (roles ?? []).filter((id) => named(ROLE_MENTION).has(id));
-  const keptUsers = (users ?? []).filter((id) => named(USER_MENTION).has(id));
+  const keptRoles = (roles ?? []).filter((id) => namedRoles.has(id));
+  const keptUsers = (users ?? []).filter((id) => namedUsers.has(id));
   return {
     ...rest,
     ...(keptRoles.length > 0 ? { roles: keptRoles } : {}),
