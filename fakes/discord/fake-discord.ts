@@ -25,7 +25,7 @@ import {
   type ResumeRecord,
   type SessionInfo,
 } from './gateway.js';
-import type { AddedGuild, GuildSpec, GuildStore, PermissionBits, TestUsers } from './guild-store.js';
+import type { AddedGuild, GuildSpec, GuildStore, OverwriteSpec, PermissionBits, TestUsers } from './guild-store.js';
 import type { InteractionDraft } from './interaction-builders.js';
 import { completeInteraction } from './interaction-completion.js';
 import type { InteractionStore, RecordedInteractionResponse } from './interaction-store.js';
@@ -245,6 +245,17 @@ export class FakeDiscord {
    */
   addAttachment(spec: AttachmentSpec): APIAttachment {
     return this.#attachments.add(spec);
+  }
+
+  /**
+   * Sets a channel's permission overwrite for one role or member (replacing that one's), as a server admin editing
+   * the channel would (e.g. `{ id: botUserId, type: 1, deny: PermissionFlagsBits.SendMessages }` makes it read-only
+   * for the bot); connected clients get CHANNEL_UPDATE.
+   */
+  setChannelOverwrite(channelId: string, overwrite: OverwriteSpec): void {
+    const channel = this.#guilds.setOverwrite(channelId, overwrite);
+    this.#gateway.dispatch(GatewayDispatchEvents.ChannelUpdate, channel);
+    this.#notifier.notify();
   }
 
   /** A user's computed permissions in a channel (roles, overwrites, implicit rules). */

@@ -12,7 +12,14 @@ import {
   type GuildSystemChannelFlags,
 } from 'discord.js';
 
-import { makeGuildChannel, makeMember, makeRole, type RawGuildChannel, type RawThreadChannel } from './api-objects.js';
+import {
+  makeGuildChannel,
+  makeMember,
+  makeRole,
+  serialiseOverwrites,
+  type RawGuildChannel,
+  type RawThreadChannel,
+} from './api-objects.js';
 import {
   computeBasePermissions,
   computeChannelPermissions,
@@ -226,6 +233,24 @@ export class GuildStore {
     const ownerId = this.users.owner.id;
     this.#guilds.set(id, { id, name, ownerId, joinedAt, roles, channels, overwrites, members, added });
     return added;
+  }
+
+  /**
+   * Sets a channel's overwrite for one role or member (replacing that one's, if any), as a server admin editing
+   * the channel would; returns the channel as it is now, for CHANNEL_UPDATE.
+   */
+  setOverwrite(channelId: string, spec: OverwriteSpec): RawGuildChannel {
+    const guildId = this.#channelToGuild.get(channelId);
+    const guild = guildId === undefined ? undefined : this.#guilds.get(guildId);
+    const index = guild?.channels.findIndex((channel) => channel.id === channelId) ?? -1;
+    const current = guild?.channels[index];
+    if (!guild || !current) throw new Error(`Unknown channel ${channelId}`);
+    const overwrite = { id: spec.id, type: spec.type, allow: toBits(spec.allow, 0n), deny: toBits(spec.deny, 0n) };
+    const overwrites = [...(guild.overwrites.get(channelId) ?? []).filter((o) => o.id !== spec.id), overwrite];
+    guild.overwrites.set(channelId, overwrites);
+    const updated = { ...current, permission_overwrites: serialiseOverwrites(overwrites) };
+    guild.channels[index] = updated;
+    return updated;
   }
 
   /** Forgets a guild and its channels (the bot was removed from it). */

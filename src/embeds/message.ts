@@ -21,7 +21,8 @@ const MAX_FOOTER_ID_LENGTH = 200;
 
 /**
  * Wraps one event's embed into a message: footer `Server <server> · Delivery <id>`, the event time as the
- * embed timestamp, and the route's role ping, the only mention the message may make.
+ * embed timestamp, and the route's role ping (or, in its place, the members given), the only mentions the message
+ * may make: its allowed_mentions are exactly who its content pings.
  */
 export function composeMessage(embed: APIEmbed, stamp: DeliveryStamp, ctx: RenderContext): MessagePayload {
   const id = truncateText(stamp.id, MAX_FOOTER_ID_LENGTH);
@@ -34,8 +35,9 @@ export function composeMessage(embed: APIEmbed, stamp: DeliveryStamp, ctx: Rende
   const roleId = given !== undefined && isSnowflake(given) ? given : undefined;
   const userIds = (ctx.mentionUserIds ?? []).filter(isSnowflake);
   if (userIds.length > 0) {
-    // Only the members named in the text are pinged; the role is allowed but not named (the card's claim role).
-    const allowed = { ...allowMentions(roleId), users: userIds };
+    // Only the members named in the text are pinged, and only they are allowed: the role is pinged later, if at
+    // all, by a message of its own (what that needs is kept by whoever pings it, never in this payload).
+    const allowed = { parse: [], users: userIds };
     return { content: userIds.map((id) => userMention(id)).join(' '), embeds: [stamped], allowed_mentions: allowed };
   }
   if (roleId === undefined) return { embeds: [stamped], allowed_mentions: allowMentions() };

@@ -6,8 +6,8 @@ export interface RenderContext {
   /** The role to ping with this event, if the route has one (a snowflake; anything else is ignored). */
   mentionRoleId?: string;
   /**
-   * Members to ping instead of the role (a modcall pinging the staff on shift first): the role stays allowed but
-   * is not named, so only they are pinged.
+   * Members to ping instead of the role (a modcall pinging the staff on shift first): only they are named and
+   * allowed; the role is neither.
    */
   mentionUserIds?: readonly string[];
 }

@@ -9,6 +9,12 @@ export interface RenderedEntry {
   payload: MessagePayload;
   /** The payload already shows its subject's final state (a case drawn voided): nothing to edit once posted. */
   settled?: boolean;
+  /**
+   * The route's role when this message pings others in its place (a modcall paging the staff on shift first):
+   * whose members may claim the card, and whom a later ping names. Written down with the message (the store), never
+   * sent in its allowed_mentions, which name exactly who this message pings.
+   */
+  deferredRoleId?: string;
 }
 
 /**

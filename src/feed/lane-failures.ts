@@ -1,9 +1,27 @@
 import { backoffDelay, type BackoffPolicy } from '../base/backoff.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
-import type { SendFailure } from '../discord/posting/send-failure.js';
+import { SendError, toSendFailure, type SendFailure } from '../discord/posting/send-failure.js';
 import { LeaseLostError, type Lease, type QueuedEntry } from '../store/deliveries.js';
 import type { LaneQueue } from '../store/lane-queue.js';
+
+/**
+ * What a failed send means for the lane of `channelId`. A card's edit or reply goes to the card's channel, which is
+ * not always the lane's (the event's route changed since the card was posted): Discord refusing that channel says
+ * nothing of the lane's own, so it holds only the entry that asked for it (as a refused message), never the lane.
+ */
+export function failureInLane(error: unknown, channelId: string): SendFailure {
+  const failure = toSendFailure(error);
+  const elsewhere = error instanceof SendError ? error.channelId : undefined;
+  if (failure.kind !== 'broken' || elsewhere === undefined || elsewhere === channelId) return failure;
+  const { status, code, reason } = failure;
+  return {
+    kind: 'rejected',
+    status,
+    ...(code === undefined ? {} : { code }),
+    reason: `${reason} (in channel ${elsewhere})`,
+  };
+}
 
 /** What {@link LaneFailures} needs of the lane. */
 export interface LaneFailuresDeps {

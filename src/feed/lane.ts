@@ -1,4 +1,4 @@
-import { SendError, toSendFailure } from '../discord/posting/send-failure.js';
+import { SendError } from '../discord/posting/send-failure.js';
 import { MAX_EMBEDS_PER_MESSAGE } from '../embeds/limits.js';
 import { partitionOf } from '../store/coordination.js';
 import { LeaseLostError, type Lease } from '../store/deliveries.js';
@@ -6,7 +6,7 @@ import { BurstHold } from './batch-window.js';
 import type { RenderedEntry } from './card-plan.js';
 import { findEarlierPost } from './earlier-post.js';
 import type { LaneDeps } from './lane-deps.js';
-import { LaneFailures, type AfterFailure } from './lane-failures.js';
+import { failureInLane, LaneFailures, type AfterFailure } from './lane-failures.js';
 import { LaneTurn } from './lane-turn.js';
 import { nonceOf, OutgoingMessages, writtenFormOf, type Outgoing } from './outgoing-message.js';
 
@@ -122,7 +122,7 @@ export class Lane {
         }
       } catch (error) {
         if (error instanceof LeaseLostError) throw error;
-        const failure = toSendFailure(error);
+        const failure = failureInLane(error, this.channelId);
         this.deps.onSendOutcome(failure);
         const after = await this.failures.afterSend(outgoing.entries, nonce, failure);
         if (after.next === 'again') this.pokedDuringPass = true;

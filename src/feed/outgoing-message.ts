@@ -35,7 +35,11 @@ export function nonceOf(outgoing: Outgoing): string {
 export function writtenFormOf(outgoing: OutgoingPost): string {
   return serializeWrittenPost({
     body: outgoing.body,
-    parts: outgoing.rendered.map(({ payload, settled }) => (settled ? { payload, settled } : { payload })),
+    parts: outgoing.rendered.map(({ payload, settled, deferredRoleId }) => ({
+      payload,
+      ...(settled ? { settled } : {}),
+      ...(deferredRoleId === undefined ? {} : { deferredRoleId }),
+    })),
     writtenAt: outgoing.writtenAt,
   });
 }

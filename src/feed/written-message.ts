@@ -10,7 +10,7 @@ import type { FeedMessageBody } from '../discord/posting/send-failure.js';
  */
 export interface WrittenPost {
   body: FeedMessageBody;
-  parts: Array<{ payload: MessagePayload; settled?: boolean }>;
+  parts: Array<{ payload: MessagePayload; settled?: boolean; deferredRoleId?: string }>;
   /** When it was written down: a resend past Discord's nonce window looks for the post first. */
   writtenAt: number;
 }
@@ -21,6 +21,7 @@ const WrittenPostSchema = z.object({
     z.object({
       payload: z.looseObject({ embeds: z.array(z.looseObject({})), allowed_mentions: z.looseObject({}) }),
       settled: z.boolean().optional(),
+      deferredRoleId: z.string().optional(),
     }),
   ),
   writtenAt: z.number(),

@@ -77,8 +77,10 @@ export interface CommunityRecord extends RecordQueries, RecordExport, SessionRec
    */
   recordPending(limit: number): Promise<RecordingPass>;
   /**
-   * What a modcall's card says of its calls (one card gathers a caller's repeated calls): who claimed and
-   * resolved it, when. The first claim and resolution stand; a call not merged yet is recorded with it.
+   * What a modcall's card says of its calls (one card gathers a caller's repeated calls), in the card's order: that
+   * they are one card's (named by the first), who claimed and resolved it, when. The card's claim and resolution
+   * count once however many calls it has. The first card, claim and resolution stand; a call not merged yet is
+   * recorded with it.
    */
   noteModcallHandled(
     guildId: string,

@@ -44,6 +44,8 @@ export async function readSessionFacts(
     })),
     modcalls: modcalls.map((found) => ({
       at: found.at,
+      calledAt: found.called_at,
+      calls: found.calls,
       callerName: found.caller_name,
       claimedBy: found.claimed_by,
       claimedAt: found.claimed_at,

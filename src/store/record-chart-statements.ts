@@ -1,3 +1,4 @@
+import { CASE_MADE } from './record-query-statements.js';
 import type { Sql, SqlDialect } from './sql-dialect.js';
 
 /** A UTC day (its midnight, ms since the epoch) and the seconds on shift of the shifts that began on it. */
@@ -20,7 +21,7 @@ export interface RecordChartStatements {
   guildQuarters: Sql<GuildQuarterRow, [string, number, number, string, number, number, string, number, number]>;
 }
 
-/** A quarter hour of a guild's record: seconds on shift begun in it, cases made, modcalls received. */
+/** A quarter hour of a guild's record: seconds on shift begun in it, cases made, modcalls received (calls). */
 export interface GuildQuarterRow {
   quarter: number;
   shift_seconds: number;
@@ -54,7 +55,8 @@ export function recordChartStatements(d: SqlDialect): RecordChartStatements {
                   0 AS modcalls
              FROM record_shift WHERE guild_id = ? AND at >= ? AND at < ?
            UNION ALL
-           SELECT (at / ${QUARTER_MS}) * ${QUARTER_MS}, 0, 1, 0 FROM record_case WHERE guild_id = ? AND at >= ? AND at < ?
+           SELECT (at / ${QUARTER_MS}) * ${QUARTER_MS}, 0, 1, 0 FROM record_case
+             WHERE guild_id = ? AND at >= ? AND at < ? AND ${CASE_MADE}
            UNION ALL
            SELECT (at / ${QUARTER_MS}) * ${QUARTER_MS}, 0, 0, 1 FROM record_modcall
              WHERE guild_id = ? AND at >= ? AND at < ?

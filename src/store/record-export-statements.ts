@@ -53,6 +53,7 @@ const MODCALL = columns(
   'claimed_at',
   'resolved_by',
   'resolved_at',
+  'card_at',
 );
 
 /** A row of each kind /export answers, as its page reads it. */

@@ -34,16 +34,21 @@ export function mergeWrites(
       return [{ sql: s.mergeSession, params: nulls([...started, endedAt, peakPlayers, joins, cases]) }];
     }
     case 'modcall':
-      return [{ sql: s.mergeModcall, params: modcallParams(guildId, server, update, {}) }];
+      // The delivery does not know its card: the card tells the record (noteModcallHandled).
+      return [{ sql: s.mergeModcall, params: modcallParams(guildId, server, update, {}, undefined) }];
   }
 }
 
-/** The values {@link RecordStatements.mergeModcall} binds: the call, and what its card says of it. */
+/**
+ * The values {@link RecordStatements.mergeModcall} binds: the call, and what its card says of it (`cardAt`, its
+ * card's first call; undefined where the card is not known).
+ */
 export function modcallParams(
   guildId: string,
   server: string,
   call: { callerId: string; at: number; callerName?: string | undefined },
   handled: ModcallHandling,
+  cardAt: number | undefined,
 ): unknown[] {
   const { claimedBy, claimedAt, resolvedBy, resolvedAt } = handled;
   return nulls([
@@ -56,6 +61,7 @@ export function modcallParams(
     claimedAt,
     resolvedBy,
     resolvedAt,
+    cardAt,
   ]);
 }
 

@@ -19,18 +19,22 @@ export interface ShiftTotals {
 }
 
 /**
- * Modcalls that came in a range and how they were answered (by one member, when asked for one): the times from
- * the call to its claim and to its resolution, each list sorted, for medians and percentiles.
+ * Modcalls that came in a range and how they were answered (by one member, when asked for one). A card gathers a
+ * caller's repeated calls and is claimed and resolved once: `claimed`, `resolved` and the times (from the card's
+ * first call to its claim and to its resolution, each list sorted, for medians and percentiles) count cards, once
+ * each, in the range of the card's first call; `calls` counts every call.
  */
 export interface ModcallTimes {
   calls: number;
+  /** The cards their calls were gathered on (a call no card named is a card of its own). */
+  cards: number;
   claimed: number;
   resolved: number;
   toClaimMs: number[];
   toResolveMs: number[];
 }
 
-/** The guild's modcalls in a range, and each member's claims among them (most claims first). */
+/** The guild's modcalls in a range, and each member's claims among them (cards; most claims first). */
 export interface ModcallResponse extends ModcallTimes {
   byMember: Array<{ memberId: string; claimed: number; toClaimMs: number[] }>;
 }
@@ -38,7 +42,7 @@ export interface ModcallResponse extends ModcallTimes {
 /** What a leaderboard ranks. */
 export type Board = 'shifts' | 'cases' | 'modcalls';
 
-/** One member on a leaderboard: seconds on shift, cases made (not voided), or modcalls claimed. */
+/** One member on a leaderboard: seconds on shift, cases made (not voided), or modcall cards claimed. */
 export interface Standing {
   memberId: string;
   /** The name the service last gave the member, where it gives one (shifts, cases). */
@@ -85,7 +89,7 @@ export interface RecordQueries {
   shiftTotals(guildId: string, memberId: string, range: TimeRange): Promise<ShiftTotals>;
   /** The guild's modcalls in the range, and who claimed them. */
   modcallResponse(guildId: string, range: TimeRange): Promise<ModcallResponse>;
-  /** The modcalls of the range one member claimed or resolved. */
+  /** The modcall cards of the range one member claimed or resolved (and their calls). */
   memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes>;
   /** The guild's shifts with a start and no end, oldest first (ties by server and shift id). */
   openShifts(guildId: string): Promise<OpenShift[]>;

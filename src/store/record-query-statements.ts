@@ -20,8 +20,25 @@ const CASE = columns(
 );
 export type CaseRow = RowOf<typeof CASE>;
 
-/** Times from a modcall to its claim and resolution (null: not that, or not by the member asked about). */
+/**
+ * A row of record_modcall that stands for its card: its first call, or a call no card named (record-schema.ts,
+ * modcallCardSchema). A card's claim, resolution and their times are counted on this row only.
+ */
+export const CARD_ROW = '(card_at IS NULL OR card_at = at)';
+
+/**
+ * A row of record_case whose case.created reached the record, or that was never voided: a case.voided alone (its
+ * case.created not merged yet) is no case of any figure until its case.created arrives, and then it counts once, in
+ * the period it was made, as voided.
+ */
+export const CASE_MADE = '(created_at IS NOT NULL OR voided_at IS NULL)';
+
+/**
+ * A call and how its card was answered: `first_call` 1 on its card's row ({@link CARD_ROW}), where the times from
+ * the card's first call to its claim and resolution are (null: not that, or not by the member asked about).
+ */
 interface ModcallTimesRow {
+  first_call: number;
   to_claim: number | null;
   to_resolve: number | null;
 }
@@ -75,13 +92,13 @@ export function recordQueryStatements(d: SqlDialect) {
     staffCases: d.sql<CaseTypeCount, [string, string, number, number]>(
       `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
               count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
-       FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ?
+       FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND ${CASE_MADE}
        GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
     ),
     guildCases: d.sql<CaseTypeCount, [string, number, number]>(
       `SELECT COALESCE(type, 'unknown') AS type, count(*) AS count,
               count(CASE WHEN voided_at IS NOT NULL THEN 1 END) AS voided
-       FROM record_case WHERE guild_id = ? AND at >= ? AND at < ?
+       FROM record_case WHERE guild_id = ? AND at >= ? AND at < ? AND ${CASE_MADE}
        GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
     ),
     sessionTotals: d.sql<{ sessions: number; seconds: number; peak_players: number | null }, [string, number, number]>(
@@ -94,13 +111,19 @@ export function recordQueryStatements(d: SqlDialect) {
       `SELECT count(*) AS count, CAST(COALESCE(sum(seconds), 0) AS BIGINT) AS seconds
        FROM record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ?`,
     ),
+    // Every call of the range (each counts as a call); a card's claim and times on its first call's row only.
     modcallTimes: d.sql<ModcallTimesRow & { claimed_by: string | null }, [string, number, number]>(
-      `SELECT claimed_by, claimed_at - at AS to_claim, resolved_at - at AS to_resolve
+      `SELECT CASE WHEN ${CARD_ROW} THEN claimed_by END AS claimed_by,
+              CASE WHEN ${CARD_ROW} THEN 1 ELSE 0 END AS first_call,
+              CASE WHEN ${CARD_ROW} THEN claimed_at - at END AS to_claim,
+              CASE WHEN ${CARD_ROW} THEN resolved_at - at END AS to_resolve
        FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ?`,
     ),
-    memberModcallTimes: d.sql<ModcallTimesRow, [string, number, number, string, string]>(
-      `SELECT CASE WHEN claimed_by = ? THEN claimed_at - at END AS to_claim,
-              CASE WHEN resolved_by = ? THEN resolved_at - at END AS to_resolve
+    // The calls of the cards the member claimed or resolved (every call of a card carries its claim).
+    memberModcallTimes: d.sql<ModcallTimesRow, [string, string, string, number, number, string, string]>(
+      `SELECT CASE WHEN ${CARD_ROW} THEN 1 ELSE 0 END AS first_call,
+              CASE WHEN ${CARD_ROW} AND claimed_by = ? THEN claimed_at - at END AS to_claim,
+              CASE WHEN ${CARD_ROW} AND resolved_by = ? THEN resolved_at - at END AS to_resolve
        FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND (claimed_by = ? OR resolved_by = ?)`,
     ),
     // Over the partial index record_shift_open (duty-schema.ts): only the shifts with no end are read.
@@ -135,7 +158,7 @@ export function recordQueryStatements(d: SqlDialect) {
       ),
       modcalls: d.sql<StandingRow, [string, number, number]>(
         `SELECT claimed_by AS member_id, NULL AS name, count(*) AS value
-         FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND claimed_by IS NOT NULL
+         FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND claimed_by IS NOT NULL AND ${CARD_ROW}
          GROUP BY claimed_by ORDER BY value DESC, member_id`,
       ),
     } satisfies Record<Board, Sql<StandingRow, [string, number, number]>>,

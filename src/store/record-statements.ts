@@ -136,17 +136,19 @@ export function recordStatements(d: SqlDialect) {
          joins = COALESCE(excluded.joins, record_session.joins),
          cases = COALESCE(excluded.cases, record_session.cases)`,
     ),
-    // From the writer (a call) or from the modcall's card (claimed, resolved): the first claim and resolution stand.
+    // From the writer (a call) or from the modcall's card (its first call, claimed, resolved): the first card, claim
+    // and resolution stand.
     mergeModcall: d.sql(
       `INSERT INTO record_modcall (guild_id, server, caller_id, at, caller_name, claimed_by, claimed_at, resolved_by,
-                                   resolved_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   resolved_at, card_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (guild_id, server, caller_id, at) DO UPDATE SET
          caller_name = COALESCE(excluded.caller_name, record_modcall.caller_name),
          claimed_by = COALESCE(record_modcall.claimed_by, excluded.claimed_by),
          claimed_at = COALESCE(record_modcall.claimed_at, excluded.claimed_at),
          resolved_by = COALESCE(record_modcall.resolved_by, excluded.resolved_by),
-         resolved_at = COALESCE(record_modcall.resolved_at, excluded.resolved_at)`,
+         resolved_at = COALESCE(record_modcall.resolved_at, excluded.resolved_at),
+         card_at = COALESCE(record_modcall.card_at, excluded.card_at)`,
     ),
 
     // Retention.

@@ -21,9 +21,14 @@ export interface SessionCase {
   voided: boolean;
 }
 
-/** A modcall that came while a session ran, and how it was answered. */
+/** A modcall card whose calls came while a session ran, and how it was answered (once, however many calls). */
 export interface SessionModcall {
+  /** Its first call within the session. */
   at: number;
+  /** Its card's first call, which the time to its claim counts from (before the session when the card was). */
+  calledAt: number;
+  /** Its calls within the session. */
+  calls: number;
   callerName: string | null;
   claimedBy: string | null;
   claimedAt: number | null;
@@ -41,7 +46,7 @@ export interface SessionShift {
 
 /**
  * What the record knows of one session and what happened on its game server while it ran (up to its end, or up to
- * now): its cases and modcalls in time order, and the shifts that overlapped it. A session thread's log and its
+ * now): its cases and modcall cards in time order, and the shifts that overlapped it. A session thread's log and its
  * after-action report are drawn from it.
  */
 export interface SessionFacts {
@@ -55,7 +60,7 @@ export interface SessionFacts {
 export interface SessionRecord {
   /**
    * The session and what happened on its server from its start to its end (or to `until` while it runs), at most
-   * `limit` of each of cases, modcalls and shifts (the earliest); undefined when the record has no start for it.
+   * `limit` of each of cases, modcall cards and shifts (the earliest); undefined when the record has no start for it.
    */
   sessionFacts(
     guildId: string,

@@ -1,3 +1,4 @@
+import { CASE_MADE } from './record-query-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
 
 /**
@@ -36,12 +37,16 @@ export function sessionStatements(d: SqlDialect) {
       [string, string, number, number, number]
     >(
       `SELECT at, number, type, target_name, moderator_id, moderator_name, voided_at
-       FROM record_case WHERE guild_id = ? AND server = ? AND at >= ? AND at < ?
+       FROM record_case WHERE guild_id = ? AND server = ? AND at >= ? AND at < ? AND ${CASE_MADE}
        ORDER BY at, number LIMIT ?`,
     ),
+    // A card each (its calls within the session gathered, record-schema.ts's modcallCardSchema), by its first call
+    // within the session. Every call of a card carries its claim and resolution, or none yet: max() takes them.
     modcalls: d.sql<
       {
         at: number;
+        called_at: number;
+        calls: number;
         caller_name: string | null;
         claimed_by: string | null;
         claimed_at: number | null;
@@ -49,9 +54,11 @@ export function sessionStatements(d: SqlDialect) {
       },
       [string, string, number, number, number]
     >(
-      `SELECT at, caller_name, claimed_by, claimed_at, resolved_at
+      `SELECT min(at) AS at, COALESCE(card_at, at) AS called_at, count(*) AS calls, max(caller_name) AS caller_name,
+              max(claimed_by) AS claimed_by, max(claimed_at) AS claimed_at, max(resolved_at) AS resolved_at
        FROM record_modcall WHERE guild_id = ? AND server = ? AND at >= ? AND at < ?
-       ORDER BY at, caller_id LIMIT ?`,
+       GROUP BY caller_id, COALESCE(card_at, at)
+       ORDER BY min(at), caller_id LIMIT ?`,
     ),
     // A shift's `at` is its start: those begun up to 16 h before the session and before its end, not ended before
     // it began.

@@ -48,9 +48,11 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
     calls: ReadonlyArray<{ callerId: string; at: number; callerName: string }>,
     handled: ModcallHandling,
   ): Promise<void> {
+    // The card is named by its first call: each of its calls is counted on it, its claim once.
+    const cardAt = calls[0]?.at;
     const writes = calls.map((call) => ({
       sql: this.sql.mergeModcall,
-      params: modcallParams(guildId, server, call, handled),
+      params: modcallParams(guildId, server, call, handled, cardAt),
     }));
     const oldest = Math.min(...calls.map((call) => call.at));
     await this.engine.write([...writes, { sql: this.sql.noteGuild, params: [guildId, oldest] }]);

@@ -204,11 +204,14 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   }
 }
 
-/** Calls, claims and resolutions of the rows, with their times sorted. */
-function timesOf(rows: ReadonlyArray<{ to_claim: number | null; to_resolve: number | null }>): ModcallTimes {
+/** Calls, cards, and the cards' claims and resolutions (on their first calls' rows), with their times sorted. */
+function timesOf(
+  rows: ReadonlyArray<{ first_call: number; to_claim: number | null; to_resolve: number | null }>,
+): ModcallTimes {
   const toClaimMs = sorted(rows.map((row) => row.to_claim));
   const toResolveMs = sorted(rows.map((row) => row.to_resolve));
-  return { calls: rows.length, claimed: toClaimMs.length, resolved: toResolveMs.length, toClaimMs, toResolveMs };
+  const cards = rows.filter((row) => row.first_call === 1).length;
+  return { calls: rows.length, cards, claimed: toClaimMs.length, resolved: toResolveMs.length, toClaimMs, toResolveMs };
 }
 
 /** The times that are there, shortest first (a time is never negative: a clock may be off, not time). */

@@ -176,6 +176,7 @@ export interface RecordModcallTable {
   claimed_at: number | null;
   resolved_by: string | null;
   resolved_at: number | null;
+  card_at: number | null;
 }
 
 /** A row of `record_player`. */

@@ -103,7 +103,12 @@ export function useRecordStores(makeEngine: () => Promise<StoreUnderTest>) {
     open.splice(open.indexOf(store), 1);
     await store.close();
   };
-  return { start, close, now };
+  /** Runs SQL on the test's database over a connection of its own (after `start` made the engine). */
+  const exec = async (sql: string) => {
+    if (!underTest) throw new Error('no engine: call start() first');
+    await underTest.exec(sql);
+  };
+  return { start, close, now, exec };
 }
 
 /** The community record's contract (store/community-record.ts), proven the same way on each engine. */

@@ -10,6 +10,7 @@ import { describeDocumentsContract } from './documents-contract.js';
 import { describeDutyRoleHoldersContract } from './duty-role-holders-contract.js';
 import { describeGuildStoreContract } from './guild-store-contract.js';
 import { describeHeldEntriesContract } from './held-entries-contract.js';
+import { describeRecordFiguresContract } from './record-figures-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -34,6 +35,7 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
           CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
           CREATE TRIGGER refuse BEFORE INSERT ON delivery FOR EACH ROW EXECUTE FUNCTION refuse();`),
     healDeliveryWrites: () => onDatabase('DROP TRIGGER refuse ON delivery; DROP FUNCTION refuse();'),
+    exec: onDatabase,
     dispose: () => database.drop(),
   };
 }
@@ -48,6 +50,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeDigestsContract('PostgreSQL', postgresUnderTest);
   describeSessionFactsContract('PostgreSQL', postgresUnderTest);
   describeDutyRoleHoldersContract('PostgreSQL', postgresUnderTest);
+  describeRecordFiguresContract('PostgreSQL', postgresUnderTest);
 });
 
 /**

@@ -62,7 +62,15 @@ export function describeSessionFactsContract(engine: string, makeEngine: () => P
         [3, 'kick', moderator.discordId],
       ]);
       expect(facts?.modcalls).toEqual([
-        { at: from + 20 * MIN, callerName: player.name, claimedBy: null, claimedAt: null, resolvedAt: null },
+        {
+          at: from + 20 * MIN,
+          calledAt: from + 20 * MIN,
+          calls: 1,
+          callerName: player.name,
+          claimedBy: null,
+          claimedAt: null,
+          resolvedAt: null,
+        },
       ]);
       expect(facts?.shifts.map((found) => [found.shiftId, found.startedAt, found.endedAt])).toEqual([
         [1, from - 30 * MIN, null],

@@ -8,6 +8,7 @@ import { describeDocumentsContract } from './documents-contract.js';
 import { describeDutyRoleHoldersContract } from './duty-role-holders-contract.js';
 import { describeGuildStoreContract } from './guild-store-contract.js';
 import { describeHeldEntriesContract } from './held-entries-contract.js';
+import { describeRecordFiguresContract } from './record-figures-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeStoreContract } from './store-contract.js';
@@ -29,6 +30,7 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
         onFile(`CREATE TRIGGER refuse BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`),
       ),
     healDeliveryWrites: () => Promise.resolve(onFile('DROP TRIGGER refuse')),
+    exec: (sql) => Promise.resolve(onFile(sql)),
     dispose: () => Promise.resolve(dir.remove()),
   });
 }
@@ -42,3 +44,4 @@ describeCommunityRecordContract('SQLite', sqliteUnderTest);
 describeDigestsContract('SQLite', sqliteUnderTest);
 describeSessionFactsContract('SQLite', sqliteUnderTest);
 describeDutyRoleHoldersContract('SQLite', sqliteUnderTest);
+describeRecordFiguresContract('SQLite', sqliteUnderTest);

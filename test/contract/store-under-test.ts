@@ -10,6 +10,8 @@ export interface StoreUnderTest {
   /** Makes every new delivery fail to store, as a full disk would; `heal` undoes it. */
   breakDeliveryWrites(): Promise<void>;
   healDeliveryWrites(): Promise<void>;
+  /** Runs SQL on the engine's database over a connection of its own, as an operator's tool would. */
+  exec(sql: string): Promise<void>;
   /** Drops the database. */
   dispose(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
@@ -153,6 +154,46 @@ describe('cards across channels under per-channel Discord faults', () => {
       'the case card voided',
     );
     expect(h.discord.messages(h.channel('cases'))[0]?.embeds).toHaveLength(1);
+    expect(h.discord.violations).toEqual([]);
+  });
+
+  it("a void whose reply the old card's channel refuses: the card is edited, the void's own channel posts on", async () => {
+    h = await startFeedHarness();
+    await route({ 'case.created': 'cases' });
+    expect(await h.deliver(caseCreated('created-46', 46))).toBe(204);
+    await waitUntilPosted('created-46');
+    // The old card's channel is made read-only for the bot (it may still edit its own messages there).
+    h.discord.setChannelOverwrite(h.channel('cases'), {
+      id: h.discord.botUserId,
+      type: 1,
+      deny: PermissionFlagsBits.SendMessages,
+    });
+
+    expect(await h.deliver(caseVoided('voided-46', 46))).toBe(204);
+    await waitUntilPosted('voided-46');
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES['shift.started'], id: 'shift-after' })).toBe(204);
+    await waitUntilAllPosted(['created-46', 'voided-46', 'shift-after']);
+
+    // The card shows the void; its reply was refused there, and that refusal held nothing of #other.
+    const [card, ...more] = h.discord.messages(h.channel('cases'));
+    expect(more).toEqual([]);
+    expect(text(card)).toContain('Case #46 · Warn · Voided');
+    const replies = h.discord.requests.filter(
+      (request) =>
+        request.method === 'POST' &&
+        request.path === `/channels/${h!.channel('cases')}/messages` &&
+        (request.body as { content?: string }).content?.includes('was voided by') === true,
+    );
+    expect(replies.length).toBeGreaterThan(0);
+    expect(allText('other')).toContain('Shift started');
+    expect(await h.bot.store.deliveries.statusOf(h.guild.id)).toMatchObject({
+      waiting: 0,
+      heldBroken: 0,
+      heldRefused: 0,
+      broken: [],
+    });
+    expect(h.logs.text()).toContain("the reply to a voided case's card was refused in the card's channel");
+    expect(h.logs.text()).not.toContain('channel unusable');
     expect(h.discord.violations).toEqual([]);
   });
 

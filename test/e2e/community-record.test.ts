@@ -264,6 +264,73 @@ describe('the community record', () => {
     expect(refused.text).toMatch(/^You need the Manage Server permission to read this server's record/);
   });
 
+  it('counts a card of three calls claimed once as one claim in /leaderboard and /staff, and its three calls', async () => {
+    const admin = h.discord.users.admin.id;
+    await h.run('feed', 'set', [
+      commandOption.string('event', 'modcall'),
+      commandOption.channel('channel', h.channel('modcalls')),
+    ]);
+    const waiting = () =>
+      h.discord.waitFor(
+        async () => (await h.bot.store.deliveries.statusOf(h.guild.id)).waiting === 0,
+        10_000,
+        'the call handled',
+      );
+    // One caller calls three times within minutes: one card, called 3 times.
+    const first = Date.now() - 3 * 60_000;
+    for (const i of [0, 1, 2]) {
+      await h.service.deliver(webhookId, {
+        event: 'modcall',
+        data: { ...SAMPLE_DELIVERIES.modcall.data, at: first + i * 60_000 },
+      });
+      await waiting();
+    }
+    const [card, ...others] = h.discord.messages(h.channel('modcalls'));
+    if (!card) throw new Error('no modcall card');
+    expect(others).toEqual([]);
+    expect(JSON.stringify(card.embeds)).toContain('Called 3 times');
+    const response = async () => {
+      const answer = await h.run('staff', 'response', [commandOption.string('period', '30-days')]);
+      return (answer.outcome.reply?.embeds[0]?.description ?? '').split('\n');
+    };
+    // Unclaimed: three calls on one card, never claimed once (not three times).
+    await h.discord.waitFor(
+      async () => (await h.bot.store.community.modcallResponse(h.guild.id, { from: 0, to: Date.now() })).calls === 3,
+      10_000,
+      'the three calls recorded',
+    );
+    expect((await response())[0]).toBe(
+      '**3** calls on **1** card · **0** claimed · **0** resolved · **1** never claimed',
+    );
+
+    await h.discord.dispatchInteraction(
+      buttonClick({ customId: 'feed:modcall:claim', message: card, as: 'admin', guildId: h.guild.id }),
+    );
+    await h.discord.waitFor(
+      async () =>
+        (await h.bot.store.community.memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() })).claimed > 0,
+      10_000,
+      'the claim recorded',
+    );
+    const lines = await response();
+    expect(lines[0]).toBe('**3** calls on **1** card · **1** claimed · **0** resolved · **0** never claimed');
+    // One time to claim: its median and p90 are the same one.
+    expect(lines[1]).toMatch(/^Time to claim: median (.+), p90 \1$/);
+    expect(lines.slice(3)).toEqual([
+      '',
+      '**Who claimed them**',
+      `<@${admin}>: 1 · ${lines[1]?.replace('Time to claim: ', '') ?? ''}`,
+    ]);
+    const board = await h.run('leaderboard', 'modcalls', [commandOption.string('period', 'all')]);
+    expect(board.outcome.reply?.embeds[0]?.description).toBe(`**1.** <@${admin}>: 1\n\nYou: #1 of 1, 1`);
+    const stats = await h.run('staff', 'stats', [
+      commandOption.user('member', admin),
+      commandOption.string('period', '30-days'),
+    ]);
+    const modcalls = stats.outcome.reply?.embeds[0]?.fields?.find((field) => field.name === 'Modcalls')?.value;
+    expect(modcalls).toMatch(/^claimed 1, resolved 0\ntime to claim: median (.+), p90 \1$/);
+  });
+
   it("tells a new case's card of the player's earlier cases, never the first's, voided ones left out", async () => {
     await h.run('feed', 'set', [
       commandOption.string('event', 'case.created'),

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { commandOption } from '../../fakes/discord/index.js';
 import { clickButton } from '../helpers/click-button.js';
+import { mentionsAllowedUnnamed } from '../helpers/mentions-allowed.js';
 import { runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
 const SERVER = '4821337';
@@ -78,7 +79,8 @@ describe('a modcall with on-duty-first', () => {
     expect(await harness.deliver(modcall('call-1', '1001'))).toBe(204);
     const [card] = await harness.discord.waitForMessages(channel, 1, 10_000);
     expect(card?.content).toBe(`<@${mira}>`);
-    expect(card?.allowed_mentions).toEqual({ parse: [], roles: [moderators], users: [mira] });
+    // Exactly who it pings: the staff on shift, not the role its text does not name.
+    expect(card?.allowed_mentions).toEqual({ parse: [], users: [mira] });
     const [, rolePing, escalation] = await harness.discord.waitForMessages(channel, 3, 10_000);
     expect(rolePing?.content).toBe(
       `<@&${moderators}> Modcall from caller\\_1001 unclaimed by the staff on shift for 1 min.`,
@@ -117,5 +119,7 @@ describe('a modcall with on-duty-first', () => {
     expect(third?.content).toBe(`<@&${moderators}>`);
     expect(third?.allowed_mentions).toEqual({ parse: [], roles: [moderators] });
     expect(harness.discord.violations).toEqual([]);
+    // Every message the bot sent or edited allowed only the mentions its content names.
+    expect(mentionsAllowedUnnamed(harness.discord.requests)).toEqual([]);
   });
 });

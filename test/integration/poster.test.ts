@@ -49,6 +49,31 @@ describe('the one poster', () => {
     expect(again).toBe(messages[0]?.id);
   });
 
+  it('allows exactly the mentions its content names, in a post and in an edit', async () => {
+    const channelId = guild.channels['feed'] ?? '';
+    const [role, other] = ['400000000000000001', '400000000000000002'];
+    const [user, stranger] = ['500000000000000001', '500000000000000002'];
+    // Allowed more than it names (a role its text leaves out, a user it does not ping); names one it does not allow.
+    const id = await poster.post(
+      channelId,
+      {
+        content: `<@${user}> <@${stranger}> see <@&${role}>`,
+        embeds: [],
+        allowed_mentions: { parse: [], roles: [role, other], users: [user] },
+      },
+      'nonce-mentions',
+    );
+    await poster.edit(channelId, id, { content: '', embeds: [], allowed_mentions: { parse: [], roles: [role] } });
+
+    const [post, edit] = discord.requests.filter((request) => request.path.startsWith(`/channels/${channelId}/`));
+    expect((post?.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({
+      parse: [],
+      roles: [role],
+      users: [user],
+    });
+    expect((edit?.body as { allowed_mentions: unknown }).allowed_mentions).toEqual({ parse: [] });
+  });
+
   it('rejects with what a failure means, and takes the token back after a 401', async () => {
     const channelId = guild.channels['feed'] ?? '';
     discord.failChannel(channelId, { status: 403 });

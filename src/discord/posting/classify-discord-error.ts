@@ -42,7 +42,8 @@ export function describeDiscordError(error: unknown): string {
 }
 
 /**
- * Runs one REST request; a failure rejects with a {@link SendError} that says what it means.
+ * Runs one REST request; a failure rejects with a {@link SendError} that says what it means (and, given, which
+ * channel the request was about).
  *
  * On a 401, @discordjs/rest drops the client's token, and every later request would fail with "Expected token
  * to be set" until a restart: whatever posts would stall silently. The token (when given) is put back at once,
@@ -52,12 +53,13 @@ export async function requestDiscord<T>(
   client: Client,
   token: string | undefined,
   request: () => Promise<T>,
+  channelId?: string,
 ): Promise<T> {
   try {
     return await request();
   } catch (error) {
     const failure = classifyDiscordError(error);
     if (failure.kind === 'unauthorized' && token !== undefined) client.rest.setToken(token);
-    throw new SendError(failure);
+    throw new SendError(failure, channelId);
   }
 }

@@ -29,8 +29,11 @@ export function createPostFinder(client: Client, token?: string): PostFinder {
     // A minute before: the clocks of this host and Discord's may differ a little.
     const after = (BigInt(Math.max(0, since - 60_000)) - DISCORD_EPOCH_MS) << 22n;
     const query = new URLSearchParams({ after: (after > 0n ? after : 0n).toString(), limit: '100' });
-    const messages = (await requestDiscord(client, token, () =>
-      client.rest.get(Routes.channelMessages(channelId), { query }),
+    const messages = (await requestDiscord(
+      client,
+      token,
+      () => client.rest.get(Routes.channelMessages(channelId), { query }),
+      channelId,
     )) as Array<{ id: string; embeds?: ShownEmbed[] }>;
     const wanted = showing(body.embeds);
     return messages.find((message) => showing(message.embeds ?? []) === wanted)?.id;

@@ -2,6 +2,7 @@ import { Routes, type APIAllowedMentions, type APIEmbed, type Client } from 'dis
 
 import type { Logger } from '../../base/logger.js';
 import { requestDiscord } from './classify-discord-error.js';
+import { pingedMentions } from './pinged-mentions.js';
 import { SendError, type SendFailure } from './send-failure.js';
 
 /** Discord's "Unknown Message": the message was deleted in Discord. */
@@ -66,30 +67,36 @@ export interface PosterOptions {
  * The poster on discord.js's REST layer, which queues per route and waits out 429s by itself.
  *
  * Every post carries its nonce with enforce_nonce, and allowed_mentions: the body's own (what the route means to
- * ping), or nobody, so user text in a message can never ping anyone. A reply (a body with `message_reference`)
+ * ping) narrowed to the mentions its content names, or nobody, so user text in a message can never ping anyone and
+ * a message allows exactly whom it pings (pinged-mentions.ts). A reply (a body with `message_reference`)
  * that Discord refuses for want of Read Message History is logged and posted without its reference: the message
  * matters more than the thread, and a refused reply must not stop the channel.
  */
 export function createPoster(client: Client, options: PosterOptions = {}): Poster {
   const send = (channelId: string, { files = [], ...body }: OutgoingMessage, nonce: string) =>
-    requestDiscord(client, options.token, async () => {
-      const attachments = files.map((file, i) => ({
-        id: String(i),
-        filename: file.name,
-        description: file.description,
-      }));
-      const posted = (await client.rest.post(Routes.channelMessages(channelId), {
-        body: {
-          ...body,
-          ...(files.length > 0 ? { attachments } : {}),
-          allowed_mentions: body.allowed_mentions ?? PING_NOBODY,
-          nonce,
-          enforce_nonce: true,
-        },
-        ...(files.length > 0 ? { files: files.map((file) => ({ name: file.name, data: file.data })) } : {}),
-      })) as { id: string };
-      return posted.id;
-    });
+    requestDiscord(
+      client,
+      options.token,
+      async () => {
+        const attachments = files.map((file, i) => ({
+          id: String(i),
+          filename: file.name,
+          description: file.description,
+        }));
+        const posted = (await client.rest.post(Routes.channelMessages(channelId), {
+          body: {
+            ...body,
+            ...(files.length > 0 ? { attachments } : {}),
+            allowed_mentions: pingedMentions(body.content, body.allowed_mentions ?? PING_NOBODY),
+            nonce,
+            enforce_nonce: true,
+          },
+          ...(files.length > 0 ? { files: files.map((file) => ({ name: file.name, data: file.data })) } : {}),
+        })) as { id: string };
+        return posted.id;
+      },
+      channelId,
+    );
   return {
     async post(channelId, body, nonce) {
       try {
@@ -108,9 +115,17 @@ export function createPoster(client: Client, options: PosterOptions = {}): Poste
       }
     },
     async edit(channelId, messageId, body) {
+      // Without new content the message keeps its own, which these mentions were meant for.
+      const sent =
+        body.allowed_mentions === undefined || body.content === undefined
+          ? body
+          : { ...body, allowed_mentions: pingedMentions(body.content, body.allowed_mentions) };
       try {
-        await requestDiscord(client, options.token, () =>
-          client.rest.patch(Routes.channelMessage(channelId, messageId), { body }),
+        await requestDiscord(
+          client,
+          options.token,
+          () => client.rest.patch(Routes.channelMessage(channelId, messageId), { body: sent }),
+          channelId,
         );
         return 'edited';
       } catch (error) {

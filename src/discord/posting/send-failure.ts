@@ -34,7 +34,14 @@ export type SendFailure =
 /** The error a {@link MessageSender} rejects with. */
 export class SendError extends Error {
   override readonly name = 'SendError';
-  constructor(readonly failure: SendFailure) {
+  constructor(
+    readonly failure: SendFailure,
+    /**
+     * The channel Discord answered about, where the request named one: a `broken` failure speaks of that channel
+     * only (a card's edit or reply may go to a channel other than the lane's that asked for it).
+     */
+    readonly channelId?: string,
+  ) {
     super(failure.reason);
   }
 }

@@ -19,15 +19,19 @@ export type ThreadStarter = (channelId: string, messageId: string, name: string)
 export function createThreadStarter(client: Client, token?: string): ThreadStarter {
   return async (channelId, messageId, name) => {
     try {
-      await requestDiscord(client, token, () =>
-        client.rest.post(Routes.threads(channelId, messageId), {
-          body: {
-            name: name.slice(0, THREAD_NAME_LENGTH),
-            // Longer than a session's thread is followed (48 h after its card at most): Discord refuses an edit in
-            // an archived thread (50083), and the log and report are edited while followed, not re-posted.
-            auto_archive_duration: ThreadAutoArchiveDuration.ThreeDays,
-          },
-        }),
+      await requestDiscord(
+        client,
+        token,
+        () =>
+          client.rest.post(Routes.threads(channelId, messageId), {
+            body: {
+              name: name.slice(0, THREAD_NAME_LENGTH),
+              // Longer than a session's thread is followed (48 h after its card at most): Discord refuses an edit in
+              // an archived thread (50083), and the log and report are edited while followed, not re-posted.
+              auto_archive_duration: ThreadAutoArchiveDuration.ThreeDays,
+            },
+          }),
+        channelId,
       );
     } catch (error) {
       const failure = error instanceof SendError ? error.failure : undefined;

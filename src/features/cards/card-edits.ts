@@ -2,7 +2,7 @@ import type { Logger } from '../../base/logger.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { MessageEdit, Poster } from '../../discord/posting/poster.js';
-import { SendError } from '../../discord/posting/send-failure.js';
+import { isRefusedByDiscord, SendError } from '../../discord/posting/send-failure.js';
 import { formatCaseType } from '../../embeds/case-type.js';
 import { formatPersonId } from '../../embeds/people.js';
 import { formatEventTime } from '../../embeds/time.js';
@@ -17,13 +17,17 @@ export interface CardEditsDeps {
   records: CardRecords;
   poster: Poster;
   logger: Logger;
+  /** Tells the community record a card's calls (after a repeat call); never throws. */
+  noteModcallCard?: ((card: ModcallCard) => Promise<void>) | undefined;
 }
 
 /**
  * Changes to cards already posted: a repeat call counted on its modcall card, a case, session or shift drawn in
  * its final state, and the reply that tells of a voided case (an edit notifies nobody). Every edit sends the
  * whole message's embeds and every reply carries a nonce, so one done twice (a lane resending after a crash)
- * does no harm. `gone` means the card can no longer be edited: the caller posts the entry on its own.
+ * does no harm. `gone` means the card can no longer be edited: the caller posts the entry on its own. A card may be
+ * in a channel other than the lane's: Discord refusing that channel never holds the lane (a reply there is best
+ * effort, an edit there `gone`).
  */
 export class CardEdits {
   constructor(private readonly deps: CardEditsDeps) {}
@@ -38,7 +42,12 @@ export class CardEdits {
     if (!updated) return 'gone';
     const { embeds, components } = renderModcallMessage(eventOfCard(updated), updated, {});
     const edited = await this.edit(card.channelId, card.messageId, { embeds, components });
-    if (edited === 'gone') await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
+    if (edited === 'gone') {
+      await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
+      return edited;
+    }
+    // The record counts the call as this card's, so the card (claimed or not yet) counts once.
+    await this.deps.noteModcallCard?.(updated);
     return edited;
   }
 
@@ -94,7 +103,19 @@ export class CardEdits {
       message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
     };
     const nonce = makeCardNonce(['voided-reply', fact.rendered.item.hookId, fact.rendered.item.deliveryId]);
-    await this.deps.poster.post(card.channelId, body, nonce);
+    try {
+      await this.deps.poster.post(card.channelId, body, nonce);
+    } catch (error) {
+      // In the lane's own channel a refusal is the lane's (its channel broken, its events held until an admin acts).
+      // In the card's channel elsewhere (the void's route changed since), the card shows the void already: the
+      // reply is best effort, and that channel's refusal must not hold the lane's.
+      const laneChannelId = fact.rendered.item.channelId;
+      if (card.channelId === laneChannelId || !isRefusedByDiscord(error)) throw error;
+      this.deps.logger.warn(
+        { channelId: card.channelId, messageId: card.messageId, laneChannelId, reason: describeDiscordError(error) },
+        "the reply to a voided case's card was refused in the card's channel; the card shows the void",
+      );
+    }
   }
 
   /** Edits a card; `gone` when its message or channel is (deleted, or the bot lost access). */

@@ -20,7 +20,7 @@ export interface EscalationTimings {
 export interface CardsDeps {
   /** Modcall cards (Claim, Resolve) and escalation settings. */
   cards: CardRecords;
-  /** Tells the community record of a claim or resolution, once the card has it. */
+  /** Tells the community record of a claim or resolution, once the card has it (and of the card's calls). */
   recordModcallHandling: (card: ModcallCard) => Promise<void>;
 }
 
@@ -28,7 +28,7 @@ export interface CardsDeps {
 export interface CardsListeners {
   /** A session's card was confirmed by Discord. */
   onSessionCard?: (card: SessionCardPosted) => Promise<void>;
-  /** A modcall's claim or resolution reached the community record. */
+  /** A modcall's claim or resolution, or a call counted on its card, reached the community record. */
   onModcallHandled?: (guildId: string) => void;
 }
 
@@ -57,20 +57,19 @@ export function createCardsFeature(
   const { clock, logger } = parts;
   const cards = new CardRecords(parts.store.records);
   const recordHandling = recordModcallHandling(parts.store.community, logger);
+  const noteCard = async (card: ModcallCard) => {
+    await recordHandling(card);
+    listeners.onModcallHandled?.(card.guildId);
+  };
   return {
-    deps: {
-      cards,
-      recordModcallHandling: async (card) => {
-        await recordHandling(card);
-        listeners.onModcallHandled?.(card.guildId);
-      },
-    },
+    deps: { cards, recordModcallHandling: noteCard },
     feedCards: new FeedCards({
       records: cards,
       community: parts.store.community,
       poster: parts.poster,
       clock,
       logger,
+      noteModcallCard: noteCard,
       onSessionCard: listeners.onSessionCard,
     }),
     jobs: [

@@ -12,6 +12,7 @@ import type { CardRecords, FinalState } from './card-records.js';
 import { withEarlierCases } from './earlier-cases.js';
 import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, sessionStartOf, storedEnding } from './final-state.js';
+import type { ModcallCard } from './modcall-card.js';
 import { freshState, renderModcallMessage } from './modcall-message.js';
 import { recordPosted } from './record-posted.js';
 
@@ -27,6 +28,11 @@ export interface FeedCardsDeps {
   poster: Poster;
   clock: Clock;
   logger: Logger;
+  /**
+   * Tells the community record which card a modcall's calls were counted on (a repeat call): its claim is then one
+   * claim however many calls it gathers. Never throws (a record that cannot take it is logged).
+   */
+  noteModcallCard?: ((card: ModcallCard) => Promise<void>) | undefined;
   /** Told of each session's card once Discord confirmed it. */
   onSessionCard?: ((card: SessionCardPosted) => Promise<void>) | undefined;
 }
@@ -170,7 +176,9 @@ export class FeedCards implements CardPlanner {
       ...(onDuty.length > 0 ? { mentionUserIds: onDuty } : {}),
     });
     const { components, ...payload } = message;
-    return { kind: 'post', items: [{ item: first.rendered.item, payload }], components, cut: true };
+    // Pinged in the role's place: the role (who may claim, whom the escalator pings later) is written down apart.
+    const deferred = onDuty.length > 0 && pingRoleId ? { deferredRoleId: pingRoleId } : {};
+    return { kind: 'post', items: [{ item: first.rendered.item, payload, ...deferred }], components, cut: true };
   }
 
   private async staffOnShift(guildId: string): Promise<string[]> {

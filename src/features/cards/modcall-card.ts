@@ -19,7 +19,10 @@ export const ModcallCardSchema = z.object({
   calls: z.array(CallSchema).min(1),
   /** When the card was posted, by this bot's clock (escalation and forgetting old cards count from it). */
   postedAt: z.number(),
-  /** The role the modcall pinged: its members may claim and resolve, besides Manage Server. */
+  /**
+   * The modcall's role, pinged by the card (or, a card that pinged the staff on shift first, by the escalator's reply
+   * later): its members may claim and resolve, besides Manage Server.
+   */
   pingRoleId: z.string().nullable(),
   claimedBy: z.string().nullable(),
   claimedAt: z.number().nullable(),

@@ -101,8 +101,9 @@ async function saveNewModcall(
   entry: RenderedEntry,
   event: EventOf<'modcall'>,
 ): Promise<void> {
-  const pingRoleId = entry.payload.allowed_mentions.roles?.[0] ?? null;
-  // Pinged in its text instead of the role (on-duty-first): the role's ping comes later, from the escalator.
+  // Pinged in its text instead of the role (on-duty-first): the role, written down apart, is pinged later by the
+  // escalator. (A message written down by an earlier version allowed the role it did not name.)
+  const pingRoleId = entry.deferredRoleId ?? entry.payload.allowed_mentions.roles?.[0] ?? null;
   const pingedOnDuty = entry.payload.allowed_mentions.users ?? [];
   const postedAt = deps.clock();
   const card = await deps.records.updateModcall(guildId, messageId, (current) => {

@@ -3,7 +3,15 @@ import type { APIEmbed } from 'discord.js';
 import { fitLines } from '../../base/truncate-text.js';
 import type { CaseTypeCount } from '../../store/community-record.js';
 import type { GuildDay, ModcallResponse, SessionTotals, Standing, TimeRange } from '../../store/record-queries.js';
-import { dayLabel, describeTotals, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from '../record/index.js';
+import {
+  dayLabel,
+  describeModcallCounts,
+  describeTotals,
+  formatHours,
+  formatWait,
+  LEADERBOARD_SHOWN,
+  percentile,
+} from '../record/index.js';
 import type { QuotaResult } from './quota-report.js';
 
 /** A field's value holds at most 1024 characters (Discord's limit). */
@@ -106,11 +114,10 @@ function describeCases(cases: readonly CaseTypeCount[], moderators: readonly Sta
 
 function describeModcalls(response: ModcallResponse): string {
   if (response.calls === 0) return 'No modcalls.';
-  const neverClaimed = response.calls - response.claimed;
   const median = percentile(response.toClaimMs, 0.5);
   const p90 = percentile(response.toClaimMs, 0.9);
   return [
-    `**${response.calls}** calls · **${response.claimed}** claimed · **${response.resolved}** resolved · **${neverClaimed}** never claimed`,
+    describeModcallCounts(response),
     median === undefined || p90 === undefined
       ? 'Time to claim: none claimed'
       : `Time to claim: median ${formatWait(median)}, p90 ${formatWait(p90)}`,

@@ -43,8 +43,10 @@ export function renderAlert(incident: Incident, roleId: string | null): AlertPay
     ...lines,
     ...(incident.actions.length > 0 ? ['', ...incident.actions.slice(-3)] : []),
   ].join('\n');
+  // The role is pinged (and allowed) while the incident is open; a resolved alert names nobody.
+  const pinged = roleId && !resolved ? roleId : null;
   return {
-    ...(roleId && !resolved ? { content: `<@&${roleId}>` } : { content: '' }),
+    ...(pinged ? { content: `<@&${pinged}>` } : { content: '' }),
     embeds: [
       {
         title: truncateText(`${resolved ? 'Resolved: ' : ''}${title}`, 256),
@@ -54,7 +56,7 @@ export function renderAlert(incident: Incident, roleId: string | null): AlertPay
         timestamp: new Date(incident.openedAt).toISOString(),
       },
     ],
-    allowed_mentions: roleId ? { parse: [], roles: [roleId] } : { parse: [] },
+    allowed_mentions: pinged ? { parse: [], roles: [pinged] } : { parse: [] },
     components: resolved || actions.length === 0 ? [] : [buttonRow(actions, incident.subject)],
   };
 }

@@ -29,6 +29,17 @@ export function formatHours(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
+/**
+ * "**5** calls on **3** cards · **2** claimed · **1** resolved · **1** never claimed": each call counts as a call,
+ * and a card (however many calls it gathered) once as claimed, resolved or never claimed. "on … cards" is left
+ * out when each call had a card of its own.
+ */
+export function describeModcallCounts(times: ModcallTimes): string {
+  const cards = times.cards === times.calls ? '' : ` on **${times.cards}** ${times.cards === 1 ? 'card' : 'cards'}`;
+  const neverClaimed = times.cards - times.claimed;
+  return `**${times.calls}** calls${cards} · **${times.claimed}** claimed · **${times.resolved}** resolved · **${neverClaimed}** never claimed`;
+}
+
 /** "median 1 min 20 s, p90 4 min", or "none yet". */
 function describeWaits(sortedMs: readonly number[]): string {
   const median = percentile(sortedMs, 0.5);
@@ -107,12 +118,11 @@ export function describeLeaderboard(
   return { title, description: lines.join('\n'), ...(roleId ? { footer: { text: 'Members of the role only' } } : {}) };
 }
 
-/** /staff response: how the guild answered its modcalls in a period, and each member's claims. */
+/** /staff response: how the guild answered its modcalls in a period, and each member's claims (cards claimed). */
 export function describeModcallResponse(periodLabel: string, response: ModcallResponse): APIEmbed {
   if (response.calls === 0) return { title: `Modcall response, ${periodLabel}`, description: 'No modcalls.' };
-  const neverClaimed = response.calls - response.claimed;
   const lines = [
-    `**${response.calls}** calls · **${response.claimed}** claimed · **${response.resolved}** resolved · **${neverClaimed}** never claimed`,
+    describeModcallCounts(response),
     `Time to claim: ${describeWaits(response.toClaimMs)}`,
     `Time to resolve: ${describeWaits(response.toResolveMs)}`,
   ];

@@ -49,6 +49,8 @@ export const EXPORT_COLUMNS: { [K in ExportKind]: ReadonlyArray<ExportColumn<Exp
     { name: 'caller_id', cell: (row) => ({ id: row.caller_id }) },
     { name: 'caller_name', cell: (row) => ({ text: row.caller_name }) },
     { name: 'called', cell: (row) => ({ time: row.at }) },
+    // The card's first call: the calls of one card share it, and its claim and resolution are the card's, once.
+    { name: 'card', cell: (row) => ({ time: row.card_at ?? row.at }) },
     { name: 'claimed_by', cell: (row) => ({ id: row.claimed_by }) },
     { name: 'claimed', cell: (row) => ({ time: row.claimed_at }) },
     { name: 'resolved_by', cell: (row) => ({ id: row.resolved_by }) },

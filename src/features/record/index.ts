@@ -1,5 +1,5 @@
 /** What other features may use of the community record feature. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
 export type { ChartDrawer } from './chart-renderer.js';
-export { formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from './describe-stats.js';
+export { describeModcallCounts, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from './describe-stats.js';
 export { dayLabel } from './hours-per-day.js';

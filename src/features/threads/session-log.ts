@@ -72,13 +72,15 @@ function logLines(facts: SessionFacts): string[] {
     const text = `${what}${who}${by}`;
     lines.push({ at: found.at, order: 1, text: found.voided ? `~~${text}~~ (voided)` : text });
   }
-  for (const call of facts.modcalls) {
-    const caller = formatName(call.callerName ?? 'a player', 40);
+  // A card a line, however many calls it gathered: its claim is one claim.
+  for (const card of facts.modcalls) {
+    const caller = formatName(card.callerName ?? 'a player', 40);
+    const calls = card.calls > 1 ? ` (${card.calls} calls)` : '';
     const answer =
-      call.claimedBy === null || call.claimedAt === null
+      card.claimedBy === null || card.claimedAt === null
         ? 'not claimed'
-        : `claimed by <@${call.claimedBy}> after ${formatWait(call.claimedAt - call.at)}`;
-    lines.push({ at: call.at, order: 2, text: `📣 Modcall from ${caller} · ${answer}` });
+        : `claimed by <@${card.claimedBy}> after ${formatWait(card.claimedAt - card.calledAt)}`;
+    lines.push({ at: card.at, order: 2, text: `📣 Modcall from ${caller}${calls} · ${answer}` });
   }
   for (const shift of facts.shifts) {
     const who = shift.memberId === null ? formatName(shift.memberName ?? 'someone', 40) : `<@${shift.memberId}>`;

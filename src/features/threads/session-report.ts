@@ -13,20 +13,24 @@ const FIELD_MAX = 1024;
 
 /**
  * The after-action report of an ended session: how long it ran, its peak players and joins, its cases by type,
- * its modcalls answered and the median time to claim, and the staff on shift with their minutes within it.
+ * its modcall cards answered (a card of repeated calls once) and the median time to claim, and the staff on shift
+ * with their minutes within it.
  */
 export function renderSessionReport(facts: SessionFacts & { session: { endedAt: number } }): APIEmbed {
   const { session } = facts;
   const cases = casesByType(facts);
+  // A card is answered once, however many calls it gathered: the wait counts from its first call.
   const claimWaits = facts.modcalls
-    .filter((call) => call.claimedAt !== null)
-    .map((call) => (call.claimedAt ?? call.at) - call.at)
+    .filter((card) => card.claimedAt !== null)
+    .map((card) => (card.claimedAt ?? card.calledAt) - card.calledAt)
     .sort((a, b) => a - b);
   const median = percentile(claimWaits, 0.5);
+  const calls = facts.modcalls.reduce((sum, card) => sum + card.calls, 0);
   const modcalls =
     facts.modcalls.length === 0
       ? 'None'
       : `${claimWaits.length} of ${facts.modcalls.length} answered` +
+        (calls === facts.modcalls.length ? '' : ` (${calls} calls)`) +
         (median === undefined ? '' : ` · median time to claim ${formatWait(median)}`);
   return {
     title: `After-action report: ${formatName(session.name ?? `session ${session.sessionId}`, 200)}`,

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 import { digestSchema } from '../digest-schema.js';
 import { coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
-import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
+import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
 /** Serializes migrations between processes starting at once (a session advisory lock, released after). */
@@ -632,6 +632,8 @@ const MIGRATIONS: readonly string[] = [
   coverageSchema(),
   // Who chose the on-duty role, and the members it was given to (src/store/duty-schema.ts).
   dutyRoleHoldersSchema(),
+  // Each modcall's card, so that a card of several calls is claimed once (src/store/record-schema.ts).
+  modcallCardSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 
 import { digestSchema } from '../digest-schema.js';
 import { coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
-import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
+import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
 
@@ -166,6 +166,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(dutyRoleHoldersSchema());
+  },
+  (db) => {
+    db.exec(modcallCardSchema());
   },
 ];
 

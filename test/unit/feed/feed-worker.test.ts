@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { RUNTIME_TIMERS } from '../../../src/base/timers.js';
 import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/discord/posting/send-failure.js';
+import type { CardPlanner } from '../../../src/feed/card-plan.js';
 import { FeedWorker, type FeedWorkerDeps } from '../../../src/feed/feed-worker.js';
 import { SendPacer } from '../../../src/feed/send-pacer.js';
 import { serializeWrittenPost } from '../../../src/feed/written-message.js';
@@ -199,6 +200,54 @@ describe('the feed worker', () => {
     await until(async () => (await openCount(store)) === 0);
     expect(deliveryIdsOf(sender.sent)).toEqual(['c1', 'b1', 'b2']);
     expect((await store.deliveries.statusOf(GUILD)).broken).toEqual([]);
+  });
+
+  it("holds only the entry whose card another channel refuses, never the lane's own channel", async () => {
+    const store = await openStore('memory://', () => Date.now());
+    const sender = recordingSender();
+    // The cards: c-card changes a card in channel B (its route has changed since), which Discord refuses for good.
+    const cards: CardPlanner = {
+      plan: (_guildId, rendered) => {
+        const [first] = rendered;
+        if (first?.item.deliveryId === 'c-card') {
+          const refused = new SendError(
+            { kind: 'broken', status: 403, code: 50013, reason: 'Discord 403: Missing Permissions' },
+            CHANNEL_B,
+          );
+          return Promise.resolve({ kind: 'update', entry: first.item, run: () => Promise.reject(refused) });
+        }
+        return Promise.resolve({ kind: 'post', items: [...rendered], components: [], cut: false });
+      },
+      posted: () => Promise.resolve(),
+    };
+    const worker = new FeedWorker({
+      queue: store.deliveries,
+      guilds: store.guilds,
+      signals: store.signals,
+      send: sender.send,
+      cards,
+      logger: captureLogs().logger,
+      clock: () => Date.now(),
+      backoff: { baseMs: 5, capMs: 20 },
+      batchWindow: { quietMs: 20, maxMs: 200 },
+    });
+    cleanups.push(
+      () => store.close(),
+      () => worker.stop(),
+    );
+    await routeAll(store, CHANNEL_A);
+    await store.deliveries.accept(caseCreated('c-card'));
+    await store.deliveries.accept(caseCreated('c-next'));
+    await worker.start();
+
+    await until(async () => (await store.deliveries.statusOf(GUILD)).waiting === 0);
+    expect(deliveryIdsOf(sender.sent)).toEqual(['c-next']);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+      waiting: 0,
+      heldBroken: 0,
+      heldRefused: 1,
+      broken: [],
+    });
   });
 
   it('after a crash between send and confirm, sends the same message again under the same nonce', async () => {

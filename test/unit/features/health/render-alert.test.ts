@@ -45,6 +45,12 @@ describe('an alert', () => {
     expect(escalated.embeds[0]?.description).toContain('it is most likely off now');
   });
 
+  it('allows exactly the mention it makes: the role while open, nobody once resolved', () => {
+    const resolved = renderAlert(incident('refusals', { resolvedAt: Date.now() }), 'r1');
+    expect(resolved.content).toBe('');
+    expect(resolved.allowed_mentions).toEqual({ parse: [] });
+  });
+
   it('carries the buttons each kind of incident needs, and none once resolved', () => {
     expect(buttonsOf('refusals')).toEqual(['Send test', 'Re-enable']);
     expect(buttonsOf('intake-errors')).toEqual(['Send test', 'Re-enable']);

@@ -82,8 +82,24 @@ describe("a session thread's log", () => {
           },
         ],
         modcalls: [
-          { at: START + 10 * MIN, callerName: 'Lost', claimedBy: '555', claimedAt: START + 12 * MIN, resolvedAt: null },
-          { at: START + 20 * MIN, callerName: null, claimedBy: null, claimedAt: null, resolvedAt: null },
+          {
+            at: START + 10 * MIN,
+            calledAt: START + 10 * MIN,
+            calls: 1,
+            callerName: 'Lost',
+            claimedBy: '555',
+            claimedAt: START + 12 * MIN,
+            resolvedAt: null,
+          },
+          {
+            at: START + 20 * MIN,
+            calledAt: START + 20 * MIN,
+            calls: 1,
+            callerName: null,
+            claimedBy: null,
+            claimedAt: null,
+            resolvedAt: null,
+          },
         ],
         // Began before the session: only its end shows.
         shifts: [
@@ -98,6 +114,33 @@ describe("a session thread's log", () => {
       `<t:${second(START + 10 * MIN)}:T> 📣 Modcall from Lost · claimed by <@555> after 2 min`,
       `<t:${second(START + 20 * MIN)}:T> 📣 Modcall from a player · not claimed`,
     ]);
+  });
+});
+
+describe('a modcall card of three calls in a session', () => {
+  // The card's first call came before the session; two more during it; claimed 5 min after the first.
+  const card = {
+    at: START + 2 * MIN,
+    calledAt: START - MIN,
+    calls: 3,
+    callerName: 'Lost',
+    claimedBy: '555',
+    claimedAt: START + 4 * MIN,
+    resolvedAt: null,
+  };
+
+  it('is one line of the log, its calls counted, its claim timed from its first call', () => {
+    const [log] = renderSessionLog(facts({ modcalls: [card] }));
+    expect(log?.embed.description).toBe(
+      `<t:${Math.floor((START + 2 * MIN) / 1000)}:T> 📣 Modcall from Lost (3 calls) · claimed by <@555> after 5 min`,
+    );
+  });
+
+  it('is one card answered in the report, once, with its calls said', () => {
+    const report = renderSessionReport(facts({ modcalls: [card] }));
+    expect(report.fields?.find((field) => field.name === 'Modcalls')?.value).toBe(
+      '1 of 1 answered (3 calls) · median time to claim 5 min',
+    );
   });
 });
 
@@ -136,9 +179,25 @@ describe("a session's after-action report", () => {
           { at: START, number: 4, type: 'ban', targetName: null, moderatorId: null, moderatorName: null, voided: true },
         ],
         modcalls: [
-          { at: START, callerName: 'a', claimedBy: '1', claimedAt: START + 60_000, resolvedAt: null },
-          { at: START, callerName: 'b', claimedBy: '1', claimedAt: START + 180_000, resolvedAt: null },
-          { at: START, callerName: 'c', claimedBy: null, claimedAt: null, resolvedAt: null },
+          {
+            at: START,
+            calledAt: START,
+            calls: 1,
+            callerName: 'a',
+            claimedBy: '1',
+            claimedAt: START + 60_000,
+            resolvedAt: null,
+          },
+          {
+            at: START,
+            calledAt: START,
+            calls: 1,
+            callerName: 'b',
+            claimedBy: '1',
+            claimedAt: START + 180_000,
+            resolvedAt: null,
+          },
+          { at: START, calledAt: START, calls: 1, callerName: 'c', claimedBy: null, claimedAt: null, resolvedAt: null },
         ],
         shifts: [
           // Open when the session ended: counted to its end.
