@@ -9,6 +9,7 @@ import { describeGuildStoreContract } from './guild-store-contract.js';
 import { describeHeldEntriesContract } from './held-entries-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
+import { describeSetAsideContract } from './set-aside-contract.js';
 import { describeStoreContract } from './store-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
@@ -28,6 +29,13 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
         onFile(`CREATE TRIGGER refuse BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`),
       ),
     healDeliveryWrites: () => Promise.resolve(onFile('DROP TRIGGER refuse')),
+    refuseRows: (table, change, column, value) =>
+      Promise.resolve(
+        onFile(`CREATE TRIGGER refuse_${table}_${change} BEFORE ${change} ON ${table}
+                WHEN ${change === 'INSERT' ? 'NEW' : 'OLD'}.${column} = '${value.replaceAll("'", "''")}'
+                BEGIN SELECT RAISE(ABORT, 'the test refuses this ${table} row'); END`),
+      ),
+    allowRows: (table, change) => Promise.resolve(onFile(`DROP TRIGGER refuse_${table}_${change}`)),
     dispose: () => Promise.resolve(dir.remove()),
   });
 }
@@ -40,3 +48,4 @@ describeDocumentsContract('SQLite', sqliteUnderTest);
 describeCommunityRecordContract('SQLite', sqliteUnderTest);
 describeDigestsContract('SQLite', sqliteUnderTest);
 describeSessionFactsContract('SQLite', sqliteUnderTest);
+describeSetAsideContract('SQLite', sqliteUnderTest);

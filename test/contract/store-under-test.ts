@@ -10,6 +10,12 @@ export interface StoreUnderTest {
   /** Makes every new delivery fail to store, as a full disk would; `heal` undoes it. */
   breakDeliveryWrites(): Promise<void>;
   healDeliveryWrites(): Promise<void>;
+  /**
+   * Makes the database refuse (raise an error on) every `change` of a `table` row whose `column` is `value`, as a
+   * constraint the row breaks would: one item of a batch that fails for real. `allowRows` undoes it.
+   */
+  refuseRows(table: string, change: 'INSERT' | 'DELETE', column: string, value: string): Promise<void>;
+  allowRows(table: string, change: 'INSERT' | 'DELETE'): Promise<void>;
   /** Drops the database. */
   dispose(): Promise<void>;
 }
