@@ -36,6 +36,8 @@ export function setAsideStatements(d: SqlDialect) {
       .from<[string, number, number]>('set_aside WHERE job = ? AND retry_at <= ? ORDER BY retry_at LIMIT ?'),
     /** /status: a guild's items, the longest set aside first, by set_aside_by_guild. */
     ofGuild: d.select(SET_ASIDE_ITEM).from<[string, number]>('set_aside WHERE guild_id = ? ORDER BY since LIMIT ?'),
+    /** The host's list (npm run retry-set-aside): every guild's, the longest set aside first. */
+    all: d.select(SET_ASIDE_ITEM).from<[number]>('set_aside ORDER BY since LIMIT ?'),
     /** /metrics: the items of each job (the table holds only what failed: a few rows). */
     countByJob: d.sql<{ job: string; n: number }, []>('SELECT job, count(*) AS n FROM set_aside GROUP BY job'),
     /** The host's retry at once: every item (of one job) due now. */

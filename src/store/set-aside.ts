@@ -50,6 +50,8 @@ export interface SetAsideItem {
 export interface SetAsideStore {
   /** The guild's items set aside, the longest set aside first, at most `limit`. */
   listForGuild(guildId: string, limit: number): Promise<SetAsideItem[]>;
+  /** Every guild's items set aside (and those of none), the longest set aside first, at most `limit`. */
+  list(limit: number): Promise<SetAsideItem[]>;
   /** How many items each job has set aside now, every job named (0 for none). */
   countByJob(): Promise<Record<SetAsideJob, number>>;
   /**

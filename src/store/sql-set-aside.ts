@@ -36,6 +36,10 @@ export class SqlSetAside implements SetAsideStore {
     return (await this.engine.read(this.sql.ofGuild, [guildId, limit])).map(toItem);
   }
 
+  async list(limit: number): Promise<SetAsideItem[]> {
+    return (await this.engine.read(this.sql.all, [limit])).map(toItem);
+  }
+
   async countByJob(): Promise<Record<SetAsideJob, number>> {
     const counts = Object.fromEntries(SET_ASIDE_JOB_NAMES.map((job) => [job, 0])) as Record<SetAsideJob, number>;
     for (const { job, n } of await this.engine.read(this.sql.countByJob, [])) {
