@@ -75,7 +75,7 @@ describe('/status', () => {
         item: '17',
         guildId: GUILD,
         label: 'case.created dlv_01',
-        reason: 'index row size 3120 exceeds btree version 4 maximum 2704 for index "record_player_by_name"',
+        reason: 'new row for relation "record_case" violates check constraint "case_reason_length"',
         attempts: 1,
         since: NOW - 60_000,
         retryAt: NOW,
