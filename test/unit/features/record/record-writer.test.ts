@@ -65,6 +65,40 @@ describe("the record's writer", () => {
   });
 });
 
+describe("the record's writer and the deliveries it sets aside", () => {
+  it('tries those due first, goes on past a slice that set one aside, and logs it', async () => {
+    const calls: string[] = [];
+    const passes = [
+      { ...empty(), recorded: RECORD_SLICE - 1, setAside: 1, guilds: ['g1'] },
+      { ...empty(), recorded: 5, guilds: ['g2'] },
+    ];
+    const community: Pick<CommunityRecord, 'recordPending' | 'retrySetAside'> = {
+      retrySetAside: () => {
+        calls.push('retry');
+        return Promise.resolve({ ...empty(), recorded: 1, givenUp: 1, guilds: ['g9'] });
+      },
+      recordPending: () => {
+        calls.push('pending');
+        return Promise.resolve(passes.shift() ?? empty());
+      },
+    };
+    const changed: string[][] = [];
+    const logs = captureLogs();
+    const writer = new RecordWriter({
+      community,
+      timers: new ManualTime(),
+      logger: logs.logger,
+      onRecordChanged: (guildIds) => changed.push([...guildIds]),
+    });
+    expect(await writer.write()).toBe(1 + RECORD_SLICE - 1 + 5);
+    expect(calls).toEqual(['retry', 'pending', 'pending']);
+    expect(changed).toEqual([['g9'], ['g1'], ['g2']]);
+    expect(logs.text()).toContain('deliveries set aside: the community record could not merge them');
+    expect(logs.text()).toContain('"setAside":1');
+    expect(logs.text()).toContain('given up, left out of the community record');
+  });
+});
+
 describe("the record's writer and the shifts it merges", () => {
   it('tells which guilds had a shift change merged, and which had anything, slice by slice', async () => {
     const passes = [
