@@ -280,10 +280,18 @@ describe('edges the intake accepts', () => {
     expect((await h.bot.store.deliveries.stateOf(h.hookId, `fresh${offset}`)) !== undefined).toBe(true);
   });
 
-  it('takes an envelope whose id, event and server are as long as allowed, and a numeric server', async () => {
+  it('takes an envelope whose id, event and server are as long as allowed, refuses one character more', async () => {
     const id = 'i'.repeat(256);
-    const longest = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id, event: 'e'.repeat(64), server: '1'.repeat(64) });
-    expect((await h.postSigned(longest)).status).toBe(204);
+    const longest = { ...SAMPLE_DELIVERIES.modcall, id, event: 'e'.repeat(64), server: '1'.repeat(64) };
+    for (const field of ['id', 'event', 'server'] as const) {
+      const over = JSON.stringify({ ...longest, [field]: `${longest[field]}x` });
+      const refused = await h.postSigned(over);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: { code: 'envelope_field_too_long', message: expect.stringContaining(`"${field}"`) as string },
+      });
+    }
+    expect((await h.postSigned(JSON.stringify(longest))).status).toBe(204);
     expect(await h.bot.store.deliveries.stateOf(h.hookId, id)).not.toBeUndefined();
     const numeric = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'numeric-server', server: 4821337 });
     expect((await h.postSigned(numeric)).status).toBe(204);
