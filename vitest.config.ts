@@ -39,6 +39,7 @@ export default defineConfig({
         'src/intake/webhook-route.ts': { lines: 100, branches: 100 },
         'src/intake/read-raw-body.ts': { lines: 100, branches: 100 },
         'src/intake/signing-keys.ts': { lines: 100, branches: 100 },
+        'src/intake/envelope-limits.ts': { lines: 100, branches: 100 },
         // A floor for the rest of src/: what it measured when the gate was set; raise it, never lower it.
         lines: 94,
         branches: 85,

@@ -1,5 +1,5 @@
 // Runs one of the bot's compiled entry points: `npm start`, `npm run deploy-commands`, `npm run migrate-store`,
-// `npm run backup`, `npm run forget-lost-secrets`.
+// `npm run backup`, `npm run forget-lost-secrets`, `npm run retry-set-aside`.
 // Plain JavaScript on purpose: it must run in a production install (`npm ci --omit=dev`), which has neither
 // TypeScript nor tsx. Where TypeScript is installed (a checkout with its dev dependencies), a missing or stale
 // build is made first, so `git pull && npm start` runs what was pulled.
@@ -17,6 +17,7 @@ const ENTRIES = {
   'migrate-store': 'dist/scripts/migrate-store.js',
   backup: 'dist/scripts/backup-store.js',
   'forget-lost-secrets': 'dist/scripts/forget-lost-secrets.js',
+  'retry-set-aside': 'dist/scripts/retry-set-aside.js',
 };
 /** What the build compiles (tsconfig.build.json): newer sources than the build make it stale. */
 const SOURCES = ['src', 'commands', 'scripts', 'tsconfig.json', 'tsconfig.build.json'];

@@ -99,6 +99,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const intakeFailures = new IntakeFailures();
   const metrics = new BridgeMetrics();
   metrics.watchEntries(() => store.deliveries.countByState());
+  metrics.watchSetAside(() => store.setAside.countByJob());
   if (config.ROLE !== 'feed') metrics.knowDeliveryOutcomes(DELIVERY_OUTCOMES);
   const app = createApp({
     webhooks: config.ROLE !== 'feed',

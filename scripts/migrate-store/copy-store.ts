@@ -96,12 +96,19 @@ async function copyRecords(from: Store, to: Store): Promise<number> {
 
 /**
  * The community record, table by table a page at a time. The source's record updates not merged yet are merged
- * first (its deliveries are copied without them): what the bot received before the move is in the copy.
+ * first (its deliveries are copied without them): what the bot received before the move is in the copy. Those the
+ * writer set aside are tried once more; one that fails again stays out of the copy (its row in /status too).
  */
 async function copyCommunityRecord(from: Store, to: Store): Promise<number> {
   for (;;) {
-    const { recorded, skipped } = await from.community.recordPending(RECORD_PAGE);
-    if (recorded + skipped < RECORD_PAGE) break;
+    const { recorded, skipped, setAside, givenUp } = await from.community.recordPending(RECORD_PAGE);
+    if (recorded + skipped + setAside + givenUp < RECORD_PAGE) break;
+  }
+  await from.setAside.retryNow(Date.now(), 'record-writer');
+  for (;;) {
+    const { recorded, skipped, setAside, givenUp } = await from.community.retrySetAside(RECORD_PAGE);
+    // One that fails again is due only after a backoff: the pass after the last due one finds none.
+    if (recorded + skipped + setAside + givenUp === 0) break;
   }
   let copied = 0;
   for (const table of RECORD_TABLE_NAMES) {

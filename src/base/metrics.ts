@@ -5,6 +5,11 @@ export interface EntryCountsSource {
   (): Promise<{ waiting: number; held: number; muted: number }>;
 }
 
+/** What the set-aside gauge reads on each scrape: the items each batch job set aside, by job. */
+export interface SetAsideCountsSource {
+  (): Promise<Readonly<Record<string, number>>>;
+}
+
 /** What the lease gauge reads on each scrape: whether this process holds the gateway, how many partitions. */
 export interface LeaseSource {
   (): { gateway: boolean; feedPartitions: number };
@@ -121,6 +126,25 @@ export class BridgeMetrics {
         this.reset();
         if (!counts) return;
         for (const state of ['waiting', 'held', 'muted'] as const) this.labels(state).set(counts[state]);
+      },
+    });
+  }
+
+  /** `bridge_set_aside_items{job}`, read from `count` at each scrape. */
+  watchSetAside(count: SetAsideCountsSource): void {
+    new Gauge({
+      name: 'bridge_set_aside_items',
+      help:
+        'Items the batch jobs set aside now, by job: record-writer (deliveries not merged into the community record), ' +
+        "record-sweep (guilds whose record's old rows could not be deleted). Each is retried with backoff.",
+      labelNames: ['job'],
+      registers: [this.registry],
+      async collect() {
+        // A store that fails leaves the gauge empty for this scrape, as bridge_entries.
+        const counts = await count().catch(() => undefined);
+        this.reset();
+        if (!counts) return;
+        for (const [job, n] of Object.entries(counts)) this.labels(job).set(n);
       },
     });
   }

@@ -2,6 +2,7 @@ import type { MessagePayload } from '../discord/message-payload.js';
 import { renderDelivery } from '../embeds/render-delivery.js';
 import type { NewDelivery } from '../store/deliveries.js';
 import type { Route } from '../store/routing-rules.js';
+import { readStoredBody } from '../upstream/read-stored-body.js';
 import { classifyDelivery, EnvelopeSchema, type ClassifiedDelivery } from '../upstream/schemas.js';
 
 /**
@@ -18,7 +19,7 @@ export function renderEntry(
 
 /** The stored delivery, classified with today's schemas. */
 export function classifyEntry(entry: Pick<NewDelivery, 'deliveryId' | 'event' | 'rawBody'>): ClassifiedDelivery {
-  const envelope = EnvelopeSchema.safeParse(safeParseJson(entry.rawBody));
+  const envelope = EnvelopeSchema.safeParse(readStoredBody(entry.rawBody));
   if (envelope.success) return classifyDelivery(envelope.data);
   // The intake checked the envelope before storing; this only happens to a record edited by hand.
   return {
@@ -26,12 +27,4 @@ export function classifyEntry(entry: Pick<NewDelivery, 'deliveryId' | 'event' | 
     envelope: { id: entry.deliveryId, event: entry.event, data: entry.rawBody },
     problem: 'the stored body is not a delivery envelope',
   };
-}
-
-function safeParseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

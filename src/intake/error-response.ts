@@ -14,6 +14,8 @@ export const INTAKE_ERROR_CODES = [
   'signature_mismatch',
   'invalid_json',
   'invalid_envelope',
+  'envelope_field_too_long',
+  'envelope_field_control_character',
   'not_found',
   'busy',
   'internal_error',

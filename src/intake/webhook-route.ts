@@ -9,6 +9,7 @@ import type { SecretBox } from '../store/secret-box.js';
 import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
+import { checkEnvelopeFields } from './envelope-limits.js';
 import { noteOutcome, sendError } from './error-response.js';
 import type { IntakeFailures } from './intake-failures.js';
 import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
@@ -105,6 +106,8 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     if (!envelope.success) {
       return sendError(res, 400, 'invalid_envelope', 'the body must be a JSON object with string "id" and "event"');
     }
+    const problem = checkEnvelopeFields(envelope.data);
+    if (problem) return sendError(res, 400, problem.code, problem.message);
 
     if (envelope.data.event === PING_EVENT) {
       if (!(await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now))) {

@@ -15,10 +15,14 @@ export interface ModcallHandling {
   resolvedAt?: number;
 }
 
-/** What one pass of {@link CommunityRecord.recordPending} did. */
+/** What one pass of {@link CommunityRecord.recordPending} (or {@link CommunityRecord.retrySetAside}) did. */
 export interface RecordingPass {
   recorded: number;
   skipped: number;
+  /** Deliveries whose merge failed on its own, set aside (again) until their next try (set-aside.ts). */
+  setAside: number;
+  /** Deliveries set aside longer than their retention (SET_ASIDE_KEPT_DAYS) that failed again: left out for good. */
+  givenUp: number;
   /** The guilds for which anything was merged. */
   guilds: string[];
   /** The guilds for which a shift update was merged: who is on shift there may have changed. */
@@ -73,9 +77,16 @@ export interface RecordedPlayer {
 export interface CommunityRecord extends RecordQueries, RecordExport, SessionRecord {
   /**
    * Merges what up to `limit` unrecorded deliveries tell, oldest first, then marks them recorded; returns how
-   * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest.
+   * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest. One
+   * whose merge fails on its own (the rest merge without it) is set aside: left out of the next passes until its
+   * next try ({@link retrySetAside}), its body kept. A store that fails as a whole fails the pass, nothing set aside.
    */
   recordPending(limit: number): Promise<RecordingPass>;
+  /**
+   * Merges, each on its own, up to `limit` deliveries set aside whose next try is due: one that merges is recorded
+   * and no longer set aside; one that fails again waits longer, or is given up once past its retention.
+   */
+  retrySetAside(limit: number): Promise<RecordingPass>;
   /**
    * What a modcall's card says of its calls (one card gathers a caller's repeated calls), in the card's order: that
    * they are one card's (named by the first), who claimed and resolved it, when. The card's claim and resolution
@@ -98,7 +109,10 @@ export interface CommunityRecord extends RecordQueries, RecordExport, SessionRec
   setRetentionDays(guildId: string, days: number): Promise<void>;
   /** Null: only members with Manage Server read the record. */
   setStaffRole(guildId: string, roleId: string | null): Promise<void>;
-  /** Deletes what is past each guild's retention at `now`, each guild's oldest first, in bounded slices. */
+  /**
+   * Deletes what is past each guild's retention at `now`, each guild's oldest first, in bounded slices. A guild
+   * whose deletes fail on their own is set aside until its next try; the other guilds are swept.
+   */
   sweep(now: number): Promise<number>;
   /**
    * migrate-store: up to `limit` rows of one of the record's tables ({@link RECORD_TABLE_NAMES}), in key order,

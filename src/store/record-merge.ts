@@ -1,3 +1,5 @@
+import { removeControlCharacters } from '../base/control-characters.js';
+import { readStoredBody } from '../upstream/read-stored-body.js';
 import { recordUpdateOf, type RecordUpdate } from '../upstream/record-update.js';
 import type { ModcallHandling } from './community-record.js';
 import type { RecordGuard, RecordWrite } from './record-engine.js';
@@ -51,12 +53,14 @@ export function modcallParams(
   cardAt: number | undefined,
 ): unknown[] {
   const { claimedBy, claimedAt, resolvedBy, resolvedAt } = handled;
+  // A card's caller is read from its delivery's body as the feed read it: never a control character in a column.
+  const callerName = call.callerName === undefined ? undefined : removeControlCharacters(call.callerName);
   return nulls([
     guildId,
     server,
-    call.callerId,
+    removeControlCharacters(call.callerId),
     call.at,
-    call.callerName,
+    callerName,
     claimedBy,
     claimedAt,
     resolvedBy,
@@ -147,12 +151,7 @@ export function planRecording(
 /** What the delivery's body tells the record, read as leniently as the intake reads its routing keys. */
 function updateOf(row: UnrecordedRow): RecordUpdate | undefined {
   if (row.raw_body === null) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(row.raw_body);
-  } catch {
-    return undefined;
-  }
+  const json = readStoredBody(row.raw_body);
   // No schema pass: recordUpdateOf reads each field it uses and leaves out what is not of its type.
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   const { at, data } = json as { at?: unknown; data?: unknown };

@@ -9,11 +9,13 @@ import type { Sql, SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
 /** A stored delivery the community record's writer has not read yet (record-schema.ts). */
-const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'event', 'raw_body');
+const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'event', 'delivery_id', 'raw_body');
 export type UnrecordedRow = RowOf<typeof UNRECORDED>;
 
 const SETTINGS = columns('record_guild', 'retention_days', 'staff_role_id');
 const GUILD_SETTINGS = columns('record_guild', 'guild_id', 'retention_days');
+/** A guild due for the retention sweep, and whether the sweep set it aside before (1) or not (0). */
+export type DueGuildRow = RowOf<typeof GUILD_SETTINGS> & { set_aside: number };
 
 /**
  * A guild's retention in ms, in SQL (a BIGINT: days times ms overflow a 32-bit integer in PostgreSQL), for the
@@ -61,17 +63,27 @@ export function keyOf(table: RecordTableName): readonly string[] {
 export function recordStatements(d: SqlDialect) {
   return {
     // Read without a lock: a lane's statements on the same rows never wait for the writer (see planRecording).
+    // Those waiting (1) only, by delivery_recording: one set aside (2) waits for its next try (set-aside-schema.ts).
     unrecorded: d.sql<UnrecordedRow, [number]>(
-      `SELECT ${UNRECORDED.text} FROM delivery WHERE unrecorded IS NOT NULL
+      `SELECT ${UNRECORDED.text} FROM delivery WHERE unrecorded = 1
        ORDER BY seq LIMIT ?`,
+    ),
+    // The deliveries set aside whose next try is due, by their seqs (those still stored and not recorded).
+    unrecordedOf: d.sql<UnrecordedRow, [unknown]>(
+      `SELECT ${UNRECORDED.text} FROM delivery WHERE ${d.inList('seq')} AND unrecorded IS NOT NULL`,
+    ),
+    // Set aside: left out of the writer's passes (not 1), its body kept (a mark, so not NULL), until its next try.
+    setDeliveryAside: d.sql<never, [number]>(
+      'UPDATE delivery SET unrecorded = 2 WHERE seq = ? AND unrecorded IS NOT NULL',
     ),
     // The deliveries a pass read, still stored as its merges commit (record-merge.ts): forgetting their guild
     // deletes them first, and waits for the merges on PostgreSQL.
     stillStored: d.sql<{ seq: number }, [unknown]>(`SELECT seq FROM delivery WHERE ${d.inList('seq')}${d.forKeyShare}`),
-    // The oldest delivery the writer has not read yet (/healthz's record lag), first by the partial index.
+    // The oldest delivery the writer has not read yet (/healthz's record lag), first by the partial index; one set
+    // aside is not waiting for the writer (/status and /metrics show it).
     oldestUnrecorded: d
       .select(columns('delivery', 'received_at'))
-      .from<[]>('delivery WHERE unrecorded IS NOT NULL ORDER BY seq LIMIT 1'),
+      .from<[]>('delivery WHERE unrecorded = 1 ORDER BY seq LIMIT 1'),
     // Read: what is posted keeps no body any more (what waits or is held keeps it, to be posted).
     markRecorded: d.sql(
       `UPDATE delivery SET unrecorded = NULL, raw_body = CASE WHEN state = 'posted' THEN NULL ELSE raw_body END
@@ -163,8 +175,15 @@ export function recordStatements(d: SqlDialect) {
        ON CONFLICT (guild_id) DO UPDATE SET retention_days = excluded.retention_days,
          due_at = CASE WHEN record_guild.due_at IS NULL THEN NULL ELSE 0 END`,
     ),
-    // The guilds whose oldest row is past their retention, the longest due first, by record_guild_due.
-    dueGuilds: d.select(GUILD_SETTINGS).from<[number, number]>('record_guild WHERE due_at < ? ORDER BY due_at LIMIT ?'),
+    // The guilds whose oldest row is past their retention, the longest due first, by record_guild_due; whether
+    // the sweep set each aside before (by set_aside's key), so it is cleared once swept.
+    dueGuilds: d.sql<DueGuildRow, [number, number]>(
+      `SELECT ${GUILD_SETTINGS.text}, (SELECT count(*) FROM set_aside
+         WHERE set_aside.job = 'record-sweep' AND set_aside.item = record_guild.guild_id) AS set_aside
+       FROM record_guild WHERE due_at < ? ORDER BY due_at LIMIT ?`,
+    ),
+    // A guild set aside is due at its next try, not before (set-aside-statements.ts makes it due at once).
+    postponeSweep: d.sql<never, [number, string]>('UPDATE record_guild SET due_at = ? WHERE guild_id = ?'),
     // After the sweep: due again when its oldest row left (each table's by (guild_id, at)) is past the retention.
     settleDue: d.sql<never, [string, ...string[]]>(
       `UPDATE record_guild SET due_at = (

@@ -7,24 +7,64 @@ import {
   type RecordSettings,
   type RecordTableName,
 } from './community-record.js';
-import type { RecordWrite } from './record-engine.js';
+import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { modcallParams, planRecording, type RecordingPlan } from './record-merge.js';
-import { keyOf, RECORD_TABLES } from './record-statements.js';
+import { keyOf, RECORD_TABLES, type DueGuildRow, type UnrecordedRow } from './record-statements.js';
+import { SET_ASIDE_KEPT_MS } from './set-aside.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { SqlRecordQueries } from './sql-record-queries.js';
+import type { SqlSetAside } from './sql-set-aside.js';
+import { isStoreUnavailable } from './store-unavailable.js';
 import { sweepInSlices } from './sweep-in-slices.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Guilds read at a time by the retention sweep. */
 const DUE_GUILDS_PAGE = 100;
+/** What /status calls a guild's record the retention sweep set aside. */
+const SWEEP_LABEL = "the community record's retention sweep";
 
 /**
  * The community record on either engine: what it answers (sql-record-queries.ts), and how it is written, kept for
  * its retention and copied by migrate-store; the shared statements, run by the engine's {@link RecordEngine}.
+ * What its writer or its sweep cannot do for one delivery or one guild is set aside (set-aside.ts), the rest done.
  */
 export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRecord {
+  constructor(
+    d: SqlDialect,
+    engine: RecordEngine,
+    private readonly setAside: SqlSetAside,
+    private readonly clock: () => number,
+  ) {
+    super(d, engine);
+  }
+
   async recordPending(limit: number): Promise<RecordingPass> {
-    return this.applyRecording(await this.planPending(limit));
+    const rows = await this.engine.read(this.sql.unrecorded, [limit]);
+    try {
+      return await this.applyRecording(planRecording(this.d, this.sql, rows));
+    } catch (error) {
+      if (isStoreUnavailable(error) || rows.length === 0) throw error;
+      // One delivery's merge failed the slice's transaction: each goes again on its own, so only that one waits.
+      if (rows.length === 1 && rows[0]) return this.setDeliveryAside(rows[0], error);
+      const passes: RecordingPass[] = [];
+      for (const row of rows) passes.push(await this.recordAlone(row, false));
+      return sumPasses(passes);
+    }
+  }
+
+  async retrySetAside(limit: number): Promise<RecordingPass> {
+    const due = await this.setAside.due('record-writer', this.clock(), limit);
+    if (due.length === 0) return emptyPass();
+    const rows = await this.engine.read(this.sql.unrecordedOf, [this.d.list(due.map(({ item }) => Number(item)))]);
+    const found = new Set(rows.map((row) => String(row.seq)));
+    // Gone meanwhile (its guild forgotten, or its retention over): nothing left to try.
+    const gone = due
+      .filter(({ item }) => !found.has(item))
+      .map(({ item }) => this.setAside.clearWrite('record-writer', item));
+    if (gone.length > 0) await this.engine.write(gone);
+    const passes: RecordingPass[] = [];
+    for (const row of [...rows].sort((a, b) => a.seq - b.seq)) passes.push(await this.recordAlone(row, true));
+    return sumPasses(passes);
   }
 
   /** The first step of {@link recordPending}: what waits, read without a lock, and what merging it writes. */
@@ -32,14 +72,49 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
     return planRecording(this.d, this.sql, await this.engine.read(this.sql.unrecorded, [limit]));
   }
 
-  /** The second: the merges, if every delivery read is still stored (else nothing now), then the marks. */
-  async applyRecording(plan: RecordingPlan): Promise<RecordingPass> {
+  /**
+   * The second: the merges, if every delivery read is still stored (else nothing now), then the marks, with
+   * `alsoMarked` in the marks' transaction (a delivery recorded is no longer set aside).
+   */
+  async applyRecording(plan: RecordingPlan, alsoMarked: readonly RecordWrite[] = []): Promise<RecordingPass> {
     const { stillStored, merges, markRecorded, recorded, skipped, guilds, shiftGuilds, sessionGuilds } = plan;
-    if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) {
-      return { recorded: 0, skipped: 0, guilds: [], shiftGuilds: [], sessionGuilds: [] };
+    if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) return emptyPass();
+    if (markRecorded) await this.engine.write([markRecorded, ...alsoMarked]);
+    return { recorded, skipped, setAside: 0, givenUp: 0, guilds, shiftGuilds, sessionGuilds };
+  }
+
+  /** One delivery merged on its own (one set aside: cleared once recorded); set aside if it fails. */
+  private async recordAlone(row: UnrecordedRow, wasSetAside: boolean): Promise<RecordingPass> {
+    const clear = wasSetAside ? [this.setAside.clearWrite('record-writer', String(row.seq))] : [];
+    try {
+      return await this.applyRecording(planRecording(this.d, this.sql, [row]), clear);
+    } catch (error) {
+      if (isStoreUnavailable(error)) throw error;
+      return this.setDeliveryAside(row, error);
     }
-    if (markRecorded) await this.engine.write([markRecorded]);
-    return { recorded, skipped, guilds, shiftGuilds, sessionGuilds };
+  }
+
+  /**
+   * Sets the delivery aside (again) after `error`: left out of the writer's passes until its next try, its body
+   * kept. Set aside longer than its retention, it is given up instead: marked recorded as one that tells nothing
+   * usable (its body dropped once it is posted, as any recorded delivery's), no longer set aside.
+   */
+  private async setDeliveryAside(row: UnrecordedRow, error: unknown): Promise<RecordingPass> {
+    const now = this.clock();
+    const item = String(row.seq);
+    const label = `${row.event} ${row.delivery_id}`;
+    const aside = await this.setAside.setAsideWrite(
+      { job: 'record-writer', item, guildId: row.guild_id, label },
+      error,
+      now,
+    );
+    if (aside.since <= now - SET_ASIDE_KEPT_MS) {
+      const marked = { sql: this.sql.markRecorded, params: [this.d.list([row.seq])] };
+      await this.engine.write([marked, this.setAside.clearWrite('record-writer', item)]);
+      return { ...emptyPass(), givenUp: 1 };
+    }
+    await this.engine.write([{ sql: this.sql.setDeliveryAside, params: [row.seq] }, aside.write]);
+    return { ...emptyPass(), setAside: 1 };
   }
 
   async noteModcallHandled(
@@ -82,25 +157,42 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
   /**
    * Deletes the rows past their guild's retention, in slices, visiting only the guilds that have some (their
    * `due_at`, record-schema.ts), then sets when each is due next. A row merged into a guild while it is swept,
-   * older than all its others, may wait for the guild's next due time.
+   * older than all its others, may wait for the guild's next due time. A guild whose deletes fail on their own is
+   * set aside, its `due_at` put off until its next try; the other guilds are swept.
    */
   async sweep(now: number): Promise<number> {
     let total = 0;
     for (;;) {
       const due = await this.engine.read(this.sql.dueGuilds, [now, DUE_GUILDS_PAGE]);
-      for (const guild of due) {
-        const before = now - (guild.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS) * DAY_MS;
-        for (const { table } of RECORD_TABLES) {
-          const slice = this.sql.sweepSlice[table];
-          total += await sweepInSlices((limit) =>
-            this.engine.write([{ sql: slice, params: [guild.guild_id, before, limit] }]),
-          );
-        }
-        const guildId = guild.guild_id;
-        await this.engine.write([{ sql: this.sql.settleDue, params: [...RECORD_TABLES.map(() => guildId), guildId] }]);
-      }
-      // A guild swept is due again only after `now`: a page shorter than asked was the last.
+      for (const guild of due) total += await this.sweepApart(guild, now);
+      // A guild swept, or set aside, is due again only after `now`: a page shorter than asked was the last.
       if (due.length < DUE_GUILDS_PAGE) return total;
+    }
+  }
+
+  /** One guild swept (no longer set aside, if it was); set aside if its deletes fail, not the store. */
+  private async sweepApart(guild: DueGuildRow, now: number): Promise<number> {
+    const guildId = guild.guild_id;
+    try {
+      const before = now - (guild.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS) * DAY_MS;
+      let total = 0;
+      for (const { table } of RECORD_TABLES) {
+        const slice = this.sql.sweepSlice[table];
+        total += await sweepInSlices((limit) => this.engine.write([{ sql: slice, params: [guildId, before, limit] }]));
+      }
+      const settle = { sql: this.sql.settleDue, params: [...RECORD_TABLES.map(() => guildId), guildId] };
+      const cleared = Number(guild.set_aside) > 0 ? [this.setAside.clearWrite('record-sweep', guildId)] : [];
+      await this.engine.write([settle, ...cleared]);
+      return total;
+    } catch (error) {
+      if (isStoreUnavailable(error)) throw error;
+      const aside = await this.setAside.setAsideWrite(
+        { job: 'record-sweep', item: guildId, guildId, label: SWEEP_LABEL },
+        error,
+        now,
+      );
+      await this.engine.write([aside.write, { sql: this.sql.postponeSweep, params: [aside.retryAt, guildId] }]);
+      return 0;
     }
   }
 
@@ -125,4 +217,22 @@ function insertRow(d: SqlDialect, table: RecordTableName, row: RecordRow): Recor
      ON CONFLICT (${keyOf(table).join(', ')}) DO NOTHING`,
   );
   return { sql, params: names.map((name) => row[name]) };
+}
+
+function emptyPass(): RecordingPass {
+  return { recorded: 0, skipped: 0, setAside: 0, givenUp: 0, guilds: [], shiftGuilds: [], sessionGuilds: [] };
+}
+
+/** The passes of single deliveries as one: their counts added, each guild named once. */
+function sumPasses(passes: readonly RecordingPass[]): RecordingPass {
+  const union = (pick: (pass: RecordingPass) => readonly string[]) => [...new Set(passes.flatMap(pick))];
+  return {
+    recorded: passes.reduce((sum, pass) => sum + pass.recorded, 0),
+    skipped: passes.reduce((sum, pass) => sum + pass.skipped, 0),
+    setAside: passes.reduce((sum, pass) => sum + pass.setAside, 0),
+    givenUp: passes.reduce((sum, pass) => sum + pass.givenUp, 0),
+    guilds: union((pass) => pass.guilds),
+    shiftGuilds: union((pass) => pass.shiftGuilds),
+    sessionGuilds: union((pass) => pass.sessionGuilds),
+  };
 }

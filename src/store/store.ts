@@ -9,6 +9,7 @@ import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
 import type { HookStore } from './hooks.js';
 import type { RecordStore } from './records.js';
+import type { SetAsideStore } from './set-aside.js';
 import type { StoreSignals } from './signals.js';
 
 /** Which engine holds the store (for /healthz and logs: never the URL, which may hold a password). */
@@ -35,6 +36,8 @@ export interface Store extends GuildForgetting {
   readonly digests: Digests;
   /** The duty feature's choices: each guild's on-duty board and on-shift role. */
   readonly duty: DutyStore;
+  /** What the batch jobs set aside (the record's writer and sweep): for /status, /metrics and a retry at once. */
+  readonly setAside: SetAsideStore;
   readonly signals: StoreSignals;
   /**
    * How this feed process shares the feeds and the gateway with others, as far as the engine allows several:

@@ -218,6 +218,18 @@ export interface RecordShiftTable {
   seconds: number | null;
 }
 
+/** A row of `set_aside`. */
+export interface SetAsideTable {
+  job: string;
+  item: string;
+  guild_id: string | null;
+  label: string;
+  reason: string;
+  attempts: number;
+  since: number;
+  retry_at: number;
+}
+
 /** A row of `written_message`. */
 export interface WrittenMessageTable {
   channel_id: string;
@@ -245,5 +257,6 @@ export interface Tables<E extends Engine = Engine> {
   record_player: RecordPlayerTable;
   record_session: RecordSessionTable;
   record_shift: RecordShiftTable;
+  set_aside: SetAsideTable;
   written_message: WrittenMessageTable;
 }

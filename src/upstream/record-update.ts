@@ -1,3 +1,4 @@
+import { removeControlCharacters } from '../base/control-characters.js';
 import type { Envelope, EventName } from './schemas.js';
 
 /**
@@ -108,7 +109,7 @@ function caseUpdate(found: Fields | undefined, sentAt: number | undefined): Reco
     targetName: text(target?.name),
     moderatorId: text(moderator?.discordId),
     moderatorName: text(moderator?.name),
-    reason: text(found.reason),
+    reason: text(found.reason, true),
     createdAt,
     voidedAt,
     voidedBy: text(found.voidedBy),
@@ -184,9 +185,15 @@ function int(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
 }
 
-/** Ids may come as numbers; longer text than a name or reason would hold is cut to what the record keeps. */
-function text(value: unknown): string | undefined {
-  if (typeof value === 'string') return value.length > MAX_TEXT ? value.slice(0, MAX_TEXT) : value;
+/**
+ * Ids may come as numbers; longer text than a name or reason would hold is cut to what the record keeps. No control
+ * character is kept (PostgreSQL refuses U+0000 in a column); with `keepLayout` (a reason), tab and line breaks are.
+ */
+function text(value: unknown, keepLayout = false): string | undefined {
+  if (typeof value === 'string') {
+    const clean = removeControlCharacters(value, keepLayout);
+    return clean.length > MAX_TEXT ? clean.slice(0, MAX_TEXT) : clean;
+  }
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   return undefined;
 }

@@ -1,7 +1,11 @@
+import { removeControlCharacters } from '../base/control-characters.js';
 import type { Envelope } from './schemas.js';
 
-/** Longer values are not ids or types the service sends; they are not stored as routing keys. */
-const MAX_KEY_LENGTH = 64;
+/**
+ * Longer values are not ids or types the service sends; they are not stored as routing keys (the intake refuses a
+ * longer `server` outright, envelope-limits.ts).
+ */
+export const MAX_KEY_LENGTH = 64;
 
 /**
  * What routing rules may name of a delivery besides its event: its game server (`server`, digits in a string,
@@ -22,10 +26,11 @@ function caseOf(data: unknown): { type?: unknown } | undefined {
   return typeof found === 'object' && found !== null ? found : undefined;
 }
 
+/** A key as a rule names it: no control character (a column refuses U+0000; a rule could not name one). */
 function keyOf(value: unknown): string | undefined {
   const text =
     typeof value === 'string'
-      ? value
+      ? removeControlCharacters(value)
       : typeof value === 'number' && Number.isSafeInteger(value)
         ? String(value)
         : undefined;

@@ -108,7 +108,12 @@ export function useRecordStores(makeEngine: () => Promise<StoreUnderTest>) {
     if (!underTest) throw new Error('no engine: call start() first');
     await underTest.exec(sql);
   };
-  return { start, close, now, exec };
+  /** The engine of the test, once a store was started (to make its database refuse rows). */
+  const engine = () => {
+    if (!underTest) throw new Error('no engine: start a store first');
+    return underTest;
+  };
+  return { start, close, now, exec, engine };
 }
 
 /** The community record's contract (store/community-record.ts), proven the same way on each engine. */
@@ -238,6 +243,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await community.applyRecording(plan)).toEqual({
         recorded: 0,
         skipped: 0,
+        setAside: 0,
+        givenUp: 0,
         guilds: [],
         shiftGuilds: [],
         sessionGuilds: [],
@@ -368,6 +375,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(100)).toEqual({
         recorded: 2,
         skipped: 0,
+        setAside: 0,
+        givenUp: 0,
         guilds: [GUILD],
         shiftGuilds: [GUILD],
         sessionGuilds: [],
@@ -382,6 +391,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(100)).toEqual({
         recorded: 1,
         skipped: 0,
+        setAside: 0,
+        givenUp: 0,
         guilds: [GUILD],
         shiftGuilds: [],
         sessionGuilds: [],
@@ -444,6 +455,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(100)).toEqual({
         recorded: 1,
         skipped: 0,
+        setAside: 0,
+        givenUp: 0,
         guilds: [GUILD],
         shiftGuilds: [],
         sessionGuilds: [GUILD],
@@ -488,6 +501,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(10)).toEqual({
         recorded: 1,
         skipped: 1,
+        setAside: 0,
+        givenUp: 0,
         guilds: [GUILD],
         shiftGuilds: [],
         sessionGuilds: [],
@@ -495,6 +510,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.community.recordPending(10)).toEqual({
         recorded: 0,
         skipped: 0,
+        setAside: 0,
+        givenUp: 0,
         guilds: [],
         shiftGuilds: [],
         sessionGuilds: [],

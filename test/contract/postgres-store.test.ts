@@ -13,6 +13,7 @@ import { describeHeldEntriesContract } from './held-entries-contract.js';
 import { describeRecordFiguresContract } from './record-figures-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
+import { describeSetAsideContract } from './set-aside-contract.js';
 import { describeStoreContract } from './store-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
@@ -36,6 +37,15 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
           CREATE TRIGGER refuse BEFORE INSERT ON delivery FOR EACH ROW EXECUTE FUNCTION refuse();`),
     healDeliveryWrites: () => onDatabase('DROP TRIGGER refuse ON delivery; DROP FUNCTION refuse();'),
     exec: onDatabase,
+    refuseRows: (table, change, column, value) =>
+      onDatabase(`
+          CREATE FUNCTION refuse_${table}_${change}() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'the test refuses this ${table} row'; END $$;
+          CREATE TRIGGER refuse_${change} BEFORE ${change} ON ${table} FOR EACH ROW
+            WHEN (${change === 'INSERT' ? 'NEW' : 'OLD'}.${column} = ${pg.escapeLiteral(value)})
+            EXECUTE FUNCTION refuse_${table}_${change}();`),
+    allowRows: (table, change) =>
+      onDatabase(`DROP TRIGGER refuse_${change} ON ${table}; DROP FUNCTION refuse_${table}_${change}();`),
     dispose: () => database.drop(),
   };
 }
@@ -51,6 +61,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeSessionFactsContract('PostgreSQL', postgresUnderTest);
   describeDutyRoleHoldersContract('PostgreSQL', postgresUnderTest);
   describeRecordFiguresContract('PostgreSQL', postgresUnderTest);
+  describeSetAsideContract('PostgreSQL', postgresUnderTest);
 });
 
 /**

@@ -11,6 +11,7 @@ import { describeHeldEntriesContract } from './held-entries-contract.js';
 import { describeRecordFiguresContract } from './record-figures-contract.js';
 import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
+import { describeSetAsideContract } from './set-aside-contract.js';
 import { describeStoreContract } from './store-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
@@ -31,6 +32,13 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
       ),
     healDeliveryWrites: () => Promise.resolve(onFile('DROP TRIGGER refuse')),
     exec: (sql) => Promise.resolve(onFile(sql)),
+    refuseRows: (table, change, column, value) =>
+      Promise.resolve(
+        onFile(`CREATE TRIGGER refuse_${table}_${change} BEFORE ${change} ON ${table}
+                WHEN ${change === 'INSERT' ? 'NEW' : 'OLD'}.${column} = '${value.replaceAll("'", "''")}'
+                BEGIN SELECT RAISE(ABORT, 'the test refuses this ${table} row'); END`),
+      ),
+    allowRows: (table, change) => Promise.resolve(onFile(`DROP TRIGGER refuse_${table}_${change}`)),
     dispose: () => Promise.resolve(dir.remove()),
   });
 }
@@ -45,3 +53,4 @@ describeDigestsContract('SQLite', sqliteUnderTest);
 describeSessionFactsContract('SQLite', sqliteUnderTest);
 describeDutyRoleHoldersContract('SQLite', sqliteUnderTest);
 describeRecordFiguresContract('SQLite', sqliteUnderTest);
+describeSetAsideContract('SQLite', sqliteUnderTest);

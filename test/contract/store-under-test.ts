@@ -12,6 +12,12 @@ export interface StoreUnderTest {
   healDeliveryWrites(): Promise<void>;
   /** Runs SQL on the engine's database over a connection of its own, as an operator's tool would. */
   exec(sql: string): Promise<void>;
+  /**
+   * Makes the database refuse (raise an error on) every `change` of a `table` row whose `column` is `value`, as a
+   * constraint the row breaks would: one item of a batch that fails for real. `allowRows` undoes it.
+   */
+  refuseRows(table: string, change: 'INSERT' | 'DELETE', column: string, value: string): Promise<void>;
+  allowRows(table: string, change: 'INSERT' | 'DELETE'): Promise<void>;
   /** Drops the database. */
   dispose(): Promise<void>;
 }

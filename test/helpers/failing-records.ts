@@ -36,3 +36,24 @@ export function failReadsOf(
   };
   return wrapper;
 }
+
+/**
+ * A real record store whose sweep of one kind rejects, as a statement the database refuses would (a row it cannot
+ * delete); every other kind's sweep, and everything else, goes to the store as it is.
+ */
+export function failSweepsOf(records: RecordStore, kind: string): RecordStore {
+  return {
+    get: (wanted, key) => records.get(wanted, key),
+    update: (wanted, key, change, timeOf) => records.update(wanted, key, change, timeOf),
+    put: (wanted, documents) => records.put(wanted, documents),
+    getAll: (wanted, keys) => records.getAll(wanted, keys),
+    delete: (wanted, key) => records.delete(wanted, key),
+    list: (wanted) => records.list(wanted),
+    listDue: (wanted, until, limit) => records.listDue(wanted, until, limit),
+    sweepBefore: (wanted, before, limit) =>
+      wanted === kind
+        ? Promise.reject(new Error(`the test refuses to delete a ${kind} document`))
+        : records.sweepBefore(wanted, before, limit),
+    kinds: () => records.kinds(),
+  };
+}

@@ -187,6 +187,37 @@ const badCases: BadCase[] = [
     send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: undefined })),
   },
   {
+    name: 'signed envelope whose id is over 256 characters',
+    status: 400,
+    code: 'envelope_field_too_long',
+    send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'i'.repeat(257) })),
+  },
+  {
+    name: 'signed envelope whose event is over 64 characters',
+    status: 400,
+    code: 'envelope_field_too_long',
+    send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'long-event', event: 'e'.repeat(65) })),
+  },
+  {
+    name: 'signed envelope whose server is over 64 characters',
+    status: 400,
+    code: 'envelope_field_too_long',
+    send: () =>
+      h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'long-server', server: '1'.repeat(65) })),
+  },
+  {
+    name: 'signed envelope whose id carries NUL',
+    status: 400,
+    code: 'envelope_field_control_character',
+    send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'nul\u0000id' })),
+  },
+  {
+    name: 'signed envelope whose server carries a line feed',
+    status: 400,
+    code: 'envelope_field_control_character',
+    send: () => h.postSigned(JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'lf-server', server: '12\n3' })),
+  },
+  {
     name: 'body over 1 MiB',
     status: 413,
     code: 'payload_too_large',
@@ -247,6 +278,37 @@ describe('edges the intake accepts', () => {
     const response = await h.postSigned(payload, { timestamp: String(nowSeconds() + offset) });
     expect(response.status).toBe(204);
     expect((await h.bot.store.deliveries.stateOf(h.hookId, `fresh${offset}`)) !== undefined).toBe(true);
+  });
+
+  it('takes an envelope whose id, event and server are as long as allowed, refuses one character more', async () => {
+    const id = 'i'.repeat(256);
+    const longest = { ...SAMPLE_DELIVERIES.modcall, id, event: 'e'.repeat(64), server: '1'.repeat(64) };
+    for (const field of ['id', 'event', 'server'] as const) {
+      const over = JSON.stringify({ ...longest, [field]: `${longest[field]}x` });
+      const refused = await h.postSigned(over);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        error: { code: 'envelope_field_too_long', message: expect.stringContaining(`"${field}"`) as string },
+      });
+    }
+    expect((await h.postSigned(JSON.stringify(longest))).status).toBe(204);
+    expect(await h.bot.store.deliveries.stateOf(h.hookId, id)).not.toBeUndefined();
+    const numeric = JSON.stringify({ ...SAMPLE_DELIVERIES.modcall, id: 'numeric-server', server: 4821337 });
+    expect((await h.postSigned(numeric)).status).toBe(204);
+  });
+
+  it('takes a delivery whose data carries NUL and other control characters, its body stored as signed', async () => {
+    const call = SAMPLE_DELIVERIES['case.created'];
+    const payload = JSON.stringify({
+      ...call,
+      id: 'controls-in-data',
+      data: { case: { ...call.data.case, type: 'w\u0000arn', reason: 'spam\u0000\u0007\tand\nmore' } },
+    });
+    expect((await h.postSigned(payload)).status).toBe(204);
+    const entry = (await h.bot.store.deliveries.listOpen()).find((e) => e.deliveryId === 'controls-in-data');
+    expect(entry?.rawBody).toBe(payload);
+    // The case type a rule may name loses the control character.
+    expect(entry?.caseType).toBe('warn');
   });
 
   it('keeps __proto__ and constructor keys inside data as data, polluting nothing', async () => {

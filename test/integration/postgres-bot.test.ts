@@ -20,7 +20,11 @@ afterEach(async () => {
 async function deliver(bot: RunningBot, hookId: string, id: string, caller = id): Promise<number> {
   // A caller of its own: one caller's calls within 10 minutes are one card, and these tests count posts.
   const call = SAMPLE_DELIVERIES.modcall;
-  const body = JSON.stringify({ ...call, id, data: { ...call.data, caller: { robloxId: caller, name: caller } } });
+  return deliverBody(bot, hookId, { ...call, id, data: { ...call.data, caller: { robloxId: caller, name: caller } } });
+}
+
+async function deliverBody(bot: RunningBot, hookId: string, delivery: object): Promise<number> {
+  const body = JSON.stringify(delivery);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const response = await fetch(`${bot.http.url}/webhooks/${hookId}`, {
     method: 'POST',
@@ -129,12 +133,14 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     expect(await second.store.deliveries.stateOf(again, 'after-3')).toBeUndefined();
   });
 
-  it('a 5,000-character delivery id: 2xx twice, posted once, its footer cut', async () => {
+  it('the longest delivery id (256 characters): 2xx twice, posted once, its footer cut; a longer one 400', async () => {
     const { discord, channelId, hookId, bots } = await world(['all']);
     const [bot] = bots;
     if (!bot) throw new Error('no bot');
-    // Random, so PostgreSQL cannot compress it below its unique index's limit (about 2.7 kB).
-    const id = randomBytes(3_750).toString('base64url');
+    // Over the 200 bytes stored as they are: the store keys it by its digest.
+    const id = randomBytes(192).toString('base64url');
+    expect(id).toHaveLength(256);
+    expect(await deliver(bot, hookId, `${id}x`, 'long-id-caller')).toBe(400);
     expect(await deliver(bot, hookId, id, 'long-id-caller')).toBe(204);
     expect(await deliver(bot, hookId, id, 'long-id-caller')).toBe(200);
     const [message] = await discord.waitForMessages(channelId, 1, 10_000);
@@ -144,6 +150,44 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(discord.messages(channelId)).toHaveLength(1);
     expect(discord.violations).toEqual([]);
+  });
+
+  it('a case whose reason and names carry NUL and other controls: posted, its card edited, recorded without them', async () => {
+    const { discord, channelId, hookId, bots, guildId } = await world(['all']);
+    const [bot] = bots;
+    if (!bot) throw new Error('no bot');
+    const created = SAMPLE_DELIVERIES['case.created'];
+    const target = { robloxId: created.data.case.target.robloxId, name: 'Speedy\u0000Racer\u0007' };
+    const reason = 'Fail\u0000 roleplay\u001b:\tramming\nat spawn';
+    const bad = { ...created.data.case, target, moderator: { discordId: '1', name: 'Mi\u0000ra' }, reason };
+    expect(await deliverBody(bot, hookId, { ...created, data: { case: bad } })).toBe(204);
+    const [posted] = await discord.waitForMessages(channelId, 1, 10_000);
+    const shown = JSON.stringify(posted?.embeds);
+    expect(shown).toContain('SpeedyRacer');
+    // JSON writes a control character but tab, line feed, CR, \b and \f as \u00XX.
+    expect(shown).not.toMatch(/\\u00[01]/);
+    // The card was kept: the case's voiding edits it rather than posting on its own.
+    const voided = SAMPLE_DELIVERIES['case.voided'];
+    expect(await deliverBody(bot, hookId, { ...voided, data: { case: { ...voided.data.case, target } } })).toBe(204);
+    await discord.waitFor(
+      () => JSON.stringify(discord.messages(channelId)[0]?.embeds).includes('Voided'),
+      10_000,
+      'the card edited as voided',
+    );
+    expect(discord.messages(channelId)).toHaveLength(1);
+    // The record's writer merged both, without the control characters.
+    await discord.waitFor(
+      async () => (await bot.store.community.casesOf(guildId, target.robloxId, { limit: 5, offset: 0 })).length === 1,
+      10_000,
+      'the case recorded',
+    );
+    const [recorded] = await bot.store.community.casesOf(guildId, target.robloxId, { limit: 5, offset: 0 });
+    expect(recorded).toMatchObject({
+      targetName: 'SpeedyRacer',
+      moderatorName: 'Mira',
+      reason: 'Fail roleplay:\tramming\nat spawn',
+    });
+    expect(recorded?.voidedAt).toBe(voided.data.case.voidedAt);
   });
 
   it('split by role: the intake process takes the delivery, the feed process posts it', async () => {

@@ -27,14 +27,14 @@ const EARLIER_DOCUMENTS: ReadonlyArray<[kind: string, key: string, value: unknow
 ];
 
 /**
- * Undoes the on-duty role holders', the coverage guard's and the duty feature's migrations (SQLite's 12th, 11th and
- * 10th, PostgreSQL's 16th, 15th and 14th: their columns go with duty_guild, their indexes with record_session and
- * record_shift), the
- * quotas' and digest's (9th and 13th), the record sweep's (8th and 12th: its column and index go with
- * record_guild) and the community record's (7th and 11th), so the upgrade runs them again.
+ * Undoes the set-aside items' migration (its table, and the writer's index that replaced the community record's
+ * `delivery_unrecorded`), the on-duty role holders', the coverage guard's and the duty feature's migrations (their
+ * columns go with duty_guild, their indexes with record_session and record_shift), the quotas' and digest's, the
+ * record sweep's (its column and index go with record_guild) and the community record's, so the upgrade runs them
+ * again.
  */
 const UNDO_COMMUNITY_RECORD = `DROP TABLE duty_guild; DROP TABLE duty_role_holder; DROP TABLE digest_post;
-  DROP TABLE digest_schedule; DROP TABLE duty_quota; DROP INDEX delivery_unrecorded; ALTER TABLE delivery DROP COLUMN unrecorded;
+  DROP TABLE digest_schedule; DROP TABLE duty_quota; DROP TABLE set_aside; DROP INDEX delivery_recording; ALTER TABLE delivery DROP COLUMN unrecorded;
   ${['record_guild', 'record_case', 'record_player', 'record_shift', 'record_session', 'record_modcall']
     .map((table) => `DROP TABLE ${table};`)
     .join(' ')}`;

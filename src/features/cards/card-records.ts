@@ -130,13 +130,21 @@ export class CardRecords {
   /**
    * Forgets cards posted before `before`: their later events are then posted on their own ("too old" to
    * follow); their messages, the final states and the callers' latest calls of that age go with them. Deletes a
-   * bounded slice at a time by the indexed time (the hourly sweep); returns how many cards were forgotten.
+   * bounded slice at a time by the indexed time (the hourly sweep); returns how many cards were forgotten. Each
+   * kind is swept whether or not another failed; then the sweep fails with what failed (the next hour tries it).
    */
   async sweep(before: number): Promise<number> {
-    const forgotten = await sweepInSlices((limit) => this.records.sweepBefore(SUBJECT, before, limit));
-    for (const kind of [FINAL, MESSAGE, CALLER]) {
-      await sweepInSlices((limit) => this.records.sweepBefore(kind, before, limit));
+    let forgotten = 0;
+    const failed: unknown[] = [];
+    for (const kind of [SUBJECT, FINAL, MESSAGE, CALLER]) {
+      try {
+        const swept = await sweepInSlices((limit) => this.records.sweepBefore(kind, before, limit));
+        if (kind === SUBJECT) forgotten = swept;
+      } catch (error) {
+        failed.push(error);
+      }
     }
+    if (failed.length > 0) throw new AggregateError(failed, `${failed.length} of the cards' kinds could not be swept`);
     return forgotten;
   }
 

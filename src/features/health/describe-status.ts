@@ -7,12 +7,15 @@ import type { HeldEntries } from '../../store/held-entries.js';
 import type { HookActivityStore } from '../../store/hook-activity.js';
 import type { HookRecord } from '../../store/hooks.js';
 import type { SecretBox } from '../../store/secret-box.js';
+import type { SetAsideItem, SetAsideStore } from '../../store/set-aside.js';
 import { describeLastDelivery, webhookName } from '../webhooks/index.js';
 
 /** Discord's error texts can be long; a line per broken channel is what /status has room for. */
 const MAX_REASON = 160;
 /** Held entries listed by /status, oldest first (all of them are kept, whatever their number). */
 const HELD_SHOWN = 10;
+/** Items set aside listed by /status, the longest set aside first. */
+const SET_ASIDE_SHOWN = 10;
 
 /** What /status reads: all of it from the store, so every process tells the same. */
 export interface StatusDeps {
@@ -21,6 +24,7 @@ export interface StatusDeps {
   activity: Pick<HookActivityStore, 'get'>;
   deliveries: Pick<HeldEntries, 'statusOf' | 'listHeld'>;
   discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
+  setAside: Pick<SetAsideStore, 'listForGuild'>;
 }
 
 /**
@@ -57,7 +61,23 @@ export async function describeStatus(
   }
   const status = await ctx.deliveries.statusOf(guildId);
   const held = await ctx.deliveries.listHeld(guildId, { offset: 0, limit: HELD_SHOWN });
-  return [...lines, ...describeFeed(status, held), ...releaseLines];
+  const setAside = await ctx.setAside.listForGuild(guildId, SET_ASIDE_SHOWN + 1);
+  return [...lines, ...describeFeed(status, held), ...describeSetAside(setAside), ...releaseLines];
+}
+
+/** What the batch jobs set aside for this server: what, why, and when each is tried again. */
+function describeSetAside(items: readonly SetAsideItem[]): string[] {
+  if (items.length === 0) return [];
+  const lines = ['Set aside (the bot could not do these on their own; each is tried again, later each time):'];
+  for (const item of items.slice(0, SET_ASIDE_SHOWN)) {
+    const what = item.job === 'record-writer' ? `${item.label}, not in the community record yet` : item.label;
+    const tries = `${item.attempts} failed ${item.attempts === 1 ? 'try' : 'tries'} since ${relativeTime(item.since)}`;
+    lines.push(
+      `• ${what}: ${truncateText(item.reason, MAX_REASON)} (${tries}, next try ${relativeTime(item.retryAt)})`,
+    );
+  }
+  if (items.length > SET_ASIDE_SHOWN) lines.push('… and more.');
+  return lines;
 }
 
 function describeFeed(status: GuildFeedStatus, held: HeldEntry[]): string[] {

@@ -1,6 +1,7 @@
 import type { DiscordHealth } from '../../discord/discord-health.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { RecordStore } from '../../store/records.js';
+import type { SetAsideStore } from '../../store/set-aside.js';
 import type { BotParts, Feature } from '../feature.js';
 import { AlertDesk } from './alert-desk.js';
 import { alertSettingsOn, type AlertSettingsStore } from './alert-settings.js';
@@ -24,6 +25,8 @@ export interface HealthDeps {
   deliveries: HeldEntries;
   /** Whether Discord takes the bot's token (shown by /status when it does not). */
   discordHealth: Pick<DiscordHealth, 'state' | 'tokenRefusedSince'>;
+  /** What the batch jobs set aside (/status lists a server's). */
+  setAside: Pick<SetAsideStore, 'listForGuild'>;
   health: {
     settings: AlertSettingsStore;
     /** Where the recovery reports are kept. */
@@ -74,6 +77,7 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
     deps: {
       deliveries: store.deliveries,
       discordHealth: parts.discordHealth,
+      setAside: store.setAside,
       health: { settings, records: store.records, monitor },
     },
     jobs: [

@@ -2,7 +2,7 @@ import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { CommunityRecord } from '../../store/community-record.js';
+import type { CommunityRecord, RecordingPass } from '../../store/community-record.js';
 import type { Job } from '../feature.js';
 
 /** How often the writer looks for updates the intake stored (a lookup lags the feed by about this much). */
@@ -12,7 +12,7 @@ export const RECORD_SLICE = 200;
 const SLICES_PER_TICK = 25;
 
 export interface RecordWriterDeps {
-  community: Pick<CommunityRecord, 'recordPending'>;
+  community: Pick<CommunityRecord, 'recordPending' | 'retrySetAside'>;
   timers: Timers;
   logger: Logger;
   writeEveryMs?: number | undefined;
@@ -30,7 +30,9 @@ export interface RecordWriterDeps {
 /**
  * Merges the record updates the intake stored with their deliveries into the community record, off the intake's
  * path. Each pass reads only the deliveries that still carry one (a partial index), never the whole queue. A
- * store that fails is logged and tried again at the next tick: the updates stay stored until they are merged.
+ * store that fails is logged and tried again at the next tick: the updates stay stored until they are merged. A
+ * delivery whose merge fails on its own is set aside by the store (set-aside.ts) while the rest are merged, and
+ * tried again here, on its own, when its next try is due.
  */
 export class RecordWriter implements Job {
   private readonly repeating: Repeating;
@@ -52,26 +54,43 @@ export class RecordWriter implements Job {
     return this.repeating.stop();
   }
 
-  /** Merges what waits, a bounded number of slices; how many deliveries were recorded (tests call it directly). */
+  /**
+   * Merges the deliveries set aside whose next try is due, then what waits, a bounded number of slices; how many
+   * deliveries were recorded (tests call it directly).
+   */
   async write(): Promise<number> {
-    let total = 0;
+    let total = this.tell(await this.deps.community.retrySetAside(RECORD_SLICE));
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
       const pass = await this.deps.community.recordPending(RECORD_SLICE);
-      const { recorded, skipped, guilds, shiftGuilds, sessionGuilds } = pass;
-      if (guilds.length > 0) this.deps.onRecordChanged?.(guilds);
-      if (shiftGuilds.length > 0) this.deps.onShiftsChanged?.(shiftGuilds);
-      if (sessionGuilds.length > 0) this.deps.onSessionsChanged?.(sessionGuilds);
-      if (skipped > 0) {
-        this.deps.logger.warn(
-          { skipped },
-          'deliveries whose body tells the community record nothing usable were left out of it',
-        );
-      }
-      total += recorded;
-      if (recorded + skipped < RECORD_SLICE) break;
+      total += this.tell(pass);
+      if (pass.recorded + pass.skipped + pass.setAside + pass.givenUp < RECORD_SLICE) break;
       // Between slices, whatever else waits runs (an acknowledgement, a lane's send).
       await new Promise((resolve) => setImmediate(resolve));
     }
     return total;
+  }
+
+  /** Tells the listeners of a pass's guilds, logs what it left out or set aside; how many it recorded. */
+  private tell(pass: RecordingPass): number {
+    const { recorded, skipped, setAside, givenUp, guilds, shiftGuilds, sessionGuilds } = pass;
+    if (guilds.length > 0) this.deps.onRecordChanged?.(guilds);
+    if (shiftGuilds.length > 0) this.deps.onShiftsChanged?.(shiftGuilds);
+    if (sessionGuilds.length > 0) this.deps.onSessionsChanged?.(sessionGuilds);
+    const { logger } = this.deps;
+    if (skipped > 0)
+      logger.warn({ skipped }, 'deliveries whose body tells the community record nothing usable were left out of it');
+    if (setAside > 0) {
+      logger.warn(
+        { setAside },
+        'deliveries set aside: the community record could not merge them (/status says why); tried again with backoff',
+      );
+    }
+    if (givenUp > 0) {
+      logger.warn(
+        { givenUp },
+        'deliveries set aside for 30 days failed again: given up, left out of the community record',
+      );
+    }
+    return recorded;
   }
 }

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { digestSchema } from '../digest-schema.js';
 import { coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
+import { setAsideSchema } from '../set-aside-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
 
 /** Serializes migrations between processes starting at once (a session advisory lock, released after). */
@@ -634,6 +635,8 @@ const MIGRATIONS: readonly string[] = [
   dutyRoleHoldersSchema(),
   // Each modcall's card, so that a card of several calls is claimed once (src/store/record-schema.ts).
   modcallCardSchema(),
+  // Items the batch jobs set aside, and the record writer's index of what waits (src/store/set-aside-schema.ts).
+  setAsideSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -5,6 +5,7 @@ import { SqlCommunityRecord } from '../sql-community-record.js';
 import { postgresDialect } from '../sql-dialect.js';
 import { SqlDigests } from '../sql-digests.js';
 import { SqlDutyStore } from '../sql-duty-store.js';
+import { SqlSetAside } from '../sql-set-aside.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';
@@ -68,6 +69,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   const hooks = new PostgresHooks(pool, signals);
   const forgetting = new PostgresGuildForgetting(pool, hooks, guilds);
   const recordEngine = new PostgresRecordEngine(pool);
+  const setAside = new SqlSetAside(postgresDialect, recordEngine);
   return {
     kind: 'postgres',
     hooks,
@@ -76,9 +78,10 @@ export async function openPostgresStore(url: string, clock: () => number, logger
     activity: new PostgresHookActivity(pool),
     records: new PostgresRecords(pool),
     audit: new PostgresAudit(pool),
-    community: new SqlCommunityRecord(postgresDialect, recordEngine),
+    community: new SqlCommunityRecord(postgresDialect, recordEngine, setAside, clock),
     digests: new SqlDigests(postgresDialect, recordEngine),
     duty: new SqlDutyStore(postgresDialect, recordEngine),
+    setAside,
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     knownGuilds: () => forgetting.knownGuilds(),

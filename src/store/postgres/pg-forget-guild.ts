@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { KEPT_ELSEWHERE, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
 import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
+import { setAsideStatements } from '../set-aside-statements.js';
 import { postgresDialect as d } from '../sql-dialect.js';
 import { dutyStatements } from '../sql-duty-store.js';
 import { columns } from '../table-columns.js';
@@ -14,6 +15,7 @@ import { inTransaction } from './transaction.js';
 
 const RECORD_SQL = recordStatements(d);
 const DUTY_SQL = dutyStatements(d);
+const SET_ASIDE_SQL = setAsideStatements(d);
 
 /** The guild's hooks, locked in hook_id order. */
 const HOOKS_OF = d
@@ -69,6 +71,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
       for (const sql of RECORD_SQL.forgetGuild) recordRows += await changesOf(client, sql, [guildId]);
       const dutySettings = await changesOf(client, DUTY_SQL.forgetGuild, [guildId]);
       const dutyRoleHolders = await changesOf(client, DUTY_SQL.forgetHolders, [guildId]);
+      await changesOf(client, SET_ASIDE_SQL.forgetGuild, [guildId]);
       for (const hookId of ids) await notify(client, { kind: 'hook-changed', hookId });
       await notify(client, { kind: 'settings-changed', guildId });
       return {

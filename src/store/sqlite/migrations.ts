@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { digestSchema } from '../digest-schema.js';
 import { coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
+import { setAsideSchema } from '../set-aside-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { importKeyvTables } from './import-keyv-tables.js';
 
@@ -169,6 +170,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(modcallCardSchema());
+  },
+  (db) => {
+    db.exec(setAsideSchema());
   },
 ];
 

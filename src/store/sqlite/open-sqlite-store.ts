@@ -8,6 +8,7 @@ import { SqlCommunityRecord } from '../sql-community-record.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { SqlDigests } from '../sql-digests.js';
 import { SqlDutyStore } from '../sql-duty-store.js';
+import { SqlSetAside } from '../sql-set-aside.js';
 import type { Store } from '../store.js';
 import { migrate } from './migrations.js';
 import { lockStoreFile } from './process-lock.js';
@@ -76,6 +77,7 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   const hooks = new SqliteHooks(db, writes);
   const forgetting = new SqliteGuildForgetting(db, writes, hooks);
   const recordEngine = new SqliteRecordEngine(db, writes);
+  const setAside = new SqlSetAside(sqliteDialect, recordEngine);
   return {
     kind: memory ? 'memory' : 'sqlite',
     hooks,
@@ -84,9 +86,10 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     activity: new SqliteHookActivity(db, writes),
     records: new SqliteRecords(db, writes),
     audit: new SqliteAudit(db, writes),
-    community: new SqlCommunityRecord(sqliteDialect, recordEngine),
+    community: new SqlCommunityRecord(sqliteDialect, recordEngine, setAside, clock),
     digests: new SqlDigests(sqliteDialect, recordEngine),
     duty: new SqlDutyStore(sqliteDialect, recordEngine),
+    setAside,
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     knownGuilds: () => forgetting.knownGuilds(),

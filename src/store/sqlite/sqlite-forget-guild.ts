@@ -3,6 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { KEPT_ELSEWHERE, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
 import { GuildSettingsSchema } from '../guild-settings.js';
 import { recordStatements } from '../record-statements.js';
+import { setAsideStatements } from '../set-aside-statements.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
 import { dutyStatements } from '../sql-duty-store.js';
 import type { RowOf } from '../table-columns.js';
@@ -23,6 +24,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetRecord: Array<Statement<[string]>>;
   private readonly forgetDuty: Statement<[string]>;
   private readonly forgetHolders: Statement<[string]>;
+  private readonly forgetSetAside: Statement<[string]>;
   private readonly known: Statement<[], { guild_id: string }>;
 
   constructor(
@@ -43,6 +45,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
     this.forgetDuty = prepare(db, dutyStatements(d).forgetGuild);
     this.forgetHolders = prepare(db, dutyStatements(d).forgetHolders);
+    this.forgetSetAside = prepare(db, setAsideStatements(d).forgetGuild);
     // Forgetting deletes these rows: what is left is a guild's.
     this.known = db.prepare(`SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings ${KEPT_ELSEWHERE}`);
   }
@@ -66,6 +69,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
       for (const statement of this.forgetRecord) recordRows += statement.run(guildId).changes;
       const dutySettings = this.forgetDuty.run(guildId).changes;
       const dutyRoleHolders = this.forgetHolders.run(guildId).changes;
+      this.forgetSetAside.run(guildId);
       tx.afterCommit({ kind: 'settings-changed', guildId });
       return {
         hooks: hookIds.length,

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordEngine, RecordWrite } from '../../../src/store/record-engine.js';
 import { SqlCommunityRecord } from '../../../src/store/sql-community-record.js';
 import { sqliteDialect, type Sql } from '../../../src/store/sql-dialect.js';
+import { SqlSetAside } from '../../../src/store/sql-set-aside.js';
 import { migrate } from '../../../src/store/sqlite/migrations.js';
 
 const DAY = 86_400_000;
@@ -31,7 +32,8 @@ function countingRecord() {
     },
     writeIfFound: () => Promise.reject(new Error('the sweep never merges')),
   };
-  return { db, reads, writes, community: new SqlCommunityRecord(sqliteDialect, engine) };
+  const community = new SqlCommunityRecord(sqliteDialect, engine, new SqlSetAside(sqliteDialect, engine), () => T0);
+  return { db, reads, writes, community };
 }
 
 function guildId(i: number): string {

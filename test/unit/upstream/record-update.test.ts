@@ -60,4 +60,28 @@ describe('the record update a delivery carries', () => {
     const long = recordUpdateOf({ ...envelope, data: { case: { number: 1, reason: 'x'.repeat(5_000) } } });
     expect(long?.kind === 'case' ? long.reason?.length : 0).toBe(1_000);
   });
+
+  it('drops control characters from every text, keeping tab and line breaks in a reason only', () => {
+    const envelope = { id: 'd1', event: 'case.created', server: '1', at: 5_000 };
+    const target = { robloxId: '90\u000001', name: 'Bob\u0000\tby\n' };
+    const moderator = { discordId: '4\u001f00', name: 'Mod\rMia' };
+    const reason = 'spam\u0000\u0007 in\tchat\r\nagain\u001b';
+    expect(recordUpdateOf({ ...envelope, data: { case: { number: 1, target, moderator, reason } } })).toEqual({
+      kind: 'case',
+      number: 1,
+      at: 5_000,
+      targetId: '9001',
+      targetName: 'Bobby',
+      moderatorId: '400',
+      moderatorName: 'ModMia',
+      reason: 'spam in\tchat\r\nagain',
+    });
+    const caller = { robloxId: '7\u00007', name: 'Cal\u0000ler\u001f' };
+    expect(recordUpdateOf({ ...envelope, event: 'modcall', data: { caller, at: 9 } })).toEqual({
+      kind: 'modcall',
+      callerId: '77',
+      callerName: 'Caller',
+      at: 9,
+    });
+  });
 });

@@ -21,4 +21,13 @@ describe('routingKeysOf', () => {
     ).toEqual({});
     expect(routingKeysOf({ id: '1', event: 'case.created', server: 1.5 })).toEqual({});
   });
+
+  it('drops control characters from a case type, as a rule could never name them', () => {
+    const data = { case: { type: 'w\u0000ar\nn' } };
+    expect(routingKeysOf({ id: '1', event: 'case.created', server: '1', data })).toEqual({
+      server: '1',
+      caseType: 'warn',
+    });
+    expect(routingKeysOf({ id: '1', event: 'case.created', data: { case: { type: '\u0000' } } })).toEqual({});
+  });
 });

@@ -4,6 +4,7 @@ import { CardRecords } from '../../../../src/features/cards/card-records.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
+import { failSweepsOf } from '../../../helpers/failing-records.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 describe('card records', () => {
@@ -44,6 +45,23 @@ describe('card records', () => {
     expect(await cards.messageEmbeds('c1', 'm1000')).toBeUndefined();
     expect(await cards.subject('g1', 'case:1:2')).toEqual(card(5_000));
     expect(await cards.messageEmbeds('c1', 'm5000')).toEqual([{ title: 'new' }]);
+  });
+
+  it("sweeps the other kinds when one kind's sweep fails, then fails with why", async () => {
+    await cards.saveSubject('g1', 'case:1:1', card(1_000));
+    await cards.saveMessageEmbeds('c1', 'm1000', [{ title: 'old' }], 1_000);
+    await cards.saveFinalState('g1', 'case:1:1', { deliveryId: 'd1', event: 'case.voided', rawBody: '{}', at: 1_000 });
+    await cards.saveLatestCall('g1', '1', 'caller', 'm1000', 1_000);
+    const failing = new CardRecords(failSweepsOf(store.records, 'card'));
+
+    await expect(failing.sweep(2_000)).rejects.toThrow("1 of the cards' kinds could not be swept");
+    // The card itself is kept (its kind failed); its message, final state and caller went.
+    expect(await cards.subject('g1', 'case:1:1')).toEqual(card(1_000));
+    expect(await cards.messageEmbeds('c1', 'm1000')).toBeUndefined();
+    expect(await cards.finalState('g1', 'case:1:1')).toBeUndefined();
+    expect(await cards.latestCallOf('g1', '1', 'caller')).toBeUndefined();
+    // The next sweep, the failure gone, takes the card.
+    expect(await cards.sweep(2_000)).toBe(1);
   });
 
   const DAY = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { dropOldHeld } from '../../../../src/features/health/drop-old-held.js';
-import { BOT_USER_ID } from '../../../../src/store/audit-log.js';
+import { BOT_USER_ID, type AuditLog } from '../../../../src/store/audit-log.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
@@ -71,6 +71,32 @@ describe('dropping old held deliveries', () => {
     expect((await store.audit.latest('g2', 10)).map((entry) => entry.action)).toEqual([
       'Dropped 1 held delivery older than 30 days',
     ]);
+  });
+
+  it("writes the other servers' audit lines when one server's fails, and logs the one that failed", async () => {
+    await hold('g1', 'old-1', NOW - 40 * DAY);
+    await hold('g2', 'old-2', NOW - 35 * DAY);
+    await hold('g3', 'old-3', NOW - 33 * DAY);
+    await store.community.recordPending(100);
+    const logs = captureLogs();
+    // The audit log refuses g1's line, as a database refuses a row it cannot take.
+    const audit: Pick<AuditLog, 'append'> = {
+      append: (entry) =>
+        entry.guildId === 'g1'
+          ? Promise.reject(new Error('the test refuses this audit line'))
+          : store.audit.append(entry),
+    };
+
+    expect(await dropOldHeld({ deliveries: store.deliveries, audit, clock: () => NOW, logger: logs.logger })).toBe(3);
+    expect(await store.deliveries.countOpen()).toBe(0);
+    expect(await store.audit.latest('g1', 10)).toEqual([]);
+    for (const guildId of ['g2', 'g3']) {
+      expect((await store.audit.latest(guildId, 10)).map((entry) => entry.action)).toEqual([
+        'Dropped 1 held delivery older than 30 days',
+      ]);
+    }
+    expect(logs.text()).toContain('auditing held deliveries dropped failed');
+    expect(logs.text()).toContain('the test refuses this audit line');
   });
 
   it('says nothing and audits nothing when no held entry is that old', async () => {

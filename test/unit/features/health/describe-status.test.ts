@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { describeStatus } from '../../../../src/features/health/describe-status.js';
 import { openStore } from '../../../../src/store/open-store.js';
+import type { SetAsideItem } from '../../../../src/store/set-aside.js';
 import type { Store } from '../../../../src/store/store.js';
 
 const GUILD = '222222222222222222';
@@ -64,5 +65,49 @@ describe('/status', () => {
       '• case.created `refused-1` · Discord refused it: Discord 400: Invalid Form Body',
       '• modcall `broken-1` · its channel is broken: Discord 403: Missing Access',
     ]);
+  });
+
+  it('lists what the batch jobs set aside for the server, with why and when each is tried again', async () => {
+    store = await openStore('memory://', () => NOW);
+    const setAside: SetAsideItem[] = [
+      {
+        job: 'record-writer',
+        item: '17',
+        guildId: GUILD,
+        label: 'case.created dlv_01',
+        reason: 'new row for relation "record_case" violates check constraint "case_reason_length"',
+        attempts: 1,
+        since: NOW - 60_000,
+        retryAt: NOW,
+      },
+      {
+        job: 'record-sweep',
+        item: GUILD,
+        guildId: GUILD,
+        label: "the community record's retention sweep",
+        reason: 'canceling statement due to lock timeout',
+        attempts: 3,
+        since: NOW - 7_200_000,
+        retryAt: NOW + 3_600_000,
+      },
+    ];
+    const lines = await describeStatus(GUILD, [], {
+      ...store,
+      secrets: { encrypts: false },
+      discordHealth: { state: 'ready', tokenRefusedSince: undefined },
+      setAside: { listForGuild: (guildId) => Promise.resolve(guildId === GUILD ? setAside : []) },
+    });
+    expect(lines.slice(lines.indexOf('Broken channels: none.') + 1)).toEqual([
+      'Set aside (the bot could not do these on their own; each is tried again, later each time):',
+      `• case.created dlv_01, not in the community record yet: ${setAside[0]?.reason} (1 failed try since <t:${(NOW - 60_000) / 1000}:R>, next try <t:${NOW / 1000}:R>)`,
+      `• the community record's retention sweep: canceling statement due to lock timeout (3 failed tries since <t:${(NOW - 7_200_000) / 1000}:R>, next try <t:${(NOW + 3_600_000) / 1000}:R>)`,
+    ]);
+    const none = await describeStatus('333333333333333333', [], {
+      ...store,
+      secrets: { encrypts: false },
+      discordHealth: { state: 'ready', tokenRefusedSince: undefined },
+      setAside: { listForGuild: (guildId) => Promise.resolve(guildId === GUILD ? setAside : []) },
+    });
+    expect(none.join('\n')).not.toContain('Set aside');
   });
 });
