@@ -85,6 +85,7 @@ export interface DutyGuildTable {
   min_staff: number | null;
   min_after_minutes: number | null;
   uncovered_since: number | null;
+  board_asked_at: number | null;
 }
 
 /** A row of `duty_quota`. */

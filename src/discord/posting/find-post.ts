@@ -36,7 +36,7 @@ export interface FoundMessage {
  * footers name their deliveries), or a test of a message, for posts whose embeds change between tries or that
  * have none (a reply: its reference and its words).
  */
-export type WantedPost = { embeds: readonly ShownEmbed[] } | ((message: FoundMessage) => boolean);
+export type WantedPost = { embeds: readonly ShownEmbed[] } | { matches: (message: FoundMessage) => boolean };
 
 /** Finds the bot's post of `wanted` in a channel made since `since` (ms); resolves with its id, or nothing. */
 export type PostFinder = (channelId: string, wanted: WantedPost, since: number) => Promise<string | undefined>;
@@ -74,7 +74,7 @@ export function createPostFinder(client: Client, token?: string): PostFinder {
     return ownId;
   };
   return async (channelId, wanted, since) => {
-    const matches = typeof wanted === 'function' ? wanted : showsSameAs(wanted);
+    const matches = 'matches' in wanted ? wanted.matches : showsSameAs(wanted);
     const authorId = await botUserId();
     let after = snowflakeAt(since - CLOCK_SLACK_MS);
     for (let page = 0; page < MAX_PAGES; page += 1) {
