@@ -221,7 +221,8 @@ export class ModcallEscalator {
  */
 function replyOf(card: ModcallCard, opening: string): WantedPost {
   return {
-    matches: (message) => message.message_reference?.message_id === card.messageId && message.content.startsWith(opening),
+    matches: (message) =>
+      message.message_reference?.message_id === card.messageId && message.content.startsWith(opening),
   };
 }
 
