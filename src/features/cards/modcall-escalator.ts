@@ -33,9 +33,9 @@ export interface ModcallEscalatorDeps extends EarlierPostDeps {
 /**
  * Escalates modcalls nobody claimed: after the server's escalate-after minutes, one reply to the card that pings
  * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply; when it was
- * first tried is written down in the card, so a retry later than Discord keeps nonces looks for the reply first). Runs in
- * the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards that
- * are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
+ * first tried is written down in the card, so a retry later than Discord keeps nonces looks for the reply first).
+ * Runs in the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards
+ * that are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
  * that moment; those whose escalation time came; and those to forget.
  */
 export class ModcallEscalator {

@@ -50,8 +50,8 @@ interface GuildBoard {
  * was deleted (the edit answers 404 Unknown Message) is posted anew and its new id stored; any other failure is
  * logged and the board tried again later. A post is written down before it is sent (when, in the store; its nonce
  * follows from the guild, the channel and the message before), so a try later than Discord keeps nonces looks for
- * the board an earlier try posted, whose answer was lost, before posting it. What it shows is read from the record each time, so an edit that comes
- * late, or twice, still shows the state at that moment.
+ * the board an earlier try posted, whose answer was lost, before posting it. What it shows is read from the record
+ * each time, so an edit that comes late, or twice, still shows the state at that moment.
  */
 export class BoardUpdater implements Job {
   private readonly boards = new Map<string, GuildBoard>();
