@@ -7,6 +7,7 @@ import { BridgeMetrics } from './base/metrics.js';
 import { RUNTIME_TIMERS, type Timers } from './base/timers.js';
 import { createDiscordClient } from './discord/create-client.js';
 import { DiscordHealth } from './discord/discord-health.js';
+import { createPostFinder } from './discord/posting/find-post.js';
 import { createPoster } from './discord/posting/poster.js';
 import type { CoverageGuard } from './features/duty/coverage-guard.js';
 import type { HealthMonitor } from './features/health/health-monitor.js';
@@ -155,6 +156,8 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
         clock,
         logger,
         poster: countSends(createPoster(discord, { token: config.DISCORD_TOKEN, logger }), metrics),
+        findPosted: createPostFinder(discord, config.DISCORD_TOKEN),
+        nonceWindowMs: feedOptions.nonceWindowMs,
         metrics,
         service: createServiceClient({ serviceUrl: config.SERVICE_URL }),
         webhookBaseUrl: options.webhookBaseUrl?.(http.url) ?? config.PUBLIC_URL,

@@ -17,7 +17,6 @@ import { setGlobalRateShare } from './discord/global-rate-share.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import { toLoggableError } from './discord/log-error.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
-import { createPostFinder } from './discord/posting/find-post.js';
 import type { BotParts, Feature } from './features/feature.js';
 import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
 import type { BatchWindow } from './feed/batch-window.js';
@@ -106,7 +105,7 @@ export async function startFeed(
     guilds: store.guilds,
     signals: store.signals,
     send: (channelId, body) => parts.poster.post(channelId, body, body.nonce),
-    findPosted: createPostFinder(discord, config.DISCORD_TOKEN),
+    findPosted: parts.findPosted,
     logger,
     clock: parts.clock,
     ownership,

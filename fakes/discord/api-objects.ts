@@ -195,6 +195,8 @@ export interface MessageFields {
   applicationId?: string;
   mentionRoles?: string[];
   attachments?: APIAttachment[];
+  /** The message a reply answers, as Discord echoes it (the reply's type is then Reply). */
+  messageReference?: { message_id: string; channel_id: string; guild_id?: string };
 }
 
 /** The message object Discord answers a create with (and sends in MESSAGE_CREATE). */
@@ -222,5 +224,6 @@ export function makeMessage(fields: MessageFields): APIMessage {
   if (fields.nonce !== undefined) message.nonce = fields.nonce;
   if (fields.webhookId !== undefined) message.webhook_id = fields.webhookId;
   if (fields.applicationId !== undefined) message.application_id = fields.applicationId;
+  if (fields.messageReference !== undefined) message.message_reference = fields.messageReference;
   return message;
 }

@@ -10,6 +10,7 @@ import {
   InteractionResponseType,
   type APIApplicationCommand,
   type APIAttachment,
+  type APIEmbed,
   type APIInteraction,
   type APIUser,
 } from 'discord.js';
@@ -200,6 +201,46 @@ export class FakeDiscord {
   addOwnerMember(guildId: string, roleIds: readonly string[] = []): string {
     this.#guilds.addMember(guildId, this.users.owner, roleIds);
     return this.users.owner.id;
+  }
+
+  /**
+   * A message someone else posts in a channel or thread: a member of its guild (`{ userId }`: the test users or
+   * one {@link addMember} made), or a webhook (`{ webhook: name }`, whose messages may carry embeds as a bot's
+   * do). Connected clients get MESSAGE_CREATE. Returns the message's id.
+   */
+  postMessageAs(
+    channelId: string,
+    from: { userId: string } | { webhook: string },
+    body: { content?: string; embeds?: APIEmbed[]; message_reference?: { message_id: string } },
+  ): string {
+    const channel = this.#guilds.channel(channelId);
+    if (!channel) throw new Error(`postMessageAs: no channel ${channelId}`);
+    const guildId = channel.guild_id;
+    let author: APIUser;
+    let webhookId: string | undefined;
+    if ('userId' in from) {
+      const user = guildId === undefined ? undefined : this.#guilds.member(guildId, from.userId)?.user;
+      if (!user) throw new Error(`postMessageAs: ${from.userId} is not a member of the channel's guild`);
+      author = user;
+    } else {
+      // A webhook's messages are authored by a user object of the webhook's own id, marked as a bot.
+      webhookId = this.#nextId();
+      author = makeUser(webhookId, from.webhook, true);
+    }
+    const { message } = this.#messages.create(body, {
+      channelId,
+      guildId,
+      author,
+      source: 'channel',
+      ...(webhookId === undefined ? {} : { webhookId }),
+    });
+    this.#gateway.dispatch(
+      GatewayDispatchEvents.MessageCreate,
+      { ...message.api, guild_id: guildId },
+      GatewayIntentBits.GuildMessages,
+    );
+    this.#notifier.notify();
+    return message.id;
   }
 
   /** Deletes a message as a user would in Discord (later edits of it answer 404 Unknown Message). */

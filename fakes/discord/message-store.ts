@@ -3,11 +3,11 @@
  */
 import {
   MessageFlags,
+  MessageType,
   type APIAttachment,
   type APIEmbed,
   type APIMessage,
   type APIUser,
-  type MessageType,
 } from 'discord.js';
 
 import { makeMessage } from './api-objects.js';
@@ -101,6 +101,7 @@ export class MessageStore {
     const flags = body.flags ?? 0;
     const embeds = context.dropEmbeds === true ? [] : [...(body.embeds ?? [])];
     const components = [...(body.components ?? [])];
+    const reference = replyReference(body['message_reference'], context);
     const api = makeMessage({
       id,
       channelId: context.channelId,
@@ -111,7 +112,8 @@ export class MessageStore {
       flags,
       tts: body.tts ?? false,
       ...(nonce === undefined ? {} : { nonce }),
-      ...(context.type === undefined ? {} : { type: context.type }),
+      ...(context.type === undefined ? (reference ? { type: MessageType.Reply } : {}) : { type: context.type }),
+      ...(reference ? { messageReference: reference } : {}),
       ...(context.webhookId === undefined ? {} : { webhookId: context.webhookId }),
       ...(context.applicationId === undefined ? {} : { applicationId: context.applicationId }),
       ...(context.attachments === undefined ? {} : { attachments: context.attachments }),
@@ -209,6 +211,21 @@ export class MessageStore {
   get nonceDuplicates(): number {
     return this.#nonceDuplicates;
   }
+}
+
+/** What Discord echoes of a reply's `message_reference`: the message it answers (in this channel by default). */
+function replyReference(
+  reference: unknown,
+  context: CreateContext,
+): { message_id: string; channel_id: string; guild_id?: string } | undefined {
+  if (typeof reference !== 'object' || reference === null) return undefined;
+  const { message_id: messageId, channel_id: channelId } = reference as { message_id?: unknown; channel_id?: unknown };
+  if (typeof messageId !== 'string') return undefined;
+  return {
+    message_id: messageId,
+    channel_id: typeof channelId === 'string' ? channelId : context.channelId,
+    ...(context.guildId === undefined ? {} : { guild_id: context.guildId }),
+  };
 }
 
 function compareIds(a: string, b: string): number {

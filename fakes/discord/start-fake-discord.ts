@@ -32,6 +32,11 @@ export interface FakeDiscordOptions {
   /** How long an `enforce_nonce` create finds an earlier message with the same nonce; default 5 minutes. */
   readonly nonceWindowMs?: number;
   /**
+   * The clock of ids (snowflakes: a message's creation time) and of the nonce window, for a bot on a test's clock
+   * (its `now`); default the real one. Rate limits, faults and interaction deadlines keep the real clock.
+   */
+  readonly clock?: () => number;
+  /**
    * How long after dispatch an interaction accepts its callback; default 3 000 ms like Discord. Later
    * callbacks get 404 Unknown interaction. Pass `Infinity` to switch the rule off.
    */
@@ -67,7 +72,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw new RangeError(`maxConcurrency must be a whole number ≥ 1, not ${maxConcurrency}`);
   }
-  const nextId = createSnowflakeGenerator();
+  const nextId = createSnowflakeGenerator(options.clock);
   const bot = makeUser(nextId(), options.botUsername ?? 'Fake Bot', true);
   const users: TestUsers = {
     owner: makeUser(nextId(), 'guild-owner'),
@@ -80,7 +85,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
   const guilds = new GuildStore(nextId, bot, users);
   for (const spec of options.guilds ?? []) guilds.addGuild(spec);
-  const messages = new MessageStore(nextId, options.nonceWindowMs ?? 5 * 60_000);
+  const messages = new MessageStore(nextId, options.nonceWindowMs ?? 5 * 60_000, options.clock);
   const interactions = new InteractionStore(messages, bot, bot.id, options.interactionCallbackDeadlineMs ?? 3_000);
   const commands = new CommandStore(nextId, bot.id);
   const faults = new FaultInjector();

@@ -6,6 +6,7 @@ import type { Logger } from '../base/logger.js';
 import type { Timers } from '../base/timers.js';
 import type { DiscordHealth } from '../discord/discord-health.js';
 import type { DispatchedAction } from '../discord/interaction-dispatch.js';
+import type { PostFinder } from '../discord/posting/find-post.js';
 import type { Poster } from '../discord/posting/poster.js';
 import type { CardPlanner } from '../feed/card-plan.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
@@ -23,6 +24,10 @@ export interface BotParts {
   discordHealth: DiscordHealth;
   /** The one poster: the feed's messages, cards, alerts and release cards, each under a nonce. */
   poster: Poster;
+  /** Finds the bot's earlier post of a message sent again past Discord's nonce window (post-once.ts). */
+  findPosted: PostFinder;
+  /** How long Discord is taken to recognise a nonce (tests shorten it with the fake's); 4 minutes by default. */
+  nonceWindowMs?: number | undefined;
   /** The Server API v2 client. */
   service: ServiceClient;
   intakeFailures: IntakeFailures;

@@ -67,3 +67,17 @@ export function dutyRoleHoldersSchema(): string {
     );
   `;
 }
+
+/**
+ * The board's resend (the migration after the on-duty role holders' and the modcall cards'): history, never
+ * edited.
+ *
+ * `duty_guild` gains `board_asked_at`: when the board's next post was written down (its nonce is the guild's,
+ * channel's and previous message's, so it needs no column), NULL once the post's id is noted or the board moves.
+ * A try of the post later than Discord keeps nonces looks for the post an earlier try made first.
+ */
+export function boardAskedSchema(): string {
+  return `
+    ALTER TABLE duty_guild ADD COLUMN board_asked_at BIGINT;
+  `;
+}

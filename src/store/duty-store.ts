@@ -44,13 +44,22 @@ export interface DutyStore {
    * back): what the duty feature looks at when it starts.
    */
   listConfigured(): Promise<DutySettings[]>;
-  /** Sets (or, with null, stops) the guild's board; its message id is forgotten either way (a new one is posted). */
+  /**
+   * Sets (or, with null, stops) the guild's board; its message id, and a post under way, are forgotten either way
+   * (a new one is posted).
+   */
   setBoardChannel(guildId: string, channelId: string | null): Promise<void>;
   /**
-   * Notes the board's message, only while the board is still in `channelId` (a /duty board to another channel
-   * meanwhile wins); null forgets it. True when it was noted.
+   * Notes the board's message (its post is no longer under way), only while the board is still in `channelId` (a
+   * /duty board to another channel meanwhile wins); null forgets it. True when it was noted.
    */
   setBoardMessage(guildId: string, channelId: string, messageId: string | null): Promise<boolean>;
+  /**
+   * Writes down, before the board's post is sent, that it is under way in `channelId` since `now`, unless a try
+   * of the same post was written down before (it is until its id is noted, or the board moves). Resolves with when
+   * the first try was written down; undefined when the board is no longer in that channel.
+   */
+  askBoardPost(guildId: string, channelId: string, now: number): Promise<number | undefined>;
   /** Sets (or, with null, stops) the role given to the members on shift, and who chose it. */
   setRole(guildId: string, roleId: string | null, setBy: string | null): Promise<void>;
   /** The members the bot gave a role to in the guild and has not taken it back from, whatever the role. */

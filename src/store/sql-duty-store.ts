@@ -5,6 +5,7 @@ import { columns, type RowOf } from './table-columns.js';
 
 const DUTY = columns('duty_guild', 'guild_id', 'board_channel_id', 'board_message_id', 'role_id', 'role_set_by');
 const HOLDER = columns('duty_role_holder', 'member_id', 'role_id', 'given_at');
+const BOARD_ASKED = columns('duty_guild', 'board_asked_at');
 const COVERAGE = columns('duty_guild', 'guild_id', 'min_staff', 'min_after_minutes', 'uncovered_since');
 
 /** The duty feature's statements, written once for both engines. */
@@ -18,11 +19,19 @@ export function dutyStatements(d: SqlDialect) {
     ),
     setBoardChannel: d.sql<never, [string, string | null]>(
       `INSERT INTO duty_guild (guild_id, board_channel_id) VALUES (?, ?)
-       ON CONFLICT (guild_id) DO UPDATE SET board_channel_id = excluded.board_channel_id, board_message_id = NULL`,
+       ON CONFLICT (guild_id) DO UPDATE SET board_channel_id = excluded.board_channel_id, board_message_id = NULL,
+         board_asked_at = NULL`,
     ),
     setBoardMessage: d.sql<never, [string | null, string, string]>(
-      'UPDATE duty_guild SET board_message_id = ? WHERE guild_id = ? AND board_channel_id = ?',
+      'UPDATE duty_guild SET board_message_id = ?, board_asked_at = NULL WHERE guild_id = ? AND board_channel_id = ?',
     ),
+    // The first try's time stays: a later try counts Discord's nonce window from it.
+    askBoardPost: d.sql<never, [number, string, string]>(
+      'UPDATE duty_guild SET board_asked_at = COALESCE(board_asked_at, ?) WHERE guild_id = ? AND board_channel_id = ?',
+    ),
+    boardAskedAt: d
+      .select(BOARD_ASKED)
+      .from<[string, string]>('duty_guild WHERE guild_id = ? AND board_channel_id = ?'),
     setRole: d.sql<never, [string, string | null, string | null]>(
       `INSERT INTO duty_guild (guild_id, role_id, role_set_by) VALUES (?, ?, ?)
        ON CONFLICT (guild_id) DO UPDATE SET role_id = excluded.role_id, role_set_by = excluded.role_set_by`,
@@ -83,6 +92,12 @@ export class SqlDutyStore implements DutyStore {
       { sql: this.sql.setBoardMessage, params: [messageId, guildId, channelId] },
     ]);
     return changed > 0;
+  }
+
+  async askBoardPost(guildId: string, channelId: string, now: number): Promise<number | undefined> {
+    await this.engine.write([{ sql: this.sql.askBoardPost, params: [now, guildId, channelId] }]);
+    const [row] = await this.engine.read(this.sql.boardAskedAt, [guildId, channelId]);
+    return row?.board_asked_at ?? undefined;
   }
 
   async setRole(guildId: string, roleId: string | null, setBy: string | null): Promise<void> {

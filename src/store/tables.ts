@@ -86,6 +86,7 @@ export interface DutyGuildTable {
   min_after_minutes: number | null;
   uncovered_since: number | null;
   role_set_by: string | null;
+  board_asked_at: number | null;
 }
 
 /** A row of `duty_quota`. */

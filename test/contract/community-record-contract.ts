@@ -429,6 +429,20 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
     });
 
+    it("keeps when the board's post was first tried until its id is noted or the board moves", async () => {
+      const store = await start();
+      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0)).toBeUndefined();
+      await store.duty.setBoardChannel(GUILD, CHANNEL);
+      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0)).toBe(T0);
+      // A later try of the same post counts Discord's nonce window from the first.
+      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0 + 60_000)).toBe(T0);
+      expect(await store.duty.askBoardPost(GUILD, '300000000000000002', T0)).toBeUndefined();
+      await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001');
+      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0 + 120_000)).toBe(T0 + 120_000);
+      await store.duty.setBoardChannel(GUILD, CHANNEL);
+      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0 + 180_000)).toBe(T0 + 180_000);
+    });
+
     it("lists a guild's running sessions oldest first and tells which guilds had session changes merged", async () => {
       const store = await start();
       const session = (id: number, startedAt: number | undefined, endedAt: number | null) => ({

@@ -65,6 +65,8 @@ export interface FeedHarnessOptions {
   botPermissions?: bigint;
   /** The session threads' timings. */
   threadTimings?: FeatureTimings['threads'];
+  /** The duty board's timings. */
+  dutyTimings?: FeatureTimings['duty'];
   /** Variables set besides the harness's own (e.g. METRICS_PORT). */
   config?: Partial<Config>;
 }
@@ -108,6 +110,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
         ...(options.escalationTimings ? { escalation: options.escalationTimings } : {}),
         ...(options.digestTimings ? { digest: options.digestTimings } : {}),
         ...(options.threadTimings ? { threads: options.threadTimings } : {}),
+        ...(options.dutyTimings ? { duty: options.dutyTimings } : {}),
       },
       feed: {
         backoff: { baseMs: 50, capMs: 1_000 },

@@ -3,6 +3,7 @@ import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommand
 import type { Logger } from '../../src/base/logger.js';
 import { RUNTIME_TIMERS } from '../../src/base/timers.js';
 import type { RunningBot } from '../../src/bot.js';
+import { createPostFinder } from '../../src/discord/posting/find-post.js';
 import { createPoster } from '../../src/discord/posting/poster.js';
 import type { CommandBasics } from '../../src/features/feature.js';
 import { createFeatures, type Features } from '../../src/features/index.js';
@@ -88,6 +89,7 @@ export function contextFor(
       discord: client,
       discordHealth: bot.discordHealth,
       poster: createPoster(client),
+      findPosted: createPostFinder(client),
       service: createServiceClient({ serviceUrl: options.serviceUrl }),
       intakeFailures: new IntakeFailures(),
       webhookBaseUrl: bot.http.url,

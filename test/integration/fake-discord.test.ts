@@ -364,6 +364,39 @@ describe('fake Discord with the real discord.js client', () => {
     expect(fake.messages(feed.id).map((m) => m.id)).toEqual([sent.id]);
   });
 
+  it("pages a channel's history as Discord does (newest first; after, before or the newest), with others' messages and replies", async () => {
+    const { fake, client, guild, channel } = await start();
+    const feed = channel('feed').id;
+    const memberId = fake.addMember(guild.id, { username: 'chatty' });
+    const first = await channel('feed').send({ content: 'the bot' });
+    const chat = Array.from({ length: 5 }, (_, n) =>
+      fake.postMessageAs(feed, { userId: memberId }, { content: `${n}` }),
+    );
+    const hook = fake.postMessageAs(feed, { webhook: 'Integration' }, { embeds: [{ title: 'Card' }] });
+    const reply = await client.rest.post(Routes.channelMessages(feed), {
+      body: { content: 'a reply', message_reference: { message_id: first.id } },
+    });
+    const page = async (query: Record<string, string>) =>
+      (await client.rest.get(Routes.channelMessages(feed), { query: new URLSearchParams(query) })) as Array<{
+        id: string;
+        author: { id: string };
+        webhook_id?: string;
+        message_reference?: { message_id: string };
+      }>;
+
+    const ids = [first.id, ...chat, hook, (reply as { id: string }).id];
+    expect((await page({ limit: '3' })).map((m) => m.id)).toEqual(ids.slice(-3).reverse());
+    expect((await page({ after: first.id, limit: '2' })).map((m) => m.id)).toEqual(ids.slice(1, 3).reverse());
+    expect((await page({ before: hook, limit: '2' })).map((m) => m.id)).toEqual(ids.slice(4, 6).reverse());
+    const [newest, webhook, member] = await page({ limit: '3' });
+    expect(newest).toMatchObject({ author: { id: fake.botUserId }, message_reference: { message_id: first.id } });
+    // A webhook's message is authored by the webhook itself.
+    expect(webhook?.id).toBe(hook);
+    expect(webhook?.webhook_id).toBe(webhook?.author.id);
+    expect(webhook?.author.id).not.toBe(fake.botUserId);
+    expect(member?.author.id).toBe(memberId);
+  });
+
   it("edits the bot's own channel messages, and refuses unknown ones and bodies Discord would refuse", async () => {
     const { fake, client, channel } = await start();
     const sent = await channel('feed').send({ content: 'v1' });

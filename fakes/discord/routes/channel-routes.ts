@@ -111,8 +111,10 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       },
     },
     {
-      // Newest first, as Discord answers. A fetched message carries no nonce (only the answer to its creation and
-      // the gateway's MESSAGE_CREATE do), so a bot can find its own post only by what the message shows.
+      // Newest first, as Discord answers: with `after`, the `limit` messages just after it; with `before`, the
+      // `limit` just before it; with neither, the channel's newest. A fetched message carries no nonce (only the
+      // answer to its creation and the gateway's MESSAGE_CREATE do), so a bot can find its own post only by what
+      // the message shows.
       method: 'GET',
       path: '/channels/:channelId/messages',
       auth: true,
@@ -124,13 +126,14 @@ export function channelRoutes(deps: RouteDeps): Route[] {
         if (!hasPermissions(permissions, PermissionFlagsBits.ViewChannel)) throw ApiErrors.missingAccess();
         if (!hasPermissions(permissions, PermissionFlagsBits.ReadMessageHistory)) return { status: 200, body: [] };
         const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
-        const after = BigInt(query.get('after') ?? '0');
-        const found = deps.messages
-          .inChannel(channelId)
-          .filter((message) => BigInt(message.id) > after)
-          .slice(0, limit)
-          .reverse()
-          .map(({ api }) => ({ ...api, nonce: undefined }));
+        const after = query.get('after');
+        const before = query.get('before');
+        const messages = deps.messages.inChannel(channelId);
+        const page =
+          after !== null
+            ? messages.filter((message) => BigInt(message.id) > BigInt(after)).slice(0, limit)
+            : messages.filter((message) => before === null || BigInt(message.id) < BigInt(before)).slice(-limit);
+        const found = page.reverse().map(({ api }) => ({ ...api, nonce: undefined }));
         return { status: 200, body: found };
       },
     },

@@ -73,7 +73,16 @@ export function createCardsFeature(
       onSessionCard: listeners.onSessionCard,
     }),
     jobs: [
-      new ModcallEscalator({ records: cards, poster: parts.poster, clock, timers: parts.timers, logger, ...timings }),
+      new ModcallEscalator({
+        records: cards,
+        poster: parts.poster,
+        findPosted: parts.findPosted,
+        nonceWindowMs: parts.nonceWindowMs,
+        clock,
+        timers: parts.timers,
+        logger,
+        ...timings,
+      }),
     ],
     sweep: (now) => cards.sweep(now - CARDS_FOLLOWED_MS),
     sessionCardOf: async (guildId, server, sessionId) => {

@@ -43,6 +43,13 @@ export const ModcallCardSchema = z.object({
   rolePingAt: z.number().nullable().optional(),
   /** When its role was pinged (or given up), after the staff on shift. */
   rolePingedAt: z.number().nullable().optional(),
+  /**
+   * When the reply that pings its role (after the staff on shift), and the one that escalates it, were first tried:
+   * written down before the send, so a try later than Discord keeps nonces looks for the reply an earlier try
+   * made, whose answer was lost. Absent until tried.
+   */
+  rolePingAskedAt: z.number().optional(),
+  escalationAskedAt: z.number().optional(),
 });
 export type ModcallCard = z.infer<typeof ModcallCardSchema>;
 

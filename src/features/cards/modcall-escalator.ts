@@ -4,7 +4,9 @@ import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
+import type { WantedPost } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
+import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { OutgoingMessage, Poster } from '../../discord/posting/poster.js';
 import { SendError } from '../../discord/posting/send-failure.js';
 import { formatName } from '../../embeds/format.js';
@@ -17,7 +19,7 @@ const DEFAULT_CHECK_EVERY_MS = 15_000;
 const DUE_SLICE = 100;
 const SLICES_PER_CHECK = 10;
 
-export interface ModcallEscalatorDeps {
+export interface ModcallEscalatorDeps extends EarlierPostDeps {
   records: CardRecords;
   poster: Poster;
   clock: Clock;
@@ -30,9 +32,10 @@ export interface ModcallEscalatorDeps {
 
 /**
  * Escalates modcalls nobody claimed: after the server's escalate-after minutes, one reply to the card that pings
- * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply). Runs in
- * the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards that
- * are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
+ * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply; when it was
+ * first tried is written down in the card, so a retry later than Discord keeps nonces looks for the reply first).
+ * Runs in the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards
+ * that are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
  * that moment; those whose escalation time came; and those to forget.
  */
 export class ModcallEscalator {
@@ -133,13 +136,15 @@ export class ModcallEscalator {
   private async pingRole(card: ModcallCard, roleId: string, at: number): Promise<boolean> {
     // How long it has waited, as the staff read it (a role pinged late after a restart says so).
     const minutes = Math.round((this.deps.clock() - card.postedAt) / (this.deps.minuteMs ?? 60_000));
+    const opening = `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed by the staff on shift`;
     const body = {
-      content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed by the staff on shift for ${minutes} min.`,
+      content: `${opening} for ${minutes} min.`,
       embeds: [],
       allowed_mentions: { parse: [], roles: [roleId], replied_user: false },
       message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
     };
-    if (!(await this.postReply(card, body, makeCardNonce(['role', card.guildId, card.messageId])))) return false;
+    const nonce = makeCardNonce(['role', card.guildId, card.messageId]);
+    if (!(await this.postReply(card, body, nonce, 'rolePingAskedAt', replyOf(card, opening)))) return false;
     const pingedAt = this.deps.clock();
     await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
       current
@@ -149,10 +154,20 @@ export class ModcallEscalator {
     return true;
   }
 
-  /** Posts a reply to the card; true when posted, or given up because Discord refuses the channel for good. */
-  private async postReply(card: ModcallCard, body: OutgoingMessage, nonce: string): Promise<boolean> {
+  /**
+   * Posts a reply to the card, written down first (when, in the card: `asked`); true when posted (or found, posted
+   * by an earlier try whose answer was lost), or given up because Discord refuses the channel for good.
+   */
+  private async postReply(
+    card: ModcallCard,
+    body: OutgoingMessage,
+    nonce: string,
+    asked: 'rolePingAskedAt' | 'escalationAskedAt',
+    wanted: WantedPost,
+  ): Promise<boolean> {
     try {
-      await this.deps.poster.post(card.channelId, body, nonce);
+      const writtenAt = await this.writeDown(card, asked);
+      await postWrittenDown(this.deps, card.channelId, body, { nonce, writtenAt }, wanted);
       return true;
     } catch (error) {
       const context = {
@@ -170,14 +185,27 @@ export class ModcallEscalator {
     }
   }
 
+  /** When the reply was first tried: now, written down in the card, unless an earlier try was. */
+  private async writeDown(card: ModcallCard, asked: 'rolePingAskedAt' | 'escalationAskedAt'): Promise<number> {
+    const earlier = card[asked];
+    if (earlier !== undefined) return earlier;
+    const now = this.deps.clock();
+    const stored = await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+      current && current[asked] === undefined ? { ...current, [asked]: now } : current,
+    );
+    return stored?.[asked] ?? now;
+  }
+
   private async escalate(card: ModcallCard, roleId: string, minutes: number): Promise<boolean> {
+    const opening = `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed for`;
     const body = {
-      content: `<@&${roleId}> Modcall from ${formatName(card.caller.name)} unclaimed for ${minutes} min.`,
+      content: `${opening} ${minutes} min.`,
       embeds: [],
       allowed_mentions: { parse: [], roles: [roleId], replied_user: false },
       message_reference: { message_id: card.messageId, channel_id: card.channelId, fail_if_not_exists: false },
     };
-    if (!(await this.postReply(card, body, makeCardNonce(['escalate', card.guildId, card.messageId])))) return false;
+    const nonce = makeCardNonce(['escalate', card.guildId, card.messageId]);
+    if (!(await this.postReply(card, body, nonce, 'escalationAskedAt', replyOf(card, opening)))) return false;
     // Posted, or given up: either way this card's escalation is over.
     const at = this.deps.clock();
     await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
@@ -185,6 +213,17 @@ export class ModcallEscalator {
     );
     return true;
   }
+}
+
+/**
+ * A reply of the bot to the card that opens with these words: what a try finds of an earlier one (the minutes it
+ * tells may differ from try to try, and the two replies to a card open differently).
+ */
+function replyOf(card: ModcallCard, opening: string): WantedPost {
+  return {
+    matches: (message) =>
+      message.message_reference?.message_id === card.messageId && message.content.startsWith(opening),
+  };
 }
 
 /** The channel is gone or closed to the bot (403, 404): the same post would be refused again. */

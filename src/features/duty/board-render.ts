@@ -42,6 +42,9 @@ export function splitOpenShifts(
   return { onDuty, neverEnded };
 }
 
+/** The board's footer: a board message is known by it (a post found again after a lost answer, board-updater.ts). */
+export const BOARD_FOOTER = 'Updated as shifts start and end';
+
 /**
  * The on-duty board: one embed listing the staff on shift now, longest on shift first, each with a mention, the
  * name the service gave and since when (a Discord timestamp, which every reader sees in their own time zone and
@@ -57,7 +60,7 @@ export function renderBoard(shifts: readonly OpenShift[], now: number): MessageE
       onDuty.length === 0
         ? 'Nobody is on shift.'
         : fitLines(onDuty.map(lineOf), MAX_EMBED_DESCRIPTION_LENGTH, (left) => `… and ${left} more`),
-    footer: { text: 'Updated as shifts start and end' },
+    footer: { text: BOARD_FOOTER },
     timestamp: new Date(now).toISOString(),
   };
   if (neverEnded.length > 0) {

@@ -3,12 +3,14 @@ import { CoalescedRuns } from '../../base/coalesced-runs.js';
 import type { Logger } from '../../base/logger.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
+import type { FoundMessage } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
+import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { DutyStore } from '../../store/duty-store.js';
 import type { RecordQueries } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
-import { nextNeverEndedAt, renderBoard, splitOpenShifts } from './board-render.js';
+import { BOARD_FOOTER, nextNeverEndedAt, renderBoard, splitOpenShifts } from './board-render.js';
 
 /**
  * The least time between two edits of one guild's board: Discord lets a bot edit about 5 messages per 5 s in a
@@ -20,8 +22,8 @@ export const MIN_EDIT_GAP_MS = 1_200;
 /** After a failed edit or post (Discord down, a permission taken away): when the board is tried again. */
 const RETRY_AFTER_MS = 30_000;
 
-export interface BoardUpdaterDeps {
-  duty: Pick<DutyStore, 'settingsOf' | 'listConfigured' | 'setBoardMessage'>;
+export interface BoardUpdaterDeps extends EarlierPostDeps {
+  duty: Pick<DutyStore, 'settingsOf' | 'listConfigured' | 'setBoardMessage' | 'askBoardPost'>;
   record: Pick<RecordQueries, 'openShifts'>;
   poster: Poster;
   timers: Timers;
@@ -46,8 +48,10 @@ interface GuildBoard {
  * Keeps each guild's on-duty board message: told that a guild's shifts changed, it edits the board, one edit per
  * guild at a time, at most one per {@link MIN_EDIT_GAP_MS}, coalescing what came meanwhile. A board whose message
  * was deleted (the edit answers 404 Unknown Message) is posted anew and its new id stored; any other failure is
- * logged and the board tried again later. What it shows is read from the record each time, so an edit that comes
- * late, or twice, still shows the state at that moment.
+ * logged and the board tried again later. A post is written down before it is sent (when, in the store; its nonce
+ * follows from the guild, the channel and the message before), so a try later than Discord keeps nonces looks for
+ * the board an earlier try posted, whose answer was lost, before posting it. What it shows is read from the record
+ * each time, so an edit that comes late, or twice, still shows the state at that moment.
  */
 export class BoardUpdater implements Job {
   private readonly boards = new Map<string, GuildBoard>();
@@ -141,10 +145,26 @@ export class BoardUpdater implements Job {
     // The same message (a first board, or the one after `previous`) always has the same nonce: a post retried
     // after a lost answer lands on the message already made.
     const nonce = makeCardNonce(['duty-board', guildId, channelId, previous ?? 'first']);
-    const posted = await this.deps.poster.post(channelId, { ...body, embeds: body.embeds }, nonce);
+    const writtenAt = await this.deps.duty.askBoardPost(guildId, channelId, now);
+    // Moved to another channel meanwhile: the next run posts it there.
+    if (writtenAt === undefined) return false;
+    const { messageId: posted, found } = await postWrittenDown(
+      this.deps,
+      channelId,
+      { ...body, embeds: body.embeds },
+      { nonce, writtenAt },
+      // Its count may change from try to try: a board is known by its footer.
+      { matches: showsBoard },
+    );
     if (previous !== null) this.deps.logger.info({ guildId, channelId }, 'the on-duty board was deleted: posted anew');
     await this.deps.duty.setBoardMessage(guildId, channelId, posted);
-    board.shown = { messageId: posted, content };
+    if (found) {
+      // It shows what the earlier try drew: edited to the state now by the next run.
+      board.shown = undefined;
+      this.changed(guildId);
+    } else {
+      board.shown = { messageId: posted, content };
+    }
     return true;
   }
 
@@ -155,4 +175,9 @@ export class BoardUpdater implements Job {
         ? undefined
         : this.deps.timers.setTimeout(() => this.changed(guildId), Math.max(0, at - this.deps.clock()));
   }
+}
+
+/** Whether a message is an on-duty board (the bot's own, in the board's channel: what the finder reads). */
+function showsBoard(message: FoundMessage): boolean {
+  return message.embeds[0]?.footer?.text === BOARD_FOOTER;
 }

@@ -64,6 +64,8 @@ export function createDutyFeature(
     duty,
     record: community,
     poster: parts.poster,
+    findPosted: parts.findPosted,
+    nonceWindowMs: parts.nonceWindowMs,
     timers: parts.timers,
     clock: parts.clock,
     logger: parts.logger,

@@ -3,13 +3,15 @@ import type { Logger } from '../../base/logger.js';
 import { RerunPerKey } from '../../base/rerun-per-key.js';
 import { truncateText } from '../../base/truncate-text.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
+import type { FoundMessage } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
+import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { AlertSettingsStore } from './alert-settings.js';
-import type { Incident, IncidentStore } from './incidents.js';
-import { renderAlert } from './render-alert.js';
+import type { AlertMessage, Incident, IncidentStore } from './incidents.js';
+import { renderAlert, type AlertPayload } from './render-alert.js';
 
-export interface AlertDeskDeps {
+export interface AlertDeskDeps extends EarlierPostDeps {
   incidents: IncidentStore;
   settings: AlertSettingsStore;
   /** Posts with a nonce (enforce_nonce) and edits in place. */
@@ -20,9 +22,10 @@ export interface AlertDeskDeps {
 
 /**
  * Keeps each incident's one alert message in step with the incident: posts it once, edits it as it evolves,
- * edits it to resolved and then forgets the incident. The nonce is written down before the post, so a crash
- * between Discord's post and our record of it resends under the same nonce and Discord answers with the first
- * message (no duplicate after a restart). Syncs of one incident never overlap; a change during one runs
+ * edits it to resolved and then forgets the incident. The nonce is written down before the post (with when, and
+ * the title the post carries), so a crash or a lost answer between Discord's post and our record of it resends
+ * under the same nonce and Discord answers with the first message; a resend later than Discord keeps nonces
+ * looks for that message first (post-once.ts). Syncs of one incident never overlap; a change during one runs
  * another after it, so many changes in a burst cost few edits.
  */
 export class AlertDesk {
@@ -74,7 +77,7 @@ export class AlertDesk {
     const payload = renderAlert(incident, settings.roleId);
     let message = incident.message;
     if (message === null) {
-      message = { channelId: settings.channelId, messageId: null, nonce: nonceOf(key, incident.openedAt) };
+      message = this.writeDown(settings.channelId, nonceOf(key, incident.openedAt), payload);
       const written = message;
       await this.deps.incidents.update(key, (current) =>
         current && current.openedAt === incident.openedAt && current.message === null
@@ -83,7 +86,7 @@ export class AlertDesk {
       );
     }
     if (message.messageId === null) {
-      await this.post(key, incident, message.channelId, message.nonce, payload);
+      await this.post(key, incident, message, payload);
       // A nonce written down by an earlier sync may have been posted then: Discord answers with that first
       // message as it was, so it is brought up to date by an edit.
       if (incident.message !== null) void this.syncs.run(key);
@@ -94,26 +97,45 @@ export class AlertDesk {
       // Deleted in Discord: a new message, with a nonce of its own (the old one would find the deleted message),
       // written down before the post like the first one, so a crash after Discord's post resends under it.
       if (incident.resolvedAt !== null) return this.forget(key, incident);
-      const repost = { channelId: settings.channelId, messageId: null, nonce: nonceOf(key, this.deps.clock()) };
+      const repost = this.writeDown(settings.channelId, nonceOf(key, this.deps.clock()), payload);
       const written = await this.deps.incidents.update(key, (current) =>
         current && current.openedAt === incident.openedAt ? { ...current, message: repost } : current,
       );
       // Replaced meanwhile by a newer incident of the key: that one's own sync posts it.
       if (written?.openedAt !== incident.openedAt) return;
-      await this.post(key, incident, repost.channelId, repost.nonce, payload);
+      await this.post(key, incident, repost, payload);
       return;
     }
     if (incident.resolvedAt !== null) await this.forget(key, incident);
   }
 
-  private async post(
-    key: string,
-    incident: Incident,
-    channelId: string,
-    nonce: string,
-    payload: ReturnType<typeof renderAlert>,
-  ): Promise<void> {
-    const messageId = await this.deps.poster.post(channelId, payload, nonce);
+  /** The alert message about to be posted, as it is written down before the post. */
+  private writeDown(channelId: string, nonce: string, payload: AlertPayload): AlertMessage {
+    const title = payload.embeds[0]?.title;
+    return {
+      channelId,
+      messageId: null,
+      nonce,
+      writtenAt: this.deps.clock(),
+      ...(title === undefined ? {} : { title }),
+    };
+  }
+
+  private async post(key: string, incident: Incident, message: AlertMessage, payload: AlertPayload): Promise<void> {
+    const { channelId, nonce, title } = message;
+    // Every try shows the title written down, whatever the incident's count now (the edit after a resend brings
+    // it up to date): a try past the nonce window knows the post an earlier one made by it and the opening time.
+    const sent =
+      title === undefined
+        ? payload
+        : { ...payload, embeds: payload.embeds.map((embed, i) => (i === 0 ? { ...embed, title } : embed)) };
+    const { messageId } = await postWrittenDown(
+      this.deps,
+      channelId,
+      sent,
+      { nonce, writtenAt: message.writtenAt },
+      { matches: (shown) => showsAlert(shown, title, incident.openedAt) },
+    );
     const stored = await this.deps.incidents.update(key, (current) =>
       current && current.openedAt === incident.openedAt
         ? { ...current, message: { channelId, messageId, nonce } }
@@ -130,6 +152,13 @@ export class AlertDesk {
       current && current.openedAt === incident.openedAt && current.resolvedAt !== null ? undefined : current,
     );
   }
+}
+
+/** Whether a message is this incident's alert: its title as written down, opened at the incident's time. */
+function showsAlert(message: FoundMessage, title: string | undefined, openedAt: number): boolean {
+  const [embed] = message.embeds;
+  // Discord answers timestamps in its own ISO form (+00:00): compared as times.
+  return embed?.title === title && embed?.timestamp !== undefined && Date.parse(embed.timestamp) === openedAt;
 }
 
 function nonceOf(key: string, at: number): string {

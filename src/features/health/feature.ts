@@ -53,7 +53,15 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
     intakeFailures: parts.intakeFailures,
     incidents,
     settings,
-    desk: new AlertDesk({ incidents, settings, poster: parts.poster, clock, logger }),
+    desk: new AlertDesk({
+      incidents,
+      settings,
+      poster: parts.poster,
+      findPosted: parts.findPosted,
+      nonceWindowMs: parts.nonceWindowMs,
+      clock,
+      logger,
+    }),
     records: store.records,
     probe: {
       signals: store.signals,

@@ -36,7 +36,14 @@ const AlertMessageSchema = z.object({
   /** null between deciding to post and Discord's answer. */
   messageId: z.string().nullable(),
   nonce: z.string(),
+  /**
+   * When the nonce was written down, and the title the post carries (every try sends it): a try later than
+   * Discord's nonce window finds the post an earlier try made by them. Absent in alerts written down before.
+   */
+  writtenAt: z.number().optional(),
+  title: z.string().optional(),
 });
+export type AlertMessage = z.infer<typeof AlertMessageSchema>;
 
 export const IncidentSchema = z.object({
   guildId: z.string(),

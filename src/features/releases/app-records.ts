@@ -110,6 +110,13 @@ export const CardSchema = z.object({
   withdrawnBy: z.string().nullable(),
   /** The outcome that has been announced (the state it left review for); null: none yet. */
   outcomeAnnounced: z.string().nullable(),
+  /**
+   * When the card's post (while `messageId` is null), and the outcome's message of a state, were written down
+   * before their first try: a try later than Discord keeps nonces looks for the earlier try's post first. Absent
+   * in cards written down before.
+   */
+  writtenAt: Time.optional(),
+  outcomeWritten: z.object({ state: z.string(), at: Time }).optional(),
 });
 export type Card = z.infer<typeof CardSchema>;
 

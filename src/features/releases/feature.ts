@@ -51,6 +51,8 @@ export function createReleasesFeature(parts: BotParts, options: ReleasesOptions 
     developer,
     secrets: parts.secrets,
     poster: parts.poster,
+    findPosted: parts.findPosted,
+    nonceWindowMs: parts.nonceWindowMs,
     cache: developerCache,
     clock,
     timers: parts.timers,

@@ -1,15 +1,14 @@
-import type { Clock } from '../../base/clock.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
+import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { AppDetail, AppVersion } from '../../upstream/developer-schemas.js';
 import type { AppRecords, Card, Watch } from './app-records.js';
-import { renderOutcome, renderReleaseCard, type CardApp } from './release-card.js';
+import { outcomeHeadline, renderOutcome, renderReleaseCard, type CardApp } from './release-card.js';
 
-/** What following an app needs. */
-export interface FollowDeps {
+/** What following an app needs (and how a post tried again past Discord's nonce window finds an earlier one). */
+export interface FollowDeps extends EarlierPostDeps {
   records: AppRecords;
   poster: Poster;
-  clock: Clock;
 }
 
 /** What ran, for logs and tests: cards posted and edited, outcomes announced. */
@@ -31,8 +30,9 @@ const MAX_WHATS_NEW = 1000;
  *   bot was down, one catch-up edit per version, not one message per step);
  * - a version that left review gets one short outcome message pinging the watch's role (retried at the next
  *   poll when Discord refused it).
- * Every step is written down before and after its Discord message, with a nonce, so a crash or restart at any
- * point neither loses nor doubles a card or an outcome.
+ * Every step is written down before and after its Discord message, with a nonce and when, so a crash, a restart or
+ * a lost answer at any point neither loses nor doubles a card or an outcome: a try later than Discord keeps nonces
+ * looks for the post an earlier try made first (post-once.ts).
  */
 export async function followApp(
   deps: FollowDeps,
@@ -59,14 +59,20 @@ export async function followApp(
     if (changed) card = moveCard(card, version, deps.clock());
 
     if (card.messageId === null || card.channelId !== watch.channelId) {
-      card = await postCard(deps, where, app, { ...card, channelId: watch.channelId, messageId: null });
+      // A try of a post already written down in this channel counts from the first; a first post, from now.
+      const again = existing?.messageId === null && existing.channelId === watch.channelId;
+      const writtenAt = again ? existing.writtenAt : deps.clock();
+      const next: Card = { ...card, channelId: watch.channelId, messageId: null };
+      delete next.writtenAt;
+      if (writtenAt !== undefined) next.writtenAt = writtenAt;
+      card = await postCard(deps, where, app, next);
       result.posted += 1;
     } else if (changed) {
       const edited = await deps.poster.edit(card.channelId, card.messageId, renderReleaseCard(app, card));
       if (edited === 'gone') {
         // Deleted in Discord: a new card, with a nonce of its own (the old one would find the deleted message).
         const nonce = makeCardNonce([card.nonce, String(deps.clock())]);
-        card = await postCard(deps, where, app, { ...card, messageId: null, nonce });
+        card = await postCard(deps, where, app, { ...card, messageId: null, nonce, writtenAt: deps.clock() });
         result.posted += 1;
       } else {
         await saveCard(deps, guildId, watch.appId, card);
@@ -135,10 +141,18 @@ function moveCard(card: Card, version: AppVersion, now: number): Card {
 
 async function postCard(deps: FollowDeps, where: { guildId: string }, app: CardApp, card: Card): Promise<Card> {
   // Written down first: a crash before Discord's answer leaves a card without a message id, posted again
-  // with the same nonce, which Discord answers with the first message.
+  // with the same nonce, which Discord answers with the first message; later than Discord keeps nonces, the
+  // channel is searched for it (its title and footer name the app and version).
   await saveCard(deps, where.guildId, app.appId, card);
-  const messageId = await deps.poster.post(card.channelId, renderReleaseCard(app, card), card.nonce);
-  const posted = { ...card, messageId };
+  const body = renderReleaseCard(app, card);
+  const { messageId, found } = await postWrittenDown(deps, card.channelId, body, {
+    nonce: card.nonce,
+    writtenAt: card.writtenAt,
+  });
+  // It shows what the earlier try drew.
+  if (found) await deps.poster.edit(card.channelId, messageId, body);
+  const posted: Card = { ...card, messageId };
+  delete posted.writtenAt;
   await saveCard(deps, where.guildId, app.appId, posted);
   return posted;
 }
@@ -149,9 +163,23 @@ async function announceOutcome(
   app: CardApp,
   card: Card,
 ): Promise<void> {
-  const nonce = makeCardNonce(['outcome', where.guildId, app.appId, card.label, card.state ?? '']);
-  await deps.poster.post(where.channelId, renderOutcome(app, card, where), nonce);
-  await saveCard(deps, where.guildId, app.appId, { ...card, outcomeAnnounced: card.state ?? '' });
+  const state = card.state ?? '';
+  const nonce = makeCardNonce(['outcome', where.guildId, app.appId, card.label, state]);
+  // Written down before its first try, so a try after a lost answer, later than Discord keeps nonces, looks first.
+  let written = card.outcomeWritten?.state === state ? card.outcomeWritten : undefined;
+  if (!written) {
+    written = { state, at: deps.clock() };
+    await saveCard(deps, where.guildId, app.appId, { ...card, outcomeWritten: written });
+  }
+  const headline = outcomeHeadline(app, card);
+  await postWrittenDown(
+    deps,
+    where.channelId,
+    renderOutcome(app, card, where),
+    { nonce, writtenAt: written.at },
+    { matches: (message) => message.embeds.length === 0 && message.content.includes(headline) },
+  );
+  await saveCard(deps, where.guildId, app.appId, { ...card, outcomeWritten: written, outcomeAnnounced: state });
 }
 
 /** Stores a card, keeping what /app withdraw may have written meanwhile (who withdrew it). */

@@ -2,6 +2,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
+import type { EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import type { DeveloperClient } from '../../upstream/developer-client.js';
@@ -16,7 +17,7 @@ import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
 import { recordPollFailure, recordPollSuccess, type PollHealth } from './poll-failures.js';
 
 /** What one guild's poll uses. */
-export interface GuildPollDeps {
+export interface GuildPollDeps extends EarlierPostDeps {
   records: AppRecords;
   developer: DeveloperClient;
   secrets: SecretBox;

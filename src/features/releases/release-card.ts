@@ -69,10 +69,18 @@ export function renderOutcome(
   const link =
     card.messageId === null ? '' : ` https://discord.com/channels/${where.guildId}/${card.channelId}/${card.messageId}`;
   return fitMessageToLimits({
-    content: `${ping}**${formatVersionName(app.appName, card.label)}** left review: ${formatInlineCode(card.state ?? NO_STATE, 200)}${took}${by}.${link}`,
+    content: `${ping}${outcomeHeadline(app, card)}${took}${by}.${link}`,
     embeds: [],
     allowed_mentions: where.roleId === null ? { parse: [] } : { parse: [], roles: [where.roleId] },
   });
+}
+
+/**
+ * What an outcome message says first after its ping: the version and the state it left review for, which no other
+ * message of the bot says (a try of it later than Discord keeps nonces finds an earlier try's post by it).
+ */
+export function outcomeHeadline(app: CardApp, card: Card): string {
+  return `**${formatVersionName(app.appName, card.label)}** left review: ${formatInlineCode(card.state ?? NO_STATE, 200)}`;
 }
 
 /** The one admin message when the service refuses the developer key: what happened, what to do. */

@@ -1,4 +1,3 @@
-import { createPostFinder } from '../../discord/posting/find-post.js';
 import { createThreadStarter } from '../../discord/posting/start-thread.js';
 import type { BotParts, Feature } from '../feature.js';
 import { ThreadKeeper } from './thread-keeper.js';
@@ -54,7 +53,8 @@ export function createThreadsFeature(
     record: parts.store.community,
     poster: parts.poster,
     startThread: createThreadStarter(parts.discord, parts.config.DISCORD_TOKEN),
-    findPosted: createPostFinder(parts.discord, parts.config.DISCORD_TOKEN),
+    findPosted: parts.findPosted,
+    nonceWindowMs: parts.nonceWindowMs,
     clock: parts.clock,
     timers: parts.timers,
     logger: parts.logger,

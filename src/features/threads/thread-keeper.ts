@@ -4,8 +4,8 @@ import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { PostFinder } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
+import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { ThreadStarter } from '../../discord/posting/start-thread.js';
@@ -28,12 +28,11 @@ const GUILDS_AT_START = 1_000;
 /** Of each of cases, modcalls and shifts, what the log reads at most: one more than it shows. */
 const READ_AT_MOST = LOG_LINES_PER_MESSAGE * LOG_MESSAGES_AT_MOST + 1;
 
-export interface ThreadKeeperDeps {
+export interface ThreadKeeperDeps extends EarlierPostDeps {
   threads: ThreadRecords;
   record: SessionRecord;
   poster: Poster;
   startThread: ThreadStarter;
-  findPosted: PostFinder;
   clock: Clock;
   timers: Timers;
   logger: Logger;
@@ -47,8 +46,9 @@ export interface ThreadKeeperDeps {
  * case, modcall and shift change of the session, drawn from the community record) and, once the session ended,
  * its after-action report, then lets it go an hour later. Told of the guilds whose record changed; a guild's threads
  * are brought up to date one run at a time, changes coalesced (the board's way). Each message of the thread is
- * posted once: under a nonce of its session and part, written down before the send, searched for when a send's
- * answer was lost; after that it is only edited, which is the same whether it happens once or twice.
+ * posted once: under a nonce of its session and part, written down (with when) before the send; a send later than
+ * Discord keeps nonces searches the thread for the post an earlier send made, whose answer was lost (post-once.ts);
+ * after that it is only edited, which is the same whether it happens once or twice.
  */
 export class ThreadKeeper implements Job {
   private readonly runs: CoalescedRuns;
@@ -211,14 +211,13 @@ export class ThreadKeeper implements Job {
         return { thread, sent: true };
       }
     }
-    // Written down before the send: a send whose answer is lost is searched for, not made again.
+    // Written down before the send, with when: a send whose answer is lost is sent again under the same nonce, or,
+    // later than Discord keeps nonces, searched for (by its title and footer), not made again.
     let current = thread;
-    let found: string | undefined;
-    if (current.asking?.part === part) {
-      found = await this.deps.findPosted(threadId, body, current.asking.since);
-      if (found !== undefined) await this.deps.poster.edit(threadId, found, body);
-    } else {
-      current = await this.save(guildId, { ...current, asking: { part, since: this.deps.clock() } });
+    let since = current.asking?.part === part ? current.asking.since : undefined;
+    if (since === undefined) {
+      since = this.deps.clock();
+      current = await this.save(guildId, { ...current, asking: { part, since } });
     }
     const nonce = makeCardNonce([
       'session-thread',
@@ -229,7 +228,9 @@ export class ThreadKeeper implements Job {
       // A part posted anew: the report again below a longer log has a thread of more parts than its first post.
       messageId ?? `new-${Object.keys(thread.parts).length}`,
     ]);
-    const posted = found ?? (await this.deps.poster.post(threadId, body, nonce));
+    const { messageId: posted, found } = await postWrittenDown(this.deps, threadId, body, { nonce, writtenAt: since });
+    // It shows what the earlier send drew.
+    if (found) await this.deps.poster.edit(threadId, posted, body);
     const next: SessionThread = { ...current, parts: { ...current.parts, [part]: posted } };
     delete next.asking;
     current = await this.save(guildId, next);

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import { digestSchema } from '../digest-schema.js';
-import { coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
+import { boardAskedSchema, coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
 import { setAsideSchema } from '../set-aside-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
@@ -637,6 +637,8 @@ const MIGRATIONS: readonly string[] = [
   modcallCardSchema(),
   // Items the batch jobs set aside, and the record writer's index of what waits (src/store/set-aside-schema.ts).
   setAsideSchema(),
+  // When the duty board's post was written down: a late resend looks for it first (src/store/duty-schema.ts).
+  boardAskedSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

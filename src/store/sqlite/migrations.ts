@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 import { digestSchema } from '../digest-schema.js';
-import { coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
+import { boardAskedSchema, coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
 import { setAsideSchema } from '../set-aside-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
@@ -173,6 +173,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(setAsideSchema());
+  },
+  (db) => {
+    db.exec(boardAskedSchema());
   },
 ];
 

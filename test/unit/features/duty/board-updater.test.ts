@@ -30,6 +30,7 @@ function updaterWith(options: { failEdits?: number } = {}) {
   const gone = new Set<string>();
   let failEdits = options.failEdits ?? 0;
   let nextId = 700;
+  let askedAt: number | undefined;
   const poster: Poster = {
     post(_channelId: string, body: OutgoingMessage, nonce: string) {
       sent.push({ kind: 'post', at: time.now(), count: body.embeds[0]?.title, nonce });
@@ -52,7 +53,13 @@ function updaterWith(options: { failEdits?: number } = {}) {
       listConfigured: () => Promise.resolve([{ ...settings }]),
       setBoardMessage: (_guildId, channelId, messageId) => {
         settings.boardMessageId = channelId === settings.boardChannelId ? messageId : settings.boardMessageId;
+        askedAt = undefined;
         return Promise.resolve(true);
+      },
+      askBoardPost: (_guildId, channelId, now) => {
+        if (channelId !== settings.boardChannelId) return Promise.resolve(undefined);
+        askedAt ??= now;
+        return Promise.resolve(askedAt);
       },
     },
     record: { openShifts: () => Promise.resolve([...shifts]) },
