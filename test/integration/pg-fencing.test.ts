@@ -117,6 +117,50 @@ describe.skipIf(!POSTGRES_URL)('a feed process fenced off once its lease is gone
     expect(await store.deliveries.stateOf('h1', 'f2')).toBe('waiting');
   });
 
+  it('refuses to hold entries, or to mark their channel broken, under a lease another process has taken since', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const store = await storeOn(database.url);
+    for (const id of ['h1', 'h2']) await store.deliveries.accept(modcall(id));
+    const timing = { rebalanceMs: 100, idleTimeoutMs: 5_000 };
+    const first = leasesOn(database.url, 'hold-first', timing);
+    await first.start(noFeed);
+    const old = first.leaseOf(GUILD);
+    expect(old).toBeDefined();
+    const [h1, h2] = await store.deliveries.nextFor(CHANNEL, 10);
+
+    // The first process's session ends (as a crash would end it) and another takes the partition.
+    await terminateSessions(database.url, 'hold-first');
+    const second = leasesOn(database.url, 'hold-second', timing);
+    await second.start(noFeed);
+    await until(() => second.owns(GUILD), 5_000, 'the partition taken over');
+
+    // The first process, late: Discord refused its message, or the channel; neither hold is made under its old lease.
+    await expect(
+      store.deliveries.holdRefused([h1?.seq ?? -1], 'Discord 400: Invalid Form Body', Date.now(), old),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    const broken = { channelId: CHANNEL, guildId: GUILD, status: 403, reason: 'Missing Access', since: Date.now() };
+    await expect(store.deliveries.holdBrokenChannel(broken, old)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+      waiting: 2,
+      heldRefused: 0,
+      heldBroken: 0,
+      broken: [],
+    });
+    expect((await store.deliveries.nextFor(CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual(['h1', 'h2']);
+
+    // The new owner's holds are made.
+    const current = second.leaseOf(GUILD);
+    await store.deliveries.holdRefused([h2?.seq ?? -1], 'Discord 400: Invalid Form Body', Date.now(), current);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, heldRefused: 1 });
+    await store.deliveries.holdBrokenChannel(broken, current);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+      waiting: 0,
+      heldBroken: 1,
+      broken: [{ channelId: CHANNEL, status: 403 }],
+    });
+  });
+
   it('posts a channel again once the lease session answers again, after its lane stopped on the silence while poked', async () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
