@@ -27,21 +27,21 @@ export interface GatewayRoleDeps {
  *
  * - A loss is acted on at once: the login under way is abandoned (even its first attempt) and the connection
  *   closed, so no gateway stays open, or comes up, in a process that no longer holds it.
+ * - A new login waits until the last connection is closed: discord.js's destroy() and login() on one client must
+ *   not overlap.
  * - The jobs start and stop one transition at a time ({@link SerialToggle}): a job is started again only once its
  *   stop has finished, so each runs once in this process, however often the gateway flaps.
- * - A new login waits until the previous connection is closed: discord.js's destroy() and login() on one client
- *   must not overlap.
  */
 export class GatewayRole {
   private readonly jobs: SerialToggle;
-  /** The login of the gateway held now, aborted when it is lost. */
+  /** The login of the gateway held now; aborted when it is lost. */
   private login: AbortController | undefined;
   /** The closing of the last connection (resolved when there is none to close). */
   private disconnected: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(private readonly deps: GatewayRoleDeps) {
-    this.jobs = new SerialToggle({ on: () => this.connectAndStart(), off: () => this.stopJobs() });
+    this.jobs = new SerialToggle({ on: () => this.startJobs(), off: () => this.stopJobs() });
   }
 
   /** The store's coordination gave (true) or took (false) the gateway. */
@@ -51,14 +51,14 @@ export class GatewayRole {
     discordHealth.gatewayHere = held;
     if (held) {
       logger.info('this process holds the gateway: slash commands are answered here');
+      this.connect();
       void this.jobs.set(true);
       return;
     }
     logger.info('this process no longer holds the gateway: disconnecting from it');
     this.login?.abort();
     this.login = undefined;
-    const previous = this.disconnected;
-    this.disconnected = previous.then(() =>
+    this.disconnected = this.disconnected.then(() =>
       disconnectGateway(this.deps.discord, this.deps.token).catch((error: unknown) =>
         logger.warn({ err: toLoggableError(error) }, 'closing the gateway connection failed'),
       ),
@@ -74,19 +74,29 @@ export class GatewayRole {
     await this.jobs.set(false);
   }
 
-  private async connectAndStart(): Promise<void> {
+  /** Logs in once the last connection is closed, unless the gateway is lost again before that. */
+  private connect(): void {
+    if (this.login && !this.login.signal.aborted) return;
     const login = new AbortController();
     this.login = login;
-    await this.disconnected;
-    // The token was checked at start: a refusal later is reported (/status, /healthz) and retried, not fatal.
-    if (!login.signal.aborted) {
-      connectDiscord(this.deps.discord, this.deps.token, {
-        logger: this.deps.logger,
-        refusalIsFatal: false,
-        signal: login.signal,
-        ...(this.deps.loginBackoff ? { backoff: this.deps.loginBackoff } : {}),
-      }).catch((error: unknown) => this.deps.logger.error({ err: toLoggableError(error) }, 'Discord login failed'));
-    }
+    const { discord, token, logger, loginBackoff } = this.deps;
+    void this.disconnected.then(async () => {
+      if (login.signal.aborted) return;
+      try {
+        // The token was checked at start: a refusal later is reported (/status, /healthz) and retried, not fatal.
+        await connectDiscord(discord, token, {
+          logger,
+          refusalIsFatal: false,
+          signal: login.signal,
+          ...(loginBackoff ? { backoff: loginBackoff } : {}),
+        });
+      } catch (error) {
+        logger.error({ err: toLoggableError(error) }, 'Discord login failed');
+      }
+    });
+  }
+
+  private async startJobs(): Promise<void> {
     await Promise.all(
       this.deps.jobs.map(async (job) => {
         try {
@@ -100,11 +110,13 @@ export class GatewayRole {
 
   private async stopJobs(): Promise<void> {
     await Promise.all(
-      this.deps.jobs.map((job) =>
-        job.stop().catch((error: unknown) => {
+      this.deps.jobs.map(async (job) => {
+        try {
+          await job.stop();
+        } catch (error) {
           this.deps.logger.error({ err: toLoggableError(error) }, 'a job did not stop cleanly');
-        }),
-      ),
+        }
+      }),
     );
   }
 }
