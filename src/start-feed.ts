@@ -5,13 +5,7 @@ import type { BackoffPolicy } from './base/backoff.js';
 import type { BridgeMetrics } from './base/metrics.js';
 import { StartupError } from './base/startup-error.js';
 import { RUNTIME_TIMERS } from './base/timers.js';
-import {
-  checkToken,
-  connectDiscord,
-  isTokenRefused,
-  logGatewayShards,
-  TOKEN_REFUSED,
-} from './discord/connect-discord.js';
+import { checkToken, isTokenRefused, logGatewayShards, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { setGlobalRateShare } from './discord/global-rate-share.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
@@ -22,6 +16,7 @@ import { createFeatures, featureList, type Features, type FeatureTimings } from 
 import type { BatchWindow } from './feed/batch-window.js';
 import { FeedWorker } from './feed/feed-worker.js';
 import { SendPacer } from './feed/send-pacer.js';
+import { GatewayRole } from './gateway-role.js';
 import { forgetGuildsLeftWhileDown } from './guilds-left-while-down.js';
 import type { CoordinationOptions } from './store/coordination.js';
 import type { StoreHealth } from './store/store-health.js';
@@ -64,25 +59,14 @@ export async function startFeed(
   const list = featureList(features);
   await refuseARefusedToken(parts);
 
-  let connection: { stop(): void } | undefined;
-  const gateway = (held: boolean) => {
-    discordHealth.gatewayHere = held;
-    if (held) {
-      logger.info('this process holds the gateway: slash commands are answered here');
-      // The token was checked above: a refusal later is reported (/status, /healthz) and retried, not fatal.
-      void connectDiscord(discord, config.DISCORD_TOKEN, {
-        logger,
-        refusalIsFatal: false,
-        ...(options.loginBackoff ? { backoff: options.loginBackoff } : {}),
-      }).then((handle) => (connection = handle));
-      for (const job of jobsOf(list)) void job.start();
-    } else {
-      logger.info('this process no longer holds the gateway: disconnecting from it');
-      connection?.stop();
-      for (const job of jobsOf(list)) void job.stop();
-      void discord.destroy().then(() => discord.rest.setToken(config.DISCORD_TOKEN));
-    }
-  };
+  const gateway = new GatewayRole({
+    discord,
+    token: config.DISCORD_TOKEN,
+    discordHealth,
+    jobs: jobsOf(list),
+    logger,
+    loginBackoff: options.loginBackoff,
+  });
   discordHealth.gatewayHere = false;
   // On the runtime's clock, as discord.js counts its limit (a test's manual clock would never open the next second).
   const pacer = new SendPacer(DISCORD_GLOBAL_REQUESTS_PER_SECOND, Date.now, RUNTIME_TIMERS);
@@ -90,7 +74,7 @@ export async function startFeed(
     logger,
     ...options.leases,
     wantsGateway: true,
-    onGateway: gateway,
+    onGateway: (held) => gateway.held(held),
     onShare: (share) => {
       // The feed processes share the bot's 50 requests a second, each as much of it as of the partitions (a
       // process that took a dead one's partitions posts them at its rate within a fifth of a second: send-pacer.ts).
@@ -152,9 +136,8 @@ export async function startFeed(
     features,
     // The jobs first: nothing new is polled or checked while the lanes finish what they send.
     stop: async () => {
-      await Promise.all(jobsOf(list).map((job) => job.stop()));
+      await gateway.stop();
       await worker.stop();
-      connection?.stop();
     },
   };
 }

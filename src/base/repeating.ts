@@ -4,6 +4,10 @@ import type { Timers } from './timers.js';
  * Runs `tick` again and again, `everyMs` after the previous run ended (never two at once), from start() until
  * stop(); stop() waits for a run under way. A run that fails is given to `onError` and the next one still comes:
  * a job's store or Discord failing now and then must not end it.
+ *
+ * One chain at most, however start() and stop() interleave: at any moment there is either a timer waiting or a run
+ * under way, never both and never two of either. A start() while a run is still under way (a stop() that has not
+ * finished waiting for it) leaves the next run to that run's end, instead of setting a second timer beside it.
  */
 export class Repeating {
   private timer: unknown;
@@ -20,12 +24,13 @@ export class Repeating {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.schedule();
+    if (this.current === undefined) this.schedule();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
     await this.current;
   }
 
@@ -35,8 +40,9 @@ export class Repeating {
   }
 
   private schedule(): void {
-    if (!this.running) return;
+    if (!this.running || this.timer !== undefined) return;
     this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
       this.current = this.tick()
         .then(() => undefined)
         .catch(this.onError)

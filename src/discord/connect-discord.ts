@@ -14,12 +14,23 @@ export interface ConnectOptions {
   onTokenRefused?: () => void;
   /** false: a refusal at the first try is logged and retried too (a process that checked the token at start). */
   refusalIsFatal?: boolean;
+  /**
+   * Aborted when the login is no longer wanted (the gateway went to another process), even during the first
+   * attempt: no further attempt is made, and a login that comes up after all is closed again at once.
+   */
+  signal?: AbortSignal;
 }
 
-/** A login loop running in the background; stop() ends it. */
+/** A login loop running in the background; stop() ends it (as aborting its signal does). */
 export interface DiscordConnection {
   stop(): void;
 }
+
+/**
+ * The newest connection made for each client: a login abandoned after a newer one began (the gateway lost and
+ * retaken meanwhile) leaves the client to that one instead of closing it.
+ */
+const newest = new WeakMap<Client, object>();
 
 /**
  * Logs the client in. The intake never depends on this: when Discord fails (5xx, timeouts, a refused gateway)
@@ -32,19 +43,32 @@ export async function connectDiscord(
   options: ConnectOptions,
 ): Promise<DiscordConnection> {
   const backoff = options.backoff ?? LOGIN_BACKOFF;
+  const self = {};
+  newest.set(client, self);
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let failures = 0;
+  const abandoned = () => stopped || options.signal?.aborted === true;
 
   const attempt = async (): Promise<boolean> => {
+    if (abandoned()) return true;
     try {
       // Asked first with the REST client alone: a failed client.login() marks discord.js's gateway manager
       // destroyed for good (no later login would connect), so login runs only once Discord answers.
       await checkToken(client, token);
+      // Abandoned while Discord answered: no login at all (the connection was closed without this one).
+      if (abandoned()) return true;
       // A client destroyed before (a failed login, or a gateway handed to another process) stays marked
       // destroyed and would never reconnect: the mark (typed private, but the flag discord.js reads) is undone.
       (client.ws as unknown as { destroyed: boolean }).destroyed = false;
       await client.login(token);
+      // Abandoned during the login: discord.js goes on connecting after a destroy() made while it asked Discord
+      // for the gateway, so the connection it made is closed here, unless a newer login has the client now.
+      if (abandoned()) {
+        if (newest.get(client) === self) await disconnectGateway(client, token);
+        options.logger.info('a Discord login abandoned meanwhile came up; it was closed again');
+        return true;
+      }
       if (failures > 0) options.logger.info({ failures }, 'Discord login succeeded');
       return true;
     } catch (error) {
@@ -63,7 +87,7 @@ export async function connectDiscord(
     }
   };
   const retryLater = () => {
-    if (stopped) return;
+    if (abandoned()) return;
     timer = setTimeout(
       () => {
         void attempt().then((ok) => {
@@ -82,6 +106,15 @@ export async function connectDiscord(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Closes the client's gateway connection (every shard) and keeps its REST client usable: discord.js's destroy()
+ * forgets the token, and the feed still posts from a process without the gateway.
+ */
+export async function disconnectGateway(client: Client, token: string): Promise<void> {
+  await client.destroy();
+  client.rest.setToken(token);
 }
 
 /**

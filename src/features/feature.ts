@@ -48,7 +48,9 @@ export interface CommandBasics {
 
 /**
  * Work a feature does on its own time (polling, escalating, checking health). It runs in the one process that
- * holds the gateway, like the slash commands, so each thing it posts is posted once per deployment.
+ * holds the gateway, like the slash commands, so each thing it posts is posted once per deployment. Started and
+ * stopped as the gateway comes and goes (src/gateway-role.ts), one call at a time: start() is never called
+ * before the stop() before it has finished, nor stop() before start() has, however often the gateway flaps.
  */
 export interface Job {
   start(): void | Promise<void>;

@@ -81,13 +81,16 @@ export class LaneFailures {
     switch (failure.kind) {
       case 'broken':
         // Nothing was posted: every entry of the lane is held, kept until an admin changes the routes.
-        await this.deps.queue.holdBrokenChannel({
-          channelId: this.channelId,
-          guildId: this.guildId,
-          status: failure.status,
-          reason: failure.reason,
-          since: this.deps.clock(),
-        });
+        await this.deps.queue.holdBrokenChannel(
+          {
+            channelId: this.channelId,
+            guildId: this.guildId,
+            status: failure.status,
+            reason: failure.reason,
+            since: this.deps.clock(),
+          },
+          this.leaseNow(),
+        );
         this.deps.logger.warn(
           { ...log, status: failure.status },
           'channel unusable: its events are kept until the routes change',
@@ -96,7 +99,7 @@ export class LaneFailures {
       case 'rejected': {
         const [only] = entries;
         if (entries.length === 1 && only) {
-          await this.deps.queue.holdRefused([only.seq], failure.reason, this.deps.clock());
+          await this.deps.queue.holdRefused([only.seq], failure.reason, this.deps.clock(), this.leaseNow());
           this.sendAlone.delete(only.seq);
           this.deps.logger.error(
             { ...log, status: failure.status, deliveryId: only.deliveryId },

@@ -15,7 +15,8 @@ import { nonceOf, OutgoingMessages, writtenFormOf, type Outgoing } from './outgo
  * message, one message in flight at a time. The store holds everything that matters (entries, the message
  * written down before a send, failures, when to retry, broken channels); the lane holds only its timers and
  * which refused entries to send one by one. It runs only when poked (new work, its timer): a lane never looks
- * at another channel's backlog, and an idle lane is dropped.
+ * at another channel's backlog, and an idle lane is dropped, as is one that stopped (the worker makes a new one
+ * for the channel's next work, once its partition is this process's again).
  */
 export class Lane {
   private passing: Promise<void> | undefined;
@@ -32,6 +33,7 @@ export class Lane {
     readonly channelId: string,
     readonly guildId: string,
     private readonly deps: LaneDeps,
+    /** Told when the lane has nothing more to do: idle, or stopped for good (its lease lost). */
     private readonly onIdle: (lane: Lane) => void,
   ) {
     this.turn = new LaneTurn(deps.pacer, deps.clock);
@@ -63,7 +65,9 @@ export class Lane {
       )
       .finally(() => {
         this.passing = undefined;
-        if (this.pokedDuringPass) {
+        // A lane that stopped (its lease lost, or the worker stopped it) is dropped even when poked meanwhile: one
+        // left registered would swallow every later poke, and its channel would never be posted again here.
+        if (this.pokedDuringPass && !this.stopped) {
           this.pokedDuringPass = false;
           this.poke();
         } else if (!this.busy) {

@@ -32,10 +32,17 @@ export interface LaneQueue {
   release(channelId: string, nonce: string, lease?: Lease): Promise<void>;
   /** A send failed in a way worth retrying: stores the failure count and when to try again. */
   recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
-  /** Discord refused this message on its own: its entries are held (never lost), the rest of the lane goes on. */
-  holdRefused(seqs: readonly number[], detail: string, at: number): Promise<void>;
-  /** Discord refuses the channel: it is marked broken and every entry of its lane held, in one transaction. */
-  holdBrokenChannel(channel: BrokenChannel): Promise<void>;
+  /**
+   * Discord refused this message on its own: its entries are held (never lost), the rest of the lane goes on.
+   * Like the writes above, refused with LeaseLostError once `lease` is no longer the partition's: the next owner
+   * sends the message again, and decides about it itself.
+   */
+  holdRefused(seqs: readonly number[], detail: string, at: number, lease?: Lease): Promise<void>;
+  /**
+   * Discord refuses the channel: it is marked broken and every entry of its lane held, in one transaction
+   * (refused as a whole once `lease` is no longer the partition's).
+   */
+  holdBrokenChannel(channel: BrokenChannel, lease?: Lease): Promise<void>;
   /** The stored state of a channel's retries, for a lane starting after a restart. */
   retryAtOf(channelId: string): Promise<number | undefined>;
 }

@@ -10,9 +10,11 @@ import {
   type FakeDiscordOptions,
 } from '../../fakes/discord/index.js';
 import type { Config } from '../../src/base/config.js';
+import type { Timers } from '../../src/base/timers.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import type { FeatureTimings } from '../../src/features/index.js';
 import type { BatchWindow } from '../../src/feed/batch-window.js';
+import type { FeedOptions } from '../../src/start-feed.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
 import { captureLogs } from '../helpers/capture-logs.js';
@@ -67,8 +69,12 @@ export interface FeedHarnessOptions {
   threadTimings?: FeatureTimings['threads'];
   /** The duty board's timings. */
   dutyTimings?: FeatureTimings['duty'];
-  /** Variables set besides the harness's own (e.g. METRICS_PORT). */
+  /** Variables set besides the harness's own (e.g. METRICS_PORT, or a PostgreSQL STORE_URL). */
   config?: Partial<Config>;
+  /** How feed processes share the work on PostgreSQL (a test's shorter rebalance). */
+  leases?: FeedOptions['leases'];
+  /** The features' timers (a test counting the jobs' runs wraps the runtime's). */
+  timers?: Timers;
 }
 
 export async function startFeedHarness(options: FeedHarnessOptions = {}): Promise<FeedHarness> {
@@ -106,6 +112,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       }),
       logger: logs.logger,
       host: '127.0.0.1',
+      ...(options.timers ? { timers: options.timers } : {}),
       timings: {
         ...(options.escalationTimings ? { escalation: options.escalationTimings } : {}),
         ...(options.digestTimings ? { digest: options.digestTimings } : {}),
@@ -118,6 +125,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
         rest: { timeout: options.restTimeoutMs ?? 15_000 },
         ...(options.batchWindow ? { batchWindow: options.batchWindow } : {}),
         ...(options.nonceWindowMs === undefined ? {} : { nonceWindowMs: options.nonceWindowMs }),
+        ...(options.leases ? { leases: options.leases } : {}),
       },
     });
     const client = bot.discord;

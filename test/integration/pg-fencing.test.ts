@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FeedMessageBody } from '../../src/discord/posting/send-failure.js';
@@ -6,6 +7,7 @@ import { LeaseLostError, type NewDelivery } from '../../src/store/deliveries.js'
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { withTimeouts } from '../../src/store/postgres/connection-timeouts.js';
 import { PostgresLeases } from '../../src/store/postgres/pg-leases.js';
+import { notify } from '../../src/store/postgres/pg-signals.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { startBlackHoleProxy } from '../helpers/black-hole-proxy.js';
 import { captureLogs } from '../helpers/capture-logs.js';
@@ -21,10 +23,16 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  meanwhile?: () => Promise<void>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
+    await meanwhile?.();
     await sleep(20);
   }
 }
@@ -108,6 +116,121 @@ describe.skipIf(!POSTGRES_URL)('a feed process fenced off once its lease is gone
     expect(await store.deliveries.stateOf('h1', 'f1')).toBe('posted');
     expect(await store.deliveries.stateOf('h1', 'f2')).toBe('waiting');
   });
+
+  it('refuses to hold entries, or to mark their channel broken, under a lease another process has taken since', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const store = await storeOn(database.url);
+    for (const id of ['h1', 'h2']) await store.deliveries.accept(modcall(id));
+    const timing = { rebalanceMs: 100, idleTimeoutMs: 5_000 };
+    const first = leasesOn(database.url, 'hold-first', timing);
+    await first.start(noFeed);
+    const old = first.leaseOf(GUILD);
+    expect(old).toBeDefined();
+    const [h1, h2] = await store.deliveries.nextFor(CHANNEL, 10);
+
+    // The first process's session ends (as a crash would end it) and another takes the partition.
+    await terminateSessions(database.url, 'hold-first');
+    const second = leasesOn(database.url, 'hold-second', timing);
+    await second.start(noFeed);
+    await until(() => second.owns(GUILD), 5_000, 'the partition taken over');
+
+    // The first process, late: Discord refused its message, or the channel; neither hold is made under its old lease.
+    await expect(
+      store.deliveries.holdRefused([h1?.seq ?? -1], 'Discord 400: Invalid Form Body', Date.now(), old),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    const broken = { channelId: CHANNEL, guildId: GUILD, status: 403, reason: 'Missing Access', since: Date.now() };
+    await expect(store.deliveries.holdBrokenChannel(broken, old)).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+      waiting: 2,
+      heldRefused: 0,
+      heldBroken: 0,
+      broken: [],
+    });
+    expect((await store.deliveries.nextFor(CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual(['h1', 'h2']);
+
+    // The new owner's holds are made.
+    const current = second.leaseOf(GUILD);
+    await store.deliveries.holdRefused([h2?.seq ?? -1], 'Discord 400: Invalid Form Body', Date.now(), current);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 1, heldRefused: 1 });
+    await store.deliveries.holdBrokenChannel(broken, current);
+    expect(await store.deliveries.statusOf(GUILD)).toMatchObject({
+      waiting: 0,
+      heldBroken: 1,
+      broken: [{ channelId: CHANNEL, status: 403 }],
+    });
+  });
+
+  it('posts a channel again once the lease session answers again, after its lane stopped on the silence while poked', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const store = await storeOn(database.url);
+    const logs = captureLogs();
+    // Trusted for 8 s after the session last answered; no timer of its own rebalances it (only what it is told).
+    const leases = new PostgresLeases(
+      withTimeouts({ connectionString: database.url, application_name: 'fence-silent' }),
+      { logger: logs.logger, wantsGateway: false, rebalanceMs: 600_000, idleTimeoutMs: 10_000 },
+      store.signals,
+    );
+    cleanups.push(() => leases.stop());
+    // Discord as it treats a nonce: a resend under it is answered with the message made the first time.
+    const posted = new Map<string, string[]>();
+    let release: (() => void) | undefined;
+    const firstSendHeld = new Promise<void>((resolve) => (release = resolve));
+    const worker = new FeedWorker({
+      queue: store.deliveries,
+      guilds: store.guilds,
+      signals: store.signals,
+      send: async (_channelId, body) => {
+        if (posted.size === 0) await firstSendHeld;
+        if (!posted.has(body.nonce)) posted.set(body.nonce, idsIn(body));
+        await sleep(5);
+      },
+      logger: logs.logger,
+      clock: () => Date.now(),
+      batchWindow: { quietMs: 0, maxMs: 0 },
+      ownership: leases,
+      rescanMs: 600_000,
+    });
+    cleanups.push(() => worker.stop());
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    const askRebalance = () => notify(admin, { kind: 'leases' });
+
+    await worker.start();
+    const answeredAt = Date.now();
+    expect(leases.partitions).toHaveLength(64);
+    await store.deliveries.accept(modcall('s1'));
+    await until(() => release !== undefined && worker.laneCount === 1, 5_000, 's1 being sent');
+    await sleep(50);
+    // More work while s1 is being sent: its lane is poked during the pass.
+    await store.deliveries.accept(modcall('s2'));
+    await sleep(50);
+
+    // The lease session's server process stalls (paused, as a host under a hiccup): a rebalance asked now waits.
+    const [backend] = (
+      await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'fence-silent'`)
+    ).rows;
+    if (!backend) throw new Error('no lease session');
+    process.kill(backend.pid, 'SIGSTOP');
+    let paused = true;
+    cleanups.push(() => paused && process.kill(backend.pid, 'SIGCONT'));
+    await askRebalance();
+    // Past the trust (8 s), before the server's idle-session timeout (10 s) could end the session: s1's send ends
+    // and its lane stops on the lease it cannot confirm.
+    await sleep(Math.max(0, answeredAt + 8_300 - Date.now()));
+    release?.();
+    await until(() => logs.text().includes('no longer holds the lease'), 2_000, 'the lane stopped');
+    process.kill(backend.pid, 'SIGCONT');
+    paused = false;
+
+    // The session answers again and the partitions are this process's once more: the channel's entries are posted
+    // without waiting for more work or for the rescan (its safety net, set beyond this test's end).
+    await askRebalance();
+    await until(async () => (await store.deliveries.countOpen()) === 0, 15_000, 'every delivery posted', askRebalance);
+    expect([...posted.values()].flat()).toEqual(['s1', 's2']);
+  }, 40_000);
 
   it('a feed process cut off from the database stops posting before another takes its channel over', async () => {
     const database = await createTestDatabase();

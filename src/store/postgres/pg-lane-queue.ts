@@ -14,10 +14,14 @@ const WRITE_DOWN = new LeaseCheckedWrites([SQL.writeDown]);
 const CONFIRM = new LeaseCheckedWrites([SQL.markPosted, SQL.forgetMessage, SQL.clearFailures]);
 /** A message written down and not sent: its entries wait again, unwritten. */
 const RELEASE = new LeaseCheckedWrites([SQL.unwrite, SQL.forgetMessage]);
+/** A message Discord refused: its entries held. */
+const HOLD_REFUSED = new LeaseCheckedWrites([SQL.holdRefused]);
+/** A channel Discord refuses: every entry of its lane held (the channel marked broken in the same transaction). */
+const HOLD_BROKEN_LANE = new LeaseCheckedWrites([SQL.holdBrokenLane]);
 
 /**
- * The feed's lanes on PostgreSQL. A lane's writes (write-down, confirm, release) carry the lease of its guild's
- * partition and are refused once another process took the partition over (lease-checked-writes.ts).
+ * The feed's lanes on PostgreSQL. A lane's writes (write-down, confirm, release, holds) carry the lease of its
+ * guild's partition and are refused once another process took the partition over (lease-checked-writes.ts).
  */
 export class PostgresLaneQueue implements LaneQueue {
   constructor(private readonly pool: pg.Pool) {}
@@ -80,15 +84,16 @@ export class PostgresLaneQueue implements LaneQueue {
     return (await rowsOf(this.pool, SQL.recordFailure, [channelId, guildId, retryAt]))[0]?.failures ?? 1;
   }
 
-  async holdRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {
-    await changesOf(this.pool, SQL.holdRefused, [detail, at, d.list(seqs)]);
+  async holdRefused(seqs: readonly number[], detail: string, at: number, lease?: Lease): Promise<void> {
+    await HOLD_REFUSED.run(this.pool, lease, [[detail, at, d.list(seqs)]]);
   }
 
-  async holdBrokenChannel(channel: BrokenChannel): Promise<void> {
+  async holdBrokenChannel(channel: BrokenChannel, lease?: Lease): Promise<void> {
     const { channelId, guildId, status, reason, since } = channel;
     await inTransaction(this.pool, async (client) => {
+      // The lease first: its row stays locked until the commit, so the mark below goes with the holds or not at all.
+      await HOLD_BROKEN_LANE.run(client, lease, [[reason, since, channelId]]);
       await changesOf(client, SQL.markBroken, [channelId, guildId, status, reason, since]);
-      await changesOf(client, SQL.holdBrokenLane, [reason, since, channelId]);
     });
   }
 

@@ -43,6 +43,8 @@ export class PostgresLeases implements FeedOwnership {
   private listener: OwnershipListener | undefined;
   private timer: NodeJS.Timeout | undefined;
   private rebalancing: Promise<void> | undefined;
+  /** A loss of every partition begun outside a rebalance (the session unconfirmed), until its lanes stopped. */
+  private losing: Promise<void> | undefined;
   /** A rebalance was asked for while one ran: it runs again after, as it may have missed the change. */
   private again = false;
   /** The others are to hear of a change found here (a member gone): NOTIFYed by the next rebalance. */
@@ -83,7 +85,13 @@ export class PostgresLeases implements FeedOwnership {
   leaseOf(guildId: string): Lease | undefined {
     const partition = partitionOf(guildId);
     const epoch = this.epochs.get(partition);
-    if (epoch === undefined || !this.held.has(partition) || !this.session.trusted()) return undefined;
+    if (epoch === undefined || !this.held.has(partition)) return undefined;
+    if (!this.session.trusted()) {
+      // Lost now, not only until the session answers again: a lane that stopped on it must hear `losing`, and the
+      // partition come back through `gained`, or that lane's channel would wait for a poke that never comes.
+      this.dropIfUnconfirmed();
+      return undefined;
+    }
     return { partition, epoch };
   }
 
@@ -111,6 +119,7 @@ export class PostgresLeases implements FeedOwnership {
     this.unsubscribe?.();
     await this.watch.stop();
     await this.rebalancing;
+    await this.losing;
     await this.loseAll();
     await this.session.close({ wait: true });
   }
@@ -126,7 +135,10 @@ export class PostgresLeases implements FeedOwnership {
       { sinceMs: this.session.silentForMs(), partitions: this.held.size },
       'the feed lease session has not answered in time: its lanes stop and the session is dropped',
     );
-    void this.loseAll();
+    const losing = this.loseAll().finally(() => {
+      if (this.losing === losing) this.losing = undefined;
+    });
+    this.losing = losing;
     void this.session.close({ wait: false });
   }
 
@@ -153,6 +165,9 @@ export class PostgresLeases implements FeedOwnership {
   }
 
   private async rebalanceOnce(): Promise<void> {
+    // A loss under way finishes first (its lanes stopped): a partition is never gained again while its old lanes
+    // still send, and the gateway's loss is told before its gain.
+    await this.losing;
     if (this.stopped) return;
     const joining = !this.session.isOpen;
     const client = await this.session.open();

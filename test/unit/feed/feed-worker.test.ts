@@ -393,6 +393,69 @@ describe('the feed worker', () => {
     expect(deliveryIdsOf(sender.sent)).toEqual(['g1']);
   });
 
+  it('posts a channel again once its lease is back, when its lane stopped on the lease while poked: each entry once', async () => {
+    const store = await openStore('memory://', () => Date.now());
+    const logs = captureLogs();
+    // The lease on the guild's partition, as the store's coordination reports it: lost and regained by the test.
+    let listener: OwnershipListener | undefined;
+    let owned = true;
+    const ownership: FeedOwnership = {
+      owns: () => owned,
+      leaseOf: (guildId) => (owned ? { partition: partitionOf(guildId), epoch: 1 } : undefined),
+      start: (l) => {
+        listener = l;
+        l.gained([partitionOf(GUILD)]);
+        return Promise.resolve();
+      },
+      stop: () => Promise.resolve(),
+    };
+    // Discord as it treats a nonce: a resend under it is answered with the message made the first time.
+    const channel = new Map<string, Sent>();
+    let release: (() => void) | undefined;
+    const firstSendHeld = new Promise<void>((resolve) => (release = resolve));
+    const send = async (channelId: string, body: FeedMessageBody) => {
+      if (channel.size === 0) await firstSendHeld;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!channel.has(body.nonce)) channel.set(body.nonce, { channelId, body });
+    };
+    const worker = new FeedWorker({
+      queue: store.deliveries,
+      guilds: store.guilds,
+      signals: store.signals,
+      send,
+      logger: logs.logger,
+      clock: () => Date.now(),
+      backoff: { baseMs: 5, capMs: 20 },
+      batchWindow: { quietMs: 0, maxMs: 0 },
+      ownership,
+    });
+    cleanups.push(
+      () => store.close(),
+      () => worker.stop(),
+    );
+    await routeAll(store, CHANNEL_A);
+    await worker.start();
+    await store.deliveries.accept(modcall('p1'));
+    await until(() => release !== undefined && worker.laneCount === 1);
+    await advance(20);
+    // More work while the first message is being sent: the lane is poked during its pass.
+    await store.deliveries.accept(modcall('p2'));
+    await advance(20);
+
+    // The lease is lost while the send is under way: the send ends, and the lane stops before confirming it.
+    owned = false;
+    release?.();
+    await until(() => logs.text().includes('no longer holds the lease'));
+    await advance(20);
+
+    // The lease is back (taken again after the store's hiccup), and more work comes.
+    owned = true;
+    listener?.gained([partitionOf(GUILD)]);
+    await store.deliveries.accept(modcall('p3'));
+    await until(async () => (await openCount(store)) === 0);
+    expect(deliveryIdsOf([...channel.values()])).toEqual(['p1', 'p2', 'p3']);
+  });
+
   it('keeps a lane only while its channel has work', async () => {
     const { store, worker } = await setup();
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
