@@ -16,7 +16,7 @@ import type { Job } from '../feature.js';
 import type { ChartDrawer } from '../record/index.js';
 import { describeDigest, DIGEST_CHART, type DigestFacts } from './describe-digest.js';
 import { quotaResults } from './quota-report.js';
-import { nextDigestAt, WEEK_MS } from './weekly-schedule.js';
+import { nextDigestAt, weekEndingAt } from './weekly-schedule.js';
 
 /** How often the schedules due are looked at: a digest is posted within this of its hour. */
 const DEFAULT_CHECK_EVERY_MS = 60_000;
@@ -114,7 +114,7 @@ export class DigestJob implements Job {
     );
     if (take.kind === 'busy') return;
     if (take.kind === 'taken') {
-      const week = { from: weekEnd - WEEK_MS, to: weekEnd };
+      const week = weekEndingAt(weekEnd, hour, timeZone);
       const facts = await this.factsOf(guildId, week, timeZone, now - weekEnd);
       const chart = await this.deps.charts.draw({ kind: 'week', days: facts.days, timeZone });
       const files: OutgoingFile[] = chart
