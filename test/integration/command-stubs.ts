@@ -94,6 +94,7 @@ export function contextFor(
       clock: Date.now,
       timers: RUNTIME_TIMERS,
       logger: options.logger,
+      metrics: bot.metrics,
     },
     { health: { pingTimeoutMs } },
   );

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { digestSchema } from '../digest-schema.js';
+import { digestBackoffSchema, digestSchema } from '../digest-schema.js';
 import { coverageSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { postgresDialect } from '../sql-dialect.js';
@@ -630,6 +630,8 @@ const MIGRATIONS: readonly string[] = [
   dutySchema(postgresDialect),
   // The coverage guard: each guild's /duty minimum, and the running sessions' index (src/store/duty-schema.ts).
   coverageSchema(),
+  // A guild whose digest fails backs off; the due read goes by the next try (src/store/digest-schema.ts).
+  digestBackoffSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

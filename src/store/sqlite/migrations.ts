@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-import { digestSchema } from '../digest-schema.js';
+import { digestBackoffSchema, digestSchema } from '../digest-schema.js';
 import { coverageSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, recordSweepSchema } from '../record-schema.js';
 import { sqliteDialect } from '../sql-dialect.js';
@@ -163,6 +163,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(coverageSchema());
+  },
+  (db) => {
+    db.exec(digestBackoffSchema());
   },
 ];
 
