@@ -61,6 +61,7 @@ export function createDutyFeature(
     logger: parts.logger,
     minEditGapMs: timings.minEditGapMs,
     retryAfterMs: timings.retryAfterMs,
+    onBackoff: () => parts.metrics.guildBackoff('duty_board'),
   });
   const roles = new RoleKeeper({
     duty,
@@ -78,6 +79,7 @@ export function createDutyFeature(
     clock: parts.clock,
     logger: parts.logger,
     minuteMs: timings.minuteMs,
+    onBackoff: () => parts.metrics.guildBackoff('coverage'),
   });
   const changed = (guildId: string) => {
     board.changed(guildId);
