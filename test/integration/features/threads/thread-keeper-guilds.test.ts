@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { SendError } from '../../../../src/discord/posting/send-failure.js';
 import { ThreadKeeper } from '../../../../src/features/threads/thread-keeper.js';
 import { ThreadRecords } from '../../../../src/features/threads/thread-records.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
@@ -95,5 +96,46 @@ describe('the session threads of many guilds', () => {
     await time.advance(20_000, settle);
     expect(started).toHaveLength(102);
     expect(await new ThreadRecords(store.records).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
+  });
+
+  it("starts a guild's other threads while Discord fails to start one of them, and that one at its retry", async () => {
+    const time = new ManualTime();
+    const threads = new ThreadRecords(store.records);
+    await threads.setOn('g1', true);
+    await threads.follow({ ...card('g1', time.now() - 1_000), sessionId: 1, messageId: 'card-1' });
+    await threads.follow({ ...card('g1', time.now()), sessionId: 2, messageId: 'card-2' });
+    let discordDown = true;
+    const started: string[] = [];
+    keeper = new ThreadKeeper({
+      threads,
+      record: store.community,
+      poster: recordingPoster(),
+      startThread: (_channelId, messageId) => {
+        if (discordDown && messageId === 'card-1') {
+          return Promise.reject(new SendError({ kind: 'retry', reason: 'Discord 503: Service Unavailable' }));
+        }
+        started.push(messageId);
+        return Promise.resolve(messageId);
+      },
+      findPosted: () => Promise.resolve(undefined),
+      clock: time.now,
+      timers: time,
+      logger: captureLogs().logger,
+      minUpdateGapMs: 1_000,
+      retryAfterMs: 2_000,
+      checkEveryMs: 60_000,
+    });
+    const running = keeper;
+    const settle = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await running.idle();
+    };
+    await keeper.start();
+    await time.advance(0, settle);
+    // The first session's thread failed: the second's is started all the same.
+    expect(started).toEqual(['card-2']);
+    discordDown = false;
+    await time.advance(2_000, settle);
+    expect(started).toEqual(['card-2', 'card-1']);
   });
 });
