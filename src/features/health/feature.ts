@@ -40,8 +40,8 @@ export type HealthFeature = Feature<HealthDeps> & { monitor: HealthMonitor };
  */
 export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}): HealthFeature {
   const { store, clock, logger } = parts;
-  const settings = alertSettingsOn(store.records);
-  const incidents = incidentsOn(store.records);
+  const settings = alertSettingsOn(store.records, logger);
+  const incidents = incidentsOn(store.records, logger);
   const monitor = new HealthMonitor({
     hooks: store.hooks,
     activity: store.activity,
@@ -50,7 +50,15 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
     intakeFailures: parts.intakeFailures,
     incidents,
     settings,
-    desk: new AlertDesk({ incidents, settings, poster: parts.poster, clock, logger }),
+    desk: new AlertDesk({
+      incidents,
+      settings,
+      poster: parts.poster,
+      clock,
+      logger,
+      timers: parts.timers,
+      onBackoff: () => parts.metrics.guildBackoff('health_alert'),
+    }),
     records: store.records,
     probe: {
       signals: store.signals,
