@@ -40,7 +40,6 @@ export const GUILD_JOBS = [
   'session_threads',
   'health_alert',
   'modcall_escalation',
-  'release_poll',
 ] as const;
 export type GuildJob = (typeof GUILD_JOBS)[number];
 
