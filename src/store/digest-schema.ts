@@ -48,7 +48,7 @@ export function digestSchema(): string {
  *
  * - `try_at`: when the job tries the guild next: `next_at`, or later while a failed post backs off. The due read
  *   goes by it (its index), so guilds whose channel refuses the digest do not fill every check's read.
- * - `failures`: the posts of the current week that failed in a row (the backoff doubles with each); 0 again once
+ * - `failures`: the posts that failed in a row since it last moved on (the backoff doubles with each); 0 again once
  *   the schedule moves on or an admin sets it anew.
  */
 export function digestBackoffSchema(): string {

@@ -19,7 +19,7 @@ export interface DigestSchedule {
 
 /** A schedule as the store keeps it: with the failed posts of its week, and when the digest job tries it next. */
 export interface StoredDigestSchedule extends DigestSchedule {
-  /** The posts of the current week that failed in a row (0 once it moves on, or is set anew). */
+  /** The posts that failed in a row since it last moved on (0 once it moves on, or is set anew). */
   failures: number;
   /** When the job tries it next: `nextAt`, or later while a failed post backs off. */
   tryAt: number;

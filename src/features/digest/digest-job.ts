@@ -39,7 +39,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface DigestRefused {
   channelId: string;
   reason: string;
-  /** The posts of this week refused (or failed) in a row. */
+  /** The posts refused (or failed) in a row since the schedule last moved on. */
   failures: number;
   retryAt: number;
 }
