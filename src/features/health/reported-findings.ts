@@ -10,7 +10,7 @@ export interface DigestRefusal {
   channelId: string;
   /** Discord's answer, as the poster classified it (no secret in it). */
   reason: string;
-  /** The week's posts refused (or failed) in a row. */
+  /** The digest's posts refused (or failed) in a row. */
   failures: number;
   /** When the digest is tried again (the guild backs off meanwhile). */
   retryAt: number;
