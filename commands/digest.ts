@@ -101,12 +101,17 @@ export const digest: Command<DigestCommandDeps> = {
       }
       case 'show': {
         const schedule = await ctx.digests.scheduleOf(guildId);
+        if (!schedule) return replyEphemeral(interaction, 'The weekly digest is off: turn it on with /digest set.');
+        const where = `Every ${WEEKDAYS[schedule.weekday] ?? '?'} at ${schedule.hour}:00 (${schedule.timeZone}) in <#${schedule.channelId}>`;
+        const weekEnd = `<t:${Math.floor(schedule.nextAt / 1000)}:F>`;
+        // Failed and backing off: the week's digest is still to come, later than its hour.
         return replyEphemeral(
           interaction,
-          schedule
-            ? `Every ${WEEKDAYS[schedule.weekday] ?? '?'} at ${schedule.hour}:00 (${schedule.timeZone}) in <#${schedule.channelId}>; ` +
-                `the next <t:${Math.floor(schedule.nextAt / 1000)}:F>.`
-            : 'The weekly digest is off: turn it on with /digest set.',
+          schedule.failures === 0
+            ? `${where}; the next ${weekEnd}.`
+            : `${where}. The digest of the week to ${weekEnd} could not be posted ` +
+                `(${schedule.failures === 1 ? '1 try' : `${schedule.failures} tries`}; /status says why): ` +
+                `tried again <t:${Math.floor(schedule.tryAt / 1000)}:R>.`,
         );
       }
       default:

@@ -1,3 +1,4 @@
+import { backoffDelay } from './backoff.js';
 import type { Clock } from './clock.js';
 import type { Timers } from './timers.js';
 
@@ -6,11 +7,17 @@ export interface CoalescedRunsOptions {
   clock: Clock;
   /** Brings one key up to date; true when it sent something (the next run then waits `minGapMs`). */
   run: (key: string) => Promise<boolean>;
-  /** A run that failed: logged by the caller; the key is run again after `retryAfterMs`. */
-  onError: (key: string, error: unknown) => void;
+  /**
+   * A run that failed: logged by the caller, who may keep `retryAt` where it must last; the key backs off (its
+   * `failures` in a row so far) and is run again at `retryAt`, the other keys going on meanwhile.
+   */
+  onError: (key: string, error: unknown, backoff: { failures: number; retryAt: number }) => void;
   /** The least time between two runs of a key that sent something. */
   minGapMs: number;
+  /** After a failed run, the wait before the next: about this much at first, doubling with each failure in a row. */
   retryAfterMs: number;
+  /** The longest wait after failures, however many (default 60 times `retryAfterMs`). */
+  retryCapMs?: number;
 }
 
 interface KeyState {
@@ -19,6 +26,8 @@ interface KeyState {
   running: boolean;
   /** The next run waits for this time (the gap after a send, or the retry delay after a failure). */
   notBefore: number;
+  /** Runs failed in a row: each doubles the wait before the next. */
+  failures: number;
   timer: unknown;
 }
 
@@ -26,7 +35,8 @@ interface KeyState {
  * Runs work per key (a guild's board, a guild's session threads) when told the key changed: one run per key at a
  * time, at most one per `minGapMs` after a run that sent something, the changes that came meanwhile coalesced
  * into the next run. A run reads the state it shows at that moment, so one run stands for any number of changes.
- * This is how a Discord message follows a stream of changes within the channel's edit rate limit.
+ * This is how a Discord message follows a stream of changes within the channel's edit rate limit. A key whose run
+ * fails backs off (its wait doubling with each failure in a row) while the other keys run as before.
  */
 export class CoalescedRuns {
   private readonly keys = new Map<string, KeyState>();
@@ -54,7 +64,7 @@ export class CoalescedRuns {
   changed(key: string): void {
     let state = this.keys.get(key);
     if (!state) {
-      state = { dirty: false, running: false, notBefore: 0, timer: undefined };
+      state = { dirty: false, running: false, notBefore: 0, failures: 0, timer: undefined };
       this.keys.set(key, state);
     }
     state.dirty = true;
@@ -91,12 +101,15 @@ export class CoalescedRuns {
     const done = options
       .run(key)
       .then((sent) => {
+        state.failures = 0;
         if (sent) state.notBefore = options.clock() + options.minGapMs;
       })
       .catch((error: unknown) => {
-        options.onError(key, error);
+        state.failures += 1;
         state.dirty = true;
-        state.notBefore = options.clock() + options.retryAfterMs;
+        const policy = { baseMs: options.retryAfterMs, capMs: options.retryCapMs ?? options.retryAfterMs * 60 };
+        state.notBefore = options.clock() + backoffDelay(state.failures, policy);
+        options.onError(key, error, { failures: state.failures, retryAt: state.notBefore });
       })
       .finally(() => {
         state.running = false;

@@ -34,6 +34,20 @@ export const DISCORD_SEND_OUTCOMES = [
 ] as const;
 export type DiscordSendOutcome = (typeof DISCORD_SEND_OUTCOMES)[number];
 
+/**
+ * The jobs that work guild by guild, each guild on its own: a guild whose turn failed backs off (it is tried again
+ * later, later each time) while the others go on. `bridge_guild_backoffs_total{job}` counts those backoffs.
+ */
+export const GUILD_JOBS = [
+  'digest',
+  'duty_board',
+  'coverage',
+  'session_threads',
+  'health_alert',
+  'modcall_escalation',
+] as const;
+export type GuildJob = (typeof GUILD_JOBS)[number];
+
 /** The ack histogram's buckets, in seconds: an ack is a store write, a few ms, and the service waits 5 s. */
 const ACK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -55,6 +69,7 @@ export class BridgeMetrics {
   private readonly sends: Counter<'outcome'>;
   private readonly rateLimitedCount: Counter;
   private readonly backoffs: Counter;
+  private readonly guildBackoffs: Counter<'job'>;
   private processMetrics = false;
 
   constructor() {
@@ -88,6 +103,13 @@ export class BridgeMetrics {
       help: "Times a channel's lane backed off before retrying (Discord failed, rate-limited, or the store failed).",
       registers,
     });
+    this.guildBackoffs = new Counter({
+      name: 'bridge_guild_backoffs_total',
+      help: "Times a guild's turn of a job failed and the guild backed off, by job; the other guilds went on.",
+      labelNames: ['job'],
+      registers,
+    });
+    for (const job of GUILD_JOBS) this.guildBackoffs.labels(job).inc(0);
   }
 
   /** The outcomes counted from 0, so a rate over them exists before the first of each. */
@@ -111,6 +133,11 @@ export class BridgeMetrics {
 
   laneBackoff(): void {
     this.backoffs.inc();
+  }
+
+  /** A guild's turn of `job` failed: the guild backs off. */
+  guildBackoff(job: GuildJob): void {
+    this.guildBackoffs.labels(job).inc();
   }
 
   /** `bridge_entries{state}`, read from `count` at each scrape. */

@@ -47,3 +47,21 @@ export function wallDate(ms: number, timeZone: string): number {
   const wall = wallClock(ms, timeZone);
   return Date.UTC(wall.year, wall.month - 1, wall.day);
 }
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `ms` (negative west of Greenwich). */
+function offsetAt(ms: number, timeZone: string): number {
+  const wall = wallClock(ms, timeZone);
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant `timeZone`'s wall clock shows `wall` (the wall clock's date and time written as if it were UTC, as
+ * `Date.UTC` makes it). The offset is read at a first guess, then at the instant it gives (they differ only across
+ * a change of offset): a time a change skips (spring) comes out an hour later, one it repeats (autumn) the first
+ * time.
+ */
+export function instantOfWall(wall: number, timeZone: string): number {
+  const guess = wall - offsetAt(wall, timeZone);
+  return wall - offsetAt(guess, timeZone);
+}

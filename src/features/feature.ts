@@ -3,6 +3,7 @@ import type { Client } from 'discord.js';
 import type { Clock } from '../base/clock.js';
 import type { Config } from '../base/config.js';
 import type { Logger } from '../base/logger.js';
+import type { BridgeMetrics } from '../base/metrics.js';
 import type { Timers } from '../base/timers.js';
 import type { DiscordHealth } from '../discord/discord-health.js';
 import type { DispatchedAction } from '../discord/interaction-dispatch.js';
@@ -36,6 +37,8 @@ export interface BotParts {
   clock: Clock;
   timers: Timers;
   logger: Logger;
+  /** Where a job counts a guild's backoff (GET /metrics). */
+  metrics: Pick<BridgeMetrics, 'guildBackoff'>;
 }
 
 /** What every slash command may use, whatever its feature. */

@@ -41,3 +41,22 @@ export function digestSchema(): string {
     CREATE INDEX digest_post_by_time ON digest_post (period_end);
   `;
 }
+
+/**
+ * A guild whose digest fails backs off, and the job's due read passes over it meanwhile: one migration of each
+ * engine, after {@link digestSchema}'s.
+ *
+ * - `try_at`: when the job tries the guild next: `next_at`, or later while a failed post backs off. The due read
+ *   goes by it (its index), so guilds whose channel refuses the digest do not fill every check's read.
+ * - `failures`: the posts that failed in a row since it last moved on (the backoff doubles with each); 0 again once
+ *   the schedule moves on or an admin sets it anew.
+ */
+export function digestBackoffSchema(): string {
+  return `
+    ALTER TABLE digest_schedule ADD COLUMN try_at BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE digest_schedule ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+    UPDATE digest_schedule SET try_at = next_at;
+    DROP INDEX digest_schedule_due;
+    CREATE INDEX digest_schedule_try ON digest_schedule (try_at, guild_id);
+  `;
+}

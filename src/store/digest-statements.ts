@@ -2,7 +2,17 @@ import type { SqlDialect } from './sql-dialect.js';
 import { columns } from './table-columns.js';
 
 const QUOTA = columns('duty_quota', 'role_id', 'hours', 'per');
-const SCHEDULE = columns('digest_schedule', 'guild_id', 'channel_id', 'weekday', 'hour', 'time_zone', 'next_at');
+const SCHEDULE = columns(
+  'digest_schedule',
+  'guild_id',
+  'channel_id',
+  'weekday',
+  'hour',
+  'time_zone',
+  'next_at',
+  'try_at',
+  'failures',
+);
 const POST = columns('digest_post', 'asked_at', 'message_id');
 
 /** The statements of the quotas and the weekly digest (digests.ts), written once for both engines. */
@@ -15,18 +25,25 @@ export function digestStatements(d: SqlDialect) {
     clearQuota: d.sql<never, [string, string]>('DELETE FROM duty_quota WHERE guild_id = ? AND role_id = ?'),
     quotasOf: d.select(QUOTA).from<[string]>('duty_quota WHERE guild_id = ? ORDER BY role_id'),
 
-    setSchedule: d.sql<never, [string, string, number, number, string, number]>(
-      `INSERT INTO digest_schedule (guild_id, channel_id, weekday, hour, time_zone, next_at) VALUES (?, ?, ?, ?, ?, ?)
+    // Set anew, a schedule is tried at its time: an admin who changed the channel need not wait out a backoff.
+    setSchedule: d.sql<never, [string, string, number, number, string, number, number]>(
+      `INSERT INTO digest_schedule (guild_id, channel_id, weekday, hour, time_zone, next_at, try_at, failures)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, weekday = excluded.weekday,
-         hour = excluded.hour, time_zone = excluded.time_zone, next_at = excluded.next_at`,
+         hour = excluded.hour, time_zone = excluded.time_zone, next_at = excluded.next_at, try_at = excluded.try_at,
+         failures = 0`,
     ),
     clearSchedule: d.sql<never, [string]>('DELETE FROM digest_schedule WHERE guild_id = ?'),
     scheduleOf: d.select(SCHEDULE).from<[string]>('digest_schedule WHERE guild_id = ?'),
+    // By the index on (try_at, guild_id): a guild backing off has its try_at ahead, so it is not read until then.
     dueSchedules: d
       .select(SCHEDULE)
-      .from<[number, number]>('digest_schedule WHERE next_at <= ? ORDER BY next_at LIMIT ?'),
-    advanceSchedule: d.sql<never, [number, string, number]>(
-      'UPDATE digest_schedule SET next_at = ? WHERE guild_id = ? AND next_at = ?',
+      .from<[number, number]>('digest_schedule WHERE try_at <= ? ORDER BY try_at, guild_id LIMIT ?'),
+    advanceSchedule: d.sql<never, [number, number, string, number]>(
+      'UPDATE digest_schedule SET next_at = ?, try_at = ?, failures = 0 WHERE guild_id = ? AND next_at = ?',
+    ),
+    backOffSchedule: d.sql<never, [number, string, number]>(
+      'UPDATE digest_schedule SET try_at = ?, failures = failures + 1 WHERE guild_id = ? AND next_at = ?',
     ),
 
     // The first caller's row stands (the key); a later one reads it.

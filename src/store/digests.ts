@@ -17,6 +17,14 @@ export interface DigestSchedule {
   nextAt: number;
 }
 
+/** A schedule as the store keeps it: with the failed posts of its week, and when the digest job tries it next. */
+export interface StoredDigestSchedule extends DigestSchedule {
+  /** The posts that failed in a row since it last moved on (0 once it moves on, or is set anew). */
+  failures: number;
+  /** When the job tries it next: `nextAt`, or later while a failed post backs off. */
+  tryAt: number;
+}
+
 /** What {@link Digests.takePost} found of a guild's digest for one week. */
 export type DigestTake =
   /** This caller posts it; `askedBefore`: a caller before it took it then and was not heard of again. */
@@ -36,14 +44,27 @@ export interface Digests {
   clearQuota(guildId: string, roleId: string): Promise<boolean>;
   quotasOf(guildId: string): Promise<Quota[]>;
 
+  /** Sets the guild's schedule anew, tried at its `nextAt` (a backoff of the schedule before it ends). */
   setSchedule(schedule: DigestSchedule): Promise<void>;
   /** False when the guild had no digest. */
   clearSchedule(guildId: string): Promise<boolean>;
-  scheduleOf(guildId: string): Promise<DigestSchedule | undefined>;
-  /** Up to `limit` schedules whose week ended by `now`, the longest due first (by index: never every guild). */
-  dueSchedules(now: number, limit: number): Promise<DigestSchedule[]>;
-  /** Moves a schedule on to its next week, if it still is where the caller saw it (a new /digest set stands). */
+  scheduleOf(guildId: string): Promise<StoredDigestSchedule | undefined>;
+  /**
+   * Up to `limit` schedules to be tried by `now` (their week ended, and no backoff holds them), the longest due
+   * first (by index: never every guild). A guild backing off is passed over until its time, so guilds whose
+   * digest keeps failing never fill the read.
+   */
+  dueSchedules(now: number, limit: number): Promise<StoredDigestSchedule[]>;
+  /**
+   * Moves a schedule on to its next week, tried then, its failures forgotten; only if it still is where the
+   * caller saw it (a new /digest set stands).
+   */
   advanceSchedule(guildId: string, from: number, to: number): Promise<void>;
+  /**
+   * A post of the week ending at `from` failed: the schedule is tried again at `tryAt`, one more failure counted;
+   * only if it still is where the caller saw it.
+   */
+  backOffSchedule(guildId: string, from: number, tryAt: number): Promise<void>;
 
   /**
    * Takes the post of the guild's digest for the week ending at `periodEnd`: the first caller takes it; a caller

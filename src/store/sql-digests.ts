@@ -1,5 +1,5 @@
 import { digestStatements } from './digest-statements.js';
-import type { Digests, DigestSchedule, DigestTake, Quota } from './digests.js';
+import type { Digests, DigestSchedule, DigestTake, Quota, StoredDigestSchedule } from './digests.js';
 import type { RecordEngine } from './record-engine.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { sweepInSlices } from './sweep-in-slices.js';
@@ -32,7 +32,7 @@ export class SqlDigests implements Digests {
   async setSchedule(schedule: DigestSchedule): Promise<void> {
     const { guildId, channelId, weekday, hour, timeZone, nextAt } = schedule;
     await this.engine.write([
-      { sql: this.sql.setSchedule, params: [guildId, channelId, weekday, hour, timeZone, nextAt] },
+      { sql: this.sql.setSchedule, params: [guildId, channelId, weekday, hour, timeZone, nextAt, nextAt] },
     ]);
   }
 
@@ -40,17 +40,21 @@ export class SqlDigests implements Digests {
     return (await this.engine.write([{ sql: this.sql.clearSchedule, params: [guildId] }])) > 0;
   }
 
-  async scheduleOf(guildId: string): Promise<DigestSchedule | undefined> {
+  async scheduleOf(guildId: string): Promise<StoredDigestSchedule | undefined> {
     const [row] = await this.engine.read(this.sql.scheduleOf, [guildId]);
     return row && scheduleOf(row);
   }
 
-  async dueSchedules(now: number, limit: number): Promise<DigestSchedule[]> {
+  async dueSchedules(now: number, limit: number): Promise<StoredDigestSchedule[]> {
     return (await this.engine.read(this.sql.dueSchedules, [now, limit])).map(scheduleOf);
   }
 
   async advanceSchedule(guildId: string, from: number, to: number): Promise<void> {
-    await this.engine.write([{ sql: this.sql.advanceSchedule, params: [to, guildId, from] }]);
+    await this.engine.write([{ sql: this.sql.advanceSchedule, params: [to, to, guildId, from] }]);
+  }
+
+  async backOffSchedule(guildId: string, from: number, tryAt: number): Promise<void> {
+    await this.engine.write([{ sql: this.sql.backOffSchedule, params: [tryAt, guildId, from] }]);
   }
 
   async takePost(
@@ -83,7 +87,7 @@ export class SqlDigests implements Digests {
   }
 }
 
-function scheduleOf(row: DigestScheduleTable): DigestSchedule {
+function scheduleOf(row: DigestScheduleTable): StoredDigestSchedule {
   return {
     guildId: row.guild_id,
     channelId: row.channel_id,
@@ -91,5 +95,7 @@ function scheduleOf(row: DigestScheduleTable): DigestSchedule {
     hour: row.hour,
     timeZone: row.time_zone,
     nextAt: row.next_at,
+    failures: row.failures,
+    tryAt: row.try_at,
   };
 }

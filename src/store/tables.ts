@@ -74,6 +74,8 @@ export interface DigestScheduleTable {
   hour: number;
   time_zone: string;
   next_at: number;
+  try_at: number;
+  failures: number;
 }
 
 /** A row of `duty_guild`. */

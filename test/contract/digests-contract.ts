@@ -14,6 +14,11 @@ function schedule(guildId: string, nextAt: number) {
   return { guildId, channelId: CHANNEL, weekday: 1, hour: 18, timeZone: 'Europe/Berlin', nextAt };
 }
 
+/** A schedule as the store reads it back: no failure, tried at its time. */
+function stored(guildId: string, nextAt: number) {
+  return { ...schedule(guildId, nextAt), failures: 0, tryAt: nextAt };
+}
+
 /** The quotas' and weekly digest's contract (store/digests.ts), proven the same way on each engine. */
 export function describeDigestsContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
   describe(`the quotas and the weekly digest on ${engine}`, () => {
@@ -48,11 +53,11 @@ export function describeDigestsContract(engine: string, makeEngine: () => Promis
       await store.digests.setSchedule(schedule(GUILD, T0));
       await store.digests.setSchedule(schedule(OTHER_GUILD, T0 + WEEK));
       expect(await store.digests.dueSchedules(T0 - 1, 10)).toEqual([]);
-      expect(await store.digests.dueSchedules(T0, 10)).toEqual([schedule(GUILD, T0)]);
+      expect(await store.digests.dueSchedules(T0, 10)).toEqual([stored(GUILD, T0)]);
       // An admin's new schedule meanwhile stands: moving on from the old time changes nothing.
       await store.digests.setSchedule({ ...schedule(GUILD, T0 + 3600_000), hour: 19 });
       await store.digests.advanceSchedule(GUILD, T0, T0 + WEEK);
-      expect(await store.digests.scheduleOf(GUILD)).toEqual({ ...schedule(GUILD, T0 + 3600_000), hour: 19 });
+      expect(await store.digests.scheduleOf(GUILD)).toEqual({ ...stored(GUILD, T0 + 3600_000), hour: 19 });
       await store.digests.advanceSchedule(GUILD, T0 + 3600_000, T0 + WEEK + 3600_000);
       expect((await store.digests.dueSchedules(T0 + WEEK, 10)).map((due) => due.guildId)).toEqual([OTHER_GUILD]);
 
@@ -63,6 +68,44 @@ export function describeDigestsContract(engine: string, makeEngine: () => Promis
       expect(await store.digests.quotasOf(GUILD)).toEqual([]);
       expect(await store.digests.clearSchedule(OTHER_GUILD)).toBe(true);
       expect(await store.digests.clearSchedule(OTHER_GUILD)).toBe(false);
+    });
+
+    it('passes over guilds backing off, so those due behind them are read; a backoff ends with its week', async () => {
+      underTest = await makeEngine();
+      const store = await start();
+      // Eleven guilds whose digest keeps failing, due before the twelfth: more than one read of ten holds.
+      const failing = Array.from({ length: 11 }, (_, i) => `4000000000000000${String(i).padStart(2, '0')}`);
+      for (const [i, guildId] of failing.entries()) await store.digests.setSchedule(schedule(guildId, T0 + i));
+      await store.digests.setSchedule(schedule(GUILD, T0 + 100));
+      const firstRead = await store.digests.dueSchedules(T0 + 1_000, 10);
+      expect(firstRead.map((due) => due.guildId)).toEqual(failing.slice(0, 10));
+
+      // Each failed: backed off for a while.
+      const later = T0 + 120_000;
+      for (const due of firstRead) await store.digests.backOffSchedule(due.guildId, due.nextAt, later);
+      expect((await store.digests.dueSchedules(T0 + 1_000, 10)).map((due) => due.guildId)).toEqual([
+        failing[10],
+        GUILD,
+      ]);
+      expect(await store.digests.scheduleOf(failing[0] ?? '')).toEqual({
+        ...stored(failing[0] ?? '', T0),
+        failures: 1,
+        tryAt: later,
+      });
+      // Its time come, a guild backing off is read again, the oldest due first; a second failure counts.
+      const retried = await store.digests.dueSchedules(later, 3);
+      expect(retried.map((due) => due.guildId)).toEqual([failing[10], GUILD, failing[0]]);
+      await store.digests.backOffSchedule(failing[0] ?? '', T0, later + 240_000);
+      expect(await store.digests.scheduleOf(failing[0] ?? '')).toMatchObject({ failures: 2, tryAt: later + 240_000 });
+      // A backoff of a week no longer current (an admin set the schedule anew meanwhile) changes nothing.
+      await store.digests.backOffSchedule(failing[0] ?? '', T0 - WEEK, later + 999_000);
+      expect(await store.digests.scheduleOf(failing[0] ?? '')).toMatchObject({ failures: 2, tryAt: later + 240_000 });
+
+      // Posted at last (moved on), or set anew by an admin: tried at its time, the failures forgotten.
+      await store.digests.advanceSchedule(failing[0] ?? '', T0, T0 + WEEK);
+      expect(await store.digests.scheduleOf(failing[0] ?? '')).toEqual(stored(failing[0] ?? '', T0 + WEEK));
+      await store.digests.setSchedule(schedule(failing[1] ?? '', T0 + 3_600_000));
+      expect(await store.digests.scheduleOf(failing[1] ?? '')).toEqual(stored(failing[1] ?? '', T0 + 3_600_000));
     });
 
     it("gives a week's post to one caller, to another once the first is stale, and never after it is posted", async () => {

@@ -59,6 +59,8 @@ export interface FeedHarnessOptions {
   nonceWindowMs?: number;
   /** A shorter "minute" for modcall escalation. */
   escalationTimings?: FeatureTimings['escalation'];
+  /** The health monitor's timings (how soon a failed alert is tried again). */
+  healthTimings?: FeatureTimings['health'];
   /** The weekly digest's timings (how often it looks for digests due). */
   digestTimings?: FeatureTimings['digest'];
   /** Permissions the bot is denied in some channels (a channel overwrite, as a server admin would set). */
@@ -116,6 +118,7 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
       timings: {
         ...(options.escalationTimings ? { escalation: options.escalationTimings } : {}),
         ...(options.digestTimings ? { digest: options.digestTimings } : {}),
+        ...(options.healthTimings ? { health: options.healthTimings } : {}),
         ...(options.threadTimings ? { threads: options.threadTimings } : {}),
         ...(options.dutyTimings ? { duty: options.dutyTimings } : {}),
       },

@@ -84,7 +84,8 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
   };
 
   it('posts a health alert once', async () => {
-    h = await start();
+    // An alert whose post failed is tried again a second later (30 s by default), past the nonce window.
+    h = await start({ healthTimings: { alertBackoff: { baseMs: 1_000, capMs: 1_000 } } });
     const harness = h;
     const alerts = harness.channel('backup');
     expect(await run(harness, 'alerts', 'set', [commandOption.channel('channel', alerts)])).toContain(
@@ -131,7 +132,10 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
 
   it('posts the reply that escalates an unclaimed modcall once', async () => {
     // A "minute" of escalate-after lasts 300 ms; due cards are looked at every 2 s.
-    h = await start({ escalationTimings: { minuteMs: 300, checkEveryMs: 2_000 } });
+    // A card whose escalation failed is looked at again 2 s later (15 s by default), past the nonce window.
+    h = await start({
+      escalationTimings: { minuteMs: 300, checkEveryMs: 2_000, backoff: { baseMs: 2_000, capMs: 2_000 } },
+    });
     const harness = h;
     const leads = harness.guild.roles['Leads'] ?? '';
     await setEscalation(harness, 1, leads);
@@ -139,7 +143,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
     expect(await harness.deliver(SAMPLE_DELIVERIES.modcall)).toBe(204);
     const [card] = await harness.discord.waitForMessages(modcalls, 1, 10_000);
     loseAnswers(harness, modcalls);
-    await answerLate(harness, 'modcall escalation not posted; retried at the next check');
+    await answerLate(harness, 'modcall escalation not posted; this card backs off, the others go on');
     const [, reply] = await harness.discord.waitForMessages(modcalls, 2, 10_000);
     expect(reply?.content).toContain(`<@&${leads}> Modcall from`);
     // A member quotes it meanwhile, replying to the card: not the bot's reply.
@@ -197,7 +201,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
     );
     const threads = new ThreadRecords(harness.bot.store.records);
     const noted = await harness.discord.waitFor(
-      async () => (await threads.followed(harness.guild.id))[0]?.parts['report'],
+      async () => (await threads.followed(harness.guild.id)).threads[0]?.parts['report'],
       20_000,
       "the report's message noted",
     );

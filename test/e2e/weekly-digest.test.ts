@@ -154,7 +154,7 @@ describe('the weekly digest', () => {
     await harness.restart(() => {
       const db = new Database(harness.storeFile);
       db.prepare('UPDATE digest_post SET message_id = NULL, posted_at = NULL, asked_at = asked_at - 60000').run();
-      db.prepare('UPDATE digest_schedule SET next_at = ?').run(weekEnd);
+      db.prepare('UPDATE digest_schedule SET next_at = ?, try_at = ?').run(weekEnd, weekEnd);
       db.close();
       return Promise.resolve();
     });
@@ -169,7 +169,9 @@ describe('the weekly digest', () => {
   });
 
   it('raises a health alert while Discord refuses its channel, posts it once allowed again, and resolves the alert', async () => {
-    h = await startFeedHarness({ digestTimings: { checkEveryMs: 100, takenForMs: 300 } });
+    h = await startFeedHarness({
+      digestTimings: { checkEveryMs: 100, takenForMs: 300, backoff: { baseMs: 300, capMs: 1_000 } },
+    });
     const harness = h;
     const guildId = harness.guild.id;
     const digestChannel = harness.channel('backup');
@@ -222,6 +224,123 @@ describe('the weekly digest', () => {
     expect(harness.discord.messages(digestChannel)).toHaveLength(1);
     expect(harness.discord.violations).toEqual([]);
   });
+
+  it("posts a guild's digest at its hour while eleven guilds' channels refuse theirs: those back off, their admins are alerted, and one posts after its backoff once fixed", async () => {
+    // A try of a refused guild every 2 to 4 s, then 3 to 6 s: far apart from the checks, every 100 ms.
+    h = await startFeedHarness({
+      digestTimings: { checkEveryMs: 100, takenForMs: 300, backoff: { baseMs: 4_000, capMs: 6_000 } },
+      config: { METRICS_PORT: 0 },
+    });
+    const harness = h;
+    const client = harness.bot.discord;
+    if (!client) throw new Error('no Discord client');
+    // Eleven more servers (more than the ten a check reads), each with a digest channel and an alert channel.
+    const refused = Array.from({ length: 11 }, (_, i) =>
+      harness.discord.addGuild({ name: `Refused ${i}`, channels: [{ name: 'digest' }, { name: 'alerts' }] }),
+    );
+    await harness.discord.waitFor(
+      () => refused.every((guild) => client.guilds.cache.has(guild.id)),
+      10_000,
+      'the bot seeing the new servers',
+    );
+    const channelOf = (guild: (typeof refused)[number], name: string) => guild.channels[name] ?? '';
+    const weekday = WEEKDAYS[new Date().getUTCDay()] ?? 'monday';
+    const setDigest = (guildId: string, channelId: string) =>
+      harness.discord.dispatchInteraction(
+        chatInputCommand({
+          name: 'digest',
+          subcommand: 'set',
+          options: [
+            commandOption.channel('channel', channelId),
+            commandOption.string('day', weekday),
+            commandOption.integer('hour', 23),
+          ],
+          as: 'admin',
+          guildId,
+        }),
+      );
+    for (const guild of refused) {
+      const alerts = await harness.discord.dispatchInteraction(
+        chatInputCommand({
+          name: 'alerts',
+          subcommand: 'set',
+          options: [commandOption.channel('channel', channelOf(guild, 'alerts'))],
+          as: 'admin',
+          guildId: guild.id,
+        }),
+      );
+      expect(alerts.reply?.content).toContain(`<#${channelOf(guild, 'alerts')}>`);
+      expect((await setDigest(guild.id, channelOf(guild, 'digest'))).reply?.content).toContain('every');
+    }
+    const healthyChannel = harness.channel('backup');
+    expect((await setDigest(harness.guild.id, healthyChannel)).reply?.content).toContain('every');
+
+    // The bot lost access to the eleven digest channels; then their hours come, and the healthy guild's after them.
+    for (const guild of refused) harness.discord.failChannel(channelOf(guild, 'digest'));
+    const hour = Date.now() + 300;
+    for (const [i, guild] of [...refused, harness.guild].entries()) {
+      const schedule = await harness.bot.store.digests.scheduleOf(guild.id);
+      if (!schedule) throw new Error('no schedule');
+      await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: hour + i });
+    }
+
+    // The healthy guild's digest is posted at its hour, whatever the eleven do.
+    const [digest] = await harness.discord.waitForMessages(healthyChannel, 1, 20_000);
+    expect(digest?.embeds[0]?.title).toMatch(/^Weekly digest: /);
+    // Each refused guild's admins hear of it in their alert channel.
+    for (const guild of refused) {
+      const alert = await alertsOf(harness.discord, channelOf(guild, 'alerts'), 'weekly digest').lastTitled(
+        `The weekly digest cannot be posted in <#${channelOf(guild, 'digest')}>`,
+        20_000,
+      );
+      expect(alert.api.embeds[0]?.description).toContain('Discord refused it: ');
+    }
+
+    // Refused, each backs off: tried again seconds later, not at every check.
+    const refusals = (channelId: string) =>
+      harness.discord.requests.filter(
+        (request) => request.path === `/channels/${channelId}/messages` && request.status === 403,
+      );
+    const first = refused[0];
+    if (!first) throw new Error('no refused guild');
+    const firstChannel = channelOf(first, 'digest');
+    await harness.discord.waitFor(() => refusals(firstChannel).length >= 2, 20_000, 'a second try of a refused digest');
+    for (const guild of refused) {
+      const times = refusals(channelOf(guild, 'digest')).map((request) => request.time);
+      expect(times.length).toBeGreaterThanOrEqual(1);
+      for (let i = 1; i < times.length; i += 1)
+        expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(2_000);
+    }
+    const shown = await harness.discord.dispatchInteraction(
+      chatInputCommand({ name: 'digest', subcommand: 'show', as: 'admin', guildId: first.id }),
+    );
+    expect(shown.reply?.content).toMatch(
+      /could not be posted \(\d+ tr(y|ies); \/status says why\): tried again <t:\d+:R>\./,
+    );
+    const metricsHttp = harness.bot.metricsHttp;
+    if (!metricsHttp) throw new Error('no metrics listener');
+    const metrics = await (await fetch(`${metricsHttp.url}/metrics`)).text();
+    const backoffs = Number(/^bridge_guild_backoffs_total\{job="digest"\} (\d+)$/m.exec(metrics)?.[1]);
+    expect(backoffs).toBeGreaterThanOrEqual(12);
+
+    // An admin gives the access back: the digest is posted at its next try (not before), once, and the alert resolved.
+    const lastRefusal = refusals(firstChannel).at(-1)?.time ?? 0;
+    harness.discord.restoreChannel(firstChannel);
+    await harness.discord.waitForMessages(firstChannel, 1, 20_000);
+    const posted = harness.discord.requests.find(
+      (request) =>
+        request.method === 'POST' && request.path === `/channels/${firstChannel}/messages` && request.status === 200,
+    );
+    expect((posted?.time ?? 0) - lastRefusal).toBeGreaterThanOrEqual(2_000);
+    await alertsOf(harness.discord, channelOf(first, 'alerts'), 'weekly digest').lastTitled(
+      `Resolved: The weekly digest cannot be posted in <#${firstChannel}>`,
+      20_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(harness.discord.messages(firstChannel)).toHaveLength(1);
+    expect(harness.discord.messages(healthyChannel)).toHaveLength(1);
+    expect(harness.discord.violations).toEqual([]);
+  }, 60_000);
 
   it('refuses a channel where it cannot attach its chart, and stops when turned off', async () => {
     h = await startFeedHarness({ denyBot: { other: BigInt(1 << 15) } });

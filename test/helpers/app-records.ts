@@ -1,9 +1,13 @@
+import type { Logger } from '../../src/base/logger.js';
 import type { AppRecords } from '../../src/features/releases/app-records.js';
 import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
 import { openStore } from '../../src/store/open-store.js';
 
 /** The developer-API records on a store of their own (`memory://` or a file), closed with it. */
-export async function openAppRecords(storeUrl: string): Promise<AppRecords & { close(): Promise<void> }> {
+export async function openAppRecords(
+  storeUrl: string,
+  logger?: Logger,
+): Promise<AppRecords & { close(): Promise<void> }> {
   const store = await openStore(storeUrl);
-  return { ...appRecordsOn(store.records), close: () => store.close() };
+  return { ...appRecordsOn(store.records, logger), close: () => store.close() };
 }

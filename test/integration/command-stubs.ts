@@ -96,6 +96,7 @@ export function contextFor(
       clock: Date.now,
       timers: RUNTIME_TIMERS,
       logger: options.logger,
+      metrics: bot.metrics,
     },
     { health: { pingTimeoutMs } },
   );

@@ -335,6 +335,51 @@ describe('the release poller', () => {
     }
   });
 
+  it("keeps other guilds' cards updating when one guild's stored record is damaged", async () => {
+    const dir = makeTempDir();
+    try {
+      await poller.stop();
+      await records.close();
+      records = await openAppRecords(`sqlite://${dir.path}/bot.sqlite`, logs.logger);
+      const other = await addSecondGuild();
+      // Listed first (its key sorts before any snowflake), and not a guild's record: damaged, or written by hand.
+      const db = new Database(`${dir.path}/bot.sqlite`);
+      db.prepare("INSERT INTO record (kind, key, value) VALUES ('app_guild', '0', ?)").run('{"guildId":"0"}');
+      db.close();
+      poller = makePoller(serviceUrl);
+      poller.start();
+      await advance(0);
+      expect(discord.messages(other.channelId)).toHaveLength(1);
+      expect(logs.text()).toContain("a guild's developer-API record could not be read; it is not polled");
+      expect(logs.text()).not.toContain('release poller cycle failed');
+    } finally {
+      await poller.stop();
+      dir.remove();
+    }
+  });
+
+  it("keeps other guilds' cards updating while Discord does not answer in the channel of one guild's key notice", async () => {
+    // The first guild's key was refused, and its notice not posted yet (the bot stopped between the two).
+    const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
+    await watch(appId, 'releases');
+    await records.updateGuild(guild.id, (current) => ({
+      ...current,
+      keyRefusal: { status: 403, at: time.now(), noticePosted: false },
+    }));
+    const other = await addSecondGuild();
+    discord.hangRequests({ match: new RegExp(`^/channels/${channel('releases')}/messages$`) });
+    poller.start();
+    // Not waiting for the poller to settle: the notice's post hangs.
+    await time.advance(0, () => Promise.resolve());
+    const [card] = await discord.waitForMessages(other.channelId, 1, 5_000);
+    expect(card?.embeds[0]?.title).toBe('Tidewatch 2.0');
+
+    // Discord answers again: the notice is posted, once.
+    discord.clearFaults();
+    const [notice] = await discord.waitForMessages(channel('releases'), 1, 10_000);
+    expect(notice?.content).toMatch(/^⚠️ Release cards are paused/);
+  });
+
   it('says when the stored key cannot be decrypted, and stops for a 403 with one notice', async () => {
     const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
     await watch(appId, 'releases');

@@ -1,3 +1,4 @@
+import type { BackoffPolicy } from '../../base/backoff.js';
 import type { BotParts, Feature } from '../feature.js';
 import type { SessionCardPosted } from '../threads/index.js';
 import { CardRecords } from './card-records.js';
@@ -14,6 +15,8 @@ const CARDS_FOLLOWED_MS = 30 * 24 * 60 * 60 * 1000;
 export interface EscalationTimings {
   minuteMs?: number;
   checkEveryMs?: number;
+  /** How long a card whose look failed waits for the next (default 15 s doubling to 10 min). */
+  backoff?: BackoffPolicy;
 }
 
 /** What /feed mention and the modcall cards' Claim and Resolve use. */
@@ -81,6 +84,7 @@ export function createCardsFeature(
         clock,
         timers: parts.timers,
         logger,
+        onBackoff: () => parts.metrics.guildBackoff('modcall_escalation'),
         ...timings,
       }),
     ],

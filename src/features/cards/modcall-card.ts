@@ -50,6 +50,13 @@ export const ModcallCardSchema = z.object({
    */
   rolePingAskedAt: z.number().optional(),
   escalationAskedAt: z.number().optional(),
+  /**
+   * The escalator's looks at it that failed in a row (its server's settings unreadable, Discord failing), and
+   * when it looks again: the card backs off meanwhile, so cards that keep failing do not fill every check's read.
+   * Absent once a look went through.
+   */
+  failures: z.number().int().positive().optional(),
+  retryAt: z.number().optional(),
 });
 export type ModcallCard = z.infer<typeof ModcallCardSchema>;
 
@@ -77,6 +84,11 @@ export function awaitsRolePing(card: ModcallCard): boolean {
  */
 export function dueOf(card: ModcallCard): number {
   const forgetAt = forgetAtOf(card);
+  // Backing off after a failed look: not before its retry, but forgotten in time all the same.
+  return Math.min(forgetAt, Math.max(nextStepOf(card, forgetAt), card.retryAt ?? 0));
+}
+
+function nextStepOf(card: ModcallCard, forgetAt: number): number {
   if (!isOpen(card)) return forgetAt;
   if (card.escalateAt === undefined) return card.postedAt;
   if (awaitsRolePing(card) && card.rolePingAt === undefined) return card.postedAt;

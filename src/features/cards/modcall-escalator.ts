@@ -1,3 +1,4 @@
+import { backoffDelay, type BackoffPolicy } from '../../base/backoff.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
@@ -18,6 +19,8 @@ const DEFAULT_CHECK_EVERY_MS = 15_000;
 /** Due cards read at a time, and slices per check: a backlog (after downtime) is worked off a bounded part a check. */
 const DUE_SLICE = 100;
 const SLICES_PER_CHECK = 10;
+/** A card whose look failed is looked at again after this, doubling with each failure in a row. */
+const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 15_000, capMs: 10 * 60_000 };
 
 export interface ModcallEscalatorDeps extends EarlierPostDeps {
   records: CardRecords;
@@ -28,6 +31,10 @@ export interface ModcallEscalatorDeps extends EarlierPostDeps {
   checkEveryMs?: number;
   /** The unit of escalate-after; tests shorten it. */
   minuteMs?: number;
+  /** How long a card whose look failed waits for the next (default 15 s doubling to 10 min). */
+  backoff?: BackoffPolicy;
+  /** Told each time a card's look failed and it backed off (the metrics). */
+  onBackoff?: () => void;
 }
 
 /**
@@ -36,7 +43,9 @@ export interface ModcallEscalatorDeps extends EarlierPostDeps {
  * first tried is written down in the card, so a retry later than Discord keeps nonces looks for the reply first).
  * Runs in the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards
  * that are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
- * that moment; those whose escalation time came; and those to forget.
+ * that moment; those whose escalation time came; and those to forget. A card whose look fails (its server's
+ * settings unreadable, Discord failing) backs off, its retry stored with it (15 s, doubling to 10 min): it is not
+ * due meanwhile, so however many cards of failing servers there are, the others' escalations come on time.
  */
 export class ModcallEscalator {
   private readonly repeating: Repeating;
@@ -68,28 +77,62 @@ export class ModcallEscalator {
         this.deps.logger.warn({ key }, 'a stored modcall card could not be read; it was dropped, with its escalation');
       }
       // The cards of a slice are independent: handled together, their writes share the store's commits. One that
-      // fails (its server's settings unreadable, a write refused) must not hold back the others' escalations: it
-      // is logged and, still due, looked at again at the next check.
+      // fails (its server's settings unreadable, Discord failing) must not hold back the others' escalations: it
+      // is logged and backs off (its due time moves past its retry), so the next read passes over it.
       const outcomes = await Promise.all(
-        due.map((card) =>
-          this.checkCard(card, now).catch((error: unknown) => {
+        due.map(async (card) => {
+          const done = await this.checkCard(card, now).catch((error: unknown) => {
             this.deps.logger.warn(
               { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
-              'modcall escalation check failed; retried at the next check',
+              'modcall escalation check failed; this card backs off, the others go on',
             );
             return false;
-          }),
-        ),
+          });
+          return done ? this.forgetFailures(card) : this.backOff(card);
+        }),
       );
-      const settled = outcomes.filter(Boolean).length;
+      const moved = outcomes.filter(Boolean).length;
       // A full slice that moved may have more behind it; one where nothing moved would only read itself again.
-      if (due.length + unreadable.length < DUE_SLICE || settled + unreadable.length === 0) return;
+      if (due.length + unreadable.length < DUE_SLICE || moved + unreadable.length === 0) return;
     }
   }
 
   /** Resolves when the check under way, if any, has finished (tests). */
   settled(): Promise<void> {
     return this.repeating.settled();
+  }
+
+  /** A look at the card went through: failures before it are forgotten. True (it moved on). */
+  private async forgetFailures(card: ModcallCard): Promise<boolean> {
+    if (card.failures === undefined) return true;
+    await this.deps.records
+      .updateModcall(card.guildId, card.messageId, (current) => current && withoutBackoff(current))
+      .catch((error: unknown) =>
+        this.deps.logger.warn(
+          { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
+          "a modcall card's failures could not be cleared",
+        ),
+      );
+    return true;
+  }
+
+  /** A look at the card failed: it is looked at again later (stored with it). True when that was stored. */
+  private async backOff(card: ModcallCard): Promise<boolean> {
+    const failures = (card.failures ?? 0) + 1;
+    const retryAt = this.deps.clock() + backoffDelay(failures, this.deps.backoff ?? DEFAULT_BACKOFF);
+    this.deps.onBackoff?.();
+    try {
+      await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+        current ? { ...current, failures, retryAt } : current,
+      );
+      return true;
+    } catch (error) {
+      this.deps.logger.warn(
+        { guildId: card.guildId, messageId: card.messageId, err: toLoggableError(error) },
+        "a modcall card's backoff could not be stored; looked at again at the next check",
+      );
+      return false;
+    }
   }
 
   /** Handles a due card; true when it is no longer due (forgotten, escalated, or given its next time). */
@@ -176,7 +219,7 @@ export class ModcallEscalator {
         err: { message: describeDiscordError(error) },
       };
       if (!isRefusedForGood(error)) {
-        this.deps.logger.warn(context, 'modcall escalation not posted; retried at the next check');
+        this.deps.logger.warn(context, 'modcall escalation not posted; this card backs off, the others go on');
         return false;
       }
       // Retrying a refusal that will not change would cost a request (and a log line) every check for a day.
@@ -229,4 +272,11 @@ function replyOf(card: ModcallCard, opening: string): WantedPost {
 /** The channel is gone or closed to the bot (403, 404): the same post would be refused again. */
 function isRefusedForGood(error: unknown): boolean {
   return error instanceof SendError && error.failure.kind === 'broken';
+}
+
+function withoutBackoff(card: ModcallCard): ModcallCard {
+  const settled = { ...card };
+  delete settled.failures;
+  delete settled.retryAt;
+  return settled;
 }

@@ -1,5 +1,6 @@
 import type { Guild } from 'discord.js';
 
+import { backoffDelay, type BackoffPolicy } from '../../base/backoff.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
@@ -10,13 +11,13 @@ import type { PostFinder } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
 import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
-import type { Digests, DigestSchedule } from '../../store/digests.js';
+import type { Digests, StoredDigestSchedule } from '../../store/digests.js';
 import type { GuildDay, RecordQueries, TimeRange } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
 import type { ChartDrawer } from '../record/index.js';
 import { describeDigest, DIGEST_CHART, type DigestFacts } from './describe-digest.js';
 import { quotaResults } from './quota-report.js';
-import { nextDigestAt, WEEK_MS } from './weekly-schedule.js';
+import { nextDigestAt, weekEndingAt } from './weekly-schedule.js';
 
 /** How often the schedules due are looked at: a digest is posted within this of its hour. */
 const DEFAULT_CHECK_EVERY_MS = 60_000;
@@ -27,7 +28,21 @@ const DUE_PER_CHECK = 10;
  * failed): it is taken over, the channel searched for the digest first.
  */
 const DEFAULT_TAKEN_FOR_MS = 2 * 60 * 1000;
+/**
+ * A guild whose digest failed is tried again after this (doubling with each failure of the week, never sooner than
+ * its take goes stale): a channel that refuses the bot costs a few tries a day, not one a check.
+ */
+const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 2 * 60 * 1000, capMs: 6 * 60 * 60 * 1000 };
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Discord's refusal of a guild's digest, and when it is tried again. */
+export interface DigestRefused {
+  channelId: string;
+  reason: string;
+  /** The posts refused (or failed) in a row since the schedule last moved on. */
+  failures: number;
+  retryAt: number;
+}
 
 export interface DigestJobDeps {
   digests: Digests;
@@ -42,12 +57,16 @@ export interface DigestJobDeps {
   logger: Logger;
   checkEveryMs?: number | undefined;
   takenForMs?: number | undefined;
+  /** How long a guild whose digest failed waits before its next try (default 2 min doubling to 6 h). */
+  backoff?: BackoffPolicy | undefined;
   /**
    * Told when Discord refuses a digest's post in its channel (403, 404, another 4xx), and when a digest was
    * posted (null): admins hear of a digest that cannot be posted (a health alert) instead of it being tried
-   * every two minutes unseen.
+   * unseen.
    */
-  onPostOutcome?: ((guildId: string, refused: { channelId: string; reason: string } | null) => void) | undefined;
+  onPostOutcome?: ((guildId: string, refused: DigestRefused | null) => void) | undefined;
+  /** Told each time a guild's digest failed and the guild backed off (the metrics). */
+  onBackoff?: (() => void) | undefined;
 }
 
 /**
@@ -55,8 +74,10 @@ export interface DigestJobDeps {
  * index), takes the week's post (a unique key per guild and week: one caller of any process posts it), builds
  * it from the record, posts it under a nonce of the guild and week, writes its id down and moves the schedule on.
  * A bot that was down at the hour posts the latest week ended when it is back, marked late; the weeks before it
- * are not posted one by one. A send that fails is taken again two minutes later; the channel is searched for
- * the digest first, so a post whose answer was lost is not posted twice.
+ * are not posted one by one. A guild whose post fails backs off: its next try is stored with its schedule (2
+ * minutes on, doubling to 6 hours), and the due read passes over it until then, so guilds whose channel refuses
+ * the digest never hold back the others'. At the next try the channel is searched for the digest first, so a post
+ * whose answer was lost is not posted twice.
  */
 export class DigestJob implements Job {
   private readonly repeating: Repeating;
@@ -83,20 +104,39 @@ export class DigestJob implements Job {
   async check(): Promise<void> {
     const now = this.deps.clock();
     for (const schedule of await this.deps.digests.dueSchedules(now, DUE_PER_CHECK)) {
-      await this.post(schedule, now).catch((error: unknown) => {
-        this.deps.logger.warn(
-          { guildId: schedule.guildId, channelId: schedule.channelId, err: toLoggableError(error) },
-          'weekly digest not posted; tried again once its take is stale (two minutes)',
-        );
-        // A refusal stays until an admin acts; a network or server failure passes on its own.
-        if (isRefusedByDiscord(error)) {
-          this.deps.onPostOutcome?.(schedule.guildId, { channelId: schedule.channelId, reason: error.failure.reason });
-        }
-      });
+      await this.post(schedule, now).catch((error: unknown) => this.backOff(schedule, error));
     }
   }
 
-  private async post(schedule: DigestSchedule, now: number): Promise<void> {
+  /** The guild's post failed: it is tried again later (stored), and admins hear of a refusal. */
+  private async backOff(schedule: StoredDigestSchedule, error: unknown): Promise<void> {
+    const { guildId, channelId } = schedule;
+    const failures = schedule.failures + 1;
+    // Counted from the failure, not the check's start; its take (made at the check's start) is stale by then, so
+    // the try does not find it busy and wait for nothing.
+    const takenForMs = this.deps.takenForMs ?? DEFAULT_TAKEN_FOR_MS;
+    const retryAt =
+      this.deps.clock() + Math.max(takenForMs, backoffDelay(failures, this.deps.backoff ?? DEFAULT_BACKOFF));
+    this.deps.logger.warn(
+      { guildId, channelId, failures, retryAt: new Date(retryAt).toISOString(), err: toLoggableError(error) },
+      'weekly digest not posted; this guild backs off, the others go on',
+    );
+    this.deps.onBackoff?.();
+    await this.deps.digests
+      .backOffSchedule(guildId, schedule.nextAt, retryAt)
+      .catch((stored: unknown) =>
+        this.deps.logger.warn(
+          { guildId, err: toLoggableError(stored) },
+          "the weekly digest's backoff could not be stored; tried again at the next check",
+        ),
+      );
+    // A refusal stays until an admin acts; a network or server failure passes on its own.
+    if (isRefusedByDiscord(error)) {
+      this.deps.onPostOutcome?.(guildId, { channelId, reason: error.failure.reason, failures, retryAt });
+    }
+  }
+
+  private async post(schedule: StoredDigestSchedule, now: number): Promise<void> {
     const { digests } = this.deps;
     const { guildId, channelId, weekday, hour, timeZone } = schedule;
     // The latest week ended by now: after downtime, the weeks before it are passed over.
@@ -114,7 +154,7 @@ export class DigestJob implements Job {
     );
     if (take.kind === 'busy') return;
     if (take.kind === 'taken') {
-      const week = { from: weekEnd - WEEK_MS, to: weekEnd };
+      const week = weekEndingAt(weekEnd, hour, timeZone);
       const facts = await this.factsOf(guildId, week, timeZone, now - weekEnd);
       const chart = await this.deps.charts.draw({ kind: 'week', days: facts.days, timeZone });
       const files: OutgoingFile[] = chart

@@ -1,3 +1,4 @@
+import type { BackoffPolicy } from '../../base/backoff.js';
 import { createPostFinder } from '../../discord/posting/find-post.js';
 import type { Digests } from '../../store/digests.js';
 import type { BotParts, Feature } from '../feature.js';
@@ -21,6 +22,8 @@ export interface DigestTimings {
   checkEveryMs?: number;
   /** How long a week's post taken and not posted is left to its taker (default two minutes). */
   takenForMs?: number;
+  /** How long a guild whose digest failed waits before its next try (default 2 min doubling to 6 h). */
+  backoff?: BackoffPolicy;
 }
 
 /**
@@ -46,7 +49,9 @@ export function createDigestFeature(
     logger: parts.logger,
     checkEveryMs: timings.checkEveryMs,
     takenForMs: timings.takenForMs,
+    backoff: timings.backoff,
     onPostOutcome: listeners.onPostOutcome,
+    onBackoff: () => parts.metrics.guildBackoff('digest'),
   });
   return {
     deps: { digests },

@@ -19,7 +19,10 @@ import { BOARD_FOOTER, nextNeverEndedAt, renderBoard, splitOpenShifts } from './
  * minute make at most 50 edits, and the last shows the last state.
  */
 export const MIN_EDIT_GAP_MS = 1_200;
-/** After a failed edit or post (Discord down, a permission taken away): when the board is tried again. */
+/**
+ * After a failed edit or post (Discord down, a permission taken away): when the board is tried again, at first;
+ * the wait doubles with each failure in a row, up to half an hour (coalesced-runs.ts).
+ */
 const RETRY_AFTER_MS = 30_000;
 
 export interface BoardUpdaterDeps extends EarlierPostDeps {
@@ -31,6 +34,8 @@ export interface BoardUpdaterDeps extends EarlierPostDeps {
   logger: Logger;
   minEditGapMs?: number | undefined;
   retryAfterMs?: number | undefined;
+  /** Told each time a guild's board failed and the guild backed off (the metrics). */
+  onBackoff?: (() => void) | undefined;
 }
 
 /** What this process knows of one guild's board. */
@@ -48,10 +53,11 @@ interface GuildBoard {
  * Keeps each guild's on-duty board message: told that a guild's shifts changed, it edits the board, one edit per
  * guild at a time, at most one per {@link MIN_EDIT_GAP_MS}, coalescing what came meanwhile. A board whose message
  * was deleted (the edit answers 404 Unknown Message) is posted anew and its new id stored; any other failure is
- * logged and the board tried again later. A post is written down before it is sent (when, in the store; its nonce
- * follows from the guild, the channel and the message before), so a try later than Discord keeps nonces looks for
- * the board an earlier try posted, whose answer was lost, before posting it. What it shows is read from the record
- * each time, so an edit that comes late, or twice, still shows the state at that moment.
+ * logged and the guild's board backs off (tried again after 30 s, doubling with each failure), the other guilds'
+ * boards going on. A post is written down before it is sent (when, in the store; its nonce follows from the guild,
+ * the channel and the message before), so a try later than Discord keeps nonces looks for the board an earlier try
+ * posted, whose answer was lost, before posting it. What it shows is read from the record each time, so an edit
+ * that comes late, or twice, still shows the state at that moment.
  */
 export class BoardUpdater implements Job {
   private readonly boards = new Map<string, GuildBoard>();
@@ -62,11 +68,13 @@ export class BoardUpdater implements Job {
       timers: deps.timers,
       clock: deps.clock,
       run: (guildId) => this.update(guildId, this.boardOf(guildId)),
-      onError: (guildId, error) =>
+      onError: (guildId, error, { failures, retryAt }) => {
         deps.logger.warn(
-          { guildId, err: toLoggableError(error) },
-          'the on-duty board could not be updated; tried again later',
-        ),
+          { guildId, failures, retryAt: new Date(retryAt).toISOString(), err: toLoggableError(error) },
+          'the on-duty board could not be updated; tried again later (this guild backs off, the others go on)',
+        );
+        deps.onBackoff?.();
+      },
       minGapMs: deps.minEditGapMs ?? MIN_EDIT_GAP_MS,
       retryAfterMs: deps.retryAfterMs ?? RETRY_AFTER_MS,
     });

@@ -1,3 +1,4 @@
+import { backoffDelay, type BackoffPolicy } from '../../base/backoff.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
@@ -9,8 +10,8 @@ import type { Job } from '../feature.js';
 import { splitOpenShifts } from './board-render.js';
 import { countedSessions, judgeCoverage, MINUTE_MS } from './coverage.js';
 
-/** After a failed look (the store down): when the guild is looked at again. */
-const RETRY_AFTER_MS = 30_000;
+/** After a failed look (the store down): when the guild is looked at again, doubling with each failure in a row. */
+const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 30_000, capMs: 10 * 60 * 1000 };
 /**
  * The guilds with a running session are looked at again this often without a change: a shift that passes the
  * "never ended" limit leaves the count with no event to say so.
@@ -40,11 +41,17 @@ export interface CoverageGuardDeps {
   logger: Logger;
   /** The length of a minute (tests shorten it). */
   minuteMs?: number | undefined;
+  /** How long a guild whose look failed waits for the next (default 30 s doubling to 10 min). */
+  backoff?: BackoffPolicy | undefined;
+  /** Told each time a guild's look failed and it backed off (the metrics). */
+  onBackoff?: (() => void) | undefined;
 }
 
 interface GuardedGuild {
   dirty: boolean;
   running: boolean;
+  /** Looks failed in a row: each doubles the wait before the next. */
+  failures: number;
   /** The look due later: when the wait of `after` ends, or a retry. */
   timer: unknown;
 }
@@ -57,7 +64,9 @@ interface GuardedGuild {
  * session runs there; only those guilds are kept here (at the start, the guilds with a minimum are looked at
  * once). Since when a guild is short is stored, so a restart neither starts the wait anew nor posts a second
  * alert (the alert's own incident is found again). Looks at one guild never overlap; changes meanwhile are
- * coalesced into the next look.
+ * coalesced into the next look. A guild whose look fails (its record unreadable) backs off, 30 s doubling to 10
+ * min, changes meanwhile waiting for its retry; the other guilds are looked at as before. Its backoff is kept in
+ * memory: a restart looks at every guarded guild once anyway.
  */
 export class CoverageGuard implements Job {
   private readonly guilds = new Map<string, GuardedGuild>();
@@ -97,7 +106,7 @@ export class CoverageGuard implements Job {
   changed(guildId: string): void {
     let guild = this.guilds.get(guildId);
     if (!guild) {
-      guild = { dirty: false, running: false, timer: undefined };
+      guild = { dirty: false, running: false, failures: 0, timer: undefined };
       this.guilds.set(guildId, guild);
     }
     guild.dirty = true;
@@ -120,18 +129,26 @@ export class CoverageGuard implements Job {
 
   private run(guildId: string, guild: GuardedGuild): void {
     if (this.stopped || guild.running || !guild.dirty) return;
+    // Backing off after a failed look: a change meanwhile waits for the retry, which looks at it.
+    if (guild.failures > 0 && guild.timer !== undefined) return;
     guild.running = true;
     guild.dirty = false;
     this.deps.timers.clearTimeout(guild.timer);
     guild.timer = undefined;
     const done = this.look(guildId)
-      .then((due) => this.after(guildId, guild, due))
+      .then((due) => {
+        guild.failures = 0;
+        this.after(guildId, guild, due);
+      })
       .catch((error: unknown) => {
+        guild.failures += 1;
+        const retryAt = this.deps.clock() + backoffDelay(guild.failures, this.deps.backoff ?? DEFAULT_BACKOFF);
         this.deps.logger.warn(
-          { guildId, err: toLoggableError(error) },
-          'the coverage of a running session could not be checked; tried again later',
+          { guildId, failures: guild.failures, retryAt: new Date(retryAt).toISOString(), err: toLoggableError(error) },
+          'the coverage of a running session could not be checked; tried again later (this guild backs off)',
         );
-        this.after(guildId, guild, this.deps.clock() + RETRY_AFTER_MS);
+        this.deps.onBackoff?.();
+        this.after(guildId, guild, retryAt);
       })
       .finally(() => {
         guild.running = false;

@@ -71,6 +71,7 @@ export function createDutyFeature(
     logger: parts.logger,
     minEditGapMs: timings.minEditGapMs,
     retryAfterMs: timings.retryAfterMs,
+    onBackoff: () => parts.metrics.guildBackoff('duty_board'),
   });
   const roles = new RoleKeeper({
     duty,
@@ -97,6 +98,7 @@ export function createDutyFeature(
     clock: parts.clock,
     logger: parts.logger,
     minuteMs: timings.minuteMs,
+    onBackoff: () => parts.metrics.guildBackoff('coverage'),
   });
   const changed = (guildId: string) => {
     board.changed(guildId);

@@ -1,6 +1,8 @@
+import { backoffDelay, type BackoffPolicy } from '../../base/backoff.js';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { RerunPerKey } from '../../base/rerun-per-key.js';
+import type { Timers } from '../../base/timers.js';
 import { truncateText } from '../../base/truncate-text.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
 import type { FoundMessage } from '../../discord/posting/find-post.js';
@@ -18,6 +20,20 @@ export interface AlertDeskDeps extends EarlierPostDeps {
   poster: Poster;
   clock: Clock;
   logger: Logger;
+  /** Where a failed sync waits for its retry; without them, a failed sync waits for the incident's next change. */
+  timers?: Timers | undefined;
+  /** How long a failed sync waits for its retry (default 30 s doubling to 30 min). */
+  backoff?: BackoffPolicy | undefined;
+  /** Told each time an alert's sync failed and it backed off (the metrics). */
+  onBackoff?: (() => void) | undefined;
+}
+
+const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 30_000, capMs: 30 * 60 * 1000 };
+
+/** An incident whose last sync failed: its failures in a row, and the timer of its retry. */
+interface Retry {
+  failures: number;
+  timer: unknown;
 }
 
 /**
@@ -30,15 +46,35 @@ export interface AlertDeskDeps extends EarlierPostDeps {
  */
 export class AlertDesk {
   private readonly syncs = new RerunPerKey((key) =>
-    this.syncOnce(key).catch((error: unknown) =>
-      this.deps.logger.warn({ incident: key, err: { message: describeDiscordError(error) } }, 'alert not updated'),
+    this.syncOnce(key).then(
+      () => this.succeeded(key),
+      (error: unknown) => this.backOff(key, error),
     ),
   );
+  private readonly retries = new Map<string, Retry>();
+  private stopped = false;
 
   constructor(private readonly deps: AlertDeskDeps) {}
 
-  /** Brings the alert message of incident `key` up to date; never rejects (a failure is logged). */
-  sync(key: string): Promise<void> {
+  /** No retry is scheduled any more; those waiting are dropped (a restart syncs every incident anyway). */
+  stop(): void {
+    this.stopped = true;
+    for (const retry of this.retries.values()) this.deps.timers?.clearTimeout(retry.timer);
+    this.retries.clear();
+  }
+
+  /** Lets retries be scheduled again (the monitor started again). */
+  resume(): void {
+    this.stopped = false;
+  }
+
+  /**
+   * Brings the alert message of incident `key` up to date; never rejects (a failure is logged). While its last
+   * sync failed and it backs off, the retry brings it up to date instead, unless `now` (an admin set a new alert
+   * channel: worth a try at once).
+   */
+  sync(key: string, now = false): Promise<void> {
+    if (!now && this.retries.has(key)) return Promise.resolve();
     return this.syncs.run(key);
   }
 
@@ -58,6 +94,32 @@ export class AlertDesk {
     } catch (error) {
       this.deps.logger.warn({ channelId, err: { message: describeDiscordError(error) } }, 'announcement not posted');
     }
+  }
+
+  private succeeded(key: string): void {
+    const retry = this.retries.get(key);
+    if (!retry) return;
+    this.deps.timers?.clearTimeout(retry.timer);
+    this.retries.delete(key);
+  }
+
+  /**
+   * A sync failed (the alert channel refuses the bot, Discord fails): logged, and tried again later, later each
+   * time, whatever else changes meanwhile; the other incidents' alerts, of this server and the others, go on.
+   */
+  private backOff(key: string, error: unknown): void {
+    const { timers } = this.deps;
+    const failures = (this.retries.get(key)?.failures ?? 0) + 1;
+    const retryInMs = backoffDelay(failures, this.deps.backoff ?? DEFAULT_BACKOFF);
+    this.deps.logger.warn(
+      { incident: key, failures, retryInMs, err: { message: describeDiscordError(error) } },
+      'alert not updated; tried again later',
+    );
+    this.deps.onBackoff?.();
+    if (!timers || this.stopped) return;
+    timers.clearTimeout(this.retries.get(key)?.timer);
+    const timer = timers.setTimeout(() => void this.sync(key, true), retryInMs);
+    this.retries.set(key, { failures, timer });
   }
 
   /** Resolves when every sync under way has finished (tests, shutdown). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { Logger } from '../../base/logger.js';
 import type { RecordStore } from '../../store/records.js';
 
 /** How long a webhook may go without a delivery before the bot checks it with a test ping, by default. */
@@ -21,12 +22,14 @@ export interface AlertSettingsStore {
   get(guildId: string): Promise<AlertSettings | undefined>;
   set(settings: AlertSettings): Promise<void>;
   clear(guildId: string): Promise<void>;
+  /** Every server's settings; a document that cannot be read is left out. */
   list(): Promise<AlertSettings[]>;
 }
 
 const KIND = 'alert_settings';
 
-export function alertSettingsOn(records: RecordStore): AlertSettingsStore {
+/** `logger` hears of a document `list` passed over. */
+export function alertSettingsOn(records: RecordStore, logger?: Logger): AlertSettingsStore {
   return {
     async get(guildId) {
       const stored = await records.get(KIND, guildId);
@@ -37,7 +40,14 @@ export function alertSettingsOn(records: RecordStore): AlertSettingsStore {
     },
     clear: (guildId) => records.delete(KIND, guildId),
     async list() {
-      return (await records.list(KIND)).map(({ value }) => AlertSettingsSchema.parse(value));
+      // A document that is not settings (damaged, or written by hand) is passed over: the other servers' checks
+      // go on. Its own server's /alerts set writes it anew.
+      return (await records.list(KIND)).flatMap(({ key, value }) => {
+        const parsed = AlertSettingsSchema.safeParse(value);
+        if (parsed.success) return [parsed.data];
+        logger?.warn({ guildId: key }, "a server's alert settings could not be read; its checks are passed over");
+        return [];
+      });
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { BackoffPolicy } from '../../base/backoff.js';
 import type { DiscordHealth } from '../../discord/discord-health.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { RecordStore } from '../../store/records.js';
@@ -17,6 +18,8 @@ export interface HealthTimings {
   checkEveryMs?: number;
   hourMs?: number;
   pingTimeoutMs?: number;
+  /** How long an alert whose post or edit failed waits for its retry (default 30 s doubling to 30 min). */
+  alertBackoff?: BackoffPolicy;
 }
 
 /** What /alerts, /status, /feed held and the held entries' buttons use of feed health. */
@@ -43,8 +46,8 @@ export type HealthFeature = Feature<HealthDeps> & { monitor: HealthMonitor };
  */
 export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}): HealthFeature {
   const { store, clock, logger } = parts;
-  const settings = alertSettingsOn(store.records);
-  const incidents = incidentsOn(store.records);
+  const settings = alertSettingsOn(store.records, logger);
+  const incidents = incidentsOn(store.records, logger);
   const monitor = new HealthMonitor({
     hooks: store.hooks,
     activity: store.activity,
@@ -61,6 +64,9 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
       nonceWindowMs: parts.nonceWindowMs,
       clock,
       logger,
+      timers: parts.timers,
+      backoff: timings.alertBackoff,
+      onBackoff: () => parts.metrics.guildBackoff('health_alert'),
     }),
     records: store.records,
     probe: {

@@ -4,6 +4,7 @@ import { toLoggableError } from '../../discord/log-error.js';
 import type { StoreSignal, StoreSignals } from '../../store/signals.js';
 import type { CoverageShortfall, RoleRefusal } from '../duty/index.js';
 import type { PollHealth } from '../releases/index.js';
+import type { AlertSettings } from './alert-settings.js';
 import { DOWNTIME_WORTH_CHECKING_MS, Heartbeat, HEARTBEAT_EVERY_MS } from './downtime-recovery.js';
 import { HealthChecks, type HealthChecksDeps } from './health-checks.js';
 import { incidentKey, keyOf, type Incident } from './incidents.js';
@@ -42,6 +43,8 @@ export class HealthMonitor {
    * check may write the incident; one check under way and one waiting stand for the whole burst.
    */
   private readonly intakeChecks = new RerunPerKey((hookId) => this.track(this.checks.checkIntakeFailures(hookId)));
+  /** The servers whose silent webhooks are being tested now (one test round per server at a time). */
+  private readonly silenceChecks = new Set<string>();
 
   constructor(private readonly deps: HealthMonitorDeps) {
     this.heartbeat = new Heartbeat(deps.records);
@@ -57,6 +60,7 @@ export class HealthMonitor {
 
   private async begin(): Promise<void> {
     this.running = true;
+    this.deps.desk.resume();
     try {
       await this.resume();
     } catch (error) {
@@ -103,6 +107,7 @@ export class HealthMonitor {
     for (const stop of this.stops.splice(0)) stop();
     this.deps.timers.clearTimeout(this.timer);
     this.deps.timers.clearTimeout(this.beatTimer);
+    this.deps.desk.stop();
     await this.settled();
   }
 
@@ -135,7 +140,7 @@ export class HealthMonitor {
 
   /**
    * The coverage guard's word on a guild (/duty minimum): a shortfall opens its alert or brings it up to date,
-   * null resolves it. Resolves when the alert is up to date.
+   * null resolves it. Resolves when the incident is stored; its alert follows beside.
    */
   noteCoverage(guildId: string, shortfall: CoverageShortfall | null): Promise<void> {
     return this.noteReported(guildId, 'coverage', shortfall && describeShortfall(shortfall));
@@ -174,9 +179,9 @@ export class HealthMonitor {
     );
   }
 
-  /** Posts the server's open incidents that have no message yet (after /alerts set). */
+  /** Posts the server's open incidents that have no message yet (after /alerts set: at once, backing off or not). */
   async postOpen(guildId: string): Promise<void> {
-    await Promise.all(this.openIn(guildId).map((incident) => this.deps.desk.sync(keyOf(incident))));
+    await Promise.all(this.openIn(guildId).map((incident) => this.deps.desk.sync(keyOf(incident), true)));
   }
 
   /** Adds what an admin did from an alert's buttons to the open incidents of that webhook, and edits them. */
@@ -228,18 +233,26 @@ export class HealthMonitor {
 
   private async checkAll(): Promise<void> {
     // Each server and each incident on its own: one that fails is logged and checked again next time, and the
-    // others are checked now.
+    // others are checked now. What waits on Discord (the alerts' posts and edits) or on the service (a silent
+    // webhook's test ping waits up to 30 s) runs beside this loop, one server's at a time: a server whose alert
+    // channel or webhooks do not answer holds back no other server's checks.
     for (const settings of await this.deps.settings.list()) {
-      await this.track(
-        this.checks.checkFeed(settings.guildId).then(() => this.checks.checkSilence(settings)),
-        { guildId: settings.guildId },
-      );
+      await this.track(this.checks.checkFeed(settings.guildId), { guildId: settings.guildId });
+      this.checkSilenceBeside(settings);
     }
     for (const guildId of this.incidents.guilds()) {
       for (const incident of this.incidents.in(guildId)) {
         await this.track(this.checks.recheck(incident), { guildId: incident.guildId, incident: keyOf(incident) });
       }
     }
+  }
+
+  /** Tests the server's silent webhooks, unless a round of them is under way (it is looked at next time). */
+  private checkSilenceBeside(settings: AlertSettings): void {
+    const { guildId } = settings;
+    if (this.silenceChecks.has(guildId)) return;
+    this.silenceChecks.add(guildId);
+    void this.track(this.checks.checkSilence(settings), { guildId }).finally(() => this.silenceChecks.delete(guildId));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { Logger } from '../../base/logger.js';
 import type { RecordStore } from '../../store/records.js';
 
 /**
@@ -77,6 +78,7 @@ export interface IncidentStore {
    * the change stays one atomic update: a resolved incident's key is reused by the next one).
    */
   update(key: string, change: (current: Incident | undefined) => Incident | undefined): Promise<Incident | undefined>;
+  /** Every incident kept; one that cannot be read is left out. */
   list(): Promise<Incident[]>;
 }
 
@@ -91,7 +93,8 @@ export function keyOf(incident: Pick<Incident, 'guildId' | 'type' | 'subject'>):
   return incidentKey(incident.guildId, incident.type, incident.subject);
 }
 
-export function incidentsOn(records: RecordStore): IncidentStore {
+/** `logger` hears of an incident `list` passed over. */
+export function incidentsOn(records: RecordStore, logger?: Logger): IncidentStore {
   return {
     async get(key) {
       const stored = await records.get(KIND, key);
@@ -105,7 +108,15 @@ export function incidentsOn(records: RecordStore): IncidentStore {
       return stored === null ? undefined : IncidentSchema.parse(stored);
     },
     async list() {
-      return (await records.list(KIND)).flatMap(({ value }) => (value === null ? [] : [IncidentSchema.parse(value)]));
+      // An incident that cannot be read (damaged) is left out: the monitor starts, every other server's
+      // incidents with it.
+      return (await records.list(KIND)).flatMap(({ key, value }) => {
+        if (value === null) return [];
+        const parsed = IncidentSchema.safeParse(value);
+        if (parsed.success) return [parsed.data];
+        logger?.warn({ incident: key }, 'a stored health incident could not be read; passed over');
+        return [];
+      });
     },
   };
 }

@@ -58,7 +58,9 @@ export class OpenIncidents {
     return this.open.get(guildId)?.get(incidentKey(guildId, type, subject));
   }
 
-  /** Opens the incident, or updates it; the alert is edited only when what it shows changed. */
+  /**
+   * Opens the incident, or updates it; the alert is edited (soon, not awaited) only when what it shows changed.
+   */
   async raise(guildId: string, type: IncidentType, subject: string, finding: Finding): Promise<void> {
     const key = incidentKey(guildId, type, subject);
     const now = this.deps.clock();
@@ -91,10 +93,12 @@ export class OpenIncidents {
       this.deps.logger.warn({ guildId, incident: key, detail: finding.detail }, 'feed health incident opened');
     }
     this.remember(stored);
-    if (changed) await this.deps.desk.sync(key);
+    // The alert is brought up to date beside the checks: a server whose alert channel is slow or refuses the
+    // bot holds back no other server's checks (the monitor's settled() waits for it).
+    if (changed) void this.deps.desk.sync(key);
   }
 
-  /** Resolves the incident of `key`, if it is open, and edits its alert to say so. */
+  /** Resolves the incident of `key`, if it is open, and edits its alert to say so (soon, not awaited). */
   async resolve(key: string): Promise<void> {
     const guildId = key.slice(0, key.indexOf(':'));
     const known = this.open.get(guildId)?.get(key);
@@ -107,7 +111,7 @@ export class OpenIncidents {
     this.forget(guildId, key);
     if (stored) {
       this.deps.logger.info({ guildId, incident: key }, 'feed health incident resolved');
-      await this.deps.desk.sync(key);
+      void this.deps.desk.sync(key);
     }
   }
 

@@ -153,7 +153,8 @@ function describe(incident: Incident): { title: string; lines: string[]; actions
         lines: [
           `Discord refused it: ${incident.detail}.`,
           'Give the bot View Channel, Send Messages, Embed Links and Attach Files there, or choose another channel ' +
-            'with /digest set. The digest is tried again every two minutes; this alert is resolved once it is posted.',
+            'with /digest set. The digest is tried again less and less often (2 minutes after the first try, ' +
+            'doubling up to every 6 hours); this alert is resolved once it is posted.',
         ],
         actions: [],
       };

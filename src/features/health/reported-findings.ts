@@ -10,11 +10,20 @@ export interface DigestRefusal {
   channelId: string;
   /** Discord's answer, as the poster classified it (no secret in it). */
   reason: string;
+  /** The digest's posts refused (or failed) in a row. */
+  failures: number;
+  /** When the digest is tried again (the guild backs off meanwhile). */
+  retryAt: number;
 }
 
-/** What a digest alert shows: the channel (its label) and Discord's answer. */
+/** What a digest alert shows: the channel (its label), the tries refused (its count), Discord's answer, the next try. */
 export function describeRefusal(refused: DigestRefusal): Finding {
-  return { label: `<#${refused.channelId}>`, count: 0, escalated: false, detail: refused.reason };
+  return {
+    label: `<#${refused.channelId}>`,
+    count: refused.failures,
+    escalated: false,
+    detail: `${refused.reason}; ${refused.failures === 1 ? '1 try' : `${refused.failures} tries`} so far, the next ${relativeTime(refused.retryAt)}`,
+  };
 }
 
 /** What an on-duty role alert shows: the role (its label) and why the bot may no longer give it. */

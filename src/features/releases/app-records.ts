@@ -14,7 +14,7 @@ export interface AppRecords {
   readGuild(guildId: string): Promise<AppGuild>;
   /** Applies `change` to (a copy of) the guild's record and stores the result; returns what was stored. */
   updateGuild(guildId: string, change: (guild: AppGuild) => AppGuild): Promise<AppGuild>;
-  /** Every guild that has a record: what the poller walks. */
+  /** Every guild that has a record (one that cannot be read is left out): what the poller walks. */
   listGuilds(): Promise<AppGuild[]>;
   /** The release cards of one app in one guild, or an empty set. */
   readCards(guildId: string, appId: string): Promise<CardSet>;

@@ -37,14 +37,17 @@ export interface ReleasePollerOptions extends GuildPollDeps {
  * Guilds are polled side by side, so one guild's trouble is its own: every request waits for its key's polling
  * share of the budget (30 a minute, see RequestBudget), so with many apps that guild's poll stretches instead
  * of going over it; a key the service's `retry-after` holds is skipped, not waited for, until it has passed;
- * a poll that throws is logged and the others go on. A 401 or 403 stops polling for that guild until /app key
- * sets a new key, with one admin message.
+ * a poll that throws is logged and the others go on; a guild whose record cannot be read is passed over. A 401
+ * or 403 stops polling for that guild until /app key sets a new key, with one admin message (posted beside the
+ * cycle when it is left over from an earlier run).
  */
 export class ReleasePoller {
   private readonly intervals: PollIntervals;
   private readonly schedule: AppSchedule;
   /** Guild polls in progress (one at most per guild), and when each guild polled is due again. */
   private readonly polls = new Map<string, Promise<void>>();
+  /** Refused keys' notices being posted (one at most per guild), beside the cycle. */
+  private readonly notices = new Map<string, Promise<void>>();
   private readonly nextPollAt = new Map<string, number>();
   private readonly activity: PollActivity;
   private running: Promise<void> | undefined;
@@ -87,7 +90,7 @@ export class ReleasePoller {
     this.stopped = true;
     this.activity.wakeAll();
     await this.running;
-    await Promise.all(this.polls.values());
+    await Promise.all([...this.polls.values(), ...this.notices.values()]);
   }
 
   /**
@@ -134,7 +137,7 @@ export class ReleasePoller {
       if (this.stopped) return;
       if (Object.keys(guild.watches).length === 0) continue;
       if (guild.keyRefusal !== null) {
-        if (!guild.keyRefusal.noticePosted) await this.postRefusalNoticeSafely(guild);
+        if (!guild.keyRefusal.noticePosted) this.postRefusalNotice(guild);
         continue;
       }
       if (guild.developerKey === null) continue;
@@ -178,14 +181,18 @@ export class ReleasePoller {
     this.polls.set(guildId, poll);
   }
 
-  private async postRefusalNoticeSafely(guild: AppGuild): Promise<void> {
-    try {
-      await postKeyRefusalNotice(this.options, guild);
-    } catch (error) {
-      this.options.logger.error(
-        { guildId: guild.guildId, err: toLoggableError(error) },
-        'could not write down the key notice',
-      );
-    }
+  /**
+   * Posts the notice of a refused key beside the cycle (Discord may be slow in that guild's channel: the other
+   * guilds' polls do not wait for it), one at a time per guild; whatever it throws is logged here.
+   */
+  private postRefusalNotice(guild: AppGuild): void {
+    const { guildId } = guild;
+    if (this.notices.has(guildId)) return;
+    const notice = postKeyRefusalNotice(this.options, guild)
+      .catch((error: unknown) => {
+        this.options.logger.error({ guildId, err: toLoggableError(error) }, 'could not write down the key notice');
+      })
+      .finally(() => this.notices.delete(guildId));
+    this.notices.set(guildId, notice);
   }
 }

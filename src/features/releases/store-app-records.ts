@@ -1,3 +1,4 @@
+import type { Logger } from '../../base/logger.js';
 import type { RecordStore } from '../../store/records.js';
 import {
   AppGuildSchema,
@@ -18,9 +19,10 @@ const SENT_KIND = 'app_sent';
 /**
  * {@link AppRecords} on the store's documents (SQLite or PostgreSQL, beside the bot's other records): each
  * change is one atomic update of its document, in any number of processes. Every read is checked against the
- * record's schema, so a document written by an older version fails loudly where it is read.
+ * record's schema, so a document written by an older version fails loudly where it is read; `listGuilds` passes
+ * such a guild over (told to `logger`), so one guild's damaged record stops no other guild's polls.
  */
-export function appRecordsOn(records: RecordStore): AppRecords {
+export function appRecordsOn(records: RecordStore, logger?: Logger): AppRecords {
   const readGuild = async (guildId: string): Promise<AppGuild> => {
     const stored = await records.get(GUILD_KIND, guildId);
     return stored === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(stored);
@@ -38,7 +40,14 @@ export function appRecordsOn(records: RecordStore): AppRecords {
       return AppGuildSchema.parse(stored);
     },
     async listGuilds() {
-      return (await records.list(GUILD_KIND)).map(({ value }) => AppGuildSchema.parse(value));
+      // A record that fails its schema (damaged, or written by hand) is passed over: the other guilds are polled.
+      // Its own guild's reads still fail loudly where they read it (/app, /status).
+      return (await records.list(GUILD_KIND)).flatMap(({ key, value }) => {
+        const parsed = AppGuildSchema.safeParse(value);
+        if (parsed.success) return [parsed.data];
+        logger?.warn({ guildId: key }, "a guild's developer-API record could not be read; it is not polled");
+        return [];
+      });
     },
     readCards,
     async updateCards(guildId, appId, change) {

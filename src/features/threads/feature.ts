@@ -61,6 +61,7 @@ export function createThreadsFeature(
     minUpdateGapMs: timings.minUpdateGapMs,
     checkEveryMs: timings.checkEveryMs,
     retryAfterMs: timings.retryAfterMs,
+    onBackoff: () => parts.metrics.guildBackoff('session_threads'),
   });
   const threadRunningSessions = async (guildId: string): Promise<number> => {
     let followed = 0;

@@ -39,16 +39,19 @@ export interface ThreadKeeperDeps extends EarlierPostDeps {
   minUpdateGapMs?: number | undefined;
   retryAfterMs?: number | undefined;
   checkEveryMs?: number | undefined;
+  /** Told each time a guild's update failed and the guild backed off (the metrics). */
+  onBackoff?: (() => void) | undefined;
 }
 
 /**
  * Keeps each followed session's thread (/feed threads): starts it from the session's card, keeps its log (every
  * case, modcall and shift change of the session, drawn from the community record) and, once the session ended,
  * its after-action report, then lets it go an hour later. Told of the guilds whose record changed; a guild's threads
- * are brought up to date one run at a time, changes coalesced (the board's way). Each message of the thread is
- * posted once: under a nonce of its session and part, written down (with when) before the send; a send later than
- * Discord keeps nonces searches the thread for the post an earlier send made, whose answer was lost (post-once.ts);
- * after that it is only edited, which is the same whether it happens once or twice.
+ * are brought up to date one run at a time, changes coalesced (the board's way). A guild whose update fails backs
+ * off (its retry stored in its document, so the due read passes over it) while the other guilds go on. Each message
+ * of the thread is posted once: under a nonce of its session and part, written down (with when) before the send; a
+ * send later than Discord keeps nonces searches the thread for the post an earlier send made, whose answer was lost
+ * (post-once.ts); after that it is only edited, which is the same whether it happens once or twice.
  */
 export class ThreadKeeper implements Job {
   private readonly runs: CoalescedRuns;
@@ -67,8 +70,7 @@ export class ThreadKeeper implements Job {
       timers: deps.timers,
       clock: deps.clock,
       run: (guildId) => this.update(guildId),
-      onError: (guildId, error) =>
-        deps.logger.warn({ guildId, err: toLoggableError(error) }, 'session threads not updated; tried again later'),
+      onError: (guildId, error, { failures, retryAt }) => this.backOff(guildId, error, failures, retryAt),
       minGapMs: deps.minUpdateGapMs ?? MIN_UPDATE_GAP_MS,
       retryAfterMs: deps.retryAfterMs ?? RETRY_AFTER_MS,
     });
@@ -138,16 +140,45 @@ export class ThreadKeeper implements Job {
   }
 
   private async update(guildId: string): Promise<boolean> {
-    const followed = await this.deps.threads.followed(guildId);
+    const { threads: followed, retryAt } = await this.deps.threads.followed(guildId);
     if (followed.length === 0) {
       this.forget(guildId);
       return false;
     }
     let sent = false;
+    let failed: { error: unknown } | undefined;
+    // Each thread on its own: one that fails (Discord failing, its facts unreadable) does not stop the others.
     for (const thread of followed) {
-      sent = (await this.keep(guildId, thread)) || sent;
+      try {
+        sent = (await this.keep(guildId, thread)) || sent;
+      } catch (error) {
+        failed ??= { error };
+      }
     }
+    if (failed) throw failed.error;
+    // Backing off before, it went through now: due again as its threads say.
+    if (retryAt !== undefined) await this.deps.threads.backOff(guildId, undefined);
     return sent;
+  }
+
+  /**
+   * The guild's update failed: it is run again at `retryAt` (the runs' backoff), and its document says so, so the
+   * due read passes over it meanwhile (here, after a restart, and in a process that takes the gateway over).
+   */
+  private backOff(guildId: string, error: unknown, failures: number, retryAt: number): void {
+    this.deps.logger.warn(
+      { guildId, failures, retryAt: new Date(retryAt).toISOString(), err: toLoggableError(error) },
+      'session threads not updated; tried again later (this guild backs off, the others go on)',
+    );
+    this.deps.onBackoff?.();
+    this.deps.threads
+      .backOff(guildId, retryAt)
+      .catch((stored: unknown) =>
+        this.deps.logger.warn(
+          { guildId, err: toLoggableError(stored) },
+          "a guild's session threads' backoff could not be stored",
+        ),
+      );
   }
 
   /** Brings one thread up to date; lets it go when it is done, or when Discord will not have it. True when sent. */

@@ -31,9 +31,22 @@ const SessionThreadSchema = z.object({
 });
 export type SessionThread = z.infer<typeof SessionThreadSchema>;
 
-/** A guild's choice (/feed threads) and the threads it follows now. */
-const GuildThreadsSchema = z.object({ on: z.boolean(), threads: z.array(SessionThreadSchema) });
+/**
+ * A guild's choice (/feed threads) and the threads it follows now; `retryAt` while its last update failed: the
+ * keeper's due read passes over it until then.
+ */
+const GuildThreadsSchema = z.object({
+  on: z.boolean(),
+  threads: z.array(SessionThreadSchema),
+  retryAt: z.number().optional(),
+});
 type GuildThreads = z.infer<typeof GuildThreadsSchema>;
+
+/** The threads a guild follows now, and when its update is retried if the last one failed. */
+export interface FollowedThreads {
+  threads: SessionThread[];
+  retryAt: number | undefined;
+}
 
 /** A session card just posted, whose thread may be wanted. */
 export interface SessionCardPosted {
@@ -53,7 +66,8 @@ const KIND = 'session_threads';
  * it), holding whether the guild wants threads and the threads followed now. A thread is let go (dropped from the
  * document) once it is done, so what is kept per guild is bounded by its sessions running at once. The document's
  * time is when its threads next need looking at without a change of the record (a thread to start, one to let
- * go): the keeper reads only the guilds due.
+ * go), and no sooner than its retry while its last update failed: the keeper reads only the guilds due, so guilds
+ * whose updates keep failing do not fill its read.
  */
 export class ThreadRecords {
   constructor(private readonly records: RecordStore) {}
@@ -67,9 +81,22 @@ export class ThreadRecords {
     await this.change(guildId, (current) => ({ ...current, on }));
   }
 
-  /** The threads the guild follows now. */
-  async followed(guildId: string): Promise<SessionThread[]> {
-    return (await this.read(guildId)).threads;
+  /** The threads the guild follows now, and its retry while it backs off. */
+  async followed(guildId: string): Promise<FollowedThreads> {
+    const { threads, retryAt } = await this.read(guildId);
+    return { threads, retryAt };
+  }
+
+  /**
+   * The guild's update failed: it is due no sooner than `retryAt` (undefined: it went through, due as its threads
+   * say again).
+   */
+  async backOff(guildId: string, retryAt: number | undefined): Promise<void> {
+    await this.change(guildId, (current) => {
+      const next = { ...current };
+      delete next.retryAt;
+      return retryAt === undefined ? next : { ...next, retryAt };
+    });
   }
 
   /** A session's card was posted: its thread is followed if the guild wants threads (once, whatever repeats). */
@@ -122,7 +149,12 @@ export class ThreadRecords {
         // Nothing to keep: off, and no thread followed.
         return !next.on && next.threads.length === 0 ? undefined : next;
       },
-      (value) => nextDueOf(GuildThreadsSchema.parse(value).threads),
+      (value) => {
+        const { threads, retryAt } = GuildThreadsSchema.parse(value);
+        const due = nextDueOf(threads);
+        // Backing off: due at its retry, not before (nothing due, nothing to retry).
+        return due === null ? null : Math.max(due, retryAt ?? due);
+      },
     );
   }
 }

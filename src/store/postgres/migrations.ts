@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import { digestSchema } from '../digest-schema.js';
+import { digestBackoffSchema, digestSchema } from '../digest-schema.js';
 import { boardAskedSchema, coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
 import { setAsideSchema } from '../set-aside-schema.js';
@@ -639,6 +639,8 @@ const MIGRATIONS: readonly string[] = [
   setAsideSchema(),
   // When the duty board's post was written down: a late resend looks for it first (src/store/duty-schema.ts).
   boardAskedSchema(),
+  // A guild whose digest fails backs off; the due read goes by the next try (src/store/digest-schema.ts).
+  digestBackoffSchema(),
 ];
 
 /** Brings the database's schema to the newest version; refuses one written by a newer version of the bot. */

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-import { digestSchema } from '../digest-schema.js';
+import { digestBackoffSchema, digestSchema } from '../digest-schema.js';
 import { boardAskedSchema, coverageSchema, dutyRoleHoldersSchema, dutySchema } from '../duty-schema.js';
 import { communityRecordSchema, modcallCardSchema, recordSweepSchema } from '../record-schema.js';
 import { setAsideSchema } from '../set-aside-schema.js';
@@ -176,6 +176,9 @@ const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   },
   (db) => {
     db.exec(boardAskedSchema());
+  },
+  (db) => {
+    db.exec(digestBackoffSchema());
   },
 ];
 

@@ -69,6 +69,8 @@ describe('the modcall escalator on a store', () => {
       logger: logs.logger,
       checkEveryMs: 1_000,
       minuteMs: 1_000,
+      // Backing off no longer than a check: tried again at the next.
+      backoff: { baseMs: 1_000, capMs: 1_000 },
     });
     escalator.start();
     const settle = () => escalator!.settled();
@@ -77,13 +79,63 @@ describe('the modcall escalator on a store', () => {
     expect(records.failures).toBe(1);
     expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g2']);
     expect(poster.posts[0]?.body.content).toContain('<@&leads-g2>');
-    expect(logs.text()).toContain('modcall escalation check failed; retried at the next check');
+    expect(logs.text()).toContain('modcall escalation check failed; this card backs off, the others go on');
     expect(logs.text()).toContain('"guildId":"g1"');
 
     await time.advance(1_000, settle);
     expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g2', 'modcalls-g1']);
     await time.advance(5_000, settle);
     expect(poster.posts).toHaveLength(2);
+  });
+
+  it("escalates a server's card on time behind a hundred cards of a server whose settings cannot be read: those back off, and escalate once readable", async () => {
+    const time = new ManualTime();
+    const logs = captureLogs();
+    const cards = new CardRecords(store.records);
+    // A hundred cards (a whole read) of a server whose settings fail to read, older than the healthy server's card.
+    for (let i = 0; i < 100; i += 1) {
+      await cards.updateModcall('bad', `card-bad-${i}`, () =>
+        openCard('bad', time.now(), { messageId: `card-bad-${i}`, caller: { robloxId: `9${i}`, name: 'caller' } }),
+      );
+    }
+    await cards.updateModcall('good', 'card-good', () => openCard('good', time.now() + 500));
+    for (const guildId of ['bad', 'good'])
+      await cards.saveEscalation(guildId, { afterMinutes: 1, roleId: `leads-${guildId}` });
+    let badReadable = false;
+    const records = failReadsOf(store.records, 'modcall_escalation', (key) => key === 'bad' && !badReadable);
+    const poster = recordingPoster();
+    let backoffs = 0;
+    escalator = new ModcallEscalator({
+      records: new CardRecords(records),
+      poster,
+      clock: time.now,
+      timers: time,
+      logger: logs.logger,
+      checkEveryMs: 1_000,
+      minuteMs: 1_000,
+      backoff: { baseMs: 10_000, capMs: 20_000 },
+      onBackoff: () => (backoffs += 1),
+    });
+    escalator.start();
+    const settle = () => escalator!.settled();
+
+    // The healthy server's card escalates a minute (here a second) after it was posted, as if the others were not there.
+    await time.advance(2_000, settle);
+    expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-good']);
+    expect(records.failures).toBe(100);
+    expect(backoffs).toBe(100);
+    // Backing off (5 to 10 s): not looked at again at each check meanwhile.
+    await time.advance(3_000, settle);
+    expect(records.failures).toBe(100);
+    const [stored] = (await store.records.list('modcall_card')).filter(({ key }) => key === 'bad:card-bad-0');
+    expect(stored?.value).toMatchObject({ failures: 1 });
+
+    // Its settings readable again, each card escalates at its retry, and its failures are forgotten.
+    badReadable = true;
+    await time.advance(10_000, settle);
+    expect(poster.posts.filter((post) => post.channelId === 'modcalls-bad')).toHaveLength(100);
+    expect(await cards.modcall('bad', 'card-bad-0')).not.toHaveProperty('failures');
+    expect(poster.posts.filter((post) => post.channelId === 'modcalls-good')).toHaveLength(1);
   });
 
   it('a stored card it cannot read is logged and dropped; the cards due after it still escalate', async () => {
