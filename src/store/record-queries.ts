@@ -109,7 +109,10 @@ export interface RecordQueries {
   shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]>;
   /** The guild's cases made in the range, per type (most first). */
   guildCases(guildId: string, range: TimeRange): Promise<CaseTypeCount[]>;
-  /** The guild's sessions begun in the range: how many, how long the ended ones ran in all, the most players. */
+  /**
+   * The guild's sessions begun in the range: how many, how long the ended ones ran in all, the most players. A session
+   * whose start the record was not told yet (its end came first) is in no range.
+   */
   sessionTotals(guildId: string, range: TimeRange): Promise<SessionTotals>;
   /**
    * Per day of `timeZone` with anything on it in the range (by day; `day` is the date as its midnight in UTC, see

@@ -101,10 +101,12 @@ export function recordQueryStatements(d: SqlDialect) {
        FROM record_case WHERE guild_id = ? AND at >= ? AND at < ? AND ${CASE_MADE}
        GROUP BY COALESCE(type, 'unknown') ORDER BY count(*) DESC, COALESCE(type, 'unknown')`,
     ),
+    // A session whose end came before its start: its `at` is when the end was sent, not when it began, and it is
+    // in no period until its start comes (then `at` is that).
     sessionTotals: d.sql<{ sessions: number; seconds: number; peak_players: number | null }, [string, number, number]>(
       `SELECT count(*) AS sessions, CAST(COALESCE(sum(ended_at - started_at), 0) AS BIGINT) / 1000 AS seconds,
               max(peak_players) AS peak_players
-       FROM record_session WHERE guild_id = ? AND at >= ? AND at < ?`,
+       FROM record_session WHERE guild_id = ? AND at >= ? AND at < ? AND started_at IS NOT NULL`,
     ),
     // sum() of a BIGINT is a NUMERIC in PostgreSQL (a string to pg): cast back to the integer both engines return.
     shiftTotals: d.sql<{ count: number; seconds: number }, [string, string, number, number]>(

@@ -479,6 +479,46 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect((await store.community.runningSessions(OTHER_GUILD)).map((row) => row.sessionId)).toEqual([1]);
     });
 
+    it('counts the sessions begun in a period, one whose end came first only once its start came', async () => {
+      const store = await start();
+      const session = (id: number, fields: { startedAt?: number; endedAt: number | null; peakPlayers?: number }) => ({
+        session: { id, name: `Session ${id}`, ...fields },
+        stats: { joins: 5, cases: 0 },
+      });
+      const period = { from: T0 - DAY, to: T0 + DAY };
+      await store.deliveries.accept(
+        delivery('ss-1', 'session.started', session(1, { startedAt: T0 - 7_200_000, endedAt: null, peakPlayers: 30 })),
+      );
+      await store.deliveries.accept(delivery('se-1', 'session.ended', session(1, { endedAt: T0 - 3_600_000 })));
+      // Began before the period: not one of its sessions, however many players it had.
+      await store.deliveries.accept(
+        delivery('ss-2', 'session.started', session(2, { startedAt: T0 - 2 * DAY, endedAt: null, peakPlayers: 50 })),
+      );
+      // Its end came first: when it began, the record does not know yet.
+      await store.deliveries.accept(delivery('se-3', 'session.ended', session(3, { endedAt: T0 })));
+      await recordAll(store);
+      expect(await store.community.sessionTotals(GUILD, period)).toEqual({
+        sessions: 1,
+        seconds: 3600,
+        peakPlayers: 30,
+      });
+
+      await store.deliveries.accept(
+        delivery('ss-3', 'session.started', session(3, { startedAt: T0 - 1_800_000, endedAt: null, peakPlayers: 40 })),
+      );
+      await recordAll(store);
+      expect(await store.community.sessionTotals(GUILD, period)).toEqual({
+        sessions: 2,
+        seconds: 5400,
+        peakPlayers: 40,
+      });
+      expect(await store.community.sessionTotals(OTHER_GUILD, period)).toEqual({
+        sessions: 0,
+        seconds: 0,
+        peakPlayers: null,
+      });
+    });
+
     it("keeps each guild's coverage minimum and since when it is short, reset by a new minimum", async () => {
       const store = await start();
       expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });

@@ -1,0 +1,190 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+
+import type { ModcallCard } from '../../src/features/cards/modcall-card.js';
+import { recordModcallHandling } from '../../src/features/cards/record-modcall.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { captureLogs } from '../helpers/capture-logs.js';
+import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
+import type { Community, Step } from './community-events.js';
+import { claimClick, resolveClick } from './record-model.js';
+
+/*
+ * The real bot's path for a generated community: each delivery through the store's accept (the intake's), the
+ * record's writer (recordPending) a few deliveries at a time, and each click on a modcall card through the cards
+ * feature's recordModcallHandling; on a real SQLite file and a PostgreSQL database of the suite's cluster.
+ */
+
+/** The engines every property runs on; PostgreSQL when the suite has its cluster. */
+const ENGINES = [
+  {
+    name: 'SQLite',
+    skip: false,
+    open: () => {
+      // In memory-backed /dev/shm where there is one: a real file, whose fsyncs cost nothing (a run commits ~100 times).
+      const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'props-'));
+      const dispose = () => Promise.resolve(rmSync(dir, { recursive: true, force: true }));
+      return { url: Promise.resolve(`sqlite://${dir}/store.sqlite`), dispose };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    skip: !POSTGRES_URL,
+    open: () => {
+      const database = createTestDatabase();
+      return { url: database.then((made) => made.url), dispose: async () => (await database).drop() };
+    },
+  },
+];
+
+/**
+ * Declares `body`'s tests once per engine, each engine's sharing one store (opened before, closed after); every run
+ * of a property uses a guild of its own (`nextGuild`), so runs never see each other's record.
+ */
+export function describeOnEngines(
+  title: string,
+  body: (engine: { store: () => Store; nextGuild: () => string; name: string }) => void,
+): void {
+  for (const engine of ENGINES) {
+    describe.skipIf(engine.skip)(`${title} on ${engine.name}`, () => {
+      let store: Store | undefined;
+      let dispose: (() => Promise<void>) | undefined;
+      let guilds = 0;
+      beforeAll(async () => {
+        const opened = engine.open();
+        dispose = opened.dispose;
+        store = await openStore(await opened.url, () => Date.UTC(2026, 0, 1));
+      });
+      afterAll(async () => {
+        await store?.close();
+        await dispose?.();
+      });
+      body({
+        name: engine.name,
+        store: () => {
+          if (!store) throw new Error('the store is not open yet');
+          return store;
+        },
+        nextGuild: () => {
+          guilds += 1;
+          return `7${String(guilds).padStart(17, '0')}`;
+        },
+      });
+    });
+  }
+}
+
+/** A failure found is shrunk until this long after the property began, then reported as it stands. */
+const SHRINK_UNTIL_MS = 10_000;
+
+/**
+ * fast-check's options for a property over the store: `numRuns` runs, from a new seed each time (fast-check prints
+ * the seed and path of a failure; PROPS_SEED and PROPS_PATH replay it), and shrinking cut short so that a failure is
+ * reported within the test's time.
+ */
+export function propertyOptions(numRuns: number): fc.Parameters<unknown> {
+  const seed = process.env['PROPS_SEED'];
+  const path = process.env['PROPS_PATH'];
+  return {
+    numRuns,
+    plugins: [fc.interruptAfterTimeLimit(SHRINK_UNTIL_MS)],
+    ...(seed === undefined ? {} : { seed: Number(seed) }),
+    ...(path === undefined ? {} : { path }),
+  };
+}
+
+/** Runs the record's writer until nothing waits, as its timer would. */
+export async function recordEverything(store: Store): Promise<void> {
+  for (;;) {
+    const { recorded, skipped } = await store.community.recordPending(50);
+    if (recorded + skipped === 0) return;
+  }
+}
+
+/**
+ * Plays the schedule for the guild: deliveries accepted, clicks recorded, the writer's passes run. At each `check`
+ * step and at the end, the writer catches up and `look` is given what the bot has been told so far (the deliveries'
+ * `tells`, the clicks).
+ */
+export async function playCommunity(
+  store: Store,
+  guildId: string,
+  community: Community,
+  steps: readonly Step[],
+  look: (seen: ReadonlySet<string>) => Promise<void>,
+): Promise<void> {
+  const logs = captureLogs('warn');
+  const handle = recordModcallHandling(store.community, logs.logger);
+  const seen = new Set<string>();
+  const cards = community.cards.map((card, index) => cardOf(guildId, card, index));
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'deliver': {
+        const { delivery, deliveryId } = step;
+        const id = `${guildId}/${deliveryId}`;
+        const envelope = { id, event: delivery.event, server: delivery.server, at: delivery.at, data: delivery.data };
+        await store.deliveries.accept({
+          hookId: `hook-${guildId}`,
+          guildId,
+          deliveryId: id,
+          event: delivery.event,
+          server: delivery.server,
+          rawBody: JSON.stringify(envelope),
+          receivedAt: delivery.at,
+        });
+        seen.add(delivery.tells);
+        break;
+      }
+      case 'click': {
+        const fact = community.cards[step.card];
+        const card = cards[step.card];
+        if (!fact || !card) throw new Error(`no card ${step.card}`);
+        // As the Claim and Resolve buttons change the card, then hand it to the record.
+        if (step.action === 'claim' && fact.claim) {
+          Object.assign(card, { claimedBy: fact.claim.by.id, claimedAt: fact.claim.at });
+          seen.add(claimClick(step.card));
+        }
+        if (step.action === 'resolve' && fact.resolve) {
+          Object.assign(card, { resolvedBy: fact.resolve.by.id, resolvedAt: fact.resolve.at });
+          seen.add(resolveClick(step.card));
+        }
+        await handle({ ...card });
+        break;
+      }
+      case 'record':
+        await store.community.recordPending(step.limit);
+        break;
+      case 'check':
+        await recordEverything(store);
+        await look(new Set(seen));
+        break;
+    }
+  }
+  await recordEverything(store);
+  await look(seen);
+  // A click the record could not take is logged, not thrown: none may be.
+  expect(logs.lines).toEqual([]);
+}
+
+/** The card the cards feature keeps for a generated card, before any click. */
+function cardOf(guildId: string, card: Community['cards'][number], index: number): ModcallCard {
+  return {
+    guildId,
+    channelId: '300000000000000001',
+    messageId: `${guildId}${index}`,
+    server: card.server,
+    caller: { robloxId: card.caller.robloxId, name: card.caller.name },
+    calls: card.calls.map((at, call) => ({ deliveryId: `${guildId}/modcall#${index}.${call}`, at })),
+    postedAt: card.calls[0] ?? 0,
+    pingRoleId: null,
+    claimedBy: null,
+    claimedAt: null,
+    resolvedBy: null,
+    resolvedAt: null,
+    escalatedAt: null,
+  };
+}
