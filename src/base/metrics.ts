@@ -1,5 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+import { bridgeVersion } from './version.js';
+
 /** What the entries gauge reads on each scrape: a count the store answers from its indexes. */
 export interface EntryCountsSource {
   (): Promise<{ waiting: number; held: number; muted: number }>;
@@ -83,6 +85,15 @@ export class BridgeMetrics {
       help: "Times a channel's lane backed off before retrying (Discord failed, rate-limited, or the store failed).",
       registers,
     });
+    // Prometheus' build-info convention: always 1, the labels say what runs (a version seen changing is an upgrade).
+    new Gauge({
+      name: 'bridge_build_info',
+      help: "The bot's version (package.json, CHANGELOG.md) and the Node it runs on; always 1.",
+      labelNames: ['version', 'node'],
+      registers,
+    })
+      .labels(bridgeVersion(), process.version)
+      .set(1);
   }
 
   /** The outcomes counted from 0, so a rate over them exists before the first of each. */

@@ -10,6 +10,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const SECRET = 'whsec_main_process_0123456789';
@@ -74,6 +75,15 @@ describe('npm start (src/main.ts) as a process', () => {
     const logs = watchLogs(child.stdout);
     const listening = await logs.waitFor('intake listening');
     await logs.waitFor('Discord gateway ready');
+    // The first line says what runs: the version (CHANGELOG.md's) and the Node.
+    expect(logs.lines[0]).toMatchObject({
+      level: 30,
+      msg: 'service-discord-bridge starting',
+      version: PACKAGE_VERSION,
+      node: process.version,
+    });
+    const health = (await (await fetch(`http://127.0.0.1:${String(listening.port)}/healthz`)).json()) as object;
+    expect(health).toMatchObject({ status: 'ok', version: PACKAGE_VERSION });
 
     const body = JSON.stringify(SAMPLE_DELIVERIES['case.created']);
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -185,8 +195,10 @@ describe('npm start (src/main.ts) as a process', () => {
     expect(stderr.trim().split('\n')).toEqual([
       `Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check that the server runs and accepts connections there, and STORE_URL`,
     ]);
-    expect(logs.lines).toEqual([]);
+    // The log says which version started, and nothing else: the reason is the one line above.
+    expect(logs.lines.map((line) => line.msg)).toEqual(['service-discord-bridge starting']);
     expect(stderr).not.toContain(password);
+    expect(JSON.stringify(logs.lines)).not.toContain(password);
   }, 30_000);
 });
 

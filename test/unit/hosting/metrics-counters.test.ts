@@ -4,6 +4,7 @@ import { BridgeMetrics } from '../../../src/base/metrics.js';
 import type { Poster } from '../../../src/discord/posting/poster.js';
 import { SendError, type SendFailure } from '../../../src/discord/posting/send-failure.js';
 import { countSends } from '../../../src/serve-metrics.js';
+import { PACKAGE_VERSION } from '../../helpers/package-version.js';
 
 async function sends(metrics: BridgeMetrics): Promise<Record<string, number>> {
   const [metric] = await metrics.registry
@@ -68,6 +69,11 @@ describe('the Discord sends counted by the poster', () => {
 });
 
 describe('BridgeMetrics', () => {
+  it("names the bot's version and its Node in bridge_build_info, always 1", async () => {
+    const text = await new BridgeMetrics().registry.metrics();
+    expect(text).toContain(`bridge_build_info{version="${PACKAGE_VERSION}",node="${process.version}"} 1\n`);
+  });
+
   it('times acks in seconds and counts every delivery outcome from 0', async () => {
     const metrics = new BridgeMetrics();
     metrics.knowDeliveryOutcomes(['accepted', 'signature_mismatch']);
