@@ -6,7 +6,9 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # The lock file first: the dependency layers are rebuilt only when the dependencies change, not at every edit.
-COPY package.json package-lock.json ./
+# With it .npmrc (engine-strict) and the Node check that npm's preinstall runs.
+COPY package.json package-lock.json .npmrc ./
+COPY scripts/check-node.cjs ./scripts/check-node.cjs
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -32,7 +34,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/scripts/launch.js ./scripts/launch.js
+COPY --from=build /app/scripts/launch.js /app/scripts/check-node.cjs ./scripts/
 # The SQLite store (STORE_URL's default, sqlite://data/bot.sqlite) lives in data/, the only folder it writes.
 RUN mkdir data && chown node:node data
 USER node
@@ -43,6 +45,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm start` runs, in exec form: node is PID 1 and gets SIGTERM itself (npm would not wait for the bot's
-# stop), so the bot stops accepting, confirms the message in flight and exits 0.
+# stop), so the bot stops accepting, confirms the message in flight and exits 0. launch.js checks the Node first
+# (scripts/check-node.cjs): an image built on a Node package.json does not name says so in one line and exits 1.
 STOPSIGNAL SIGTERM
 CMD ["node", "--max-semi-space-size=2", "--liftoff-only", "--no-concurrent-recompilation", "scripts/launch.js", "bot"]

@@ -44,8 +44,17 @@ export default tseslint.config(
     },
   },
   {
-    // Browser code served as it is (no build step): not part of the TypeScript project.
-    files: ['**/*.js'],
+    // Browser code served as it is (no build step), and the CommonJS run on any Node (scripts/check-node.cjs): not
+    // part of the TypeScript project.
+    files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,5 +1,6 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
+import { bridgeVersion } from '../src/base/version.js';
 import type { Command } from '../src/discord/command.js';
 import { replyEphemeral } from '../src/discord/reply.js';
 import { requireAdmin } from '../src/discord/require-admin.js';
@@ -44,7 +45,13 @@ export const status: Command<StatusDeps> = {
     );
     await replyEphemeral(
       interaction,
-      [...(await describeStatus(guildId, hooks, ctx, releases)), sealing, ...health].join('\n'),
+      [
+        ...(await describeStatus(guildId, hooks, ctx, releases)),
+        sealing,
+        ...health,
+        // What an admin quotes to the host, and the host finds in CHANGELOG.md.
+        `Bot version: ${bridgeVersion()}.`,
+      ].join('\n'),
     );
   },
 

@@ -1,6 +1,6 @@
 /**
  * CI's proof that a production install runs: what the Dockerfile's runtime stage holds (package.json, the lock
- * file, scripts/launch.js and the built dist/), installed with `npm ci --omit=dev` into a clean folder, started
+ * file, scripts/launch.js with the Node check it runs first, and the built dist/), installed with `npm ci --omit=dev` into a clean folder, started
  * with `npm start` against the fake Discord and the fake service. It must answer /healthz, accept a signed
  * delivery, post it, back its store up with `npm run backup` while it runs, and stop cleanly on SIGTERM. Run by
  * .ci/run; by hand: `npx tsx scripts/check-production-install.ts`.
@@ -44,7 +44,7 @@ const service = await startFakeService();
 try {
   step('npm run build');
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-  for (const path of ['package.json', 'package-lock.json', 'scripts/launch.js', 'dist']) {
+  for (const path of ['package.json', 'package-lock.json', 'scripts/launch.js', 'scripts/check-node.cjs', 'dist']) {
     cpSync(join(root, path), join(copy, path), { recursive: true });
   }
   step(`npm ci --omit=dev in ${copy}`);

@@ -3,6 +3,10 @@
 // Plain JavaScript on purpose: it must run in a production install (`npm ci --omit=dev`), which has neither
 // TypeScript nor tsx. Where TypeScript is installed (a checkout with its dev dependencies), a missing or stale
 // build is made first, so `git pull && npm start` runs what was pulled.
+// First of all, the Node check: on a Node that package.json's engines does not name, one line and exit 1, before
+// anything loads the SQLite module (which would end the process with a segmentation fault and no word).
+import './check-node.cjs';
+
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';

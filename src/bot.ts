@@ -23,7 +23,7 @@ import { DELIVERY_OUTCOMES, type DeliveryOutcome } from './intake/error-response
 import { IntakeFailures } from './intake/intake-failures.js';
 import { startRetention } from './retention.js';
 import { sealStoredSecrets } from './seal-stored-secrets.js';
-import { countSends, serveMetrics } from './serve-metrics.js';
+import { countSends, POSTED_EVENT_LABELS, readyByShard, serveMetrics } from './serve-metrics.js';
 import { startFeed, type FeedOptions, type RunningFeed } from './start-feed.js';
 import { openStore, type Store } from './store/open-store.js';
 import { createSecretBox, type SecretBox } from './store/secret-box.js';
@@ -101,7 +101,11 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const metrics = new BridgeMetrics();
   metrics.watchEntries(() => store.deliveries.countByState());
   metrics.watchSetAside(() => store.setAside.countByJob());
+  metrics.watchOldestWaiting(() => store.deliveries.oldestWaitingAt(), clock);
+  metrics.watchRecordLag(() => store.community.oldestUnrecordedAt(), clock);
+  metrics.watchGatewayShards(() => readyByShard(discordHealth.shards));
   if (config.ROLE !== 'feed') metrics.knowDeliveryOutcomes(DELIVERY_OUTCOMES);
+  if (runsFeed) metrics.knowPostedEvents(POSTED_EVENT_LABELS);
   const app = createApp({
     webhooks: config.ROLE !== 'feed',
     hooks: store.hooks,

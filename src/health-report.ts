@@ -1,3 +1,4 @@
+import { bridgeVersion } from './base/version.js';
 import type { DiscordHealth } from './discord/discord-health.js';
 import type { CommunityRecord } from './store/community-record.js';
 import type { DeliveryIntake } from './store/delivery-intake.js';
@@ -38,6 +39,7 @@ export async function reportHealth(
   return {
     healthy: !failing,
     report: {
+      version: bridgeVersion(),
       store: failing ? 'failing' : store.kind,
       role: parts.role,
       ...(outbox === null ? {} : { outbox }),

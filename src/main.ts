@@ -1,10 +1,13 @@
 import { loadConfigOrExit } from './base/config.js';
 import { createLogger } from './base/logger.js';
 import { StartupError } from './base/startup-error.js';
+import { bridgeVersion } from './base/version.js';
 import { startBot } from './bot.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.LOG_LEVEL);
+// The log's first line says what runs: a host reading it after an upgrade sees which version started, on which Node.
+logger.info({ version: bridgeVersion(), node: process.version }, 'service-discord-bridge starting');
 
 try {
   const bot = await startBot({ config, logger });

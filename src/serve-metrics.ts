@@ -2,10 +2,33 @@ import { RESTEvents, type Client } from 'discord.js';
 
 import type { Config } from './base/config.js';
 import type { Logger } from './base/logger.js';
-import type { BridgeMetrics, DiscordSendOutcome } from './base/metrics.js';
+import type { BridgeMetrics, DiscordSendOutcome, PostedDelivery } from './base/metrics.js';
+import type { ShardState } from './discord/discord-health.js';
 import type { Poster } from './discord/posting/poster.js';
 import { SendError, type SendFailure } from './discord/posting/send-failure.js';
 import { listen, type RunningServer } from './http-server.js';
+import type { QueuedEntry } from './store/deliveries.js';
+import { EVENT_NAMES, isEventName } from './upstream/schemas.js';
+
+/**
+ * The `event` label of posted deliveries: the seven documented events, and `unknown` for any event the service may
+ * add (kept and posted as it is): a fixed set whatever a delivery says.
+ */
+export const POSTED_EVENT_LABELS: readonly string[] = [...EVENT_NAMES, 'unknown'];
+
+/** A message's entries, recorded posted at `postedAt`, as the metrics count them. */
+export function postedDeliveriesOf(entries: readonly QueuedEntry[], postedAt: number): PostedDelivery[] {
+  return entries.map((entry) => ({
+    event: isEventName(entry.event) ? entry.event : 'unknown',
+    seconds: (postedAt - entry.receivedAt) / 1000,
+  }));
+}
+
+/** /healthz's shard states as the metrics' gauge reads them: ready or not, by shard id. */
+export function readyByShard(shards: Record<string, ShardState> | undefined): Record<string, boolean> | undefined {
+  if (shards === undefined) return undefined;
+  return Object.fromEntries(Object.entries(shards).map(([shard, state]) => [shard, state === 'ready']));
+}
 
 /**
  * GET /metrics on METRICS_HOST:METRICS_PORT, a listener of its own (never the intake's port, which faces the

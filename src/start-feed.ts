@@ -18,6 +18,7 @@ import { FeedWorker } from './feed/feed-worker.js';
 import { SendPacer } from './feed/send-pacer.js';
 import { GatewayRole } from './gateway-role.js';
 import { forgetGuildsLeftWhileDown } from './guilds-left-while-down.js';
+import { postedDeliveriesOf } from './serve-metrics.js';
 import type { CoordinationOptions } from './store/coordination.js';
 import type { StoreHealth } from './store/store-health.js';
 
@@ -96,6 +97,7 @@ export async function startFeed(
     onSendOutcome: (failure) => discordHealth.noteSend(failure),
     onStoreOutcome: (error) => parts.storeHealth.note(error),
     onBackoff: () => parts.metrics.laneBackoff(),
+    onPosted: (entries, postedAt) => parts.metrics.deliveriesPosted(postedDeliveriesOf(entries, postedAt)),
     pacer,
     ...feedCardsOf(list),
     ...(options.backoff ? { backoff: options.backoff } : {}),

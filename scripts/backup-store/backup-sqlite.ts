@@ -1,4 +1,14 @@
-import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -19,9 +29,11 @@ export interface SqliteBackup {
 export async function backupSqliteFile(storeFile: string, destination: string): Promise<SqliteBackup> {
   const source = resolve(storeFile);
   const file = resolve(destination);
+  requireStoreAccess(source);
   if (!existsSync(source)) throw new Error(`there is no store at ${source} (STORE_URL)`);
   if (file === source) throw new Error('the backup cannot be the store itself: name another file');
-  if (!existsSync(dirname(file))) throw new Error(`the folder ${dirname(file)} does not exist: create it first`);
+  // A first backup names a folder nobody made yet (backups/ on a fresh install): made here, private as the copy.
+  mkdirSync(dirname(file), { recursive: true, mode: BACKUP_FOLDER_MODE });
 
   const partial = `${file}.partial`;
   // The copy holds what the store holds (secrets among it): only the bot's user may read it, as the store.
@@ -40,6 +52,42 @@ export async function backupSqliteFile(storeFile: string, destination: string): 
     rmSync(partial, { force: true });
   }
   return { file, bytes: statSync(file).size };
+}
+
+/** A folder of backups holds what the store holds: only its owner may open it. */
+const BACKUP_FOLDER_MODE = 0o700;
+
+/**
+ * The store and its folder are the bot's user's, readable by it alone (0600): another user, root aside, cannot
+ * open them (SQLite needs the folder writable too, for the -shm file of a store in WAL mode). Said in one line
+ * naming who owns the store, rather than SQLite's "unable to open database file".
+ */
+function requireStoreAccess(source: string): void {
+  const checks: Array<[string, number]> = [
+    [dirname(source), constants.W_OK | constants.X_OK],
+    [source, constants.R_OK | constants.W_OK],
+  ];
+  for (const [path, mode] of checks) {
+    try {
+      accessSync(path, mode);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new Error(
+        `this user (uid ${String(process.getuid?.())}) cannot open the store ${source}: run the backup as the user ` +
+          `that owns ${path}${ownerOf(path)}, the user the bot runs as, e.g. ` +
+          '`sudo -u bridge node scripts/launch.js backup <file>` (docs/hosting.md, "Upgrading")',
+      );
+    }
+  }
+}
+
+/** ` (uid N)` of the file's owner, or nothing where this user cannot even see it. */
+function ownerOf(path: string): string {
+  try {
+    return ` (uid ${String(statSync(path).uid)})`;
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 
+import { readSecretFiles } from './secret-files.js';
+
 /**
  * The only reader of process.env (DESIGN.md). Every variable is parsed once here; a missing or malformed value
  * stops the process with one readable line per problem.
@@ -35,10 +37,11 @@ const httpUrl = (what: string) =>
     .url({ protocol: /^https?$/, error: `must be an http(s) URL (${what})` })
     .transform((url) => url.replace(/\/+$/, ''));
 
+const TOKEN_REQUIRED =
+  'is required: the bot token from the Discord developer portal (or DISCORD_TOKEN_FILE, the path of a file holding it)';
+
 export const ConfigSchema = z.object({
-  DISCORD_TOKEN: z.string({ error: 'is required: the bot token from the Discord developer portal' }).min(1, {
-    error: 'is required: the bot token from the Discord developer portal',
-  }),
+  DISCORD_TOKEN: z.string({ error: TOKEN_REQUIRED }).min(1, { error: TOKEN_REQUIRED }),
   PUBLIC_URL: z
     .url({
       protocol: /^https$/,
@@ -106,11 +109,12 @@ export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigResult<C = Config> = { ok: true; config: C } | { ok: false; problems: string[] };
 
 /**
- * Parses the environment. Empty strings count as unset, as they do in most .env files.
+ * Parses the environment. Empty strings count as unset, as they do in most .env files. A secret setting may be
+ * given as a file instead (`DISCORD_TOKEN_FILE`, `SECRET_KEY_FILE`, `STORE_PASSWORD_FILE`: secret-files.ts).
  * Problems name the variable and say what is expected; they never echo a value (it may be a secret).
  */
 export function parseConfig(env: NodeJS.ProcessEnv): ConfigResult {
-  return parseWith(CheckedConfigSchema, env);
+  return parseWith(CheckedConfigSchema, env, new Set(Object.keys(ConfigSchema.shape)));
 }
 
 /**
@@ -123,21 +127,27 @@ export function parseConfigFields<K extends keyof Config>(
 ): ConfigResult<Pick<Config, K>> {
   // zod types a mask known only at run time loosely; the result holds exactly the picked keys.
   const mask = Object.fromEntries(keys.map((key) => [key, true])) as Record<keyof Config, true>;
-  return parseWith(ConfigSchema.pick(mask), env);
+  return parseWith(ConfigSchema.pick(mask), env, new Set<string>(keys));
 }
 
-function parseWith<C>(schema: z.ZodType<C>, env: NodeJS.ProcessEnv): ConfigResult<C> {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+function parseWith<C>(schema: z.ZodType<C>, env: NodeJS.ProcessEnv, wanted: ReadonlySet<string>): ConfigResult<C> {
+  const given = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
+  );
+  // The files first: a value read from one is checked as the variable's own would be.
+  const { env: present, problems: fileProblems, failed } = readSecretFiles(given, wanted);
   const parsed = schema.safeParse(present);
-  if (parsed.success) return { ok: true, config: parsed.data };
-  const problems = parsed.error.issues.map((issue) => {
-    const name = issue.path.join('.');
-    const missing = issue.code === 'invalid_type' && present[name] === undefined;
-    return missing && !issue.message.startsWith('is required')
-      ? `${name} is required: it ${issue.message}`
-      : `${name} ${issue.message}`;
-  });
-  return { ok: false, problems };
+  if (parsed.success && fileProblems.length === 0) return { ok: true, config: parsed.data };
+  const problems = (parsed.error?.issues ?? [])
+    .filter((issue) => !failed.has(issue.path.join('.')))
+    .map((issue) => {
+      const name = issue.path.join('.');
+      const missing = issue.code === 'invalid_type' && present[name] === undefined;
+      return missing && !issue.message.startsWith('is required')
+        ? `${name} is required: it ${issue.message}`
+        : `${name} ${issue.message}`;
+    });
+  return { ok: false, problems: [...fileProblems, ...problems] };
 }
 
 /**

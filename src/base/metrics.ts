@@ -1,5 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+import { bridgeVersion } from './version.js';
+
 /** What the entries gauge reads on each scrape: a count the store answers from its indexes. */
 export interface EntryCountsSource {
   (): Promise<{ waiting: number; held: number; muted: number }>;
@@ -36,7 +38,7 @@ export type DiscordSendOutcome = (typeof DISCORD_SEND_OUTCOMES)[number];
 
 /**
  * The jobs that work guild by guild, each guild on its own: a guild whose turn failed backs off (it is tried again
- * later, later each time) while the others go on. `bridge_guild_backoffs_total{job}` counts those backoffs.
+ * later, later each time) while the others go on. `bridge_guild_backoffs_total{task}` counts those backoffs.
  */
 export const GUILD_JOBS = [
   'digest',
@@ -50,6 +52,18 @@ export type GuildJob = (typeof GUILD_JOBS)[number];
 
 /** The ack histogram's buckets, in seconds: an ack is a store write, a few ms, and the service waits 5 s. */
 const ACK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/**
+ * The accept-to-post histogram's buckets, in seconds: under a second when Discord keeps up, seconds to minutes
+ * behind a backlog or its rate limits, hours through an outage, a day for a held entry an admin sent on.
+ */
+const POST_BUCKETS = [0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21_600, 86_400];
+
+/** A delivery posted: its event's label (a fixed word, see {@link BridgeMetrics.knowPostedEvents}) and its wait. */
+export interface PostedDelivery {
+  event: string;
+  /** From its acceptance (received) to the store's record of its post. */
+  seconds: number;
+}
 
 /**
  * One bot's metrics (GET /metrics, Prometheus text format): a registry of its own, never prom-client's global
@@ -69,7 +83,8 @@ export class BridgeMetrics {
   private readonly sends: Counter<'outcome'>;
   private readonly rateLimitedCount: Counter;
   private readonly backoffs: Counter;
-  private readonly guildBackoffs: Counter<'job'>;
+  private readonly guildBackoffs: Counter<'task'>;
+  private readonly postSeconds: Histogram<'event'>;
   private processMetrics = false;
 
   constructor() {
@@ -106,10 +121,26 @@ export class BridgeMetrics {
     this.guildBackoffs = new Counter({
       name: 'bridge_guild_backoffs_total',
       help: "Times a guild's turn of a job failed and the guild backed off, by job; the other guilds went on.",
-      labelNames: ['job'],
+      labelNames: ['task'],
       registers,
     });
     for (const job of GUILD_JOBS) this.guildBackoffs.labels(job).inc(0);
+    this.postSeconds = new Histogram({
+      name: 'bridge_delivery_post_seconds',
+      help: 'Time from accepting a delivery to recording it posted in Discord, in seconds, by event; its _count counts deliveries posted (a message carries up to 10).',
+      labelNames: ['event'],
+      buckets: POST_BUCKETS,
+      registers,
+    });
+    // Prometheus' build-info convention: always 1, the labels say what runs (a version seen changing is an upgrade).
+    new Gauge({
+      name: 'bridge_build_info',
+      help: "The bot's version (package.json, CHANGELOG.md) and the Node it runs on; always 1.",
+      labelNames: ['version', 'node'],
+      registers,
+    })
+      .labels(bridgeVersion(), process.version)
+      .set(1);
   }
 
   /** The outcomes counted from 0, so a rate over them exists before the first of each. */
@@ -121,6 +152,16 @@ export class BridgeMetrics {
   delivery(outcome: string, seconds: number): void {
     this.deliveries.labels(outcome).inc();
     this.ackSeconds.observe(seconds);
+  }
+
+  /** The events posted deliveries are counted by, each shown from 0 (the label's every value, fixed words). */
+  knowPostedEvents(events: readonly string[]): void {
+    for (const event of events) this.postSeconds.zero({ event });
+  }
+
+  /** A message's deliveries were recorded posted: each one counted, with its time from acceptance. */
+  deliveriesPosted(deliveries: readonly PostedDelivery[]): void {
+    for (const { event, seconds } of deliveries) this.postSeconds.labels(event).observe(Math.max(0, seconds));
   }
 
   discordSend(outcome: DiscordSendOutcome): void {
@@ -157,14 +198,14 @@ export class BridgeMetrics {
     });
   }
 
-  /** `bridge_set_aside_items{job}`, read from `count` at each scrape. */
+  /** `bridge_set_aside_items{task}`, read from `count` at each scrape. */
   watchSetAside(count: SetAsideCountsSource): void {
     new Gauge({
       name: 'bridge_set_aside_items',
       help:
         'Items the batch jobs set aside now, by job: record-writer (deliveries not merged into the community record), ' +
         "record-sweep (guilds whose record's old rows could not be deleted). Each is retried with backoff.",
-      labelNames: ['job'],
+      labelNames: ['task'],
       registers: [this.registry],
       async collect() {
         // A store that fails leaves the gauge empty for this scrape, as bridge_entries.
@@ -172,6 +213,69 @@ export class BridgeMetrics {
         this.reset();
         if (!counts) return;
         for (const [job, n] of Object.entries(counts)) this.labels(job).set(n);
+      },
+    });
+  }
+
+  /**
+   * `bridge_oldest_waiting_seconds`: how long the first waiting entry has waited (0 when none), read from the store
+   * at each scrape; absent from a scrape whose read failed.
+   */
+  watchOldestWaiting(receivedAt: () => Promise<number | undefined>, now: () => number): void {
+    this.watchAge(
+      'bridge_oldest_waiting_seconds',
+      'Seconds since the oldest delivery waiting to be posted was received (0: none waits). Store-wide.',
+      receivedAt,
+      now,
+    );
+  }
+
+  /**
+   * `bridge_record_lag_seconds`: how far the community record's writer is behind (/healthz's `record_lag_s`): since
+   * the oldest delivery not yet merged into the record was received, 0 when none waits.
+   */
+  watchRecordLag(oldestUnrecordedAt: () => Promise<number | undefined>, now: () => number): void {
+    this.watchAge(
+      'bridge_record_lag_seconds',
+      'Seconds since the oldest delivery not yet merged into the community record was received (0: none). Store-wide.',
+      oldestUnrecordedAt,
+      now,
+    );
+  }
+
+  private watchAge(name: string, help: string, since: () => Promise<number | undefined>, now: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        const at = await since().then(
+          (value) => ({ value }),
+          () => undefined,
+        );
+        // A store that fails leaves no sample in this scrape (an unlabelled gauge would say 0); /healthz says why.
+        if (!at) {
+          this.remove();
+          return;
+        }
+        this.set(at.value === undefined ? 0 : Math.max(0, (now() - at.value) / 1000));
+      },
+    });
+  }
+
+  /**
+   * `bridge_gateway_shard_ready{shard}`: 1 for each gateway shard that is ready, 0 for one that is not (connecting,
+   * resuming, down for good), only in the process that holds the gateway (no series elsewhere).
+   */
+  watchGatewayShards(readyByShard: () => Record<string, boolean> | undefined): void {
+    new Gauge({
+      name: 'bridge_gateway_shard_ready',
+      help: 'Each gateway shard of this process: 1 ready, 0 not (connecting, resuming, or down for good: /healthz says which).',
+      labelNames: ['shard'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [shard, ready] of Object.entries(readyByShard() ?? {})) this.labels(shard).set(ready ? 1 : 0);
       },
     });
   }

@@ -32,6 +32,8 @@ export interface FeedWorkerDeps {
   onStoreOutcome?: (error: unknown) => void;
   /** Told each time a lane backs off before trying again (Discord failed or rate-limited it, or the store). */
   onBackoff?: () => void;
+  /** Told of a message's entries once they are stored as posted (see {@link LaneDeps.onPosted}). */
+  onPosted?: LaneDeps['onPosted'];
   /** Which guilds this process posts (default: all of them, one process). */
   ownership?: FeedOwnership;
   /** How often the store is read again for work whose signal may have been missed (default 30 s). */
@@ -196,6 +198,7 @@ export class FeedWorker {
           onSendOutcome: (failure) => this.deps.onSendOutcome?.(failure),
           onStoreOutcome: (error) => this.deps.onStoreOutcome?.(error),
           onBackoff: () => this.deps.onBackoff?.(),
+          onPosted: (entries, postedAt) => this.deps.onPosted?.(entries, postedAt),
           ...(this.deps.cards ? { cards: this.deps.cards } : {}),
           ...(this.deps.pacer ? { pacer: this.deps.pacer } : {}),
           ...(this.deps.findPosted ? { findPosted: this.deps.findPosted } : {}),

@@ -3,7 +3,7 @@ import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { Timers } from '../base/timers.js';
 import type { MessageSender, SendFailure } from '../discord/posting/send-failure.js';
-import type { Lease } from '../store/deliveries.js';
+import type { Lease, QueuedEntry } from '../store/deliveries.js';
 import type { GuildSettingsStore } from '../store/guild-settings.js';
 import type { LaneQueue } from '../store/lane-queue.js';
 import type { BatchWindow } from './batch-window.js';
@@ -34,6 +34,8 @@ export interface LaneDeps extends EarlierPostDeps {
   onStoreOutcome?(error: unknown): void;
   /** Told each time the lane backs off before trying again. */
   onBackoff?(): void;
+  /** Told of a message's entries once they are stored as posted (the metrics' time from accept to post). */
+  onPosted?(entries: readonly QueuedEntry[], postedAt: number): void;
   /** Modcall cards and cards that follow their subject; without it every entry is a plain post. */
   cards?: CardPlanner;
   /** Which lane's send goes next, the longest waiting first (see {@link SendPacer}); without it, each as it comes. */

@@ -136,8 +136,10 @@ export class Lane {
       this.deps.onSendOutcome(undefined);
       this.turn.sent(messageId);
       if (outgoing.kind === 'post' && messageId) await this.notePosted(messageId, outgoing.rendered);
-      await this.deps.queue.ack(this.channelId, nonce, this.deps.clock(), this.leaseNow());
+      const postedAt = this.deps.clock();
+      await this.deps.queue.ack(this.channelId, nonce, postedAt, this.leaseNow());
       this.failures.noteSent(outgoing.entries);
+      this.deps.onPosted?.(outgoing.entries, postedAt);
     }
   }
 

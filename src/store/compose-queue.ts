@@ -21,6 +21,7 @@ export function composeQueue({ intake, lanes, held, migration, retention }: Queu
     stateOf: (hookId, deliveryId) => intake.stateOf(hookId, deliveryId),
     countOpen: () => intake.countOpen(),
     countByState: () => intake.countByState(),
+    oldestWaitingAt: () => intake.oldestWaitingAt(),
     channelsWithWork: () => lanes.channelsWithWork(),
     nextFor: (channelId, max) => lanes.nextFor(channelId, max),
     writeDown: (channelId, nonce, seqs, message, lease) => lanes.writeDown(channelId, nonce, seqs, message, lease),

@@ -13,6 +13,11 @@ export interface DeliveryIntake {
   countOpen(): Promise<number>;
   /** The entries of each state now (the metrics endpoint's gauge): read from indexes, no scan of the table. */
   countByState(): Promise<EntryCounts>;
+  /**
+   * When the first waiting entry in the store's order was received (ms since the epoch), undefined when none waits:
+   * the metrics' age of the oldest waiting delivery. Read from the waiting entries' index, as their count is.
+   */
+  oldestWaitingAt(): Promise<number | undefined>;
 }
 
 /** Entries by state: waiting for their channel, held until an admin acts, muted (stored, never posted). */

@@ -151,6 +151,10 @@ export function queueStatements(d: SqlDialect) {
               (SELECT count(*) FROM delivery WHERE state = 'parked') AS held,
               (SELECT count(*) FROM delivery WHERE ${d.isTrue('muted')}) AS muted`,
     ),
+    // The first waiting entry by seq (commit order): its seq from the waiting entries' index, then its one row.
+    oldestWaiting: d.sql<{ at: number }, []>(
+      `SELECT received_at AS at FROM delivery WHERE seq = (SELECT min(seq) FROM delivery WHERE state = 'waiting')`,
+    ),
     listOpen: d.select(OPEN).from<[]>(`delivery WHERE state IN ('waiting', 'parked') ORDER BY seq`),
     listPosted: d
       .select(POSTED)

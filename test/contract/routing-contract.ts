@@ -116,6 +116,35 @@ export function describeRoutingContract(engine: string, makeEngine: () => Promis
       expect(await store.deliveries.countByState()).toEqual({ waiting: 0, held: 1, muted: 1 });
     });
 
+    it('knows when the first waiting entry was received, whatever is held, muted or posted before it', async () => {
+      await use(makeEngine);
+      let store = await start();
+      expect(await store.deliveries.oldestWaitingAt()).toBeUndefined();
+      await routeTo(store, CHANNEL_A);
+      await store.guilds.update(GUILD, (s) => ({
+        ...s,
+        rules: [{ server: '456', event: 'modcall', channelId: null }],
+      }));
+      const at = (id: string, receivedAt: number): NewDelivery => ({ ...delivery(id), receivedAt });
+      await store.deliveries.accept({ ...at('muted-1', now.ms - 50 * 60_000), server: '456' });
+      for (const [id, ago] of [
+        ['w1', 40],
+        ['w2', 30],
+        ['w3', 20],
+      ] as const) {
+        await store.deliveries.accept(at(id, now.ms - ago * 60_000));
+      }
+      expect(await store.deliveries.oldestWaitingAt()).toBe(now.ms - 40 * 60_000);
+      // Held: no longer waiting (the held entries have a gauge of their own).
+      const [first] = await store.deliveries.nextFor(CHANNEL_A, 1);
+      await store.deliveries.holdRefused([first?.seq ?? -1], 'Discord 400: Invalid Form Body', now.ms);
+      expect(await store.deliveries.oldestWaitingAt()).toBe(now.ms - 30 * 60_000);
+
+      store = await restart(store);
+      expect(await post(store, CHANNEL_A, 'n1')).toEqual(['w2', 'w3']);
+      expect(await store.deliveries.oldestWaitingAt()).toBeUndefined();
+    });
+
     it('lists posted and muted deliveries page by page, and remembers ones posted elsewhere as duplicates', async () => {
       await use(makeEngine);
       let store = await start();

@@ -8,6 +8,7 @@ import { REPEAT_CALL_WINDOW_MS } from '../../src/features/cards/feed-cards.js';
 import { subjectOf } from '../../src/features/cards/subjects.js';
 import { classifyDelivery } from '../../src/upstream/schemas.js';
 import { TEST_ROUTES } from '../fixtures/routes.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 import { commandOption, startAdminHarness, type AdminHarness, type ChannelName } from './admin-harness.js';
 
 const NOT_ADMIN = 'You need the Manage Server permission to use this command.';
@@ -157,6 +158,7 @@ describe('admin slash commands, end to end', () => {
     );
     expect(status.text).toContain('Events waiting to be posted: 0');
     expect(status.text).toContain('Broken channels: none.');
+    expect(status.text).toContain(`Bot version: ${PACKAGE_VERSION}.`);
     const listed = await h.run('webhook', 'list');
     expect(listed.text).toMatch(
       new RegExp(

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,10 +28,16 @@ interface Outcome {
 }
 
 /** `npm run backup -- <args>` as launch.js runs it, on the sources; the environment holds nothing of this one's. */
-function backup(args: string[], env: Record<string, string>, cwd?: string): Promise<Outcome> {
+function backup(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+  user?: { uid: number; gid: number },
+): Promise<Outcome> {
   return run(process.execPath, ['--import', TSX, SCRIPT, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     ...(cwd === undefined ? {} : { cwd }),
+    ...(user ?? {}),
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: Outcome) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
@@ -100,6 +106,49 @@ describe('npm run backup', () => {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
     } finally {
       await restored.close();
+    }
+  });
+
+  it("makes the folder a first backup names (a fresh install's backups/), readable by its owner only", async () => {
+    writeFileSync(join(dir.path, '.env'), 'STORE_URL=sqlite://data/bot.sqlite\n');
+    const outcome = await backup(['backups/before-upgrade/today.sqlite'], {}, dir.path);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(0);
+    expect(statSync(join(dir.path, 'backups')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir.path, 'backups', 'before-upgrade')).mode & 0o777).toBe(0o700);
+    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'before-upgrade', 'today.sqlite')}`);
+    try {
+      expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it("says in one line to run it as the store's owner when this user cannot open the store", async () => {
+    const destination = join(dir.path, 'elsewhere', 'copy.sqlite');
+    // Another user than the store's (the bot's): as root, run as nobody; otherwise take this user's access away.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chmodSync(dir.path, 0o755);
+    else chmodSync(storeFile, 0o000);
+    try {
+      const outcome = await backup(
+        [destination],
+        { STORE_URL: `sqlite://${storeFile}` },
+        undefined,
+        asRoot ? { uid: 65534, gid: 65534 } : undefined,
+      );
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toBe('');
+      expect(outcome.stderr).toMatch(
+        new RegExp(
+          `^backup: this user \\(uid \\d+\\) cannot open the store ${storeFile}: run the backup as the user that ` +
+            'owns .+ \\(uid \\d+\\), the user the bot runs as, e.g. `sudo -u bridge node scripts/launch.js backup ' +
+            '<file>` \\(docs/hosting.md, "Upgrading"\\)\n$',
+        ),
+      );
+      expect(existsSync(destination)).toBe(false);
+    } finally {
+      chmodSync(storeFile, STORE_FILE_MODE);
     }
   });
 

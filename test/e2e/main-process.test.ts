@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
@@ -10,6 +11,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 const SECRET = 'whsec_main_process_0123456789';
@@ -74,6 +76,15 @@ describe('npm start (src/main.ts) as a process', () => {
     const logs = watchLogs(child.stdout);
     const listening = await logs.waitFor('intake listening');
     await logs.waitFor('Discord gateway ready');
+    // The first line says what runs: the version (CHANGELOG.md's) and the Node.
+    expect(logs.lines[0]).toMatchObject({
+      level: 30,
+      msg: 'service-discord-bridge starting',
+      version: PACKAGE_VERSION,
+      node: process.version,
+    });
+    const health = (await (await fetch(`http://127.0.0.1:${String(listening.port)}/healthz`)).json()) as object;
+    expect(health).toMatchObject({ status: 'ok', version: PACKAGE_VERSION });
 
     const body = JSON.stringify(SAMPLE_DELIVERIES['case.created']);
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -96,6 +107,33 @@ describe('npm start (src/main.ts) as a process', () => {
     expect(await after.deliveries.stateOf(hookId, SAMPLE_DELIVERIES['case.created'].id)).toBe('posted');
     await after.close();
     expect(discord.messages(channelId)).toHaveLength(1);
+  }, 60_000);
+
+  it('reads DISCORD_TOKEN and SECRET_KEY from files: logs in, and neither value is in its environment', async () => {
+    const { dir, discord, storeUrl } = await setUpGuild();
+    const secretKey = 'secret-key-from-a-file-0123456789';
+    writeFileSync(join(dir.path, 'discord_token'), `${discord.botToken}\n`, { mode: 0o600 });
+    writeFileSync(join(dir.path, 'secret_key'), `${secretKey}\n`, { mode: 0o600 });
+    const child = startMain(discord, storeUrl, {
+      DISCORD_TOKEN: '',
+      DISCORD_TOKEN_FILE: join(dir.path, 'discord_token'),
+      SECRET_KEY_FILE: join(dir.path, 'secret_key'),
+    });
+    const logs = watchLogs(child.stdout);
+    // Discord took the token read from the file (the fake refuses any other), and the stored secrets were sealed.
+    await logs.waitFor('Discord gateway ready');
+    expect(logs.lines.find((line) => line.msg === 'sealed stored secrets with SECRET_KEY')).toMatchObject({
+      webhookSecrets: 1,
+    });
+    // What `docker inspect` and /proc show of the process: the files' paths, never what they hold.
+    const environment = readFileSync(`/proc/${String(child.pid)}/environ`, 'utf8');
+    expect(environment).toContain(`DISCORD_TOKEN_FILE=${join(dir.path, 'discord_token')}`);
+    expect(environment).not.toContain(discord.botToken);
+    expect(environment).not.toContain(secretKey);
+    expect(JSON.stringify(logs.lines)).not.toContain(discord.botToken);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
   }, 60_000);
 
   it('refuses a second process on the same SQLite file with one line and exit 1; the first keeps every delivery', async () => {
@@ -185,8 +223,10 @@ describe('npm start (src/main.ts) as a process', () => {
     expect(stderr.trim().split('\n')).toEqual([
       `Cannot start: cannot connect to PostgreSQL at 127.0.0.1:${port} (ECONNREFUSED): check that the server runs and accepts connections there, and STORE_URL`,
     ]);
-    expect(logs.lines).toEqual([]);
+    // The log says which version started, and nothing else: the reason is the one line above.
+    expect(logs.lines.map((line) => line.msg)).toEqual(['service-discord-bridge starting']);
     expect(stderr).not.toContain(password);
+    expect(JSON.stringify(logs.lines)).not.toContain(password);
   }, 30_000);
 });
 

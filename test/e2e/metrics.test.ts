@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { BridgeMetrics } from '../../src/base/metrics.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { FEED_CHANNELS, FEED_SECRET, startFeedHarness, type FeedHarness } from './feed-harness.js';
@@ -122,6 +123,76 @@ describe('GET /metrics', () => {
 
     expect((await fetch(`${url}/`)).status).toBe(404);
     expect((await fetch(`${url}/metrics`, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('counts posted deliveries one by one, by event, with their time from accept to post, and the oldest waiting', async () => {
+    // A quiet time of 300 ms: deliveries sent together go out as one message.
+    h = await startFeedHarness({ config: { METRICS_PORT: 0 }, batchWindow: { quietMs: 300, maxMs: 2_000 } });
+    const url = h.bot.metricsHttp?.url ?? '';
+    const cases = new RegExp(`/channels/${h.channel('cases')}/messages$`);
+    const before = await scrape(url);
+    expect(before.samples.get('bridge_oldest_waiting_seconds')).toBe(0);
+    // Every event's label from 0, and the one shard of this bot's gateway, ready.
+    for (const event of ['case.created', 'modcall', 'shift.ended', 'unknown']) {
+      expect(before.samples.get(`bridge_delivery_post_seconds_count{event="${event}"}`), event).toBe(0);
+    }
+    expect(before.samples.get('bridge_gateway_shard_ready{shard="0"}')).toBe(1);
+    expect(before.samples.get('bridge_record_lag_seconds')).toBe(0);
+
+    // Discord holds the case's send: the delivery waits, and the gauge says for how long.
+    h.discord.hangRequests({ forMs: 1_500, match: cases });
+    const acceptedAt = Date.now();
+    expect(await h.deliver(SAMPLE_DELIVERIES['case.created'])).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const waiting = await scrape(url);
+    expect(waiting.value('bridge_oldest_waiting_seconds')).toBeGreaterThanOrEqual(0.7);
+    expect(waiting.value('bridge_oldest_waiting_seconds')).toBeLessThanOrEqual((Date.now() - acceptedAt) / 1000);
+    await h.discord.waitForMessages(h.channel('cases'), 1);
+
+    // Three modcalls and an event the bot does not know, sent together: two messages, four deliveries.
+    for (const id of ['dlv_mc_1', 'dlv_mc_2', 'dlv_mc_3']) {
+      expect(await h.deliver({ ...SAMPLE_DELIVERIES.modcall, id })).toBe(204);
+    }
+    expect(await h.deliver({ ...SAMPLE_DELIVERIES.modcall, id: 'dlv_new_1', event: 'vehicle.spawned' })).toBe(204);
+    await h.discord.waitForMessages(h.channel('modcalls'), 1);
+    let after = await scrape(url);
+    for (
+      let tries = 0;
+      after.value('bridge_delivery_post_seconds_count{event="unknown"}') < 1 && tries < 200;
+      tries++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await scrape(url);
+    }
+    const moved = (sample: string) => after.value(sample) - before.value(sample);
+    expect(h.discord.messages(h.channel('modcalls'))).toHaveLength(1);
+    expect(after.value('bridge_delivery_post_seconds_count{event="modcall"}')).toBe(3);
+    expect(after.value('bridge_delivery_post_seconds_count{event="unknown"}')).toBe(1);
+    expect(after.value('bridge_delivery_post_seconds_count{event="case.created"}')).toBe(1);
+    expect(moved('bridge_discord_sends_total{outcome="posted"}')).toBe(3);
+    // The case waited out Discord's hold (over a second); each modcall was posted within the batch's wait.
+    expect(after.samples.get('bridge_delivery_post_seconds_bucket{le="1",event="case.created"}')).toBe(0);
+    expect(after.samples.get('bridge_delivery_post_seconds_bucket{le="+Inf",event="case.created"}')).toBe(1);
+    expect(after.samples.get('bridge_delivery_post_seconds_bucket{le="10",event="modcall"}')).toBe(3);
+    expect(after.samples.get('bridge_oldest_waiting_seconds')).toBe(0);
+    // Only fixed words in the labels: the unknown event is `unknown`, never its name.
+    expect(after.body).not.toContain('vehicle.spawned');
+  });
+
+  it('leaves the ages out of a scrape whose read of the store failed, and shows them again after', async () => {
+    const metrics = new BridgeMetrics();
+    let fails = true;
+    const now = 1_000_000;
+    const fromStore = (at: number) => () => (fails ? Promise.reject(new Error('SQLITE_BUSY')) : Promise.resolve(at));
+    metrics.watchOldestWaiting(fromStore(now - 90_000), () => now);
+    metrics.watchRecordLag(fromStore(now - 2_500), () => now);
+    const failed = await metrics.registry.metrics();
+    expect(failed).not.toMatch(/^bridge_oldest_waiting_seconds /m);
+    expect(failed).not.toMatch(/^bridge_record_lag_seconds /m);
+    fails = false;
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('bridge_oldest_waiting_seconds 90\n');
+    expect(text).toContain('bridge_record_lag_seconds 2.5\n');
   });
 
   it('counts the 429s Discord answered, which discord.js waited out', async () => {

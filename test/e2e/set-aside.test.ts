@@ -28,7 +28,7 @@ function kase(id: string, number: number, reason: string) {
 async function setAsideGauge(harness: FeedHarness): Promise<Record<string, number>> {
   const body = await (await fetch(`${harness.bot.metricsHttp?.url}/metrics`)).text();
   const found: Record<string, number> = {};
-  for (const match of body.matchAll(/^bridge_set_aside_items\{job="([^"]+)"\} (\d+)$/gm)) {
+  for (const match of body.matchAll(/^bridge_set_aside_items\{task="([^"]+)"\} (\d+)$/gm)) {
     found[match[1] ?? ''] = Number(match[2]);
   }
   return found;

@@ -320,7 +320,7 @@ describe('the weekly digest', () => {
     const metricsHttp = harness.bot.metricsHttp;
     if (!metricsHttp) throw new Error('no metrics listener');
     const metrics = await (await fetch(`${metricsHttp.url}/metrics`)).text();
-    const backoffs = Number(/^bridge_guild_backoffs_total\{job="digest"\} (\d+)$/m.exec(metrics)?.[1]);
+    const backoffs = Number(/^bridge_guild_backoffs_total\{task="digest"\} (\d+)$/m.exec(metrics)?.[1]);
     expect(backoffs).toBeGreaterThanOrEqual(12);
 
     // An admin gives the access back: the digest is posted at its next try (not before), once, and the alert resolved.

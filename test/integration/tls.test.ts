@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/base/config.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
 import { captureLogs } from '../helpers/capture-logs.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { testConfig } from '../helpers/test-config.js';
 
@@ -115,6 +116,7 @@ describe('TLS_CERT and TLS_KEY', () => {
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual({
         status: 'ok',
+        version: PACKAGE_VERSION,
         store: 'memory',
         role: 'all',
         outbox: 0,

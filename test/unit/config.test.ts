@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { parseConfig } from '../../src/base/config.js';
+import { parseConfig, parseConfigFields } from '../../src/base/config.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const valid = {
   DISCORD_TOKEN: 'token',
@@ -29,7 +33,9 @@ describe('configuration', () => {
     const result = parseConfig({ ...valid, DISCORD_TOKEN: undefined });
     expect(result).toEqual({
       ok: false,
-      problems: ['DISCORD_TOKEN is required: the bot token from the Discord developer portal'],
+      problems: [
+        'DISCORD_TOKEN is required: the bot token from the Discord developer portal (or DISCORD_TOKEN_FILE, the path of a file holding it)',
+      ],
     });
   });
 
@@ -121,5 +127,108 @@ describe('configuration', () => {
     const wrong = parseConfig({ ...valid, ROLE: 'worker' });
     expect(wrong.ok).toBe(false);
     expect(JSON.stringify(wrong)).toContain('ROLE must be one of all, intake, feed');
+  });
+});
+
+describe('secret settings read from files (compose and Kubernetes secrets)', () => {
+  let dir: ReturnType<typeof makeTempDir>;
+  beforeEach(() => {
+    dir = makeTempDir('bridge-secrets-');
+  });
+  afterEach(() => dir.remove());
+
+  /** A file holding `text`, as `echo`, an editor or a secret mount leaves it. */
+  const secretFile = (name: string, text: string) => {
+    const path = join(dir.path, name);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  };
+
+  it('reads DISCORD_TOKEN_FILE and SECRET_KEY_FILE, less the line end the file ends with', () => {
+    const result = parseConfig({
+      ...valid,
+      DISCORD_TOKEN: undefined,
+      DISCORD_TOKEN_FILE: secretFile('discord_token', 'MTIz.token-from-a-file\n'),
+      SECRET_KEY_FILE: secretFile('secret_key', 'a-secret-key-of-32-characters-ok\r\n'),
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { DISCORD_TOKEN: 'MTIz.token-from-a-file', SECRET_KEY: 'a-secret-key-of-32-characters-ok' },
+    });
+  });
+
+  it("puts STORE_PASSWORD_FILE's password into a postgres:// STORE_URL, as node-postgres reads it back", () => {
+    const password = 'p@ss:w/rd%#?&= é';
+    const result = parseConfig({
+      ...valid,
+      STORE_URL: 'postgres://bridge@db.internal:5432/bridge',
+      STORE_PASSWORD_FILE: secretFile('postgres_password', `${password}\n`),
+    });
+    if (!result.ok) throw new Error(result.problems.join('\n'));
+    const client = new pg.Client({ connectionString: result.config.STORE_URL });
+    expect({ user: client.user, password: client.password, host: client.host, database: client.database }).toEqual({
+      user: 'bridge',
+      password,
+      host: 'db.internal',
+      database: 'bridge',
+    });
+  });
+
+  it('says in one line each what is wrong with a file, naming the variable and the path, never the content', () => {
+    const unreadable = secretFile('unreadable', 'never-shown-secret-0123456789');
+    chmodSync(unreadable, 0o000);
+    const canRead = spawnSync('cat', [unreadable]).status === 0; // root reads anything: then test a missing file
+    const token = canRead ? join(dir.path, 'missing') : unreadable;
+    const result = parseConfig({
+      ...valid,
+      DISCORD_TOKEN: undefined,
+      DISCORD_TOKEN_FILE: token,
+      SECRET_KEY: 'a-key-given-twice-0123456789',
+      SECRET_KEY_FILE: secretFile('secret_key', 'a-key-given-twice-0123456789'),
+      STORE_PASSWORD_FILE: secretFile('empty', '\n'),
+    });
+    expect(result).toEqual({
+      ok: false,
+      problems: [
+        `DISCORD_TOKEN_FILE must be the path of a file this process can read: ${token} (${canRead ? 'ENOENT' : 'EACCES'})`,
+        'SECRET_KEY and SECRET_KEY_FILE are both set: set one of them',
+        'STORE_PASSWORD_FILE is for a PostgreSQL store: set STORE_URL=postgres://user@host:5432/database (without the password)',
+      ],
+    });
+    expect(JSON.stringify(result)).not.toContain('never-shown-secret');
+    expect(JSON.stringify(result)).not.toContain('a-key-given-twice');
+  });
+
+  it('checks a value read from a file as its variable is checked, and refuses an empty file or a second password', () => {
+    expect(parseConfig({ ...valid, SECRET_KEY_FILE: secretFile('short', 'too-short\n') })).toEqual({
+      ok: false,
+      problems: ['SECRET_KEY must be at least 16 characters (it encrypts stored keys and secrets)'],
+    });
+    const empty = secretFile('empty', '\n');
+    expect(parseConfig({ ...valid, DISCORD_TOKEN: undefined, DISCORD_TOKEN_FILE: empty })).toEqual({
+      ok: false,
+      problems: [`DISCORD_TOKEN_FILE names an empty file: ${empty}`],
+    });
+    expect(
+      parseConfig({
+        ...valid,
+        STORE_URL: 'postgres://bridge:already@db.internal/bridge',
+        STORE_PASSWORD_FILE: secretFile('postgres_password', 'another'),
+      }),
+    ).toEqual({
+      ok: false,
+      problems: ['STORE_PASSWORD_FILE is set, and STORE_URL has a password too: leave it out of STORE_URL'],
+    });
+  });
+
+  it("reads only the files of the settings a tool asks for (deploy-commands: the token, not the store's password)", () => {
+    const result = parseConfigFields(
+      {
+        DISCORD_TOKEN_FILE: secretFile('discord_token', 'token-for-deploy'),
+        STORE_PASSWORD_FILE: join(dir.path, 'not-there'),
+      },
+      ['DISCORD_TOKEN', 'DISCORD_API_URL'],
+    );
+    expect(result).toEqual({ ok: true, config: { DISCORD_TOKEN: 'token-for-deploy' } });
   });
 });

@@ -58,6 +58,10 @@ export class PostgresDeliveryIntake implements DeliveryIntake {
   async countByState(): Promise<EntryCounts> {
     return (await rowsOf(this.pool, SQL.countByState, []))[0] ?? { waiting: 0, held: 0, muted: 0 };
   }
+
+  async oldestWaitingAt(): Promise<number | undefined> {
+    return (await rowsOf(this.pool, SQL.oldestWaiting, []))[0]?.at;
+  }
 }
 
 /** The item bridge_accept_placed stores for a placed delivery: what is null is left out (see AcceptItem). */

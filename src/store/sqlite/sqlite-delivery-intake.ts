@@ -40,6 +40,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       stateOf: prepare(db, SQL.stateOf),
       countOpen: prepare(db, SQL.countOpen),
       countByState: prepare(db, SQL.countByState),
+      oldestWaiting: prepare(db, SQL.oldestWaiting),
       insertPlaced: prepare(db, SQL.insertPlaced),
     };
     this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
@@ -90,6 +91,10 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
 
   countByState(): Promise<EntryCounts> {
     return Promise.resolve(this.statements.countByState.get() ?? { waiting: 0, held: 0, muted: 0 });
+  }
+
+  oldestWaitingAt(): Promise<number | undefined> {
+    return Promise.resolve(this.statements.oldestWaiting.get()?.at);
   }
 
   private readSettings(guildId: string): GuildSettings {

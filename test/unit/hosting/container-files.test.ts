@@ -1,17 +1,21 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { JEMALLOC_CONF } from '../../../bench/lib/jemalloc.js';
 import { ConfigSchema, parseConfig } from '../../../src/base/config.js';
+import { SECRET_FILE_VARIABLES } from '../../../src/base/secret-files.js';
 import { startBot } from '../../../src/bot.js';
 import { captureLogs } from '../../helpers/capture-logs.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
 import { testConfig } from '../../helpers/test-config.js';
 import {
   argsOf,
   composeEnvironment,
   composeService,
+  composeTopLevelSecrets,
   execForm,
   readCopy,
   readDockerfileStages,
@@ -38,10 +42,41 @@ const compose = readProjectFile('compose.yaml');
 const BOT_SERVICES = ['bot', 'intake', 'feed'];
 /** What a host's .env gives every bot service (compose.yaml's env_file); the services' own environment wins. */
 const HOST_ENV = {
-  DISCORD_TOKEN: 'token',
   PUBLIC_URL: 'https://bot.example.test',
   SERVICE_URL: 'https://service.example.test',
 };
+
+/** What the secret files hold in these tests, by secret name: each read the way /run/secrets/<name> is. */
+const SECRET_VALUES: Record<string, string> = {
+  discord_token: 'token-from-the-secret',
+  secret_key: 'secret-key-from-the-secret-0123',
+  postgres_password: 'postgres-password',
+};
+const secretsDir = makeTempDir('bridge-compose-secrets-');
+afterAll(() => secretsDir.remove());
+
+/** The secrets a compose service names (`secrets: [a, b]`). */
+function serviceSecrets(service: string): string[] {
+  const list = /^ {4}secrets: \[([^\]]*)\]$/m.exec(service)?.[1] ?? '';
+  return list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** The environment with each /run/secrets/<name> a service mounts replaced by a file holding that secret. */
+function withSecretFiles(environment: Record<string, string>, mounted: string[]): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(environment).map(([key, value]) => {
+      const name = /^\/run\/secrets\/(\w+)$/.exec(value)?.[1];
+      if (name === undefined) return [key, value];
+      expect(mounted, `${key} reads a secret the service mounts`).toContain(name);
+      const file = join(secretsDir.path, name);
+      writeFileSync(file, `${SECRET_VALUES[name] ?? ''}\n`);
+      return [key, file];
+    }),
+  );
+}
 
 function only(stage: Instruction[], keyword: string): string {
   const found = argsOf(stage, keyword);
@@ -77,11 +112,30 @@ describe('Dockerfile', () => {
     const runs = argsOf(build, 'RUN');
     expect(runs).toContain('npm ci --no-audit --no-fund');
     expect(runs).toContain('npm run build');
-    expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
+    expect(packageJson.scripts.build).toBe('node scripts/check-node.cjs && tsc -p tsconfig.build.json');
     expect(runs.at(-1)).toBe('npm ci --omit=dev --no-audit --no-fund');
-    // Nothing is compiled: better-sqlite3's prebuilt Node-API binary is used, its build from source denied.
+    // Nothing is compiled: no runtime dependency has an install script (better-sqlite3 and resvg ship prebuilt
+    // Node-API binaries inside their packages), so the image needs no compiler.
     expect(runs.some((line) => /apt-get|g\+\+/.test(line))).toBe(false);
-    expect((packageJson as { allowScripts?: Record<string, boolean> }).allowScripts?.['better-sqlite3']).toBe(false);
+    const lock = JSON.parse(readProjectFile('package-lock.json')) as {
+      packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
+    };
+    const scripted = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.hasInstallScript)
+      .map(([path, entry]) => ({ path, name: path.replace(/^.*node_modules\//, ''), dev: entry.dev === true }));
+    expect(scripted.filter((entry) => !entry.dev)).toEqual([]);
+    // allowScripts (npm 11.16 and later warn of a dependency's install script it does not list; npm 12 skips
+    // them): every entry names a package that has one, and every such package installed here is listed.
+    const allowScripts = (packageJson as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    for (const name of Object.keys(allowScripts)) {
+      expect(
+        scripted.map((entry) => entry.name),
+        `allowScripts.${name}`,
+      ).toContain(name);
+    }
+    for (const entry of scripted.filter((candidate) => existsSync(ROOT + candidate.path))) {
+      expect(Object.keys(allowScripts), entry.path).toContain(entry.name);
+    }
   });
 
   it('copies into the build every file the build compiles, and only files that exist', () => {
@@ -104,7 +158,9 @@ describe('Dockerfile', () => {
     expect(ignore[0]).toBe('*');
     const allowed = ignore.filter((line) => line.startsWith('!')).map((line) => line.slice(1));
     const copied = argsOf(build, 'COPY').flatMap((args) => readCopy(args).sources);
-    expect(allowed.toSorted()).toEqual(copied.toSorted());
+    // A file copied ahead of its folder (the Node check, before npm ci) is let in with that folder.
+    const inCopiedFolder = (path: string) => copied.some((source) => path.startsWith(`${source}/`));
+    expect(allowed.toSorted()).toEqual(copied.filter((source) => !inCopiedFolder(source)).toSorted());
     expect(allowed).not.toContain('.env');
     expect(allowed).not.toContain('data');
   });
@@ -189,17 +245,49 @@ describe('compose.yaml', () => {
     expect(service).toContain('env_file: .env');
     expect(service).toMatch(/depends_on:\n {6}postgres:\n {8}condition: service_healthy/);
     const environment = composeEnvironment(service);
-    for (const key of Object.keys(environment)) expect(Object.keys(ConfigSchema.shape)).toContain(key);
-    expect(environment.STORE_URL).toBe('postgres://bridge:${POSTGRES_PASSWORD}@postgres:5432/bridge');
+    const known = [...Object.keys(ConfigSchema.shape), ...SECRET_FILE_VARIABLES];
+    for (const key of Object.keys(environment)) expect(known).toContain(key);
+    // The password is the postgres_password secret's, read from its file; the URL holds none.
+    expect(environment.STORE_URL).toBe('postgres://bridge@postgres:5432/bridge');
     // The published port's container side is the PORT the process listens on.
     const published = [...service.matchAll(/- 127\.0\.0\.1:[\d-]+:(\d+)/g)].map((match) => match[1]);
     for (const port of published) expect(port).toBe(environment.PORT);
-    const parsed = parseConfig({
-      ...HOST_ENV,
-      ...environment,
-      STORE_URL: environment.STORE_URL?.replace('${POSTGRES_PASSWORD}', 'secret'),
-    });
+    const parsed = parseConfig({ ...HOST_ENV, ...withSecretFiles(environment, serviceSecrets(service)) });
     expect(parsed.ok ? parsed.config.ROLE : parsed.problems).toBe(environment.ROLE);
+    expect(parsed.ok && parsed.config.STORE_URL).toBe('postgres://bridge:postgres-password@postgres:5432/bridge');
+  });
+
+  it.each(BOT_SERVICES)(
+    '%s: takes every secret from a file, so none is in the environment docker inspect shows',
+    (name) => {
+      const service = composeService(compose, name);
+      const environment = composeEnvironment(service);
+      expect(Object.keys(environment)).not.toContain('DISCORD_TOKEN');
+      expect(Object.keys(environment)).not.toContain('SECRET_KEY');
+      expect(environment).toMatchObject({
+        DISCORD_TOKEN_FILE: '/run/secrets/discord_token',
+        SECRET_KEY_FILE: '/run/secrets/secret_key',
+        STORE_PASSWORD_FILE: '/run/secrets/postgres_password',
+      });
+      expect(serviceSecrets(service).toSorted()).toEqual(['discord_token', 'postgres_password', 'secret_key']);
+      // What .env.example gives a host leaves the secrets empty: a value there beside its file is refused.
+      const example = readProjectFile('.env.example');
+      expect(example).toMatch(/^DISCORD_TOKEN=$/m);
+      expect(example).toMatch(/^SECRET_KEY=$/m);
+    },
+  );
+
+  it('mounts each secret from a file of ./secrets, the database password for PostgreSQL too', () => {
+    expect(composeTopLevelSecrets(compose)).toEqual({
+      discord_token: './secrets/discord_token',
+      secret_key: './secrets/secret_key',
+      postgres_password: './secrets/postgres_password',
+    });
+    const postgres = composeService(compose, 'postgres');
+    expect(composeEnvironment(postgres)).toMatchObject({ POSTGRES_PASSWORD_FILE: '/run/secrets/postgres_password' });
+    expect(composeEnvironment(postgres)).not.toHaveProperty('POSTGRES_PASSWORD');
+    expect(serviceSecrets(postgres)).toEqual(['postgres_password']);
+    expect(compose).not.toContain('${POSTGRES_PASSWORD');
   });
 
   it('runs one process by default, and two intake and two feed processes in the split profile', () => {

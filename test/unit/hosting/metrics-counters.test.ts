@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import { BridgeMetrics } from '../../../src/base/metrics.js';
+import type { ShardState } from '../../../src/discord/discord-health.js';
 import type { Poster } from '../../../src/discord/posting/poster.js';
 import { SendError, type SendFailure } from '../../../src/discord/posting/send-failure.js';
-import { countSends } from '../../../src/serve-metrics.js';
+import { countSends, readyByShard } from '../../../src/serve-metrics.js';
+import { PACKAGE_VERSION } from '../../helpers/package-version.js';
 
 async function sends(metrics: BridgeMetrics): Promise<Record<string, number>> {
   const [metric] = await metrics.registry
@@ -68,6 +70,23 @@ describe('the Discord sends counted by the poster', () => {
 });
 
 describe('BridgeMetrics', () => {
+  it('shows each gateway shard ready (1) or not (0), and no shard where this process does not hold the gateway', async () => {
+    const metrics = new BridgeMetrics();
+    let shards: Record<string, ShardState> | undefined = { '0': 'ready', '1': 'resuming', '2': 'disconnected' };
+    metrics.watchGatewayShards(() => readyByShard(shards));
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('bridge_gateway_shard_ready{shard="0"} 1\n');
+    expect(text).toContain('bridge_gateway_shard_ready{shard="1"} 0\n');
+    expect(text).toContain('bridge_gateway_shard_ready{shard="2"} 0\n');
+    shards = undefined;
+    expect(await metrics.registry.metrics()).not.toContain('bridge_gateway_shard_ready{');
+  });
+
+  it("names the bot's version and its Node in bridge_build_info, always 1", async () => {
+    const text = await new BridgeMetrics().registry.metrics();
+    expect(text).toContain(`bridge_build_info{version="${PACKAGE_VERSION}",node="${process.version}"} 1\n`);
+  });
+
   it('times acks in seconds and counts every delivery outcome from 0', async () => {
     const metrics = new BridgeMetrics();
     metrics.knowDeliveryOutcomes(['accepted', 'signature_mismatch']);

@@ -75,3 +75,10 @@ export function composeEnvironment(service: string): Record<string, string> {
       .map((match) => [match[1] ?? '', match[2] ?? '']),
   );
 }
+
+/** compose.yaml's top-level `secrets:`, each name with the file it mounts (`file: ./secrets/<name>`). */
+export function composeTopLevelSecrets(text: string): Record<string, string> {
+  const block = /^secrets:\n((?: {2}.*\n?)*)/m.exec(text)?.[1] ?? '';
+  const entries = [...block.matchAll(/^ {2}(\w+):\n {4}file: (\S+)$/gm)];
+  return Object.fromEntries(entries.map((match) => [match[1] ?? '', match[2] ?? '']));
+}
