@@ -78,23 +78,28 @@ export function describeOnEngines(
   }
 }
 
-/** A failure found is shrunk until this long after the property began, then reported as it stands. */
-const SHRINK_UNTIL_MS = Number(process.env['PROPS_SHRINK_MS'] ?? 10_000);
+/** How long a failure found is shrunk before it is reported as it stands, so that it is reported within the test's time. */
+const SHRINK_FOR_MS = 10_000;
 
 /**
- * fast-check's options for a property over the store: `numRuns` runs, from a new seed each time (fast-check prints
- * the seed and path of a failure; PROPS_SEED and PROPS_PATH replay it), and shrinking cut short so that a failure is
- * reported within the test's time.
+ * Checks a property over the store in all its `numRuns` runs, from a new seed each time (fast-check prints the seed and
+ * path of a failure; PROPS_SEED and PROPS_PATH replay it), however slow the machine: fast-check's time limit counts
+ * from the start and ends the runs too, counting those not made as passed, so the runs are made first without
+ * shrinking, and only a failure's replay is shrunk, for up to {@link SHRINK_FOR_MS}.
  */
-export function propertyOptions(numRuns: number): fc.Parameters<unknown> {
+export async function assertProperty<Ts>(property: fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
   const seed = process.env['PROPS_SEED'];
   const path = process.env['PROPS_PATH'];
-  return {
-    numRuns,
-    plugins: [fc.interruptAfterTimeLimit(SHRINK_UNTIL_MS)],
-    ...(seed === undefined ? {} : { seed: Number(seed) }),
-    ...(path === undefined ? {} : { path }),
-  };
+  const replay = { ...(seed === undefined ? {} : { seed: Number(seed) }), ...(path === undefined ? {} : { path }) };
+  const found = await fc.check(property, { numRuns, endOnFailure: true, ...replay });
+  if (!found.failed) return;
+  await fc.assert(property, {
+    seed: found.seed,
+    ...(found.counterexamplePath === null ? {} : { path: found.counterexamplePath }),
+    plugins: [fc.interruptAfterTimeLimit(SHRINK_FOR_MS)],
+  });
+  // The failure did not come again on its replay: reported as it was found.
+  throw new Error(fc.defaultReportMessage(found));
 }
 
 /** Runs the record's writer until nothing waits, as its timer would. */
