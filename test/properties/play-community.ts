@@ -114,8 +114,10 @@ export async function recordEverything(store: Store): Promise<void> {
  * Plays the schedule for the guild: deliveries accepted, clicks recorded, the writer's passes run. A modcall the store
  * accepted goes to its card as the feed takes it: the first of the card's calls to come posts it, and each later one
  * (a new delivery id, the card not resolved) is added to it and the card told to the record, as
- * card-edits.ts's addCall does; its calls are in the order they came. At each `check` step and at the end, the writer
- * catches up and `look` is given what the bot has been told so far (the deliveries' `tells`, the clicks).
+ * card-edits.ts's addCall does; its calls are in the order they came. (The generated card stays whole: the feed
+ * would post a card of its own for a call that came so far out of order that it is beyond the repeat window of every
+ * call on the card so far, not knowing yet that a call between them will come.) At each `check` step and at the end,
+ * the writer catches up and `look` is given what the bot has been told so far (the deliveries' `tells`, the clicks).
  */
 export async function playCommunity(
   store: Store,
