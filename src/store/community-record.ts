@@ -88,10 +88,10 @@ export interface CommunityRecord extends RecordQueries, RecordExport, SessionRec
    */
   retrySetAside(limit: number): Promise<RecordingPass>;
   /**
-   * What a modcall's card says of its calls (one card gathers a caller's repeated calls), in the card's order: that
-   * they are one card's (named by the first), who claimed and resolved it, when. The card's claim and resolution
-   * count once however many calls it has. The first card, claim and resolution stand; a call not merged yet is
-   * recorded with it.
+   * What a modcall's card says of its calls (one card gathers a caller's repeated calls), in any order: that they
+   * are one card's (named by the earliest), who claimed and resolved it, when. The card's claim and resolution
+   * count once however many calls it has, in the period of its earliest call. The first claim and resolution stand;
+   * a call not merged yet is recorded with it.
    */
   noteModcallHandled(
     guildId: string,

@@ -148,8 +148,9 @@ export function recordStatements(d: SqlDialect) {
          joins = COALESCE(excluded.joins, record_session.joins),
          cases = COALESCE(excluded.cases, record_session.cases)`,
     ),
-    // From the writer (a call) or from the modcall's card (its first call, claimed, resolved): the first card, claim
-    // and resolution stand.
+    // From the writer (a call) or from the modcall's card (its first call, claimed, resolved): the first claim and
+    // resolution stand; the card's earliest call told names it (a call that came late to the card may be earlier
+    // than the one it was named by), so every row of the card names the same first call and the card counts once.
     mergeModcall: d.sql(
       `INSERT INTO record_modcall (guild_id, server, caller_id, at, caller_name, claimed_by, claimed_at, resolved_by,
                                    resolved_at, card_at)
@@ -160,7 +161,8 @@ export function recordStatements(d: SqlDialect) {
          claimed_at = COALESCE(record_modcall.claimed_at, excluded.claimed_at),
          resolved_by = COALESCE(record_modcall.resolved_by, excluded.resolved_by),
          resolved_at = COALESCE(record_modcall.resolved_at, excluded.resolved_at),
-         card_at = COALESCE(record_modcall.card_at, excluded.card_at)`,
+         card_at = CASE WHEN excluded.card_at < record_modcall.card_at THEN excluded.card_at
+                        ELSE COALESCE(record_modcall.card_at, excluded.card_at) END`,
     ),
 
     // Retention.

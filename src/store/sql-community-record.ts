@@ -123,8 +123,9 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
     calls: ReadonlyArray<{ callerId: string; at: number; callerName: string }>,
     handled: ModcallHandling,
   ): Promise<void> {
-    // The card is named by its first call: each of its calls is counted on it, its claim once.
-    const cardAt = calls[0]?.at;
+    // The card is named by its first call, the earliest (the card lists its calls as they came, a late retry after
+    // a later call): each of its calls is counted on it, its claim once, in its first call's period.
+    const cardAt = calls.length === 0 ? undefined : Math.min(...calls.map((call) => call.at));
     const writes = calls.map((call) => ({
       sql: this.sql.mergeModcall,
       params: modcallParams(guildId, server, call, handled, cardAt),

@@ -128,6 +128,37 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
       expect(await store.community.leaderboard(GUILD, 'modcalls', later)).toEqual([]);
     });
 
+    it('count a card whose earlier call came after it was claimed once, from and in the period of its first call', async () => {
+      const store = await start();
+      const call = (at: number) => ({ callerId: player.robloxId, at, callerName: player.name });
+      // The call at T0 + 1 min came first and made the card, which was claimed; the call at T0 came late (a retry).
+      await store.deliveries.accept(delivery('m-1', 'modcall', { caller: player, at: T0 + MIN }, GUILD, '123'));
+      expect(await recordAll(store)).toBe(1);
+      const claim = { claimedBy: MOD, claimedAt: T0 + 200_000 };
+      await store.community.noteModcallHandled(GUILD, '123', [call(T0 + MIN)], claim);
+      await store.deliveries.accept(delivery('m-0', 'modcall', { caller: player, at: T0 }, GUILD, '123'));
+      await store.community.noteModcallHandled(GUILD, '123', [call(T0 + MIN), call(T0)], claim);
+      expect(await recordAll(store)).toBe(1);
+
+      const once = { calls: 2, cards: 1, claimed: 1, toClaimMs: [200_000] };
+      expect(await store.community.modcallResponse(GUILD, WEEK)).toMatchObject(once);
+      expect(await store.community.leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
+        { memberId: MOD, name: null, value: 1 },
+      ]);
+      expect(await store.community.memberModcalls(GUILD, MOD, WEEK)).toMatchObject({
+        claimed: 1,
+        toClaimMs: [200_000],
+      });
+      // Its first call is at T0: a period from T0 + 30 s has its later call, not the card.
+      const later = { from: T0 + 30_000, to: WEEK.to };
+      expect(await store.community.modcallResponse(GUILD, later)).toMatchObject({ calls: 1, cards: 0, claimed: 0 });
+      expect(await store.community.leaderboard(GUILD, 'modcalls', later)).toEqual([]);
+
+      // Told in either order, the card is the same: the card's calls given earliest first.
+      await store.community.noteModcallHandled(GUILD, '123', [call(T0), call(T0 + MIN)], claim);
+      expect(await store.community.modcallResponse(GUILD, WEEK)).toMatchObject(once);
+    });
+
     it('count a case.voided whose case.created never reached the record as no case; the create later, once', async () => {
       const store = await start();
       const accept = (id: string, event: string, data: unknown) =>

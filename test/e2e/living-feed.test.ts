@@ -136,6 +136,22 @@ describe('a living feed', () => {
     expect(patchesOf(cards[0]?.id ?? '')).toHaveLength(2);
   });
 
+  it("a caller's call from before their card's window, delivered late, is a card of its own", async () => {
+    h = await startFeedHarness();
+    const call = SAMPLE_DELIVERIES.modcall;
+    // The call at `at` makes the card; one made 30 min earlier arrives after it (a retried delivery).
+    for (const [id, at] of [
+      ['call-now', call.data.at],
+      ['call-earlier', call.data.at - 30 * 60_000],
+    ] as const) {
+      expect(await h.deliver({ ...call, id, data: { ...call.data, at } })).toBe(204);
+      await h.discord.waitFor(async () => (await h!.bot.store.deliveries.countOpen()) === 0, 10_000, `${id} handled`);
+    }
+    const cards = h.discord.messages(h.channel('modcalls'));
+    expect(cards).toHaveLength(2);
+    expect(cards.map((card) => text(card).includes('Called 2 times'))).toEqual([false, false]);
+  });
+
   it('case.voided edits the case card and replies to it; a session end turns its card into the summary', async () => {
     h = await startFeedHarness();
     const created = { ...SAMPLE_DELIVERIES['case.created'], id: 'case-42' };

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { renderBoard } from '../../src/features/duty/board-render.js';
 import { communityArb, HOUR, MINUTE, scheduleArb, type Span } from './community-events.js';
 import { dutyBoard, type BoardLine } from './duty-model.js';
-import { describeOnEngines, playCommunity, propertyOptions } from './play-community.js';
+import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
 import { knownOf } from './record-model.js';
 
 /*
@@ -44,7 +44,7 @@ function asShown(lines: BoardLine[]): BoardLine[] {
 
 describeOnEngines('the on-duty board, whatever the order and repetition of shift deliveries', (engine) => {
   it('lists the members the model has on duty, and apart those whose shift never ended', async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(communityAndSchedule, async ({ community, steps, now }) => {
         const store = engine.store();
         const guildId = engine.nextGuild();
@@ -56,7 +56,7 @@ describeOnEngines('the on-duty board, whatever the order and repetition of shift
           expect(asShown(linesOf(embed?.fields?.[0]?.value)), 'never ended').toEqual(expected.neverEnded);
         });
       }),
-      propertyOptions(RUNS[engine.name as keyof typeof RUNS]),
+      RUNS[engine.name as keyof typeof RUNS],
     );
   });
 });

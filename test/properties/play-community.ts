@@ -10,7 +10,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
-import type { Community, Step } from './community-events.js';
+import { callTells, type Community, type Step } from './community-events.js';
 import { claimClick, resolveClick } from './record-model.js';
 
 /*
@@ -78,23 +78,28 @@ export function describeOnEngines(
   }
 }
 
-/** A failure found is shrunk until this long after the property began, then reported as it stands. */
-const SHRINK_UNTIL_MS = 10_000;
+/** How long a failure found is shrunk before it is reported as it stands, so that it is reported within the test's time. */
+const SHRINK_FOR_MS = 10_000;
 
 /**
- * fast-check's options for a property over the store: `numRuns` runs, from a new seed each time (fast-check prints
- * the seed and path of a failure; PROPS_SEED and PROPS_PATH replay it), and shrinking cut short so that a failure is
- * reported within the test's time.
+ * Checks a property over the store in all its `numRuns` runs, from a new seed each time (fast-check prints the seed and
+ * path of a failure; PROPS_SEED and PROPS_PATH replay it), however slow the machine: fast-check's time limit counts
+ * from the start and ends the runs too, counting those not made as passed, so the runs are made first without
+ * shrinking, and only a failure's replay is shrunk, for up to {@link SHRINK_FOR_MS}.
  */
-export function propertyOptions(numRuns: number): fc.Parameters<unknown> {
+export async function assertProperty<Ts>(property: fc.IAsyncProperty<Ts>, numRuns: number): Promise<void> {
   const seed = process.env['PROPS_SEED'];
   const path = process.env['PROPS_PATH'];
-  return {
-    numRuns,
-    plugins: [fc.interruptAfterTimeLimit(SHRINK_UNTIL_MS)],
-    ...(seed === undefined ? {} : { seed: Number(seed) }),
-    ...(path === undefined ? {} : { path }),
-  };
+  const replay = { ...(seed === undefined ? {} : { seed: Number(seed) }), ...(path === undefined ? {} : { path }) };
+  const found = await fc.check(property, { numRuns, endOnFailure: true, ...replay });
+  if (!found.failed) return;
+  await fc.assert(property, {
+    seed: found.seed,
+    ...(found.counterexamplePath === null ? {} : { path: found.counterexamplePath }),
+    plugins: [fc.interruptAfterTimeLimit(SHRINK_FOR_MS)],
+  });
+  // The failure did not come again on its replay: reported as it was found.
+  throw new Error(fc.defaultReportMessage(found));
 }
 
 /** Runs the record's writer until nothing waits, as its timer would. */
@@ -106,9 +111,13 @@ export async function recordEverything(store: Store): Promise<void> {
 }
 
 /**
- * Plays the schedule for the guild: deliveries accepted, clicks recorded, the writer's passes run. At each `check`
- * step and at the end, the writer catches up and `look` is given what the bot has been told so far (the deliveries'
- * `tells`, the clicks).
+ * Plays the schedule for the guild: deliveries accepted, clicks recorded, the writer's passes run. A modcall the store
+ * accepted goes to its card as the feed takes it: the first of the card's calls to come posts it, and each later one
+ * (a new delivery id, the card not resolved) is added to it and the card told to the record, as
+ * card-edits.ts's addCall does; its calls are in the order they came. (The generated card stays whole: the feed
+ * would post a card of its own for a call that came so far out of order that it is beyond the repeat window of every
+ * call on the card so far, not knowing yet that a call between them will come.) At each `check` step and at the end,
+ * the writer catches up and `look` is given what the bot has been told so far (the deliveries' `tells`, the clicks).
  */
 export async function playCommunity(
   store: Store,
@@ -121,13 +130,16 @@ export async function playCommunity(
   const handle = recordModcallHandling(store.community, logs.logger);
   const seen = new Set<string>();
   const cards = community.cards.map((card, index) => cardOf(guildId, card, index));
+  const cardOfCall = new Map(
+    community.cards.flatMap((card, index) => card.calls.map((_, call) => [callTells(index, call), index] as const)),
+  );
   for (const step of steps) {
     switch (step.kind) {
       case 'deliver': {
         const { delivery, deliveryId } = step;
         const id = `${guildId}/${deliveryId}`;
         const envelope = { id, event: delivery.event, server: delivery.server, at: delivery.at, data: delivery.data };
-        await store.deliveries.accept({
+        const outcome = await store.deliveries.accept({
           hookId: `hook-${guildId}`,
           guildId,
           deliveryId: id,
@@ -137,6 +149,12 @@ export async function playCommunity(
           receivedAt: delivery.at,
         });
         seen.add(delivery.tells);
+        const card = cards[cardOfCall.get(delivery.tells) ?? -1];
+        // A resolved card takes no more calls (the feed posts a card of its own, which nobody clicks here).
+        if (outcome === 'accepted' && card && card.resolvedAt === null) {
+          card.calls.push({ deliveryId: id, at: delivery.at });
+          if (card.calls.length > 1) await handle({ ...card, calls: [...card.calls] });
+        }
         break;
       }
       case 'click': {
@@ -152,7 +170,7 @@ export async function playCommunity(
           Object.assign(card, { resolvedBy: fact.resolve.by.id, resolvedAt: fact.resolve.at });
           seen.add(resolveClick(step.card));
         }
-        await handle({ ...card });
+        await handle({ ...card, calls: [...card.calls] });
         break;
       }
       case 'record':
@@ -170,7 +188,7 @@ export async function playCommunity(
   expect(logs.lines).toEqual([]);
 }
 
-/** The card the cards feature keeps for a generated card, before any click. */
+/** The card the cards feature keeps for a generated card, before its first call came (its calls are added as they come). */
 function cardOf(guildId: string, card: Community['cards'][number], index: number): ModcallCard {
   return {
     guildId,
@@ -178,7 +196,7 @@ function cardOf(guildId: string, card: Community['cards'][number], index: number
     messageId: `${guildId}${index}`,
     server: card.server,
     caller: { robloxId: card.caller.robloxId, name: card.caller.name },
-    calls: card.calls.map((at, call) => ({ deliveryId: `${guildId}/modcall#${index}.${call}`, at })),
+    calls: [],
     postedAt: card.calls[0] ?? 0,
     pingRoleId: null,
     claimedBy: null,

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import type { TimeRange } from '../../src/store/record-queries.js';
 import type { Store } from '../../src/store/store.js';
 import { communityArb, DAY, HOUR, MINUTE, PLAYERS, scheduleArb, STAFF, type Span } from './community-events.js';
-import { describeOnEngines, playCommunity, propertyOptions } from './play-community.js';
+import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
 import * as model from './record-model.js';
 
 /*
@@ -85,7 +85,7 @@ async function compareFigures(
 
 describeOnEngines('the community record, whatever the order and repetition of its deliveries', (engine) => {
   it('answers every figure as the model of the events told so far', async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(communityAndSchedule, async ({ community, steps, range, timeZone }) => {
         const store = engine.store();
         const guildId = engine.nextGuild();
@@ -93,7 +93,7 @@ describeOnEngines('the community record, whatever the order and repetition of it
           compareFigures(store, guildId, model.knownOf(community, seen), range, timeZone),
         );
       }),
-      propertyOptions(RUNS[engine.name as keyof typeof RUNS]),
+      RUNS[engine.name as keyof typeof RUNS],
     );
   });
 });

@@ -26,7 +26,8 @@ import {
  * told so far, with no SQL and no merging. A thing is known from the deliveries that came, whatever their order or
  * how often: a case once its case.created came (a void alone is no case yet), a shift from either of its events
  * (shift.ended tells its start too), a session once its session.started came (its end alone says not when it
- * began), a call from its modcall. A card's claim and resolution come from the clicks.
+ * began), a call from its modcall. A card's claim and resolution come from the clicks; a card is known from the calls
+ * of it that came (one card however many, as its calls are added to it).
  */
 
 /** What the bot has been told: the deliveries' `tells` and the clicks (`claim#n`, `resolve#n`). */
@@ -42,20 +43,34 @@ export interface KnownCall {
   at: number;
   card: number;
 }
-/** A card with its first call's time (what its claim and resolution are timed from) and what was clicked. */
+/**
+ * A card of which a call came: its first call's time (the earliest that came: what its claim and resolution are timed
+ * from, and the period it counts in), its calls that came, and what was clicked.
+ */
 export interface KnownCard {
+  /** Which card of the community it is. */
+  card: number;
   server: string;
+  callerId: string;
+  callerName: string;
   firstCall: number;
+  calls: number[];
   claim: CardFact['claim'];
   resolve: CardFact['resolve'];
 }
 export interface Known {
   cases: KnownCase[];
+  /**
+   * The cases only a case.voided told of so far: in no figure, but a lookup of the player lists them (the void names
+   * the case, its type and player) and counts them, voided.
+   */
+  voidedAlone: KnownCase[];
   /** endedAt null while its end was not told. */
   shifts: ShiftFact[];
   /** Only those whose start was told; endedAt null while the end was not. */
   sessions: SessionFact[];
   calls: KnownCall[];
+  /** The cards of which a call came, by their place among the community's cards. */
   cards: KnownCard[];
 }
 
@@ -71,6 +86,11 @@ export function knownOf(community: Community, seen: Seen): Known {
   const cases = community.cases.flatMap((found, index) =>
     seen.has(tellsOf('case.created', index))
       ? [{ ...found, isVoided: found.voided !== null && seen.has(tellsOf('case.voided', index)) }]
+      : [],
+  );
+  const voidedAlone = community.cases.flatMap((found, index) =>
+    !seen.has(tellsOf('case.created', index)) && seen.has(tellsOf('case.voided', index))
+      ? [{ ...found, isVoided: true }]
       : [],
   );
   const shifts = community.shifts.flatMap((found, index) => {
@@ -90,13 +110,23 @@ export function knownOf(community: Community, seen: Seen): Known {
         : [],
     ),
   );
-  const cards = community.cards.map((card, index) => ({
-    server: card.server,
-    firstCall: card.calls[0] ?? 0,
-    claim: seen.has(claimClick(index)) ? card.claim : null,
-    resolve: seen.has(resolveClick(index)) ? card.resolve : null,
-  }));
-  return { cases, shifts, sessions, calls, cards };
+  const cards = community.cards.flatMap((card, index) => {
+    const came = calls.filter((call) => call.card === index).map((call) => call.at);
+    if (came.length === 0) return [];
+    return [
+      {
+        card: index,
+        server: card.server,
+        callerId: card.caller.robloxId,
+        callerName: card.caller.name,
+        firstCall: Math.min(...came),
+        calls: came,
+        claim: seen.has(claimClick(index)) ? card.claim : null,
+        resolve: seen.has(resolveClick(index)) ? card.resolve : null,
+      },
+    ];
+  });
+  return { cases, voidedAlone, shifts, sessions, calls, cards };
 }
 
 export function inRange(at: number, range: TimeRange): boolean {
@@ -192,9 +222,12 @@ export function staffCases(known: Known, memberId: string, range: TimeRange): Ca
   return caseCounts(known.cases.filter((found) => found.moderator.id === memberId && inRange(found.createdAt, range)));
 }
 
-/** /case lookup's totals: a player's cases, all time. */
+/**
+ * /case lookup's totals: a player's cases, all time, as its list shows them: those a case.voided alone told of too
+ * (voided; no period or moderator is asked, and its case.created later changes no count).
+ */
 export function caseTotals(known: Known, playerId: string): CaseTypeCount[] {
-  return caseCounts(known.cases.filter((found) => found.target.robloxId === playerId));
+  return caseCounts([...known.cases, ...known.voidedAlone].filter((found) => found.target.robloxId === playerId));
 }
 
 /** /staff stats: a member's shifts begun in the range (running ones too) and their seconds. */

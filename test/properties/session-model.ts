@@ -35,7 +35,15 @@ function shiftsOf(known: Known, session: SessionFact, now: number) {
   );
 }
 
-/** The session's log, line by line (in no particular order): its cases, its calls and how each was answered, shifts. */
+/** The modcall cards of a session: those with a call on its server within it, and those calls' times. */
+function cardsOf(known: Known, session: SessionFact, span: { from: number; to: number }) {
+  return known.cards.flatMap((card) => {
+    const calls = card.server === session.server ? card.calls.filter((at) => within(at, span)) : [];
+    return calls.length === 0 ? [] : [{ ...card, within: calls }];
+  });
+}
+
+/** The session's log, line by line (in no particular order): its cases, its modcall cards and how each was answered, shifts. */
 export function sessionLogLines(known: Known, session: SessionFact, now: number): string[] {
   const span = spanOf(session, now);
   const end = session.endedAt ?? Infinity;
@@ -46,12 +54,17 @@ export function sessionLogLines(known: Known, session: SessionFact, now: number)
     const text = `**${formatCaseType(found.type)}** #${found.number} · ${formatName(found.target.name, 40)} by ${formatName(found.moderator.name, 40)}`;
     lines.push(stamp(found.createdAt) + (found.isVoided ? `~~${text}~~ (voided)` : text));
   }
-  for (const call of known.calls) {
-    if (call.server !== session.server || !within(call.at, span)) continue;
-    // Every call of a claimed card was answered by its claim.
-    const claim = known.cards[call.card]?.claim;
-    const answer = claim ? `claimed by <@${claim.by.id}> after ${formatWait(claim.at - call.at)}` : 'not claimed';
-    lines.push(`${stamp(call.at)}📣 Modcall from ${formatName(call.callerName, 40)} · ${answer}`);
+  // A card a line, at its first call within the session, with its calls within it counted; its claim once, timed
+  // from its first call (before the session when the card was).
+  for (const card of cardsOf(known, session, span)) {
+    const calls = card.within.length > 1 ? ` (${card.within.length} calls)` : '';
+    const { claim } = card;
+    const answer = claim
+      ? `claimed by <@${claim.by.id}> after ${formatWait(claim.at - card.firstCall)}`
+      : 'not claimed';
+    lines.push(
+      `${stamp(Math.min(...card.within))}📣 Modcall from ${formatName(card.callerName, 40)}${calls} · ${answer}`,
+    );
   }
   for (const shift of shiftsOf(known, session, now)) {
     const who = `<@${shift.member.id}>`;
@@ -78,20 +91,16 @@ export function sessionReportFields(
   const cases = [...counts]
     .map(([type, count]) => ({ type, count }))
     .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
-  const calls = known.calls.filter((call) => call.server === session.server && within(call.at, span));
-  // A call is answered when its card was claimed; a card's claim is one time to claim, from its first call.
-  const answered = calls.filter((call) => known.cards[call.card]?.claim);
-  const waits = [...new Set(answered.map((call) => call.card))]
-    .map((card) => {
-      const { claim, firstCall } = known.cards[card] ?? { claim: null, firstCall: 0 };
-      return (claim?.at ?? firstCall) - firstCall;
-    })
-    .sort((a, b) => a - b);
+  // A card is answered once when claimed, however many calls it gathered; its time to claim is from its first call.
+  const cards = cardsOf(known, session, span);
+  const calls = cards.reduce((sum, card) => sum + card.within.length, 0);
+  const waits = cards.flatMap((card) => (card.claim ? [card.claim.at - card.firstCall] : [])).sort((a, b) => a - b);
   const median = percentile(waits, 0.5);
   const modcalls =
-    calls.length === 0
+    cards.length === 0
       ? 'None'
-      : `${answered.length} of ${calls.length} answered` +
+      : `${waits.length} of ${cards.length} answered` +
+        (calls === cards.length ? '' : ` (${calls} calls)`) +
         (median === undefined ? '' : ` · median time to claim ${formatWait(median)}`);
   // Each member's time on shift within the session; a shift still open counts to its end.
   const staff = new Map<string, number>();

@@ -9,7 +9,7 @@ import {
 import { renderSessionReport } from '../../src/features/threads/session-report.js';
 import type { SessionFacts } from '../../src/store/session-facts.js';
 import { communityArb, DAY, MINUTE, scheduleArb, type Span } from './community-events.js';
-import { describeOnEngines, playCommunity, propertyOptions } from './play-community.js';
+import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
 import { knownOf } from './record-model.js';
 import { sessionLogLines, sessionReportFields } from './session-model.js';
 
@@ -52,7 +52,7 @@ function reportFieldsOf(facts: SessionFacts & { session: { endedAt: number } }):
 
 describeOnEngines('session threads, whatever the order and repetition of deliveries', (engine) => {
   it("draw each session's log and after-action report as the model of what was told", async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(communityAndSchedule, async ({ community, steps }) => {
         const store = engine.store();
         const guildId = engine.nextGuild();
@@ -75,7 +75,7 @@ describeOnEngines('session threads, whatever the order and repetition of deliver
           }
         });
       }),
-      propertyOptions(RUNS[engine.name as keyof typeof RUNS]),
+      RUNS[engine.name as keyof typeof RUNS],
     );
   });
 });

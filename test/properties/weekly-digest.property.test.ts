@@ -11,7 +11,7 @@ import { captureLogs } from '../helpers/capture-logs.js';
 import { recordingPoster } from '../helpers/recording-poster.js';
 import { communityArb, DAY, MINUTE, scheduleArb, STAFF } from './community-events.js';
 import { digestFacts, type Roles } from './digest-model.js';
-import { describeOnEngines, playCommunity, propertyOptions } from './play-community.js';
+import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
 import { knownOf } from './record-model.js';
 
 /*
@@ -84,7 +84,7 @@ function guildWith(roles: Roles): Guild {
 
 describeOnEngines('the weekly digest, whatever the order and repetition of deliveries', (engine) => {
   it("says the model's figures of the zone's wall-clock week, across changes of daylight saving time", async () => {
-    await fc.assert(
+    await assertProperty(
       fc.asyncProperty(digestCase, async ({ schedule, community, steps, quotas, roles: rolesOf }) => {
         const store = engine.store();
         const guildId = engine.nextGuild();
@@ -119,7 +119,7 @@ describeOnEngines('the weekly digest, whatever the order and repetition of deliv
           await store.digests.clearSchedule(guildId);
         }
       }),
-      propertyOptions(RUNS[engine.name as keyof typeof RUNS]),
+      RUNS[engine.name as keyof typeof RUNS],
     );
   });
 });

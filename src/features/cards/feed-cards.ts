@@ -16,7 +16,11 @@ import type { ModcallCard } from './modcall-card.js';
 import { freshState, renderModcallMessage } from './modcall-message.js';
 import { recordPosted } from './record-posted.js';
 
-/** A later call of the same caller within this time is the same modcall: its card is edited, nobody pinged. */
+/**
+ * A call of the same caller within this time of one of their card's calls is the same modcall: its card is edited,
+ * nobody pinged. A call that comes late (a retried delivery) is measured from the card's nearest call, so a call made
+ * long before the card is not counted on it.
+ */
 export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
 /** Staff on shift a modcall pings at most (on-duty-first): more would be a wall of mentions. */
 export const MOST_ON_DUTY_PINGED = 10;
@@ -198,8 +202,8 @@ export class FeedCards implements CardPlanner {
     const card = messageId === undefined ? undefined : await this.deps.records.modcall(guildId, messageId);
     if (!card || card.resolvedAt !== null) return undefined;
     const counted = card.calls.some((call) => call.deliveryId === event.id);
-    const lastCall = card.calls.at(-1)?.at ?? 0;
-    if (!counted && event.data.at - lastCall > REPEAT_CALL_WINDOW_MS) return undefined;
+    const near = card.calls.some((call) => Math.abs(event.data.at - call.at) <= REPEAT_CALL_WINDOW_MS);
+    if (!counted && !near) return undefined;
     return { kind: 'update', entry: first.rendered.item, run: () => this.edits.addCall(card, event) };
   }
 }

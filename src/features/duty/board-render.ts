@@ -24,22 +24,40 @@ export function nextNeverEndedAt(onDuty: readonly OpenShift[]): number | undefin
   return Math.min(...onDuty.map((shift) => shift.startedAt)) + SHIFT_NEVER_ENDED_AFTER_MS + 1;
 }
 
-/** The open shifts still counted as on duty at `now`, and the ones open too long to be believed. */
+/**
+ * The open shifts still counted as on duty at `now`, and the ones open too long to be believed: one per member
+ * (a member may be on shift in two game servers), the earliest. Split by age first: a member with a fresh shift is
+ * on duty, since the earliest fresh one, whatever older shift of theirs never ended; a member is shown apart only
+ * when every open shift of theirs is too old.
+ */
 export function splitOpenShifts(
   shifts: readonly OpenShift[],
   now: number,
 ): { onDuty: OpenShift[]; neverEnded: OpenShift[] } {
-  const onDuty: OpenShift[] = [];
-  const neverEnded: OpenShift[] = [];
-  // One line per member: the earliest of their open shifts (a member may be on shift in two game servers).
-  const seen = new Set<string>();
-  for (const shift of [...shifts].sort((a, b) => a.startedAt - b.startedAt)) {
-    const who = shift.memberId ?? `${shift.server}:${shift.shiftId}`;
-    if (seen.has(who)) continue;
-    seen.add(who);
-    (now - shift.startedAt > SHIFT_NEVER_ENDED_AFTER_MS ? neverEnded : onDuty).push(shift);
-  }
+  const oldestFirst = [...shifts].sort((a, b) => a.startedAt - b.startedAt);
+  const isNeverEnded = (shift: OpenShift) => now - shift.startedAt > SHIFT_NEVER_ENDED_AFTER_MS;
+  const whoOf = (shift: OpenShift) => shift.memberId ?? `${shift.server}:${shift.shiftId}`;
+  const onDuty = firstOfEachMember(
+    oldestFirst.filter((shift) => !isNeverEnded(shift)),
+    whoOf,
+  );
+  const onDutyMembers = new Set(onDuty.map(whoOf));
+  const neverEnded = firstOfEachMember(
+    oldestFirst.filter((shift) => isNeverEnded(shift) && !onDutyMembers.has(whoOf(shift))),
+    whoOf,
+  );
   return { onDuty, neverEnded };
+}
+
+/** The first shift of each member, in the order given. */
+function firstOfEachMember(shifts: readonly OpenShift[], whoOf: (shift: OpenShift) => string): OpenShift[] {
+  const seen = new Set<string>();
+  return shifts.filter((shift) => {
+    const who = whoOf(shift);
+    if (seen.has(who)) return false;
+    seen.add(who);
+    return true;
+  });
 }
 
 /** The board's footer: a board message is known by it (a post found again after a lost answer, board-updater.ts). */

@@ -49,6 +49,16 @@ describe('the on-duty board', () => {
     ]);
   });
 
+  it('shows a member with an old never-ended shift and a fresh one on duty, since the fresh one, and not apart', () => {
+    const stale = shift(1, NOW - SHIFT_NEVER_ENDED_AFTER_MS - HOUR);
+    const fresh = { ...shift(1, NOW - HOUR), server: 's2', shiftId: 7 };
+    const [embed] = renderBoard([stale, fresh], NOW).embeds;
+    const since = Math.floor((NOW - HOUR) / 1000);
+    expect(embed?.title).toBe('On duty now: 1');
+    expect(embed?.description).toBe(`<@284756102938475001> Staff 1 · since <t:${since}:t> (<t:${since}:R>)`);
+    expect(embed?.fields).toBeUndefined();
+  });
+
   it('stays within Discord’s embed limits with many staff, the rest counted as "and N more"', () => {
     const many = Array.from({ length: 500 }, (_, i) => shift(i + 1, NOW - (i + 1) * 60_000, 'N'.repeat(64)));
     const stale = Array.from({ length: 300 }, (_, i) =>

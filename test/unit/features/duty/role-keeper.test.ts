@@ -92,6 +92,18 @@ describe("the on-duty role's keeper", () => {
     await keeper.stop();
   });
 
+  it('keeps the role of a member on a fresh shift whose older shift in another game server never ended', async () => {
+    const member = '300000000000000001';
+    const neverEnded = shift(member, NOW - 20 * HOUR);
+    const fresh = { ...shift(member, NOW - HOUR), server: 's2' };
+    const { keeper, calls, holders } = keeperWith([neverEnded, fresh], []);
+    await keeper.start();
+    await keeper.idle();
+    expect(calls).toEqual([`PUT ${route(member)}`]);
+    expect([...holders.keys()]).toEqual([`${member}:${ROLE}`]);
+    await keeper.stop();
+  });
+
   it('afterwards changes only what differs from what it did, however often it is told', async () => {
     const { keeper, calls, state } = keeperWith([shift('300000000000000001', NOW - HOUR)], []);
     await keeper.start();
