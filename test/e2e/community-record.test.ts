@@ -253,7 +253,7 @@ describe('the community record', () => {
 
     const response = await h.run('staff', 'response', [commandOption.string('period', '30-days')]);
     const lines = (response.outcome.reply?.embeds[0]?.description ?? '').split('\n');
-    expect(lines[0]).toBe('**1** calls · **1** claimed · **1** resolved · **0** never claimed');
+    expect(lines[0]).toBe('**1** call · **1** claimed · **1** resolved · **0** never claimed');
     expect(lines.slice(3)).toEqual([
       '',
       '**Who claimed them**',

@@ -37,7 +37,8 @@ export function formatHours(seconds: number): string {
 export function describeModcallCounts(times: ModcallTimes): string {
   const cards = times.cards === times.calls ? '' : ` on **${times.cards}** ${times.cards === 1 ? 'card' : 'cards'}`;
   const neverClaimed = times.cards - times.claimed;
-  return `**${times.calls}** calls${cards} · **${times.claimed}** claimed · **${times.resolved}** resolved · **${neverClaimed}** never claimed`;
+  const calls = times.calls === 1 ? 'call' : 'calls';
+  return `**${times.calls}** ${calls}${cards} · **${times.claimed}** claimed · **${times.resolved}** resolved · **${neverClaimed}** never claimed`;
 }
 
 /** "median 1 min 20 s, p90 4 min", or "none yet". */
