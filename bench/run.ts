@@ -3,6 +3,7 @@ import { cpus, loadavg } from 'node:os';
 
 import { backlogGroup } from './backlog.js';
 import { feedDrainGroup } from './feed-drain.js';
+import { feedLatencyGroup } from './feed-latency.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
 import { housekeepingGroup } from './housekeeping.js';
@@ -28,6 +29,7 @@ const GROUPS: readonly BenchGroup[] = [
   intakeGroup,
   intakeAck,
   feedDrainGroup,
+  feedLatencyGroup,
   feedMemoryGroup,
   backlogGroup,
   housekeepingGroup,
