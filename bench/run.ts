@@ -3,11 +3,12 @@ import { cpus, loadavg } from 'node:os';
 
 import { backlogGroup } from './backlog.js';
 import { feedDrainGroup } from './feed-drain.js';
+import { feedLatencyGroup } from './feed-latency.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
 import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
-import { intakeThroughput } from './intake-throughput.js';
+import { intakeGroup } from './intake.js';
 import { Figures, log } from './lib/report.js';
 import { liveGroup } from './live.js';
 import { recordChartGroup } from './record-chart.js';
@@ -25,9 +26,10 @@ import { verifyGroup } from './verify.js';
 const GROUPS: readonly BenchGroup[] = [
   verifyGroup,
   storeSync,
-  intakeThroughput,
+  intakeGroup,
   intakeAck,
   feedDrainGroup,
+  feedLatencyGroup,
   feedMemoryGroup,
   backlogGroup,
   housekeepingGroup,

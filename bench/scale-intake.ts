@@ -2,7 +2,7 @@ import { cpus } from 'node:os';
 
 import type { PostgresCluster } from '../test/helpers/postgres-cluster.js';
 import { compareAck } from './intake-ack.js';
-import { compareThroughput, describeRun, measureThroughput, pairedRatios, type Run } from './intake-throughput.js';
+import { describeRun, measureThroughput, pairedRatios, type Run } from './intake-throughput.js';
 import { withDatabase } from './lib/postgres.js';
 import { forEachRotatingRound, startLoad, startServer, type ServerProcess } from './lib/processes.js';
 import { log, type Figures } from './lib/report.js';
@@ -12,20 +12,6 @@ import { formatList, formatNumber, median } from './lib/stats.js';
 const INTAKES = 3;
 /** Below this many cores, three intake processes, PostgreSQL and the load share too few to show a speed-up. */
 const CORES_TO_SCALE = 4;
-
-/**
- * intake.pg_vs_express: signed 1 KB deliveries/s through one intake-only process on PostgreSQL (bench/intake-
- * throughput.ts's machinery, a `pg` server) over bare Express in the same rounds.
- */
-export async function measurePgThroughput(cluster: PostgresCluster, rounds: number, figures: Figures): Promise<void> {
-  log('intake on PostgreSQL: signed 1 KB deliveries/s, one ROLE=intake process vs bare Express 204');
-  const throughput = await withDatabase(cluster, (database) =>
-    compareThroughput(['pg', 'express'], rounds, { storeUrl: database.url }),
-  );
-  const ratios = pairedRatios(throughput.get('pg') ?? [], throughput.get('express') ?? []);
-  log(`  pg/express per round: ${formatList(ratios)} -> median ${formatNumber(median(ratios))} (target >= 0.5)`);
-  figures.add('intake.pg_vs_express', median(ratios), 'x');
-}
 
 /** intake.pg_ack_p99_ms: bench/intake-ack.ts's open-loop 200/s against one intake process on PostgreSQL. */
 export async function measurePgAck(cluster: PostgresCluster, rounds: number, figures: Figures): Promise<void> {

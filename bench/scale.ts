@@ -5,11 +5,11 @@ import { log } from './lib/report.js';
 import { roundCount } from './lib/stats.js';
 import { measureChaos } from './scale-chaos.js';
 import { measureFailover } from './scale-failover.js';
-import { measureIntakeScaling, measurePgAck, measurePgThroughput } from './scale-intake.js';
+import { measureIntakeScaling, measurePgAck } from './scale-intake.js';
 
 /**
- * Several processes on PostgreSQL (docs/hosting.md, "Several processes on PostgreSQL"): the intake on PostgreSQL
- * against bare Express, its answer time at a steady rate, three intake processes against one, and then real bot
+ * Several processes on PostgreSQL (docs/hosting.md, "Several processes on PostgreSQL"): the intake's answer time on
+ * PostgreSQL at a steady rate (its throughput against its peers is the `intake` group's), three intake processes against one, and then real bot
  * processes (built and started as `npm start` does) through the chaos scenario and through feed process kills.
  * One throwaway cluster for the group (stopped at the end, whatever happens), a fresh database per measurement.
  * The intake measurements run first, while no fleet of bot processes loads the machine.
@@ -37,7 +37,6 @@ function selectedParts(): ReadonlySet<Part> {
 export const scaleGroup: BenchGroup = {
   name: 'scale',
   figures: [
-    'intake.pg_vs_express',
     'intake.pg_ack_p99_ms',
     'scale.intake_3_vs_1',
     'scale.intake_per_process_efficiency',
@@ -52,7 +51,6 @@ export const scaleGroup: BenchGroup = {
       log(`  throwaway PostgreSQL cluster on 127.0.0.1:${cluster.port} (fsync off, synchronous_commit on)`);
       if (parts.size < PARTS.length) log(`  only ${[...parts].join(', ')} (BENCH_SCALE_ONLY)`);
       if (parts.has('intake')) {
-        await measurePgThroughput(cluster, INTAKE_ROUNDS, figures);
         await measurePgAck(cluster, INTAKE_ROUNDS, figures);
         await measureIntakeScaling(cluster, INTAKE_ROUNDS, figures);
       }

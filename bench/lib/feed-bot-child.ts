@@ -104,7 +104,7 @@ async function handle(request: FeedBotRequest): Promise<void> {
   switch (request.type) {
     case 'start':
       feed = await startFeedBot(request.options);
-      reply({ type: 'ready', webhookUrl: feed.webhookUrl });
+      reply({ type: 'ready', webhookUrl: feed.webhookUrl, moreWebhookUrls: feed.moreWebhookUrls });
       return;
     case 'resume': {
       const requestAt = wallClockMs();

@@ -14,6 +14,8 @@ import { serverNodeFlags } from './start-flags.js';
  */
 export interface FeedBotProcess {
   webhookUrl: string;
+  /** The hooks of FeedBotOptions.moreGuilds, in their order. */
+  moreWebhookUrls: string[];
   /** Waits for the outbox to empty, collects garbage, and reports the process's memory. */
   measure(): Promise<FeedBotMemory>;
   /** Stops the bot and ends the process; safe to call more than once, and after a failure. */
@@ -124,9 +126,10 @@ export async function startFeedBotProcess(
 ): Promise<FeedBotProcess> {
   const child = forkFeedBot(runtime, env);
   try {
-    const { webhookUrl } = await child.ask({ type: 'start', options }, 'ready', 30_000);
+    const { webhookUrl, moreWebhookUrls } = await child.ask({ type: 'start', options }, 'ready', 30_000);
     return {
       webhookUrl,
+      moreWebhookUrls,
       measure: () => child.ask({ type: 'measure' }, 'memory', 150_000),
       stop: () => child.stop(),
     };

@@ -26,6 +26,8 @@ export type FeedBotRequest =
 export interface FeedBotReady {
   type: 'ready';
   webhookUrl: string;
+  /** The hooks of FeedBotOptions.moreGuilds, in their order. */
+  moreWebhookUrls: string[];
 }
 
 /** Wall-clock times (ms since the Unix epoch, sub-millisecond) of a restart's steps, read in the bot process. */

@@ -4,6 +4,7 @@ import type { BackoffPolicy } from '../../src/base/backoff.js';
 import type { Config } from '../../src/base/config.js';
 import { createLogger } from '../../src/base/logger.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import type { RouteRule } from '../../src/store/guild-settings.js';
 import { sleep } from './stats.js';
 import { wallClockMs } from './timing.js';
 
@@ -25,6 +26,14 @@ export interface FeedBotOptions {
   secret: string;
   /** The feed's backoff after failed sends; the bot's default when absent. */
   backoff?: BackoffPolicy;
+  /** More guilds, each with a hook of its own (the same secret) and routed by rules (e.g. one game server each). */
+  moreGuilds?: readonly RuledGuild[];
+}
+
+/** A guild of {@link FeedBotOptions.moreGuilds}: its rules as `/feed set` with a server would store them. */
+export interface RuledGuild {
+  guildId: string;
+  rules: RouteRule[];
 }
 
 /** A bot started again on the store file of an earlier one: its hook and routes are in the file already. */
@@ -42,6 +51,8 @@ export interface FeedBot {
   guildId: string;
   /** Where deliveries go: `<intake>/webhooks/<hookId>`. */
   webhookUrl: string;
+  /** The hooks of FeedBotOptions.moreGuilds, in their order. */
+  moreWebhookUrls: string[];
   /** The SQLite file the bot's store lives in. */
   storeFile: string;
   /** Warnings and errors the bot logged (retries, refusals): a clean run logs none. */
@@ -106,29 +117,45 @@ async function launch(
   }
 }
 
+/** Saves a hook of `guildId` with every event, as /webhook register would; returns its id. */
+async function saveHook(bot: RunningBot, guildId: string, secret: string): Promise<string> {
+  const hookId = randomBytes(16).toString('hex');
+  await bot.store.hooks.save({
+    hookId,
+    guildId,
+    webhookId: 'wh_feed_bench',
+    secret,
+    events: ['all'],
+    createdAt: Date.now(),
+  });
+  return hookId;
+}
+
 /** Starts the bot, waits until its discord.js client is ready (the feed starts then), saves the hook and routes. */
 export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
   const { bot, warnings } = await launch(options);
   try {
-    const hookId = randomBytes(16).toString('hex');
-    await bot.store.hooks.save({
-      hookId,
-      guildId: options.guildId,
-      webhookId: 'wh_feed_bench',
-      secret: options.secret,
-      events: ['all'],
-      createdAt: Date.now(),
-    });
+    const hookId = await saveHook(bot, options.guildId, options.secret);
     await bot.store.guilds.update(options.guildId, (settings) => ({
       ...settings,
       routes: { ...options.routes },
       mentions: {},
     }));
+    const moreWebhookUrls: string[] = [];
+    for (const guild of options.moreGuilds ?? []) {
+      moreWebhookUrls.push(`${bot.http.url}/webhooks/${await saveHook(bot, guild.guildId, options.secret)}`);
+      await bot.store.guilds.update(guild.guildId, (settings) => ({
+        ...settings,
+        rules: [...guild.rules],
+        mentions: {},
+      }));
+    }
     return {
       bot,
       hookId,
       guildId: options.guildId,
       webhookUrl: `${bot.http.url}/webhooks/${hookId}`,
+      moreWebhookUrls,
       storeFile: storeFileOf(options.storeDir),
       warnings,
       stop: () => bot.stop(),
@@ -151,6 +178,7 @@ export async function resumeFeedBot(
       hookId: options.hookId,
       guildId: options.guildId,
       webhookUrl: `${bot.http.url}/webhooks/${options.hookId}`,
+      moreWebhookUrls: [],
       storeFile: storeFileOf(options.storeDir),
       warnings,
       stop: () => bot.stop(),

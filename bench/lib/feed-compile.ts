@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,8 +36,12 @@ export async function compileFeedBotChild(dir: string): Promise<string> {
     join(ROOT, 'bench/lib/feed-bot-child.ts'),
   ];
   await runTsc(args, 'compiling the bot process');
-  // ESM like the project, and the project's packages.
-  writeFileSync(join(out, 'package.json'), JSON.stringify({ type: 'module' }));
+  // ESM like the project, and the project's packages; its name and version, which the bot reads (src/base/version.ts).
+  const { name, version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ name, version, type: 'module' }));
   symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
   return join(out, 'bench/lib/feed-bot-child.js');
 }

@@ -25,10 +25,11 @@ export function feedDeliveryId(tag: string, n: number): string {
 
 /**
  * The fixture of `event` under a new id; a case gets a number and a reason of its own so no two embeds are alike,
- * a modcall a caller of its own.
+ * a modcall a caller of its own; from game server `server` when given (the fixture's otherwise).
  */
-export function makeFeedDelivery(event: EventName, id: string, n: number): FeedDelivery {
-  const sample = SAMPLE_DELIVERIES[event];
+export function makeFeedDelivery(event: EventName, id: string, n: number, server?: string): FeedDelivery {
+  const fixture = SAMPLE_DELIVERIES[event];
+  const sample = server === undefined ? fixture : { ...fixture, server };
   const delivery =
     sample.event === 'case.created'
       ? {

@@ -1,6 +1,13 @@
 import { Child } from './children.js';
 import type { LoadRequest, PacedRequest, PacedResult, SaturateRequest, SaturateResult } from './load-protocol.js';
-import type { ServerKind, ServerReady, ServerReply, ServerRequest, ServerUsage } from './server-protocol.js';
+import {
+  POSTGRES_KINDS,
+  type ServerKind,
+  type ServerReady,
+  type ServerReply,
+  type ServerRequest,
+  type ServerUsage,
+} from './server-protocol.js';
 import { serverNodeFlags } from './start-flags.js';
 
 /** A server process started for one measurement. */
@@ -16,14 +23,14 @@ export interface ServerProcess extends ServerReady {
  */
 const SERVER_FLAGS = serverNodeFlags();
 
-/** Where a `pg` server keeps its store: a database of the benchmark's cluster (bench/lib/postgres.ts). */
+/** Where a `pg` or `express-pg` server keeps its deliveries: a database of the benchmark's cluster (bench/lib/postgres.ts). */
 export interface ServerOptions {
   storeUrl?: string;
 }
 
 /** Forks bench/lib/target-server.ts serving `kind` and waits until it listens. */
 export async function startServer(kind: ServerKind, options: ServerOptions = {}): Promise<ServerProcess> {
-  if (kind === 'pg' && options.storeUrl === undefined) throw new Error('a pg server needs a storeUrl');
+  if (POSTGRES_KINDS.has(kind) && options.storeUrl === undefined) throw new Error(`a ${kind} server needs a storeUrl`);
   const args = options.storeUrl === undefined ? [kind] : [kind, options.storeUrl];
   const child = new Child<ServerRequest, ServerReply>('./target-server.ts', args, SERVER_FLAGS);
   const ready = await child.next();

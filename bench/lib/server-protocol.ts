@@ -4,9 +4,15 @@
  * `bot`: the real intake (startBot, SQLite file in a temp dir); `pg`: the real intake as an intake-only process
  * (ROLE=intake) on a PostgreSQL database given to it; `express`: a bare Express 5 route answering 204;
  * `bot-without-write`: the real bot whose store answers every delivery 'accepted' without writing it (a peer,
- * not a mode of the product: what the intake's HTTP path alone costs, against which the write's cost shows).
+ * not a mode of the product: what the intake's HTTP path alone costs, against which the write's cost shows);
+ * `express-sqlite` and `express-pg`: the durable peers, a hand-written Express route that verifies, parses and
+ * inserts one row per request (better-sqlite3 with `synchronous=FULL`, or node-postgres) before its 204
+ * (lib/durable-peers.ts).
  */
-export type ServerKind = 'bot' | 'pg' | 'express' | 'bot-without-write';
+export type ServerKind = 'bot' | 'pg' | 'express' | 'bot-without-write' | 'express-sqlite' | 'express-pg';
+
+/** The kinds that keep their deliveries in a PostgreSQL database given to them (ServerOptions.storeUrl). */
+export const POSTGRES_KINDS: ReadonlySet<ServerKind> = new Set(['pg', 'express-pg']);
 
 export type ServerRequest = { type: 'usage' } | { type: 'stop' };
 

@@ -9,28 +9,26 @@ import { createLogger } from '../../src/base/logger.js';
 import { startBot } from '../../src/bot.js';
 import { listen } from '../../src/http-server.js';
 import { BENCH_GUILD_ID, BENCH_SECRET } from './delivery.js';
+import { startPostgresPeer, startSqlitePeer } from './durable-peers.js';
+import type { RunningServer } from './running-server.js';
 import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.js';
 import { applySqliteCacheOverride } from './sqlite-cache-override.js';
 
 /**
- * A server process of the benchmarks: the real bot (SQLite or PostgreSQL) or the bare Express peer, started the same way
- * (this module, forked with tsx), so the two differ only in what they serve.
+ * A server process of the benchmarks: the real bot (SQLite or PostgreSQL), the bare Express peer or a durable peer
+ * (lib/durable-peers.ts), started the same way (this module, forked with tsx), so they differ only in what they serve.
  */
 
 applySqliteCacheOverride();
-
-interface Running {
-  url: string;
-  path: string;
-  handled(): number | Promise<number>;
-  stop(): Promise<void>;
-}
 
 /**
  * The real intake: on a SQLite file of its own (`storeUrl` undefined), or as an intake-only process on a
  * PostgreSQL database that other server processes of the same measurement may share.
  */
-async function startRealBot(storeUrl: string | undefined, options: { withoutWrite?: boolean } = {}): Promise<Running> {
+async function startRealBot(
+  storeUrl: string | undefined,
+  options: { withoutWrite?: boolean } = {},
+): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-'));
   const config = {
     DISCORD_TOKEN: 'x',
@@ -71,7 +69,7 @@ async function startRealBot(storeUrl: string | undefined, options: { withoutWrit
   };
 }
 
-async function startBareExpress(): Promise<Running> {
+async function startBareExpress(): Promise<RunningServer> {
   let handled = 0;
   const app = express();
   app.post('/webhooks/:hookId', (_req, res) => {
@@ -91,11 +89,24 @@ function reply(message: ServerReply, then: () => void = () => {}): void {
   process.send?.(message, then);
 }
 
-const kind = process.argv[2] as ServerKind;
-const server =
-  kind === 'express'
-    ? await startBareExpress()
-    : await startRealBot(process.argv[3], { withoutWrite: kind === 'bot-without-write' });
+function start(kind: ServerKind, storeUrl: string | undefined): Promise<RunningServer> {
+  switch (kind) {
+    case 'express':
+      return startBareExpress();
+    case 'express-sqlite':
+      return startSqlitePeer();
+    case 'express-pg':
+      if (storeUrl === undefined) throw new Error('express-pg needs a database');
+      return startPostgresPeer(storeUrl);
+    case 'bot-without-write':
+      return startRealBot(undefined, { withoutWrite: true });
+    case 'bot':
+    case 'pg':
+      return startRealBot(storeUrl);
+  }
+}
+
+const server = await start(process.argv[2] as ServerKind, process.argv[3]);
 process.on('message', (message: ServerRequest) => {
   if (message.type === 'usage') {
     const cpu = process.cpuUsage();
