@@ -28,16 +28,21 @@ interface Outcome {
 }
 
 /** `npm run backup -- <args>` as launch.js runs it, on the sources; the environment holds nothing of this one's. */
-function backup(
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-  user?: { uid: number; gid: number },
-): Promise<Outcome> {
-  return run(process.execPath, ['--import', TSX, SCRIPT, ...args], {
+/**
+ * Root reads any file whatever its mode (CAP_DAC_OVERRIDE): as root, the backup runs without that capability
+ * (util-linux's setpriv), so a store file of mode 000 is refused to it as to another user. Running it as another
+ * user (nobody) instead would need the checkout and Node to be reachable by that user, which a CI's temporary
+ * folders (0700) are not.
+ */
+const AS_ANOTHER_USER = ['--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-dac_override,-dac_read_search'];
+
+function backup(args: string[], env: Record<string, string>, cwd?: string, asAnotherUser = false): Promise<Outcome> {
+  const command = [process.execPath, '--import', TSX, SCRIPT, ...args];
+  const [file, ...rest] =
+    asAnotherUser && process.getuid?.() === 0 ? ['setpriv', ...AS_ANOTHER_USER, '--', ...command] : command;
+  return run(file ?? process.execPath, rest, {
     env: { PATH: process.env.PATH ?? '', ...env },
     ...(cwd === undefined ? {} : { cwd }),
-    ...(user ?? {}),
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: Outcome) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
@@ -126,17 +131,11 @@ describe('npm run backup', () => {
 
   it("says in one line to run it as the store's owner when this user cannot open the store", async () => {
     const destination = join(dir.path, 'elsewhere', 'copy.sqlite');
-    // Another user than the store's (the bot's): as root, run as nobody; otherwise take this user's access away.
-    const asRoot = process.getuid?.() === 0;
-    if (asRoot) chmodSync(dir.path, 0o755);
-    else chmodSync(storeFile, 0o000);
+    // Another user than the store's (the bot's) has no access to its file (0600 as the bot keeps it; 000 here, so
+    // that this user is refused too).
+    chmodSync(storeFile, 0o000);
     try {
-      const outcome = await backup(
-        [destination],
-        { STORE_URL: `sqlite://${storeFile}` },
-        undefined,
-        asRoot ? { uid: 65534, gid: 65534 } : undefined,
-      );
+      const outcome = await backup([destination], { STORE_URL: `sqlite://${storeFile}` }, undefined, true);
       expect(outcome.code).toBe(1);
       expect(outcome.stdout).toBe('');
       expect(outcome.stderr).toMatch(
