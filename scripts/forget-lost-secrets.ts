@@ -26,7 +26,7 @@ try {
   const stores = {
     hooks: store.hooks,
     guilds: store.guilds,
-    apps: appRecordsOn(store.records),
+    apps: appRecordsOn(store.documents),
     secrets: createSecretBox(SECRET_KEY),
   };
   const lost = await findLostSecrets(stores);

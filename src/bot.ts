@@ -83,7 +83,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const clock = options.clock ?? Date.now;
   const store = await openStore(config.STORE_URL, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
-  const appRecords = appRecordsOn(store.records, logger);
+  const appRecords = appRecordsOn(store.documents, logger);
   try {
     const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appRecords, secrets });
     if (Object.values(sealed).some((count) => count > 0)) logger.info(sealed, 'sealed stored secrets with SECRET_KEY');

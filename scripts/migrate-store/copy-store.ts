@@ -79,10 +79,10 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
 
 async function copyRecords(from: Store, to: Store): Promise<number> {
   let copied = 0;
-  for (const kind of await from.records.kinds()) {
-    for (const { key, value, at } of await from.records.list(kind)) {
+  for (const kind of await from.documents.kinds()) {
+    for (const { key, value, at } of await from.documents.list(kind)) {
       // With its time: what is due or old in the source is due or old in the target.
-      await to.records.update(
+      await to.documents.update(
         kind,
         key,
         () => value,

@@ -22,7 +22,7 @@ export interface GuildForgetting {
    * Forgets everything kept for the guild, in one transaction: its hooks (and their activity), its settings
    * with the server key, every delivery of its hooks (waiting, held, or remembered as posted: the hooks are
    * gone, so the service's retries are refused as unknown anyway), its channels' state, and its documents (see
-   * RecordStore for which are a guild's), its community record and its duty settings and role holders. Admin actions (the audit log) stay until their own sweep. Every
+   * DocumentStore for which are a guild's), its community record and its duty settings and role holders. Admin actions (the audit log) stay until their own sweep. Every
    * process's caches drop the hooks and settings at the commit. Forgetting a guild the store has nothing of
    * changes nothing.
    */

@@ -1,27 +1,27 @@
-import type { RecordEngine } from './record-engine.js';
 import type { SessionFacts } from './session-facts.js';
 import { SHIFT_LOOKBACK_MS, type sessionStatements } from './session-statements.js';
+import type { SqlRunner } from './sql-runner.js';
 
 type SessionStatements = ReturnType<typeof sessionStatements>;
 
-/** Reads one session's facts (see SessionRecord.sessionFacts) with the engine's reads. */
+/** Reads one session's facts (see SessionRecord.sessionFacts) with the runner's reads. */
 export async function readSessionFacts(
-  engine: RecordEngine,
+  runner: SqlRunner,
   sql: SessionStatements,
   where: { guildId: string; server: string; sessionId: number },
   until: number,
   limit: number,
 ): Promise<SessionFacts | undefined> {
   const { guildId, server, sessionId } = where;
-  const [row] = await engine.read(sql.session, [guildId, server, sessionId]);
+  const [row] = await runner.read(sql.session, [guildId, server, sessionId]);
   if (!row || row.started_at === null) return undefined;
   const from = row.started_at;
   // Up to its end, the end's own moment included; while it runs, up to now.
   const to = row.ended_at === null ? until : row.ended_at + 1;
   const [cases, modcalls, shifts] = await Promise.all([
-    engine.read(sql.cases, [guildId, server, from, to, limit]),
-    engine.read(sql.modcalls, [guildId, server, from, to, limit]),
-    engine.read(sql.shifts, [guildId, server, from - SHIFT_LOOKBACK_MS, to, from, limit]),
+    runner.read(sql.cases, [guildId, server, from, to, limit]),
+    runner.read(sql.modcalls, [guildId, server, from, to, limit]),
+    runner.read(sql.shifts, [guildId, server, from - SHIFT_LOOKBACK_MS, to, from, limit]),
   ]);
   return {
     session: {

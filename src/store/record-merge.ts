@@ -2,9 +2,9 @@ import { removeControlCharacters } from '../base/control-characters.js';
 import { readStoredBody } from '../upstream/read-stored-body.js';
 import { recordUpdateOf, type RecordUpdate } from '../upstream/record-update.js';
 import type { ModcallHandling } from './community-record.js';
-import type { RecordGuard, RecordWrite } from './record-engine.js';
 import type { RecordStatements, UnrecordedRow } from './record-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
+import type { SqlGuard, SqlWrite } from './sql-runner.js';
 
 /** The statements that merge one update of a guild's delivery (its game server: `server`, or '' for none). */
 export function mergeWrites(
@@ -12,7 +12,7 @@ export function mergeWrites(
   guildId: string,
   server: string,
   update: RecordUpdate,
-): RecordWrite[] {
+): SqlWrite[] {
   const s = statements;
   switch (update.kind) {
     case 'case': {
@@ -86,9 +86,9 @@ function nulls(values: unknown[]): unknown[] {
 /** What one pass of the record's writer runs: the merges of what the deliveries tell, then their marks cleared. */
 export interface RecordingPlan {
   /** The deliveries read, all still stored: merged only if so (see planRecording). */
-  stillStored: RecordGuard;
-  merges: RecordWrite[];
-  markRecorded: RecordWrite | undefined;
+  stillStored: SqlGuard;
+  merges: SqlWrite[];
+  markRecorded: SqlWrite | undefined;
   recorded: number;
   skipped: number;
   /** The guilds anything of these rows was merged for. */
@@ -113,7 +113,7 @@ export function planRecording(
   statements: RecordStatements,
   rows: readonly UnrecordedRow[],
 ): RecordingPlan {
-  const merges: RecordWrite[] = [];
+  const merges: SqlWrite[] = [];
   // Each guild's oldest time merged: when it is due for the retention sweep (noteGuild).
   const guilds = new Map<string, number>();
   const shiftGuilds = new Set<string>();

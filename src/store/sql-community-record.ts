@@ -7,12 +7,12 @@ import {
   type RecordSettings,
   type RecordTableName,
 } from './community-record.js';
-import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { modcallParams, planRecording, type RecordingPlan } from './record-merge.js';
 import { keyOf, RECORD_TABLES, type DueGuildRow, type UnrecordedRow } from './record-statements.js';
 import { SET_ASIDE_KEPT_MS } from './set-aside.js';
 import type { SqlDialect } from './sql-dialect.js';
 import { SqlRecordQueries } from './sql-record-queries.js';
+import type { SqlRunner, SqlWrite } from './sql-runner.js';
 import type { SqlSetAside } from './sql-set-aside.js';
 import { isStoreUnavailable } from './store-unavailable.js';
 import { sweepInSlices } from './sweep-in-slices.js';
@@ -25,21 +25,21 @@ const SWEEP_LABEL = "the community record's retention sweep";
 
 /**
  * The community record on either engine: what it answers (sql-record-queries.ts), and how it is written, kept for
- * its retention and copied by migrate-store; the shared statements, run by the engine's {@link RecordEngine}.
+ * its retention and copied by migrate-store; the shared statements, run by the engine's {@link SqlRunner}.
  * What its writer or its sweep cannot do for one delivery or one guild is set aside (set-aside.ts), the rest done.
  */
 export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRecord {
   constructor(
     d: SqlDialect,
-    engine: RecordEngine,
+    runner: SqlRunner,
     private readonly setAside: SqlSetAside,
     private readonly clock: () => number,
   ) {
-    super(d, engine);
+    super(d, runner);
   }
 
   async recordPending(limit: number): Promise<RecordingPass> {
-    const rows = await this.engine.read(this.sql.unrecorded, [limit]);
+    const rows = await this.runner.read(this.sql.unrecorded, [limit]);
     try {
       return await this.applyRecording(planRecording(this.d, this.sql, rows));
     } catch (error) {
@@ -55,13 +55,13 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
   async retrySetAside(limit: number): Promise<RecordingPass> {
     const due = await this.setAside.due('record-writer', this.clock(), limit);
     if (due.length === 0) return emptyPass();
-    const rows = await this.engine.read(this.sql.unrecordedOf, [this.d.list(due.map(({ item }) => Number(item)))]);
+    const rows = await this.runner.read(this.sql.unrecordedOf, [this.d.list(due.map(({ item }) => Number(item)))]);
     const found = new Set(rows.map((row) => String(row.seq)));
     // Gone meanwhile (its guild forgotten, or its retention over): nothing left to try.
     const gone = due
       .filter(({ item }) => !found.has(item))
       .map(({ item }) => this.setAside.clearWrite('record-writer', item));
-    if (gone.length > 0) await this.engine.write(gone);
+    if (gone.length > 0) await this.runner.write(gone);
     const passes: RecordingPass[] = [];
     for (const row of [...rows].sort((a, b) => a.seq - b.seq)) passes.push(await this.recordAlone(row, true));
     return sumPasses(passes);
@@ -69,17 +69,17 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
 
   /** The first step of {@link recordPending}: what waits, read without a lock, and what merging it writes. */
   async planPending(limit: number): Promise<RecordingPlan> {
-    return planRecording(this.d, this.sql, await this.engine.read(this.sql.unrecorded, [limit]));
+    return planRecording(this.d, this.sql, await this.runner.read(this.sql.unrecorded, [limit]));
   }
 
   /**
    * The second: the merges, if every delivery read is still stored (else nothing now), then the marks, with
    * `alsoMarked` in the marks' transaction (a delivery recorded is no longer set aside).
    */
-  async applyRecording(plan: RecordingPlan, alsoMarked: readonly RecordWrite[] = []): Promise<RecordingPass> {
+  async applyRecording(plan: RecordingPlan, alsoMarked: readonly SqlWrite[] = []): Promise<RecordingPass> {
     const { stillStored, merges, markRecorded, recorded, skipped, guilds, shiftGuilds, sessionGuilds } = plan;
-    if (merges.length > 0 && !(await this.engine.writeIfFound(stillStored, merges))) return emptyPass();
-    if (markRecorded) await this.engine.write([markRecorded, ...alsoMarked]);
+    if (merges.length > 0 && !(await this.runner.writeIfFound(stillStored, merges))) return emptyPass();
+    if (markRecorded) await this.runner.write([markRecorded, ...alsoMarked]);
     return { recorded, skipped, setAside: 0, givenUp: 0, guilds, shiftGuilds, sessionGuilds };
   }
 
@@ -110,10 +110,10 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
     );
     if (aside.since <= now - SET_ASIDE_KEPT_MS) {
       const marked = { sql: this.sql.markRecorded, params: [this.d.list([row.seq])] };
-      await this.engine.write([marked, this.setAside.clearWrite('record-writer', item)]);
+      await this.runner.write([marked, this.setAside.clearWrite('record-writer', item)]);
       return { ...emptyPass(), givenUp: 1 };
     }
-    await this.engine.write([{ sql: this.sql.setDeliveryAside, params: [row.seq] }, aside.write]);
+    await this.runner.write([{ sql: this.sql.setDeliveryAside, params: [row.seq] }, aside.write]);
     return { ...emptyPass(), setAside: 1 };
   }
 
@@ -130,16 +130,16 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
       params: modcallParams(guildId, server, call, handled, cardAt),
     }));
     const oldest = Math.min(...calls.map((call) => call.at));
-    await this.engine.write([...writes, { sql: this.sql.noteGuild, params: [guildId, oldest] }]);
+    await this.runner.write([...writes, { sql: this.sql.noteGuild, params: [guildId, oldest] }]);
   }
 
   async oldestUnrecordedAt(): Promise<number | undefined> {
-    const [row] = await this.engine.read(this.sql.oldestUnrecorded, []);
+    const [row] = await this.runner.read(this.sql.oldestUnrecorded, []);
     return row?.received_at;
   }
 
   async settingsOf(guildId: string): Promise<RecordSettings> {
-    const [row] = await this.engine.read(this.sql.settingsOf, [guildId]);
+    const [row] = await this.runner.read(this.sql.settingsOf, [guildId]);
     return {
       retentionDays: row?.retention_days ?? DEFAULT_RECORD_RETENTION_DAYS,
       staffRoleId: row?.staff_role_id ?? null,
@@ -147,11 +147,11 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
   }
 
   async setRetentionDays(guildId: string, days: number): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setRetention, params: [guildId, days] }]);
+    await this.runner.write([{ sql: this.sql.setRetention, params: [guildId, days] }]);
   }
 
   async setStaffRole(guildId: string, roleId: string | null): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setStaffRole, params: [guildId, roleId] }]);
+    await this.runner.write([{ sql: this.sql.setStaffRole, params: [guildId, roleId] }]);
   }
 
   /**
@@ -163,7 +163,7 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
   async sweep(now: number): Promise<number> {
     let total = 0;
     for (;;) {
-      const due = await this.engine.read(this.sql.dueGuilds, [now, DUE_GUILDS_PAGE]);
+      const due = await this.runner.read(this.sql.dueGuilds, [now, DUE_GUILDS_PAGE]);
       for (const guild of due) total += await this.sweepApart(guild, now);
       // A guild swept, or set aside, is due again only after `now`: a page shorter than asked was the last.
       if (due.length < DUE_GUILDS_PAGE) return total;
@@ -178,11 +178,11 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
       let total = 0;
       for (const { table } of RECORD_TABLES) {
         const slice = this.sql.sweepSlice[table];
-        total += await sweepInSlices((limit) => this.engine.write([{ sql: slice, params: [guildId, before, limit] }]));
+        total += await sweepInSlices((limit) => this.runner.write([{ sql: slice, params: [guildId, before, limit] }]));
       }
       const settle = { sql: this.sql.settleDue, params: [...RECORD_TABLES.map(() => guildId), guildId] };
       const cleared = Number(guild.set_aside) > 0 ? [this.setAside.clearWrite('record-sweep', guildId)] : [];
-      await this.engine.write([settle, ...cleared]);
+      await this.runner.write([settle, ...cleared]);
       return total;
     } catch (error) {
       if (isStoreUnavailable(error)) throw error;
@@ -191,23 +191,23 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
         error,
         now,
       );
-      await this.engine.write([aside.write, { sql: this.sql.postponeSweep, params: [aside.retryAt, guildId] }]);
+      await this.runner.write([aside.write, { sql: this.sql.postponeSweep, params: [aside.retryAt, guildId] }]);
       return 0;
     }
   }
 
   exportRows(table: RecordTableName, after: RecordRow | undefined, limit: number): Promise<RecordRow[]> {
-    if (!after) return this.engine.read(this.sql.firstRows[table], [limit]);
-    return this.engine.read(this.sql.rowsAfter[table], [...keyOf(table).map((column) => after[column]), limit]);
+    if (!after) return this.runner.read(this.sql.firstRows[table], [limit]);
+    return this.runner.read(this.sql.rowsAfter[table], [...keyOf(table).map((column) => after[column]), limit]);
   }
 
   importRows(table: RecordTableName, rows: readonly RecordRow[]): Promise<number> {
-    return this.engine.write(rows.map((row) => insertRow(this.d, table, row)));
+    return this.runner.write(rows.map((row) => insertRow(this.d, table, row)));
   }
 }
 
 /** What importRows stores: the row's own columns, and nothing over a row already there. */
-function insertRow(d: SqlDialect, table: RecordTableName, row: RecordRow): RecordWrite {
+function insertRow(d: SqlDialect, table: RecordTableName, row: RecordRow): SqlWrite {
   const names = Object.keys(row);
   // The names become SQL: only a column name as the record's tables spell them gets that far.
   const odd = names.find((name) => !/^[a-z_]+$/.test(name));

@@ -1,7 +1,7 @@
 import { digestStatements } from './digest-statements.js';
 import type { Digests, DigestSchedule, DigestTake, Quota, StoredDigestSchedule } from './digests.js';
-import type { RecordEngine } from './record-engine.js';
 import type { SqlDialect } from './sql-dialect.js';
+import type { SqlRunner } from './sql-runner.js';
 import { sweepInSlices } from './sweep-in-slices.js';
 import type { DigestScheduleTable } from './tables.js';
 
@@ -11,50 +11,50 @@ export class SqlDigests implements Digests {
 
   constructor(
     d: SqlDialect,
-    private readonly engine: RecordEngine,
+    private readonly runner: SqlRunner,
   ) {
     this.sql = digestStatements(d);
   }
 
   async setQuota(guildId: string, quota: Quota): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setQuota, params: [guildId, quota.roleId, quota.hours, quota.per] }]);
+    await this.runner.write([{ sql: this.sql.setQuota, params: [guildId, quota.roleId, quota.hours, quota.per] }]);
   }
 
   async clearQuota(guildId: string, roleId: string): Promise<boolean> {
-    return (await this.engine.write([{ sql: this.sql.clearQuota, params: [guildId, roleId] }])) > 0;
+    return (await this.runner.write([{ sql: this.sql.clearQuota, params: [guildId, roleId] }])) > 0;
   }
 
   async quotasOf(guildId: string): Promise<Quota[]> {
-    const rows = await this.engine.read(this.sql.quotasOf, [guildId]);
+    const rows = await this.runner.read(this.sql.quotasOf, [guildId]);
     return rows.map((row) => ({ roleId: row.role_id, hours: row.hours, per: row.per }));
   }
 
   async setSchedule(schedule: DigestSchedule): Promise<void> {
     const { guildId, channelId, weekday, hour, timeZone, nextAt } = schedule;
-    await this.engine.write([
+    await this.runner.write([
       { sql: this.sql.setSchedule, params: [guildId, channelId, weekday, hour, timeZone, nextAt, nextAt] },
     ]);
   }
 
   async clearSchedule(guildId: string): Promise<boolean> {
-    return (await this.engine.write([{ sql: this.sql.clearSchedule, params: [guildId] }])) > 0;
+    return (await this.runner.write([{ sql: this.sql.clearSchedule, params: [guildId] }])) > 0;
   }
 
   async scheduleOf(guildId: string): Promise<StoredDigestSchedule | undefined> {
-    const [row] = await this.engine.read(this.sql.scheduleOf, [guildId]);
+    const [row] = await this.runner.read(this.sql.scheduleOf, [guildId]);
     return row && scheduleOf(row);
   }
 
   async dueSchedules(now: number, limit: number): Promise<StoredDigestSchedule[]> {
-    return (await this.engine.read(this.sql.dueSchedules, [now, limit])).map(scheduleOf);
+    return (await this.runner.read(this.sql.dueSchedules, [now, limit])).map(scheduleOf);
   }
 
   async advanceSchedule(guildId: string, from: number, to: number): Promise<void> {
-    await this.engine.write([{ sql: this.sql.advanceSchedule, params: [to, to, guildId, from] }]);
+    await this.runner.write([{ sql: this.sql.advanceSchedule, params: [to, to, guildId, from] }]);
   }
 
   async backOffSchedule(guildId: string, from: number, tryAt: number): Promise<void> {
-    await this.engine.write([{ sql: this.sql.backOffSchedule, params: [tryAt, guildId, from] }]);
+    await this.runner.write([{ sql: this.sql.backOffSchedule, params: [tryAt, guildId, from] }]);
   }
 
   async takePost(
@@ -64,26 +64,26 @@ export class SqlDigests implements Digests {
     now: number,
     staleBefore: number,
   ): Promise<DigestTake> {
-    const inserted = await this.engine.write([
+    const inserted = await this.runner.write([
       { sql: this.sql.insertPost, params: [guildId, periodEnd, channelId, now] },
     ]);
     if (inserted > 0) return { kind: 'taken', askedBefore: undefined };
-    const [post] = await this.engine.read(this.sql.postOf, [guildId, periodEnd]);
+    const [post] = await this.runner.read(this.sql.postOf, [guildId, periodEnd]);
     if (!post) return { kind: 'busy' };
     if (post.message_id !== null) return { kind: 'posted', messageId: post.message_id };
     if (post.asked_at >= staleBefore) return { kind: 'busy' };
-    const retaken = await this.engine.write([
+    const retaken = await this.runner.write([
       { sql: this.sql.retakePost, params: [now, guildId, periodEnd, post.asked_at] },
     ]);
     return retaken > 0 ? { kind: 'taken', askedBefore: post.asked_at } : { kind: 'busy' };
   }
 
   async markPosted(guildId: string, periodEnd: number, messageId: string, now: number): Promise<void> {
-    await this.engine.write([{ sql: this.sql.markPosted, params: [messageId, now, guildId, periodEnd] }]);
+    await this.runner.write([{ sql: this.sql.markPosted, params: [messageId, now, guildId, periodEnd] }]);
   }
 
   sweepPosts(before: number): Promise<number> {
-    return sweepInSlices((limit) => this.engine.write([{ sql: this.sql.sweepPosts, params: [before, limit] }]));
+    return sweepInSlices((limit) => this.runner.write([{ sql: this.sql.sweepPosts, params: [before, limit] }]));
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CoverageMinimum, CoverageSettings, DutySettings, DutyStore, RoleHolder } from './duty-store.js';
-import type { RecordEngine } from './record-engine.js';
 import type { SqlDialect } from './sql-dialect.js';
+import type { SqlRunner } from './sql-runner.js';
 import { columns, type RowOf } from './table-columns.js';
 
 const DUTY = columns('duty_guild', 'guild_id', 'board_channel_id', 'board_message_id', 'role_id', 'role_set_by');
@@ -67,45 +67,45 @@ export class SqlDutyStore implements DutyStore {
 
   constructor(
     d: SqlDialect,
-    private readonly engine: RecordEngine,
+    private readonly runner: SqlRunner,
   ) {
     this.sql = dutyStatements(d);
   }
 
   async settingsOf(guildId: string): Promise<DutySettings> {
-    const [row] = await this.engine.read(this.sql.settingsOf, [guildId]);
+    const [row] = await this.runner.read(this.sql.settingsOf, [guildId]);
     return row
       ? toSettings(row)
       : { guildId, boardChannelId: null, boardMessageId: null, roleId: null, roleSetBy: null };
   }
 
   async listConfigured(): Promise<DutySettings[]> {
-    return (await this.engine.read(this.sql.configured, [])).map(toSettings);
+    return (await this.runner.read(this.sql.configured, [])).map(toSettings);
   }
 
   async setBoardChannel(guildId: string, channelId: string | null): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setBoardChannel, params: [guildId, channelId] }]);
+    await this.runner.write([{ sql: this.sql.setBoardChannel, params: [guildId, channelId] }]);
   }
 
   async setBoardMessage(guildId: string, channelId: string, messageId: string | null): Promise<boolean> {
-    const changed = await this.engine.write([
+    const changed = await this.runner.write([
       { sql: this.sql.setBoardMessage, params: [messageId, guildId, channelId] },
     ]);
     return changed > 0;
   }
 
   async askBoardPost(guildId: string, channelId: string, now: number): Promise<number | undefined> {
-    await this.engine.write([{ sql: this.sql.askBoardPost, params: [now, guildId, channelId] }]);
-    const [row] = await this.engine.read(this.sql.boardAskedAt, [guildId, channelId]);
+    await this.runner.write([{ sql: this.sql.askBoardPost, params: [now, guildId, channelId] }]);
+    const [row] = await this.runner.read(this.sql.boardAskedAt, [guildId, channelId]);
     return row?.board_asked_at ?? undefined;
   }
 
   async setRole(guildId: string, roleId: string | null, setBy: string | null): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setRole, params: [guildId, roleId, roleId === null ? null : setBy] }]);
+    await this.runner.write([{ sql: this.sql.setRole, params: [guildId, roleId, roleId === null ? null : setBy] }]);
   }
 
   async roleHoldersOf(guildId: string): Promise<RoleHolder[]> {
-    return (await this.engine.read(this.sql.roleHoldersOf, [guildId])).map((row) => ({
+    return (await this.runner.read(this.sql.roleHoldersOf, [guildId])).map((row) => ({
       memberId: row.member_id,
       roleId: row.role_id,
       givenAt: row.given_at,
@@ -114,20 +114,20 @@ export class SqlDutyStore implements DutyStore {
 
   async noteRoleHolder(guildId: string, holder: RoleHolder): Promise<void> {
     const params: [string, string, string, number | null] = [guildId, holder.memberId, holder.roleId, holder.givenAt];
-    await this.engine.write([{ sql: this.sql.noteRoleHolder, params }]);
+    await this.runner.write([{ sql: this.sql.noteRoleHolder, params }]);
   }
 
   async forgetRoleHolder(guildId: string, memberId: string, roleId: string): Promise<void> {
-    await this.engine.write([{ sql: this.sql.forgetRoleHolder, params: [guildId, memberId, roleId] }]);
+    await this.runner.write([{ sql: this.sql.forgetRoleHolder, params: [guildId, memberId, roleId] }]);
   }
 
   async coverageOf(guildId: string): Promise<CoverageSettings> {
-    const [row] = await this.engine.read(this.sql.coverageOf, [guildId]);
+    const [row] = await this.runner.read(this.sql.coverageOf, [guildId]);
     return row ? toCoverage(row) : { guildId, minimum: null, uncoveredSince: null };
   }
 
   async listGuarded(): Promise<CoverageSettings[]> {
-    return (await this.engine.read(this.sql.guarded, [])).map(toCoverage);
+    return (await this.runner.read(this.sql.guarded, [])).map(toCoverage);
   }
 
   async setMinimum(guildId: string, minimum: CoverageMinimum | null): Promise<void> {
@@ -136,11 +136,11 @@ export class SqlDutyStore implements DutyStore {
       number | null,
       number | null,
     ];
-    await this.engine.write([{ sql: this.sql.setMinimum, params }]);
+    await this.runner.write([{ sql: this.sql.setMinimum, params }]);
   }
 
   async setUncoveredSince(guildId: string, since: number | null): Promise<void> {
-    await this.engine.write([{ sql: this.sql.setUncoveredSince, params: [since, guildId] }]);
+    await this.runner.write([{ sql: this.sql.setUncoveredSince, params: [since, guildId] }]);
   }
 }
 

@@ -2,7 +2,6 @@ import { wallDate } from '../base/time-zone.js';
 import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-record.js';
 import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
-import type { RecordEngine } from './record-engine.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
 import type { RecordExport } from './record-export.js';
 import { nameKeyOf, prefixEnd } from './record-merge.js';
@@ -26,10 +25,11 @@ import { recordStatements, type RecordStatements } from './record-statements.js'
 import type { SessionFacts, SessionRecord } from './session-facts.js';
 import { sessionStatements } from './session-statements.js';
 import type { SqlDialect } from './sql-dialect.js';
+import type { SqlRunner } from './sql-runner.js';
 
 /**
  * What the community record answers (lookups, statistics, charts, the export's pages) on either engine: the shared
- * statements, run by the engine's {@link RecordEngine}. The record's writing, retention and copy build on it
+ * statements, run by the engine's {@link SqlRunner}. The record's writing, retention and copy build on it
  * (sql-community-record.ts).
  */
 export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRecord {
@@ -37,43 +37,43 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
 
   constructor(
     protected readonly d: SqlDialect,
-    protected readonly engine: RecordEngine,
+    protected readonly runner: SqlRunner,
   ) {
     this.sql = recordStatements(d);
   }
 
   async casesOf(guildId: string, playerId: string, page: { limit: number; offset: number }): Promise<RecordedCase[]> {
-    const rows = await this.engine.read(this.sql.casesOf, [guildId, playerId, page.limit, page.offset]);
+    const rows = await this.runner.read(this.sql.casesOf, [guildId, playerId, page.limit, page.offset]);
     return rows.map(toRecordedCase);
   }
 
   caseTotals(guildId: string, playerId: string): Promise<CaseTypeCount[]> {
-    return this.engine.read(this.sql.caseTotals, [guildId, playerId]);
+    return this.runner.read(this.sql.caseTotals, [guildId, playerId]);
   }
 
   async findPlayers(guildId: string, prefix: string, limit: number): Promise<RecordedPlayer[]> {
     const key = nameKeyOf(prefix);
-    const rows = await this.engine.read(this.sql.playersFrom, [guildId, key, prefixEnd(key), limit]);
+    const rows = await this.runner.read(this.sql.playersFrom, [guildId, key, prefixEnd(key), limit]);
     return rows.map((row) => ({ playerId: row.player_id, name: row.name }));
   }
 
   async earlierCases(guildId: string, playerId: string, before: number): Promise<EarlierCases> {
-    const rows = await this.engine.read(this.sql.earlierCases, [guildId, playerId, before]);
+    const rows = await this.runner.read(this.sql.earlierCases, [guildId, playerId, before]);
     const lastAt = rows.length === 0 ? undefined : Math.max(...rows.map((row) => row.last_at));
     return { byType: rows.map(({ type, count }) => ({ type, count })), lastAt };
   }
 
   staffCases(guildId: string, memberId: string, range: TimeRange): Promise<CaseTypeCount[]> {
-    return this.engine.read(this.sql.staffCases, [guildId, memberId, range.from, range.to]);
+    return this.runner.read(this.sql.staffCases, [guildId, memberId, range.from, range.to]);
   }
 
   async shiftTotals(guildId: string, memberId: string, range: TimeRange): Promise<ShiftTotals> {
-    const [row] = await this.engine.read(this.sql.shiftTotals, [guildId, memberId, range.from, range.to]);
+    const [row] = await this.runner.read(this.sql.shiftTotals, [guildId, memberId, range.from, range.to]);
     return { count: row?.count ?? 0, seconds: row?.seconds ?? 0 };
   }
 
   async modcallResponse(guildId: string, range: TimeRange): Promise<ModcallResponse> {
-    const rows = await this.engine.read(this.sql.modcallTimes, [guildId, range.from, range.to]);
+    const rows = await this.runner.read(this.sql.modcallTimes, [guildId, range.from, range.to]);
     const claims = new Map<string, Array<number | null>>();
     for (const row of rows) {
       if (row.claimed_by !== null) claims.set(row.claimed_by, [...(claims.get(row.claimed_by) ?? []), row.to_claim]);
@@ -86,11 +86,11 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
 
   async memberModcalls(guildId: string, memberId: string, range: TimeRange): Promise<ModcallTimes> {
     const params = [memberId, memberId, guildId, range.from, range.to, memberId, memberId] as const;
-    return timesOf(await this.engine.read(this.sql.memberModcallTimes, [...params]));
+    return timesOf(await this.runner.read(this.sql.memberModcallTimes, [...params]));
   }
 
   async openShifts(guildId: string): Promise<OpenShift[]> {
-    const rows = await this.engine.read(this.sql.openShifts, [guildId]);
+    const rows = await this.runner.read(this.sql.openShifts, [guildId]);
     return rows.map((row) => ({
       server: row.server,
       shiftId: row.shift_id,
@@ -101,7 +101,7 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   }
 
   async runningSessions(guildId: string): Promise<RunningSession[]> {
-    const rows = await this.engine.read(this.sql.runningSessions, [guildId]);
+    const rows = await this.runner.read(this.sql.runningSessions, [guildId]);
     return rows.map((row) => ({
       server: row.server,
       sessionId: row.session_id,
@@ -111,18 +111,18 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   }
 
   async membersOffShift(guildId: string, startedFrom: number, endedFrom: number): Promise<string[]> {
-    const rows = await this.engine.read(this.sql.membersOffShift, [guildId, startedFrom, endedFrom]);
+    const rows = await this.runner.read(this.sql.membersOffShift, [guildId, startedFrom, endedFrom]);
     return rows.map((row) => row.member_id);
   }
 
   async leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]> {
-    const rows = await this.engine.read(this.sql.leaderboard[board], [guildId, range.from, range.to]);
+    const rows = await this.runner.read(this.sql.leaderboard[board], [guildId, range.from, range.to]);
     return rows.map((row) => ({ memberId: row.member_id, name: row.name, value: row.value }));
   }
 
   async findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined> {
-    const [byId] = await this.engine.read(this.sql.playerById, [guildId, idOrName]);
-    const [row] = byId ? [byId] : await this.engine.read(this.sql.playerByName, [guildId, nameKeyOf(idOrName)]);
+    const [byId] = await this.runner.read(this.sql.playerById, [guildId, idOrName]);
+    const [row] = byId ? [byId] : await this.runner.read(this.sql.playerByName, [guildId, nameKeyOf(idOrName)]);
     return row && { playerId: row.player_id, name: row.name };
   }
 
@@ -137,10 +137,10 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   ): Promise<Array<ExportRows[K]>> {
     this.exportSql ??= recordExportStatements(this.d);
     const pages = this.exportSql[kind];
-    if (!after) return this.engine.read(pages.first, [guildId, range.from, range.to, limit]);
+    if (!after) return this.runner.read(pages.first, [guildId, range.from, range.to, limit]);
     // From the last row's time on: the key's comparison passes over that row and the ones before it at its time.
     const from = Math.max(range.from, after.at);
-    return this.engine.read(pages.after, [guildId, from, range.to, ...exportKeyOf(kind, after), limit]);
+    return this.runner.read(pages.after, [guildId, from, range.to, ...exportKeyOf(kind, after), limit]);
   }
 
   private sessionSql?: ReturnType<typeof sessionStatements>;
@@ -153,24 +153,24 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
     limit: number,
   ): Promise<SessionFacts | undefined> {
     this.sessionSql ??= sessionStatements(this.d);
-    return readSessionFacts(this.engine, this.sessionSql, { guildId, server, sessionId }, until, limit);
+    return readSessionFacts(this.runner, this.sessionSql, { guildId, server, sessionId }, until, limit);
   }
 
   private chartSql?: ReturnType<typeof recordChartStatements>;
 
   guildCases(guildId: string, range: TimeRange): Promise<CaseTypeCount[]> {
-    return this.engine.read(this.sql.guildCases, [guildId, range.from, range.to]);
+    return this.runner.read(this.sql.guildCases, [guildId, range.from, range.to]);
   }
 
   async sessionTotals(guildId: string, range: TimeRange): Promise<SessionTotals> {
-    const [row] = await this.engine.read(this.sql.sessionTotals, [guildId, range.from, range.to]);
+    const [row] = await this.runner.read(this.sql.sessionTotals, [guildId, range.from, range.to]);
     return { sessions: row?.sessions ?? 0, seconds: row?.seconds ?? 0, peakPlayers: row?.peak_players ?? null };
   }
 
   async guildDays(guildId: string, range: TimeRange, timeZone: string): Promise<GuildDay[]> {
     this.chartSql ??= recordChartStatements(this.d);
     const { from, to } = range;
-    const rows = await this.engine.read(this.chartSql.guildQuarters, [
+    const rows = await this.runner.read(this.chartSql.guildQuarters, [
       guildId,
       from,
       to,
@@ -199,7 +199,7 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
 
   async shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]> {
     this.chartSql ??= recordChartStatements(this.d);
-    const rows = await this.engine.read(this.chartSql.shiftDays, [guildId, memberId, range.from, range.to]);
+    const rows = await this.runner.read(this.chartSql.shiftDays, [guildId, memberId, range.from, range.to]);
     return rows.map(({ day, seconds }) => ({ day, seconds }));
   }
 }

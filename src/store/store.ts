@@ -3,12 +3,12 @@ import type { CommunityRecord } from './community-record.js';
 import type { CoordinationOptions, FeedOwnership } from './coordination.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import type { Digests } from './digests.js';
+import type { DocumentStore } from './documents.js';
 import type { DutyStore } from './duty-store.js';
 import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
 import type { HookStore } from './hooks.js';
-import type { RecordStore } from './records.js';
 import type { SetAsideStore } from './set-aside.js';
 import type { StoreSignals } from './signals.js';
 
@@ -27,7 +27,7 @@ export interface Store extends GuildForgetting {
   readonly deliveries: DeliveryQueue;
   readonly activity: HookActivityStore;
   /** Documents of other features (the developer API's records, alerts, cards). */
-  readonly records: RecordStore;
+  readonly documents: DocumentStore;
   /** Admin actions, for /audit. */
   readonly audit: AuditLog;
   /** The community record: every case, shift, session and modcall, for lookups and statistics. */

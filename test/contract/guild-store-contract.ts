@@ -151,13 +151,13 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       await store.deliveries.accept({ ...delivery('elsewhere', 'modcall', 'hook-x'), guildId: other });
       await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + HOUR);
       await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
-      await store.records.update('app_guild', GUILD, () => ({ developerKey: 'sealed:v1:developer-key' }));
-      await store.records.update('app_cards', `${GUILD}:77`, () => ({ versions: {} }));
-      await store.records.update('incident', `${GUILD}:held:`, () => null);
-      await store.records.update('app_guild', other, () => ({ developerKey: 'sealed:v1:theirs' }));
+      await store.documents.update('app_guild', GUILD, () => ({ developerKey: 'sealed:v1:developer-key' }));
+      await store.documents.update('app_cards', `${GUILD}:77`, () => ({ versions: {} }));
+      await store.documents.update('incident', `${GUILD}:held:`, () => null);
+      await store.documents.update('app_guild', other, () => ({ developerKey: 'sealed:v1:theirs' }));
       // Another guild whose id starts with this one's: its documents are its own.
-      await store.records.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
-      await store.records.update('heartbeat', 'last', () => 5);
+      await store.documents.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
+      await store.documents.update('heartbeat', 'last', () => 5);
       await store.duty.setBoardChannel(GUILD, CHANNEL_A);
       await store.duty.setBoardChannel(other, CHANNEL_B);
       // A guild with settings and no webhook is known too (its server key, its routes).
@@ -196,9 +196,9 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       }
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 0, unrouted: {}, retrying: [] });
       expect(await store.deliveries.nextFor(CHANNEL_A, 10)).toEqual([]);
-      expect(await store.records.get('app_guild', GUILD)).toBeUndefined();
-      expect(await store.records.get('app_cards', `${GUILD}:77`)).toBeUndefined();
-      expect(await store.records.kinds()).toEqual(['app_guild', 'heartbeat']);
+      expect(await store.documents.get('app_guild', GUILD)).toBeUndefined();
+      expect(await store.documents.get('app_cards', `${GUILD}:77`)).toBeUndefined();
+      expect(await store.documents.kinds()).toEqual(['app_guild', 'heartbeat']);
       // The service's retry of a delivery it had posted finds no hook to go to.
       expect(await store.deliveries.accept(delivery('posted'), { requireHook: true })).toBe('unknown-hook');
 
@@ -206,8 +206,8 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       expect((await store.hooks.listForGuild(other)).map((h) => h.hookId)).toEqual(['hook-x']);
       expect((await store.guilds.get(other)).defaultChannelId).toBe(CHANNEL_B);
       expect((await store.deliveries.listOpen()).map((entry) => entry.deliveryId)).toEqual(['elsewhere']);
-      expect(await store.records.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
-      expect(await store.records.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
+      expect(await store.documents.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
+      expect(await store.documents.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
       expect((await store.duty.settingsOf(GUILD)).boardChannelId).toBeNull();
       expect((await store.duty.settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
 

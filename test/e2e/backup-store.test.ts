@@ -68,7 +68,7 @@ describe('npm run backup', () => {
     let writing = true;
     let written = 0;
     const writes = (async () => {
-      while (writing) await store.records.update('backup-test', `doc-${written++}`, () => ({ at: written }));
+      while (writing) await store.documents.update('backup-test', `doc-${written++}`, () => ({ at: written }));
     })();
     const outcome = await backup([destination], { STORE_URL: `sqlite://${storeFile}` });
     writing = false;
@@ -88,7 +88,7 @@ describe('npm run backup', () => {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
       expect((await restored.guilds.get(HOOK.guildId)).defaultChannelId).toBe('222222222222222222');
       // One moment of the store: the documents written before it, in order, none missing in between.
-      const keys = (await restored.records.list('backup-test')).map((record) => Number(record.key.slice(4)));
+      const keys = (await restored.documents.list('backup-test')).map((record) => Number(record.key.slice(4)));
       expect(keys.length).toBeGreaterThan(0);
       expect(keys.toSorted((a, b) => a - b)).toEqual(keys.map((_, index) => index));
     } finally {

@@ -42,7 +42,12 @@ function forgetLost(args: string[] = []): Promise<Outcome> {
 }
 
 function storesOf(store: Awaited<ReturnType<typeof openStore>>, key: string) {
-  return { hooks: store.hooks, guilds: store.guilds, apps: appRecordsOn(store.records), secrets: createSecretBox(key) };
+  return {
+    hooks: store.hooks,
+    guilds: store.guilds,
+    apps: appRecordsOn(store.documents),
+    secrets: createSecretBox(key),
+  };
 }
 
 beforeEach(async () => {
@@ -72,7 +77,7 @@ beforeEach(async () => {
     serverKey: lost.seal(PLAIN.serverKey),
     defaultChannelId: '333333333333333333',
   }));
-  const apps = appRecordsOn(store.records);
+  const apps = appRecordsOn(store.documents);
   await apps.updateGuild(GUILD, (app) => ({ ...app, developerKey: lost.seal(PLAIN.developerKey), keySetAt: 5 }));
   await store.close();
 });
@@ -110,7 +115,7 @@ describe('npm run forget-lost-secrets', () => {
     expect((await store.hooks.listForGuild(OTHER_GUILD)).map((hook) => hook.webhookId)).toEqual(['wh_kept']);
     const settings = await store.guilds.get(GUILD);
     expect(settings).toMatchObject({ serverKey: null, defaultChannelId: '333333333333333333' });
-    expect(await appRecordsOn(store.records).readGuild(GUILD)).toMatchObject({ developerKey: null, keySetAt: null });
+    expect(await appRecordsOn(store.documents).readGuild(GUILD)).toMatchObject({ developerKey: null, keySetAt: null });
     await store.close();
 
     expect((await forgetLost()).stdout).toContain('nothing to forget');

@@ -153,7 +153,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
       { content: reply?.content ?? '', message_reference: { message_id: card?.id ?? '' } },
     );
 
-    const cards = new CardRecords(harness.bot.store.records);
+    const cards = new CardRecords(harness.bot.store.documents);
     await harness.discord.waitFor(
       async () => (await cards.modcall(harness.guild.id, card?.id ?? ''))?.escalatedAt != null,
       15_000,
@@ -199,7 +199,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
       (messages) => messages.some((message) => isReport(message.embeds[0]?.title)),
       'the report made',
     );
-    const threads = new ThreadRecords(harness.bot.store.records);
+    const threads = new ThreadRecords(harness.bot.store.documents);
     const noted = await harness.discord.waitFor(
       async () => (await threads.followed(harness.guild.id)).threads[0]?.parts['report'],
       20_000,

@@ -9,5 +9,5 @@ export async function openAppRecords(
   logger?: Logger,
 ): Promise<AppRecords & { close(): Promise<void> }> {
   const store = await openStore(storeUrl);
-  return { ...appRecordsOn(store.records, logger), close: () => store.close() };
+  return { ...appRecordsOn(store.documents, logger), close: () => store.close() };
 }

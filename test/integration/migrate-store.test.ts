@@ -69,8 +69,8 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     await source.deliveries.accept(delivery('server-456', '456'));
     // The bot stopped between sending this message and Discord's answer: it is written down, not confirmed.
     await writeDownNext(source, CHANNEL, 'nonce-in-flight');
-    await source.records.update('app_guild', GUILD, () => ({ guildId: GUILD, developerKey: 'sealed-upk' }));
-    await source.records.update('alert_settings', GUILD, () => ({ guildId: GUILD, channelId: CHANNEL }));
+    await source.documents.update('app_guild', GUILD, () => ({ guildId: GUILD, developerKey: 'sealed-upk' }));
+    await source.documents.update('alert_settings', GUILD, () => ({ guildId: GUILD, channelId: CHANNEL }));
     await source.audit.append({ guildId: GUILD, userId: 'u1', action: '/setup', result: 'done', detail: null, at: 3 });
     await source.audit.append({
       guildId: GUILD,
@@ -140,8 +140,8 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     expect((await target.deliveries.nextFor(SERVER_CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual([
       'server-456',
     ]);
-    expect(await target.records.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
-    expect(await target.records.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
+    expect(await target.documents.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
+    expect(await target.documents.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
     expect(await target.duty.settingsOf(GUILD)).toEqual({
       guildId: GUILD,
       boardChannelId: CHANNEL,

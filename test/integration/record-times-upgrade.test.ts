@@ -43,7 +43,7 @@ const UNDO_COMMUNITY_RECORD = `DROP TABLE duty_guild; DROP TABLE duty_role_holde
 async function expectUpgraded(url: string): Promise<void> {
   const store = await openStore(url);
   try {
-    expect(await store.records.kinds()).toEqual([
+    expect(await store.documents.kinds()).toEqual([
       'alert_settings',
       'card',
       'card_final',
@@ -51,18 +51,18 @@ async function expectUpgraded(url: string): Promise<void> {
       'modcall_caller',
       'modcall_card',
     ]);
-    expect(await store.records.list('card')).toEqual([
+    expect(await store.documents.list('card')).toEqual([
       { key: 'g1:case:1:1', value: expect.anything() as unknown, at: 1_000 },
     ]);
-    expect((await store.records.list('card_message')).map(({ key, at }) => [key, at])).toEqual([
+    expect((await store.documents.list('card_message')).map(({ key, at }) => [key, at])).toEqual([
       ['c:m0', 0],
       ['c:m1', 1_000],
     ]);
-    expect((await store.records.list('card_final')).map(({ at }) => at)).toEqual([3_000]);
-    expect((await store.records.list('modcall_card')).map(({ key, at }) => [key, at])).toEqual([['g1:m2', 2_000]]);
-    const [caller] = await store.records.list('modcall_caller');
+    expect((await store.documents.list('card_final')).map(({ at }) => at)).toEqual([3_000]);
+    expect((await store.documents.list('modcall_card')).map(({ key, at }) => [key, at])).toEqual([['g1:m2', 2_000]]);
+    const [caller] = await store.documents.list('modcall_caller');
     expect(caller?.at).toBeGreaterThan(Date.now() - 60_000);
-    expect(await store.records.list('alert_settings')).toEqual([{ key: 'g1', value: { channelId: 'c' } }]);
+    expect(await store.documents.list('alert_settings')).toEqual([{ key: 'g1', value: { channelId: 'c' } }]);
   } finally {
     await store.close();
   }
@@ -123,22 +123,22 @@ describe('upgrading a store written before documents had times', () => {
     const from = `sqlite://${dir.path}/from.sqlite`;
     const to = `sqlite://${dir.path}/to.sqlite`;
     const source = await openStore(from);
-    await source.records.update(
+    await source.documents.update(
       'card',
       'g1:case:1:1',
       () => ({ postedAt: 1_000 }),
       () => 1_000,
     );
-    await source.records.update('alert_settings', 'g1', () => ({ channelId: 'c' }));
+    await source.documents.update('alert_settings', 'g1', () => ({ channelId: 'c' }));
     await source.close();
 
     await migrateStore(from, to);
     const target = await openStore(to);
     try {
-      expect(await target.records.listDue('card', 1_000, 10)).toEqual([
+      expect(await target.documents.listDue('card', 1_000, 10)).toEqual([
         { key: 'g1:case:1:1', value: { postedAt: 1_000 }, at: 1_000 },
       ]);
-      expect(await target.records.list('alert_settings')).toEqual([{ key: 'g1', value: { channelId: 'c' } }]);
+      expect(await target.documents.list('alert_settings')).toEqual([{ key: 'g1', value: { channelId: 'c' } }]);
     } finally {
       await target.close();
     }

@@ -58,7 +58,7 @@ async function storeWithPlainSecrets(storeUrl: string): Promise<void> {
     createdAt: 1,
   });
   await store.guilds.update(GUILD, (settings) => ({ ...settings, serverKey: SERVER_KEY }));
-  await appRecordsOn(store.records).updateGuild(GUILD, (app) => ({ ...app, developerKey: DEVELOPER_KEY }));
+  await appRecordsOn(store.documents).updateGuild(GUILD, (app) => ({ ...app, developerKey: DEVELOPER_KEY }));
   await store.close();
 }
 
@@ -68,7 +68,7 @@ async function readStored(storeUrl: string) {
     return {
       webhookSecret: (await store.hooks.get(HOOK_ID))?.secret,
       serverKey: (await store.guilds.get(GUILD)).serverKey,
-      developerKey: (await appRecordsOn(store.records).readGuild(GUILD)).developerKey,
+      developerKey: (await appRecordsOn(store.documents).readGuild(GUILD)).developerKey,
     };
   } finally {
     await store.close();

@@ -58,7 +58,7 @@ export function createCardsFeature(
   listeners: CardsListeners = {},
 ): CardsFeature {
   const { clock, logger } = parts;
-  const cards = new CardRecords(parts.store.records);
+  const cards = new CardRecords(parts.store.documents);
   const recordHandling = recordModcallHandling(parts.store.community, logger);
   const noteCard = async (card: ModcallCard) => {
     await recordHandling(card);

@@ -47,7 +47,7 @@ export function createThreadsFeature(
   sources: ThreadSources,
   timings: ThreadTimings = {},
 ): SessionThreadsFeature {
-  const sessionThreads = new ThreadRecords(parts.store.records);
+  const sessionThreads = new ThreadRecords(parts.store.documents);
   const keeper = new ThreadKeeper({
     threads: sessionThreads,
     record: parts.store.community,

@@ -12,14 +12,14 @@ import { explainConnectFailure } from './explain-connect-failure.js';
 import { migrate } from './migrations.js';
 import { PostgresAudit } from './pg-audit.js';
 import { createPostgresDeliveries } from './pg-deliveries.js';
+import { PostgresDocuments } from './pg-documents.js';
 import { PostgresGuildForgetting } from './pg-forget-guild.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
 import { PostgresLeases } from './pg-leases.js';
-import { PostgresRecordEngine } from './pg-record-engine.js';
-import { PostgresRecords } from './pg-records.js';
 import { PostgresSignals } from './pg-signals.js';
+import { PostgresSqlRunner } from './pg-sql-runner.js';
 import { requireSupportedVersion } from './require-supported-version.js';
 
 /** BIGINT (int8) as a JS number: every bigint here (seq, ms timestamps) stays far below 2^53. */
@@ -68,19 +68,19 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   const guilds = new PostgresGuildSettings(pool, signals, clock);
   const hooks = new PostgresHooks(pool, signals);
   const forgetting = new PostgresGuildForgetting(pool, hooks, guilds);
-  const recordEngine = new PostgresRecordEngine(pool);
-  const setAside = new SqlSetAside(postgresDialect, recordEngine);
+  const runner = new PostgresSqlRunner(pool);
+  const setAside = new SqlSetAside(postgresDialect, runner);
   return {
     kind: 'postgres',
     hooks,
     guilds,
     deliveries: createPostgresDeliveries(pool, guilds),
     activity: new PostgresHookActivity(pool),
-    records: new PostgresRecords(pool),
+    documents: new PostgresDocuments(pool),
     audit: new PostgresAudit(pool),
-    community: new SqlCommunityRecord(postgresDialect, recordEngine, setAside, clock),
-    digests: new SqlDigests(postgresDialect, recordEngine),
-    duty: new SqlDutyStore(postgresDialect, recordEngine),
+    community: new SqlCommunityRecord(postgresDialect, runner, setAside, clock),
+    digests: new SqlDigests(postgresDialect, runner),
+    duty: new SqlDutyStore(postgresDialect, runner),
     setAside,
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),

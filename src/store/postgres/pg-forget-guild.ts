@@ -63,7 +63,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
       ]);
       await client.query('DELETE FROM delivery WHERE guild_id = $1', [guildId]);
       await client.query('DELETE FROM channel_state WHERE guild_id = $1', [guildId]);
-      // The guild's own key, or the guild's key and ':' then more (RecordStore): no LIKE, whose _ and % would match.
+      // The guild's own key, or the guild's key and ':' then more (DocumentStore): no LIKE, whose _ and % would match.
       const documents = await client.query(`DELETE FROM record WHERE key = $1 OR starts_with(key, $1 || ':')`, [
         guildId,
       ]);

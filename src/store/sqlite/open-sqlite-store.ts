@@ -15,13 +15,13 @@ import { lockStoreFile } from './process-lock.js';
 import { createPrivateStoreFile, restrictCompanionFiles } from './restrict-file-modes.js';
 import { SqliteAudit } from './sqlite-audit.js';
 import { createSqliteDeliveries } from './sqlite-deliveries.js';
+import { SqliteDocuments } from './sqlite-documents.js';
 import { SqliteGuildForgetting } from './sqlite-forget-guild.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
 import { SqliteHooks } from './sqlite-hooks.js';
-import { SqliteRecordEngine } from './sqlite-record-engine.js';
-import { SqliteRecords } from './sqlite-records.js';
 import { SqliteReroute } from './sqlite-reroute.js';
+import { SqliteSqlRunner } from './sqlite-sql-runner.js';
 import { WriteBatcher } from './write-batcher.js';
 
 /**
@@ -76,19 +76,19 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   const deliveries = createSqliteDeliveries(db, writes);
   const hooks = new SqliteHooks(db, writes);
   const forgetting = new SqliteGuildForgetting(db, writes, hooks);
-  const recordEngine = new SqliteRecordEngine(db, writes);
-  const setAside = new SqlSetAside(sqliteDialect, recordEngine);
+  const runner = new SqliteSqlRunner(db, writes);
+  const setAside = new SqlSetAside(sqliteDialect, runner);
   return {
     kind: memory ? 'memory' : 'sqlite',
     hooks,
     guilds: new SqliteGuildSettings(db, writes, new SqliteReroute(db, clock)),
     deliveries,
     activity: new SqliteHookActivity(db, writes),
-    records: new SqliteRecords(db, writes),
+    documents: new SqliteDocuments(db, writes),
     audit: new SqliteAudit(db, writes),
-    community: new SqlCommunityRecord(sqliteDialect, recordEngine, setAside, clock),
-    digests: new SqlDigests(sqliteDialect, recordEngine),
-    duty: new SqlDutyStore(sqliteDialect, recordEngine),
+    community: new SqlCommunityRecord(sqliteDialect, runner, setAside, clock),
+    digests: new SqlDigests(sqliteDialect, runner),
+    duty: new SqlDutyStore(sqliteDialect, runner),
     setAside,
     signals,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),

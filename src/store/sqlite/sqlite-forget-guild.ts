@@ -38,7 +38,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     this.dropOpen = db.prepare(`DELETE FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`);
     this.forgetPosted = db.prepare('DELETE FROM delivery WHERE guild_id = ?');
     this.forgetChannels = db.prepare('DELETE FROM channel_state WHERE guild_id = ?');
-    // The guild's own key, or the guild's key and ':' then more (RecordStore): no LIKE, whose _ and % would match.
+    // The guild's own key, or the guild's key and ':' then more (DocumentStore): no LIKE, whose _ and % would match.
     this.forgetDocuments = db.prepare(
       `DELETE FROM record WHERE key = @guildId OR substr(key, 1, length(@guildId) + 1) = @guildId || ':'`,
     );

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { RecordEngine, RecordWrite } from '../../../src/store/record-engine.js';
 import { SqlCommunityRecord } from '../../../src/store/sql-community-record.js';
 import { sqliteDialect, type Sql } from '../../../src/store/sql-dialect.js';
+import type { SqlRunner, SqlWrite } from '../../../src/store/sql-runner.js';
 import { SqlSetAside } from '../../../src/store/sql-set-aside.js';
 import { migrate } from '../../../src/store/sqlite/migrations.js';
 
@@ -16,8 +16,8 @@ function countingRecord() {
   const db = new Database(':memory:');
   migrate(db);
   const reads: string[] = [];
-  const writes: RecordWrite[] = [];
-  const engine: RecordEngine = {
+  const writes: SqlWrite[] = [];
+  const engine: SqlRunner = {
     read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params) {
       reads.push(sql.text);
       return Promise.resolve(db.prepare(sql.text).all(...params) as Row[]);
@@ -41,7 +41,7 @@ function guildId(i: number): string {
 }
 
 /** The guilds the writes of a sweep touched (every sweep statement binds the guild first). */
-function guildsWritten(writes: readonly RecordWrite[]): Set<unknown> {
+function guildsWritten(writes: readonly SqlWrite[]): Set<unknown> {
   return new Set(writes.map((write) => write.params[0]));
 }
 

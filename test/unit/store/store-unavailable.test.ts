@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
-import type { RecordEngine } from '../../../src/store/record-engine.js';
 import { SqlCommunityRecord } from '../../../src/store/sql-community-record.js';
 import { sqliteDialect, type Sql } from '../../../src/store/sql-dialect.js';
+import type { SqlRunner } from '../../../src/store/sql-runner.js';
 import { SqlSetAside } from '../../../src/store/sql-set-aside.js';
 import { migrate } from '../../../src/store/sqlite/migrations.js';
 import { isStoreUnavailable } from '../../../src/store/store-unavailable.js';
@@ -46,7 +46,7 @@ describe('a failure of the store as a whole', () => {
     const db = new Database(':memory:');
     migrate(db);
     let down = false;
-    const engine: RecordEngine = {
+    const engine: SqlRunner = {
       read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params) {
         return Promise.resolve(db.prepare(sql.text).all(...params) as Row[]);
       },

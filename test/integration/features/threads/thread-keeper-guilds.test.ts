@@ -44,14 +44,14 @@ describe('the session threads of many guilds', () => {
   it("starts a guild's thread while 101 guilds' documents cannot be read: those back off, and start once readable", async () => {
     const time = new ManualTime();
     // Another process's lanes post the session cards and follow their threads (its own records, as that process).
-    const elsewhere = new ThreadRecords(store.records);
+    const elsewhere = new ThreadRecords(store.documents);
     const failing = Array.from({ length: 101 }, (_, i) => `4000000000000${String(i).padStart(5, '0')}`);
     for (const [i, guildId] of failing.entries()) {
       await elsewhere.setOn(guildId, true);
       await elsewhere.follow(card(guildId, time.now() - 60_000 + i));
     }
     let readable = false;
-    const records = failReadsOf(store.records, 'session_threads', (key) => !readable && failing.includes(key));
+    const records = failReadsOf(store.documents, 'session_threads', (key) => !readable && failing.includes(key));
     const started: string[] = [];
     let backoffs = 0;
     keeper = new ThreadKeeper({
@@ -95,12 +95,12 @@ describe('the session threads of many guilds', () => {
     readable = true;
     await time.advance(20_000, settle);
     expect(started).toHaveLength(102);
-    expect(await new ThreadRecords(store.records).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
+    expect(await new ThreadRecords(store.documents).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
   });
 
   it("starts a guild's other threads while Discord fails to start one of them, and that one at its retry", async () => {
     const time = new ManualTime();
-    const threads = new ThreadRecords(store.records);
+    const threads = new ThreadRecords(store.documents);
     await threads.setOn('g1', true);
     await threads.follow({ ...card('g1', time.now() - 1_000), sessionId: 1, messageId: 'card-1' });
     await threads.follow({ ...card('g1', time.now()), sessionId: 2, messageId: 'card-2' });

@@ -1,11 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import type { RecordEngine, RecordGuard, RecordWrite } from '../record-engine.js';
 import type { Sql } from '../sql-dialect.js';
+import type { SqlGuard, SqlRunner, SqlWrite } from '../sql-runner.js';
 import type { WriteBatcher } from './write-batcher.js';
 
-/** The community record's statements on SQLite: reads at once, writes as one job of the single writer. */
-export class SqliteRecordEngine implements RecordEngine {
+/** Shared statements on SQLite: reads at once, writes as one job of the single writer. */
+export class SqliteSqlRunner implements SqlRunner {
   /** Each statement prepared once, when first run. */
   private readonly prepared = new Map<string, Statement>();
 
@@ -18,11 +18,11 @@ export class SqliteRecordEngine implements RecordEngine {
     return Promise.resolve(this.statement(sql).all(...params) as Row[]);
   }
 
-  write(writes: readonly RecordWrite[]): Promise<number> {
+  write(writes: readonly SqlWrite[]): Promise<number> {
     return this.writes.run(() => this.runAll(writes));
   }
 
-  writeIfFound(guard: RecordGuard, writes: readonly RecordWrite[]): Promise<boolean> {
+  writeIfFound(guard: SqlGuard, writes: readonly SqlWrite[]): Promise<boolean> {
     return this.writes.run(() => {
       if (this.statement(guard.sql).all(...guard.params).length !== guard.rows) return false;
       this.runAll(writes);
@@ -30,7 +30,7 @@ export class SqliteRecordEngine implements RecordEngine {
     });
   }
 
-  private runAll(writes: readonly RecordWrite[]): number {
+  private runAll(writes: readonly SqlWrite[]): number {
     let changes = 0;
     for (const write of writes) changes += this.statement(write.sql).run(...write.params).changes;
     return changes;

@@ -1,14 +1,14 @@
 /** One stored document, with its time when it has one. */
-export interface StoredRecord {
+export interface StoredDocument {
   key: string;
   value: unknown;
-  /** The document's indexed time (see {@link RecordStore.update}); absent when it has none. */
+  /** The document's indexed time (see {@link DocumentStore.update}); absent when it has none. */
   at?: number;
 }
 
 /**
  * Gives a document its indexed time from the value about to be stored: when it falls due, or when it was made
- * (what {@link RecordStore.listDue} and {@link RecordStore.sweepBefore} read); null for none.
+ * (what {@link DocumentStore.listDue} and {@link DocumentStore.sweepBefore} read); null for none.
  */
 export type TimeOf = (value: unknown) => number | null;
 
@@ -20,8 +20,12 @@ export type TimeOf = (value: unknown) => number | null;
  *
  * A document that belongs to one guild is keyed by the guild's id, or by the guild's id, `:` and more
  * (`<guildId>:<appId>`): that is how forgetting a guild finds them, whatever their kind.
+ *
+ * They are kept in the table `record`, a name from before the community record: the table keeps it because a
+ * rename would fail every query of the previous version's processes still running during a rolling restart on
+ * PostgreSQL. In the code they are documents (`store.documents`).
  */
-export interface RecordStore {
+export interface DocumentStore {
   get(kind: string, key: string): Promise<unknown>;
   /**
    * Applies `change` to the stored value (undefined when there is none) and stores what it returns, in one
@@ -36,14 +40,14 @@ export interface RecordStore {
    * this way after each post, where an update per card cost five round trips to PostgreSQL. Of two documents
    * with the same key, the later stands.
    */
-  put(kind: string, documents: readonly StoredRecord[]): Promise<void>;
+  put(kind: string, documents: readonly StoredDocument[]): Promise<void>;
   /** The values of those of `keys` that have a document, in one read. */
   getAll(kind: string, keys: readonly string[]): Promise<Map<string, unknown>>;
   delete(kind: string, key: string): Promise<void>;
   /** Every document of a kind, by key order (migrate-store: the times are copied with them). */
-  list(kind: string): Promise<StoredRecord[]>;
+  list(kind: string): Promise<StoredDocument[]>;
   /** Up to `limit` documents of a kind whose time is at or before `until`, earliest first (then by key). */
-  listDue(kind: string, until: number, limit: number): Promise<StoredRecord[]>;
+  listDue(kind: string, until: number, limit: number): Promise<StoredDocument[]>;
   /**
    * Deletes up to `limit` documents of a kind whose time is before `before`, in one statement; returns how many.
    * A sweep repeats it, yielding between slices, until fewer than `limit` went.

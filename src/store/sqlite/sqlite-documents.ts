@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import type { RecordStore, StoredRecord, TimeOf } from '../records.js';
+import type { DocumentStore, StoredDocument, TimeOf } from '../documents.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
 import { columns, type RowOf } from '../table-columns.js';
 import { prepare } from './sqlite-sql.js';
@@ -13,7 +13,7 @@ const KIND = columns('record', 'kind');
 type Row = RowOf<typeof DOCUMENT, 'sqlite'>;
 
 /** Documents in the `record` table; an update is one job of the single writer, so it is atomic. */
-export class SqliteRecords implements RecordStore {
+export class SqliteDocuments implements DocumentStore {
   private readonly read: Statement<[string, string], RowOf<typeof VALUE, 'sqlite'>>;
   private readonly upsert: Statement<[string, string, string, number | null]>;
   private readonly remove: Statement<[string, string]>;
@@ -62,7 +62,7 @@ export class SqliteRecords implements RecordStore {
     });
   }
 
-  put(kind: string, documents: readonly StoredRecord[]): Promise<void> {
+  put(kind: string, documents: readonly StoredDocument[]): Promise<void> {
     return this.writes.run(() => {
       for (const { key, value, at } of documents) this.upsert.run(kind, key, JSON.stringify(value), at ?? null);
     });
@@ -83,11 +83,11 @@ export class SqliteRecords implements RecordStore {
     });
   }
 
-  list(kind: string): Promise<StoredRecord[]> {
+  list(kind: string): Promise<StoredDocument[]> {
     return Promise.resolve(this.ofKind.all(kind).map((row) => this.toRecord(row)));
   }
 
-  listDue(kind: string, until: number, limit: number): Promise<StoredRecord[]> {
+  listDue(kind: string, until: number, limit: number): Promise<StoredDocument[]> {
     return Promise.resolve(this.due.all(kind, until, limit).map((row) => this.toRecord(row)));
   }
 
@@ -99,7 +99,7 @@ export class SqliteRecords implements RecordStore {
     return Promise.resolve(this.kindsIn.all().map((row) => row.kind));
   }
 
-  private toRecord(row: Row): StoredRecord {
+  private toRecord(row: Row): StoredDocument {
     const value = this.parse(row.value);
     return row.at === null ? { key: row.key, value } : { key: row.key, value, at: row.at };
   }

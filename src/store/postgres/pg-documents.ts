@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-import type { RecordStore, StoredRecord, TimeOf } from '../records.js';
+import type { DocumentStore, StoredDocument, TimeOf } from '../documents.js';
 import { postgresDialect as d } from '../sql-dialect.js';
 import { columns, type RowOf } from '../table-columns.js';
 import { rowsOf } from './pg-sql.js';
@@ -31,7 +31,7 @@ function wholeMs(at: number | null | undefined): number | null {
 }
 
 /** Documents in the `record` table; an update locks its document's key first, so updates never interleave. */
-export class PostgresRecords implements RecordStore {
+export class PostgresDocuments implements DocumentStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async get(kind: string, key: string): Promise<unknown> {
@@ -55,7 +55,7 @@ export class PostgresRecords implements RecordStore {
     });
   }
 
-  async put(kind: string, documents: readonly StoredRecord[]): Promise<void> {
+  async put(kind: string, documents: readonly StoredDocument[]): Promise<void> {
     // One row per key (the later document stands): an upsert may not change a row twice.
     const latest = new Map(documents.map((document) => [document.key, document]));
     if (latest.size === 0) return;
@@ -77,11 +77,11 @@ export class PostgresRecords implements RecordStore {
     await this.pool.query('DELETE FROM record WHERE kind = $1 AND key = $2', [kind, key]);
   }
 
-  async list(kind: string): Promise<StoredRecord[]> {
+  async list(kind: string): Promise<StoredDocument[]> {
     return (await rowsOf(this.pool, OF_KIND, [kind])).map(toRecord);
   }
 
-  async listDue(kind: string, until: number, limit: number): Promise<StoredRecord[]> {
+  async listDue(kind: string, until: number, limit: number): Promise<StoredDocument[]> {
     return (await rowsOf(this.pool, DUE, [kind, Math.floor(until), limit])).map(toRecord);
   }
 
@@ -99,6 +99,6 @@ export class PostgresRecords implements RecordStore {
   }
 }
 
-function toRecord(row: RowOf<typeof DOCUMENT, 'postgres'>): StoredRecord {
+function toRecord(row: RowOf<typeof DOCUMENT, 'postgres'>): StoredDocument {
   return row.at === null ? { key: row.key, value: row.value } : { key: row.key, value: row.value, at: row.at };
 }
