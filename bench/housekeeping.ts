@@ -8,6 +8,7 @@ import { RUNTIME_TIMERS } from '../src/base/timers.js';
 import { CardRecords } from '../src/features/cards/card-records.js';
 import type { ModcallCard } from '../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../src/features/cards/modcall-escalator.js';
+import { STORE_MODULES } from '../src/features/index.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import type { BenchGroup } from './group.js';
@@ -56,7 +57,7 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
 
 function tempStore(): { store: Store; remove: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-housekeeping-'));
-  const store = openSqliteStore(join(dir, 'store.sqlite'), Date.now);
+  const store = openSqliteStore(join(dir, 'store.sqlite'), Date.now, { modules: STORE_MODULES });
   return {
     store,
     remove: async () => {

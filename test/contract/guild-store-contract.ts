@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
+import { digestModule } from '../../src/features/digest/store/digest-module.js';
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
 import { emptyGuildSettings } from '../../src/store/guild-settings.js';
 import { CHANNEL_A, CHANNEL_B, delivery, GUILD, HOUR, storeHarness, type StoreUnderTest } from './store-under-test.js';
 
@@ -97,28 +100,33 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         at,
       });
       // Same time for two: the order stored decides, not the clock.
-      await store.audit.append(entry('/feed set', 10));
-      await store.audit.append(entry('/alerts set', 20));
-      await store.audit.append({ ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' });
-      await store.audit.append(entry('/status', 30, 'another-guild'));
-      expect((await store.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual([
+      await store.of(auditModule).append(entry('/feed set', 10));
+      await store.of(auditModule).append(entry('/alerts set', 20));
+      await store
+        .of(auditModule)
+        .append({ ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' });
+      await store.of(auditModule).append(entry('/status', 30, 'another-guild'));
+      expect((await store.of(auditModule).latest(GUILD, 25)).map((e) => e.action)).toEqual([
         '/webhook test',
         '/alerts set',
         '/feed set',
       ]);
-      expect(await store.audit.latest(GUILD, 1)).toEqual([
+      expect(await store.of(auditModule).latest(GUILD, 1)).toEqual([
         { ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' },
       ]);
       // Every server's, oldest first: what migrate-store copies.
-      expect((await store.audit.listAll()).map((e) => [e.guildId, e.action])).toEqual([
+      expect((await store.of(auditModule).listAll()).map((e) => [e.guildId, e.action])).toEqual([
         [GUILD, '/feed set'],
         [GUILD, '/alerts set'],
         [GUILD, '/webhook test'],
         ['another-guild', '/status'],
       ]);
       const reopened = await restart(store);
-      expect(await reopened.audit.sweep(15)).toBe(1);
-      expect((await reopened.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual(['/webhook test', '/alerts set']);
+      expect(await reopened.of(auditModule).sweep(15)).toBe(1);
+      expect((await reopened.of(auditModule).latest(GUILD, 25)).map((e) => e.action)).toEqual([
+        '/webhook test',
+        '/alerts set',
+      ]);
     });
 
     it('forgets a guild it left, all at once: hooks, settings and server key, deliveries, documents; not another guild', async () => {
@@ -158,14 +166,14 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       // Another guild whose id starts with this one's: its documents are its own.
       await store.documents.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
       await store.documents.update('heartbeat', 'last', () => 5);
-      await store.duty.setBoardChannel(GUILD, CHANNEL_A);
-      await store.duty.setBoardChannel(other, CHANNEL_B);
+      await store.of(dutyModule).setBoardChannel(GUILD, CHANNEL_A);
+      await store.of(dutyModule).setBoardChannel(other, CHANNEL_B);
       // A guild with settings and no webhook is known too (its server key, its routes).
       const settingsOnly = '555555555555555555';
       await store.guilds.update(settingsOnly, (settings) => ({ ...settings, serverKey: 'sealed:v1:key-only' }));
       // So is a guild whose webhooks were removed but that keeps its weekly digest, or its on-shift role.
       const digestOnly = '666666666666666666';
-      await store.digests.setSchedule({
+      await store.of(digestModule).setSchedule({
         guildId: digestOnly,
         channelId: CHANNEL_B,
         weekday: 1,
@@ -174,7 +182,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         nextAt: 1,
       });
       const dutyOnly = '777777777777777777';
-      await store.duty.setRole(dutyOnly, '888888888888888888', '999999999999999999');
+      await store.of(dutyModule).setRole(dutyOnly, '888888888888888888', '999999999999999999');
       expect((await store.knownGuilds()).sort()).toEqual([GUILD, other, settingsOnly, digestOnly, dutyOnly].sort());
 
       expect(await store.forgetGuild(GUILD)).toEqual({
@@ -185,6 +193,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         recordRows: 0,
         dutySettings: 1,
         dutyRoleHolders: 0,
+        digestRows: 0,
       });
 
       expect(await store.hooks.get('hook-1')).toBeUndefined();
@@ -208,8 +217,8 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       expect((await store.deliveries.listOpen()).map((entry) => entry.deliveryId)).toEqual(['elsewhere']);
       expect(await store.documents.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
       expect(await store.documents.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
-      expect((await store.duty.settingsOf(GUILD)).boardChannelId).toBeNull();
-      expect((await store.duty.settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
+      expect((await store.of(dutyModule).settingsOf(GUILD)).boardChannelId).toBeNull();
+      expect((await store.of(dutyModule).settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
 
       expect((await store.knownGuilds()).sort()).toEqual([other, settingsOnly, digestOnly, dutyOnly].sort());
 
@@ -226,8 +235,9 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         recordRows: 0,
         dutySettings: 0,
         dutyRoleHolders: 0,
+        digestRows: 0,
       });
-      expect(await reopened.forgetGuild(digestOnly)).toMatchObject({ hooks: 0, recordRows: 1 });
+      expect(await reopened.forgetGuild(digestOnly)).toMatchObject({ hooks: 0, digestRows: 1 });
       expect(await reopened.forgetGuild(dutyOnly)).toMatchObject({ hooks: 0, dutySettings: 1 });
       expect((await reopened.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
     });

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { describeTables, type ColumnKind } from '../../scripts/table-types.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
@@ -30,7 +31,7 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
     }
   };
   return {
-    open: (clock) => openStore(database.url, clock),
+    open: (clock) => openStore(database.url, STORE_MODULES, clock),
     breakDeliveryWrites: () =>
       onDatabase(`
           CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
@@ -82,7 +83,7 @@ describe.skipIf(!POSTGRES_URL)('the generated row types on PostgreSQL', () => {
     await client.connect();
     try {
       // Opening the store applies PostgreSQL's migrations.
-      await (await openStore(database.url, () => Date.now())).close();
+      await (await openStore(database.url, STORE_MODULES, () => Date.now())).close();
       const { rows } = await client.query<{
         table_name: string;
         column_name: string;

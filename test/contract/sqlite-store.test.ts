@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
@@ -25,7 +26,7 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
     db.close();
   };
   return Promise.resolve({
-    open: (clock) => openStore(`sqlite://${file}`, clock),
+    open: (clock) => openStore(`sqlite://${file}`, STORE_MODULES, clock),
     breakDeliveryWrites: () =>
       Promise.resolve(
         onFile(`CREATE TRIGGER refuse BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`),

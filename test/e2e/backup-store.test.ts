@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { STORE_FILE_MODE } from '../../src/store/sqlite/restrict-file-modes.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -52,7 +53,7 @@ beforeEach(async () => {
   dir = makeTempDir('bridge-backup-');
   storeFile = join(dir.path, 'data', 'bot.sqlite');
   // Open as the running bot holds it: the single-process lock taken, WAL on.
-  store = await openStore(`sqlite://${storeFile}`);
+  store = await openStore(`sqlite://${storeFile}`, STORE_MODULES);
   await store.hooks.save(HOOK);
   await store.guilds.update(HOOK.guildId, (settings) => ({ ...settings, defaultChannelId: '222222222222222222' }));
 });
@@ -83,7 +84,7 @@ describe('npm run backup', () => {
     expect(existsSync(`${destination}-wal`)).toBe(false);
     expect(existsSync(`${destination}.partial`)).toBe(false);
 
-    const restored = await openStore(`sqlite://${destination}`);
+    const restored = await openStore(`sqlite://${destination}`, STORE_MODULES);
     try {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
       expect((await restored.guilds.get(HOOK.guildId)).defaultChannelId).toBe('222222222222222222');
@@ -101,7 +102,7 @@ describe('npm run backup', () => {
     mkdirSync(join(dir.path, 'backups'));
     const outcome = await backup(['backups/today.sqlite'], {}, dir.path);
     expect(outcome.code).toBe(0);
-    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'today.sqlite')}`);
+    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'today.sqlite')}`, STORE_MODULES);
     try {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
     } finally {
@@ -116,7 +117,10 @@ describe('npm run backup', () => {
     expect(outcome.code).toBe(0);
     expect(statSync(join(dir.path, 'backups')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir.path, 'backups', 'before-upgrade')).mode & 0o777).toBe(0o700);
-    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'before-upgrade', 'today.sqlite')}`);
+    const restored = await openStore(
+      `sqlite://${join(dir.path, 'backups', 'before-upgrade', 'today.sqlite')}`,
+      STORE_MODULES,
+    );
     try {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
     } finally {

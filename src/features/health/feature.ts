@@ -3,6 +3,7 @@ import type { DiscordHealth } from '../../discord/discord-health.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { SetAsideStore } from '../../store/set-aside.js';
+import { auditOf } from '../audit/index.js';
 import type { BotParts, Feature } from '../feature.js';
 import { AlertDesk } from './alert-desk.js';
 import { alertSettingsOn, type AlertSettingsStore } from './alert-settings.js';
@@ -101,6 +102,6 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
         stop: () => monitor.stop(),
       },
     ],
-    sweep: () => dropOldHeld({ deliveries: store.deliveries, audit: store.audit, clock, logger }),
+    sweep: () => dropOldHeld({ deliveries: store.deliveries, audit: auditOf(store), clock, logger }),
   };
 }

@@ -1,5 +1,5 @@
-import type { ExportKind, ExportRows } from '../../store/record-export.js';
 import type { CsvCell } from './csv.js';
+import type { ExportKind, ExportRows } from './store/record-export.js';
 
 /** One column of an export: its name in the header row and its field of a row. */
 export interface ExportColumn<Row> {

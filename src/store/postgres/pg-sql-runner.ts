@@ -14,6 +14,10 @@ export class PostgresSqlRunner implements SqlRunner {
   }
 
   write(writes: readonly SqlWrite[]): Promise<number> {
+    // One statement is a transaction of its own: no BEGIN and COMMIT, two round trips fewer (an audit line, a
+    // setting).
+    const [only] = writes;
+    if (only && writes.length === 1) return changesOf(this.pool, only.sql, only.params);
     return inTransaction(this.pool, async (client) => {
       let changes = 0;
       for (const write of writes) changes += await changesOf(client, write.sql, write.params);

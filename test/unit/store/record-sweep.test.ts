@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { SqlCommunityRecord } from '../../../src/store/sql-community-record.js';
+import { STORE_MODULES } from '../../../src/features/index.js';
+import { SqlCommunityRecord } from '../../../src/features/record/store/sql-community-record.js';
 import { sqliteDialect, type Sql } from '../../../src/store/sql-dialect.js';
 import type { SqlRunner, SqlWrite } from '../../../src/store/sql-runner.js';
 import { SqlSetAside } from '../../../src/store/sql-set-aside.js';
-import { migrate } from '../../../src/store/sqlite/migrations.js';
+import { migrate } from '../../../src/store/sqlite/migrate.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 20, 12);
@@ -14,7 +15,7 @@ const GUILDS = 300;
 /** The record's statements on an in-memory SQLite database, each read and write kept to be counted. */
 function countingRecord() {
   const db = new Database(':memory:');
-  migrate(db);
+  migrate(db, STORE_MODULES);
   const reads: string[] = [];
   const writes: SqlWrite[] = [];
   const engine: SqlRunner = {

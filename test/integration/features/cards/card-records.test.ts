@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { CardRecords } from '../../../../src/features/cards/card-records.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
 import { failSweepsOf } from '../../../helpers/failing-records.js';
@@ -14,7 +15,7 @@ describe('card records', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/cards.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/cards.sqlite`, STORE_MODULES, Date.now);
     cards = new CardRecords(store.documents);
   });
 

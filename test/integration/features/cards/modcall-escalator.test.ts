@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CardRecords } from '../../../../src/features/cards/card-records.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../../../../src/features/cards/modcall-escalator.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import type { DocumentStore } from '../../../../src/store/documents.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
@@ -35,7 +36,7 @@ describe('the modcall escalator on a store', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {
@@ -220,7 +221,7 @@ describe('the modcall escalator over many stored cards', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {

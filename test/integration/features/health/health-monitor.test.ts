@@ -4,6 +4,7 @@ import { AlertDesk } from '../../../../src/features/health/alert-desk.js';
 import { alertSettingsOn } from '../../../../src/features/health/alert-settings.js';
 import { HealthMonitor } from '../../../../src/features/health/health-monitor.js';
 import { incidentsOn } from '../../../../src/features/health/incidents.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { IntakeFailures } from '../../../../src/intake/intake-failures.js';
 import type { DocumentStore } from '../../../../src/store/documents.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
@@ -29,7 +30,7 @@ describe('the health monitor on a failing store', () => {
     time = new ManualTime();
     logs = captureLogs();
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, time.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, time.now);
   });
 
   afterEach(async () => {

@@ -7,6 +7,7 @@ import { AlertDesk } from '../../../../src/features/health/alert-desk.js';
 import { alertSettingsOn } from '../../../../src/features/health/alert-settings.js';
 import { HealthMonitor } from '../../../../src/features/health/health-monitor.js';
 import { incidentsOn } from '../../../../src/features/health/incidents.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { IntakeFailures } from '../../../../src/intake/intake-failures.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
@@ -61,7 +62,7 @@ describe('the health monitor, server by server', () => {
     time = new ManualTime();
     logs = captureLogs();
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, time.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, time.now);
   });
 
   afterEach(async () => {

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { SendError } from '../../../../src/discord/posting/send-failure.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import { recordModule } from '../../../../src/features/record/store/record-module.js';
 import { ThreadKeeper } from '../../../../src/features/threads/thread-keeper.js';
 import { ThreadRecords } from '../../../../src/features/threads/thread-records.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
@@ -31,7 +33,7 @@ describe('the session threads of many guilds', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {
@@ -56,7 +58,7 @@ describe('the session threads of many guilds', () => {
     let backoffs = 0;
     keeper = new ThreadKeeper({
       threads: new ThreadRecords(records),
-      record: store.community,
+      record: store.of(recordModule),
       poster: recordingPoster(),
       startThread: (_channelId, messageId) => {
         started.push(messageId);
@@ -108,7 +110,7 @@ describe('the session threads of many guilds', () => {
     const started: string[] = [];
     keeper = new ThreadKeeper({
       threads,
-      record: store.community,
+      record: store.of(recordModule),
       poster: recordingPoster(),
       startThread: (_channelId, messageId) => {
         if (discordDown && messageId === 'card-1') {
