@@ -118,7 +118,7 @@ export function useRecordStores(makeEngine: () => Promise<StoreUnderTest>) {
   return { start, close, now, exec, engine };
 }
 
-/** The community record's contract (store/community-record.ts), proven the same way on each engine. */
+/** The community record's contract (src/features/record/store/community-record.ts), proven the same way on each engine. */
 export function describeCommunityRecordContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
   describe(`the community record on ${engine}`, () => {
     const { start, close, now } = useRecordStores(makeEngine);

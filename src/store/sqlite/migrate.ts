@@ -12,8 +12,8 @@ const LEGACY_STEPS = 16;
 const NAMED_STEPS = LEGACY_STEPS + 1;
 
 /**
- * Brings the file's schema up to date: the kernel's steps, then each module's (src/store/migrations/plan-
- * migrations.ts). Each step runs once, in a transaction with its record in `bridge_migration_step`, so a crash
+ * Brings the file's schema up to date: the kernel's steps, then each module's (../migrations/plan-migrations.ts).
+ * Each step runs once, in a transaction with its record in `bridge_migration_step`, so a crash
  * mid-migration leaves the previous steps whole. A file the numbered runner wrote (`user_version` 1 to 16) has
  * the steps those made recorded first, once. Refuses a file written by a newer version of the bot.
  */

@@ -70,7 +70,7 @@ export interface RecordedPlayer {
 
 /**
  * The community record: every case, shift, session and modcall of a guild, merged from the deliveries that tell
- * of them (record-schema.ts), kept for the guild's retention. The intake stores each such delivery unrecorded;
+ * of them (migrations/0001-tables.ts), kept for the guild's retention. The intake stores each such delivery unrecorded;
  * {@link CommunityRecord.recordPending} reads and merges them later, off the intake's path. Merging the same
  * delivery twice changes nothing, so a writer stopped half way loses nothing and doubles nothing.
  */

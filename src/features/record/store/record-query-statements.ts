@@ -21,7 +21,7 @@ const CASE = columns(
 export type CaseRow = RowOf<typeof CASE>;
 
 /**
- * A row of record_modcall that stands for its card: its first call, or a call no card named (record-schema.ts,
+ * A row of record_modcall that stands for its card: its first call, or a call no card named (migrations/0005-modcall-cards.ts,
  * modcallCardSchema). A card's claim, resolution and their times are counted on this row only.
  */
 export const CARD_ROW = '(card_at IS NULL OR card_at = at)';
@@ -128,7 +128,7 @@ export function recordQueryStatements(d: SqlDialect) {
               CASE WHEN ${CARD_ROW} AND resolved_by = ? THEN resolved_at - at END AS to_resolve
        FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND (claimed_by = ? OR resolved_by = ?)`,
     ),
-    // Over the partial index record_shift_open (duty-schema.ts): only the shifts with no end are read.
+    // Over the partial index record_shift_open (migrations/0003-open-shifts-index.ts): only the shifts with no end are read.
     openShifts: d.sql<
       { server: string; shift_id: number; member_id: string | null; member_name: string | null; started_at: number },
       [string]
@@ -137,7 +137,7 @@ export function recordQueryStatements(d: SqlDialect) {
        FROM record_shift WHERE guild_id = ? AND ended_at IS NULL
        ORDER BY COALESCE(started_at, at), server, shift_id`,
     ),
-    // Over the partial index record_session_running (duty-schema.ts): only the sessions with a start and no end.
+    // Over the partial index record_session_running (migrations/0004-running-sessions-index.ts): only the sessions with a start and no end.
     runningSessions: d.sql<{ server: string; session_id: number; name: string | null; started_at: number }, [string]>(
       `SELECT server, session_id, name, started_at
        FROM record_session WHERE guild_id = ? AND ended_at IS NULL AND started_at IS NOT NULL

@@ -3,7 +3,7 @@ import { columns, type RowOf } from '../../../store/table-columns.js';
 import { DEFAULT_RECORD_RETENTION_DAYS, RECORD_TABLE_KEYS } from './community-record.js';
 import { recordQueryStatements } from './record-query-statements.js';
 
-/** A stored delivery the community record's writer has not read yet (record-schema.ts). */
+/** A stored delivery the community record's writer has not read yet (src/store/migrations/0007-unrecorded-mark.ts). */
 const UNRECORDED = columns('delivery', 'seq', 'guild_id', 'server', 'event', 'delivery_id', 'raw_body');
 export type UnrecordedRow = RowOf<typeof UNRECORDED>;
 
@@ -14,7 +14,7 @@ export type DueGuildRow = RowOf<typeof GUILD_SETTINGS> & { set_aside: number };
 
 /**
  * A guild's retention in ms, in SQL (a BIGINT: days times ms overflow a 32-bit integer in PostgreSQL), for the
- * statements that keep `record_guild.due_at` (record-schema.ts).
+ * statements that keep `record_guild.due_at` (src/store/migrations/0007-unrecorded-mark.ts).
  */
 const RETENTION_MS = `COALESCE(record_guild.retention_days, ${DEFAULT_RECORD_RETENTION_DAYS}) * CAST(86400000 AS BIGINT)`;
 const DEFAULT_RETENTION_MS = `CAST(${DEFAULT_RECORD_RETENTION_DAYS * 86_400_000} AS BIGINT)`;
@@ -40,7 +40,7 @@ export const RECORD_TABLES = (
 export function recordStatements(d: SqlDialect) {
   return {
     // Read without a lock: a lane's statements on the same rows never wait for the writer (see planRecording).
-    // Those waiting (1) only, by delivery_recording: one set aside (2) waits for its next try (set-aside-schema.ts).
+    // Those waiting (1) only, by delivery_recording: one set aside (2) waits for its next try (src/store/migrations/0008-set-aside.ts).
     unrecorded: d.sql<UnrecordedRow, [number]>(
       `SELECT ${UNRECORDED.text} FROM delivery WHERE unrecorded = 1
        ORDER BY seq LIMIT ?`,

@@ -40,7 +40,7 @@ export function sessionStatements(d: SqlDialect) {
        FROM record_case WHERE guild_id = ? AND server = ? AND at >= ? AND at < ? AND ${CASE_MADE}
        ORDER BY at, number LIMIT ?`,
     ),
-    // A card each (its calls within the session gathered, record-schema.ts's modcallCardSchema), by its first call
+    // A card each (its calls within the session gathered, migrations/0005-modcall-cards.ts), by its first call
     // within the session. Every call of a card carries its claim and resolution, or none yet: max() takes them.
     modcalls: d.sql<
       {

@@ -162,7 +162,7 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
 
   /**
    * Deletes the rows past their guild's retention, in slices, visiting only the guilds that have some (their
-   * `due_at`, record-schema.ts), then sets when each is due next. A row merged into a guild while it is swept,
+   * `due_at`, migrations/0002-sweep-due.ts), then sets when each is due next. A row merged into a guild while it is swept,
    * older than all its others, may wait for the guild's next due time. A guild whose deletes fail on their own is
    * set aside, its `due_at` put off until its next try; the other guilds are swept.
    */
