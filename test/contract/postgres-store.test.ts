@@ -16,6 +16,7 @@ import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeSetAsideContract } from './set-aside-contract.js';
 import { describeStoreContract } from './store-contract.js';
+import { describeStoreModulesContract } from './store-modules-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 async function postgresUnderTest(): Promise<StoreUnderTest> {
@@ -32,6 +33,7 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
   };
   return {
     open: (clock) => openStore(database.url, STORE_MODULES, clock),
+    openWith: (modules, clock) => openStore(database.url, modules, clock),
     breakDeliveryWrites: () =>
       onDatabase(`
           CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
@@ -63,6 +65,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeDutyRoleHoldersContract('PostgreSQL', postgresUnderTest);
   describeRecordFiguresContract('PostgreSQL', postgresUnderTest);
   describeSetAsideContract('PostgreSQL', postgresUnderTest);
+  describeStoreModulesContract('PostgreSQL', postgresUnderTest);
 });
 
 /**
