@@ -27,7 +27,8 @@ export interface GuildRows {
  * them, which guilds it keeps something for, how its rows are copied between stores, and how its own store is
  * opened. The kernel applies every module's migrations after its own (in the features' list order), runs the
  * modules' deletes in the transaction that forgets a guild, and opens each module's store with the engine's SQL
- * runner, so a feature's store is written once for both engines and the kernel knows none of its tables.
+ * runner, so a feature's store is written once for both engines and neither engine names its tables. (The items
+ * set aside still name the record's two jobs, and their retry at once the record sweep's table: set-aside.ts.)
  * The list is the features' (src/features/index.ts), given to `openStore`.
  */
 export interface StoreModule<Own = unknown> {
