@@ -8,6 +8,7 @@ import { RUNTIME_TIMERS } from '../src/base/timers.js';
 import { CardRecords } from '../src/features/cards/card-records.js';
 import type { ModcallCard } from '../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../src/features/cards/modcall-escalator.js';
+import { STORE_MODULES } from '../src/features/index.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import type { BenchGroup } from './group.js';
@@ -56,7 +57,7 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
 
 function tempStore(): { store: Store; remove: () => Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-housekeeping-'));
-  const store = openSqliteStore(join(dir, 'store.sqlite'), Date.now);
+  const store = openSqliteStore(join(dir, 'store.sqlite'), Date.now, { modules: STORE_MODULES });
   return {
     store,
     remove: async () => {
@@ -109,7 +110,7 @@ async function measureEscalatorTicks(): Promise<TickRun> {
   const { store, remove } = tempStore();
   try {
     let now = Date.UTC(2026, 10, 25, 12);
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     const started = performance.now();
     await seed(GUILDS, (g) => cards.saveEscalation(`g${g}`, { afterMinutes: 5, roleId: `leads-g${g}` }));
     // Where the new cards of the checks below come: none of them escalates while the checks run.
@@ -165,7 +166,7 @@ async function measureEscalatorTicks(): Promise<TickRun> {
       run.idle.push(performance.now() - idleStart);
     }
     const scanStart = performance.now();
-    const all = await store.records.list('modcall_card');
+    const all = await store.documents.list('modcall_card');
     run.scanMs = performance.now() - scanStart;
     if (all.length < STORED_MODCALLS) throw new Error(`only ${all.length} modcall cards stored`);
     return run;
@@ -199,7 +200,7 @@ async function measureSweep(round: number): Promise<SweepRun> {
   const { store, remove } = tempStore();
   try {
     const now = Date.UTC(2026, 10, 25, 12);
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     const started = performance.now();
     const save = async (i: number, postedAt: number) => {
       const messageId = `m${i}`;
@@ -223,7 +224,7 @@ async function measureSweep(round: number): Promise<SweepRun> {
     const forgotten = await cards.sweep(now - CARDS_FOLLOWED_MS);
     const wallMs = performance.now() - start;
     const blockMs = watch.stop();
-    const left = await store.records.list('card_message');
+    const left = await store.documents.list('card_message');
     if (forgotten !== OLD_CARDS || left.length !== NEW_CARDS) {
       throw new Error(`swept ${forgotten} cards and left ${left.length} messages, not ${OLD_CARDS} and ${NEW_CARDS}`);
     }

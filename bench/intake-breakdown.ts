@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { STORE_MODULES } from '../src/features/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { classifyDelivery, EnvelopeSchema } from '../src/upstream/schemas.js';
 import { verifyDelivery } from '../src/upstream/signature.js';
@@ -76,7 +77,7 @@ export async function measureIntakeBreakdown(): Promise<void> {
   );
 
   const dir = mkdtempSync(join(tmpdir(), 'bridge-bench-breakdown-'));
-  const store = await openStore(`sqlite://${dir}/breakdown.sqlite`);
+  const store = await openStore(`sqlite://${dir}/breakdown.sqlite`, STORE_MODULES);
   try {
     const tag = makeRunTag();
     let n = 0;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
+import { dutyModule } from '../src/features/duty/store/duty-module.js';
 import type { BenchGroup } from './group.js';
 import { BENCH_SECRET, makeRunTag, signHex } from './lib/delivery.js';
 import { startFeedBot, type FeedBot } from './lib/feed-bot.js';
@@ -101,7 +102,7 @@ async function measure(): Promise<{ lags: number[]; burstLags: number[]; edits: 
       secret: BENCH_SECRET,
     });
     try {
-      await bot.bot.store.duty.setBoardChannel(guild.id, channelId);
+      await bot.bot.store.of(dutyModule).setBoardChannel(guild.id, channelId);
       // The first change posts the board (its channel was set behind the job's back, as /duty board would).
       const onShift = new Map<number, number>();
       let seq = 0;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
+import { STORE_MODULES } from '../src/features/index.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { BenchGroup } from './group.js';
 import { Child } from './lib/children.js';
@@ -33,7 +34,7 @@ const REASONS = [
 /** 100,000 cases of one guild over the last 90 days, inserted in one transaction straight into the file. */
 async function seedCases(file: string): Promise<void> {
   // The bot's own store creates the schema (its migrations), then the rows go in directly.
-  await openSqliteStore(file, Date.now).close();
+  await openSqliteStore(file, Date.now, { modules: STORE_MODULES }).close();
   const db = new Database(file);
   const insert = db.prepare(
     `INSERT INTO record_case (guild_id, server, number, at, type, target_id, target_name, moderator_id,

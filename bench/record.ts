@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
+import { STORE_MODULES } from '../src/features/index.js';
+import { nameKeyOf, prefixEnd } from '../src/features/record/store/record-merge.js';
+import { recordModule } from '../src/features/record/store/record-module.js';
+import { recordStatements } from '../src/features/record/store/record-statements.js';
 import { openPostgresStore } from '../src/store/postgres/open-postgres-store.js';
-import { nameKeyOf, prefixEnd } from '../src/store/record-merge.js';
-import { recordStatements } from '../src/store/record-statements.js';
 import { postgresDialect, sqliteDialect, type Sql } from '../src/store/sql-dialect.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../src/store/store.js';
@@ -133,7 +135,7 @@ interface Timings {
 
 /** The lookups and leaderboards, through the store's port, each timed from the first call to the last answer. */
 async function measure(store: Store): Promise<Timings> {
-  const community = store.community;
+  const community = store.of(recordModule);
   const lookUp = async (guildId: string, typed: string, expected?: number) => {
     const player = await community.findPlayer(guildId, typed);
     if (!player) throw new Error(`no player ${typed} in ${guildId}`);
@@ -206,7 +208,7 @@ async function runSqlite(figures: Figures): Promise<void> {
   const file = join(dir, 'store.sqlite');
   try {
     // The bot's own store makes the schema; the rows go in over a connection of the benchmark's own.
-    await openSqliteStore(file, Date.now).close();
+    await openSqliteStore(file, Date.now, { modules: STORE_MODULES }).close();
     const started = performance.now();
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
@@ -223,7 +225,7 @@ async function runSqlite(figures: Figures): Promise<void> {
     db.close();
     log(`  sqlite: seeded ${seeded()} in ${seconds(started)} s (${file}; no ANALYZE, as the bot runs none)`);
     logPlans('sqlite', plans);
-    const store = openSqliteStore(file, Date.now);
+    const store = openSqliteStore(file, Date.now, { modules: STORE_MODULES });
     try {
       report('sqlite', await measure(store), figures);
     } finally {
@@ -236,7 +238,7 @@ async function runSqlite(figures: Figures): Promise<void> {
 
 async function runPostgres(cluster: PostgresCluster, figures: Figures): Promise<void> {
   await withDatabase(cluster, async (database) => {
-    const store = await openPostgresStore(database.url, Date.now);
+    const store = await openPostgresStore(database.url, STORE_MODULES, Date.now);
     try {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { STORE_MODULES } from '../src/features/index.js';
 import { openSqliteStore } from '../src/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import type { BenchGroup } from './group.js';
@@ -25,7 +26,10 @@ type Mode = 'FULL' | 'NORMAL';
 const MODES: readonly Mode[] = ['FULL', 'NORMAL'];
 
 function openForMode(file: string, mode: Mode): Store {
-  return openSqliteStore(file, Date.now, mode === 'NORMAL' ? { synchronous: 'NORMAL' } : {});
+  return openSqliteStore(file, Date.now, {
+    modules: STORE_MODULES,
+    ...(mode === 'NORMAL' ? { synchronous: 'NORMAL' } : {}),
+  });
 }
 
 /** Appends per second for `count` appends with `concurrency` kept in flight (as concurrent requests would). */

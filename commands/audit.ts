@@ -5,8 +5,8 @@ import type { Command } from '../src/discord/command.js';
 import { deferEphemeral } from '../src/discord/reply.js';
 import { requireAdmin } from '../src/discord/require-admin.js';
 import type { AuditDeps } from '../src/features/audit/feature.js';
+import { BOT_USER_ID, type AuditEntry } from '../src/features/audit/index.js';
 import type { CommandBasics } from '../src/features/feature.js';
-import { BOT_USER_ID, type AuditEntry } from '../src/store/audit-log.js';
 
 /** What /audit is given: its feature's dependencies, no more. */
 export type AuditCommandDeps = CommandBasics & AuditDeps;

@@ -18,8 +18,8 @@ import {
   writeExportFiles,
   type ExportPart,
 } from '../src/features/record/export-record.js';
+import { EXPORT_KINDS, type ExportKind, type RecordExport } from '../src/features/record/index.js';
 import { chosenPeriod, periodOption, periodRange, type Period } from '../src/features/record/periods.js';
-import { EXPORT_KINDS, type ExportKind, type RecordExport } from '../src/store/record-export.js';
 
 /** What /export is given. */
 export interface ExportCommandDeps extends CommandBasics {

@@ -6,10 +6,10 @@ import type { CommandBasics } from '../src/features/feature.js';
 import { leaderboardChartFile } from '../src/features/record/chart-answers.js';
 import { describeLeaderboard, LEADERBOARD_SHOWN } from '../src/features/record/describe-stats.js';
 import type { RecordDeps } from '../src/features/record/feature.js';
+import type { Board } from '../src/features/record/index.js';
 import { standingsWithRole } from '../src/features/record/members-with-role.js';
 import { chosenPeriod, periodOption, periodRange } from '../src/features/record/periods.js';
 import { requireRecordReader } from '../src/features/record/record-access.js';
-import type { Board } from '../src/store/record-queries.js';
 
 /** What /leaderboard is given. */
 export type LeaderboardCommandDeps = CommandBasics & RecordDeps;

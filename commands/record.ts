@@ -5,7 +5,7 @@ import { replyEphemeral } from '../src/discord/reply.js';
 import { requireAdmin } from '../src/discord/require-admin.js';
 import type { CommandBasics } from '../src/features/feature.js';
 import type { RecordDeps } from '../src/features/record/feature.js';
-import { MAX_RECORD_RETENTION_DAYS } from '../src/store/community-record.js';
+import { MAX_RECORD_RETENTION_DAYS } from '../src/features/record/index.js';
 
 /** What /record is given. */
 export type RecordCommandDeps = CommandBasics & RecordDeps;

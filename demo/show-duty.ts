@@ -1,6 +1,6 @@
 import { chatInputCommand, commandOption, type FakeDiscord } from '../fakes/discord/index.js';
+import type { Digests } from '../src/features/digest/store/digests.js';
 import { WEEKDAYS } from '../src/features/digest/weekly-schedule.js';
-import type { Digests } from '../src/store/digests.js';
 
 /**
  * The demo admin turns on the live duty views once the record answers: `/duty board` and `/digest set` in the

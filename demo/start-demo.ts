@@ -11,6 +11,7 @@ import { parseConfig } from '../src/base/config.js';
 import { createLogger } from '../src/base/logger.js';
 import { startBot } from '../src/bot.js';
 import { registerCommands } from '../src/discord/register-commands.js';
+import { digestModule } from '../src/features/digest/store/digest-module.js';
 import { askTheRecord } from './ask-record.js';
 import { claimFirstModcall } from './claim-modcall.js';
 import { DemoDirectory } from './demo-directory.js';
@@ -340,7 +341,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
           discord,
           guildId: guild.id,
           channelId: guild.channels['staff-room'] ?? '',
-          digests: bot.store.digests,
+          digests: bot.store.of(digestModule),
           say,
         }),
     });

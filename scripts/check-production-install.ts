@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 
 import { startFakeDiscord } from '../fakes/discord/index.js';
 import { startFakeService } from '../fakes/service/index.js';
+import { STORE_MODULES } from '../src/features/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { signDelivery } from '../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../test/fixtures/deliveries.js';
@@ -55,7 +56,7 @@ try {
   const hookId = randomBytes(16).toString('hex');
   mkdirSync(join(copy, 'data'));
   const storeUrl = `sqlite://${join(copy, 'data', 'bot.sqlite')}`;
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, STORE_MODULES);
   await store.hooks.save({
     hookId,
     guildId: guild.id,
@@ -127,7 +128,7 @@ try {
       cwd: copy,
       env: { PATH: process.env.PATH ?? '', STORE_URL: storeUrl },
     });
-    const backup = await openStore(`sqlite://${backupFile}`);
+    const backup = await openStore(`sqlite://${backupFile}`, STORE_MODULES);
     const backedUp = await backup.hooks.get(hookId);
     await backup.close();
     if (backedUp?.secret !== SECRET) throw new Error('npm run backup: the backup does not hold the hook');

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 
 import { loadConfigFieldsOrExit } from '../src/base/config.js';
+import { STORE_MODULES } from '../src/features/index.js';
 import { appRecordsOn } from '../src/features/releases/store-app-records.js';
 import { findLostSecrets, forgetLostSecrets, type LostSecrets } from '../src/forget-lost-secrets.js';
 import { openStore } from '../src/store/open-store.js';
@@ -18,7 +19,7 @@ const { STORE_URL, SECRET_KEY } = loadConfigFieldsOrExit(['STORE_URL', 'SECRET_K
 
 let store;
 try {
-  store = await openStore(STORE_URL);
+  store = await openStore(STORE_URL, STORE_MODULES);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }
@@ -26,7 +27,7 @@ try {
   const stores = {
     hooks: store.hooks,
     guilds: store.guilds,
-    apps: appRecordsOn(store.records),
+    apps: appRecordsOn(store.documents),
     secrets: createSecretBox(SECRET_KEY),
   };
   const lost = await findLostSecrets(stores);

@@ -3,8 +3,9 @@
  * another engine (typically SQLite to PostgreSQL, when one process is no longer enough): hooks with their
  * sealed secrets, every guild's settings, and every delivery still waiting or kept aside (routed again by the
  * settings on arrival, with the message each was written down for), the delivery ids posted in the last day (so
- * the service's retries stay duplicates), the features' documents (cards, alerts, developer keys…), the audit
- * log and each hook's activity. The bot must be stopped: the SQLite store refuses to open while a bot process
+ * the service's retries stay duplicates), the features' documents (cards, alerts, developer keys…), what each
+ * feature's store module keeps (the audit log, the community record, /duty's settings, quotas and digests) and
+ * each hook's activity. The bot must be stopped: the SQLite store refuses to open while a bot process
  * holds it.
  */
 import { parseArgs } from 'node:util';
@@ -28,8 +29,8 @@ if (!values.from || !values.to) {
 try {
   const copied = await migrateStore(values.from, values.to);
   process.stdout.write(
-    `migrate-store: copied ${copied.hooks} hooks, ${copied.guilds} guild settings, ${copied.records} records, ` +
-      `${copied.auditEntries} audit entries, ${copied.recordRows} rows of the community record, ` +
+    `migrate-store: copied ${copied.hooks} hooks, ${copied.guilds} guild settings, ${copied.documents} documents, ` +
+      copied.modules.map(({ copied: count, counted }) => `${count} ${counted}, `).join('') +
       `${copied.postedIds} posted delivery ids and ` +
       `${copied.openDeliveries} open deliveries (${copied.writtenDown} written-down messages kept with their nonce)\n`,
   );

@@ -9,6 +9,7 @@
 import { parseArgs } from 'node:util';
 
 import { loadConfigFieldsOrExit } from '../src/base/config.js';
+import { STORE_MODULES } from '../src/features/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { SET_ASIDE_JOB_NAMES, type SetAsideJob } from '../src/store/set-aside.js';
 
@@ -24,7 +25,7 @@ const { STORE_URL } = loadConfigFieldsOrExit(['STORE_URL']);
 
 let store;
 try {
-  store = await openStore(STORE_URL);
+  store = await openStore(STORE_URL, STORE_MODULES);
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import * as prettier from 'prettier';
 
-import { migrate } from '../src/store/sqlite/migrations.js';
+import { STORE_MODULES } from '../src/features/index.js';
+import { migrate } from '../src/store/sqlite/migrate.js';
 
 /** Where `npm run generate:tables` writes the tables' row types. */
 export const TABLES_FILE = fileURLToPath(new URL('../src/store/tables.ts', import.meta.url));
@@ -48,11 +49,14 @@ interface PragmaColumn {
   pk: number;
 }
 
-/** The tables of the latest schema, made by the store's own migrations in a fresh in-memory database. */
+/**
+ * The tables of the latest schema, made by the store's own migrations in a fresh in-memory database: the kernel's
+ * and every feature's store module's (src/features/index.ts).
+ */
 export function describeTables(): TableModel[] {
   const db = new Database(':memory:');
   try {
-    migrate(db);
+    migrate(db, STORE_MODULES);
     return readTables(db);
   } finally {
     db.close();
@@ -61,13 +65,14 @@ export function describeTables(): TableModel[] {
 
 /**
  * The bridge's tables in `db`, by name, each column in the schema's order (both stable, so the output only
- * changes with the schema). SQLite's own tables (sqlite_sequence) are left out; the schema's version is
- * `PRAGMA user_version`, not a table.
+ * changes with the schema). SQLite's own tables (sqlite_sequence) are left out, and so are the migration runner's
+ * (`bridge_migration_step`: no statement reads it but the runner's own).
  */
 export function readTables(db: Database.Database): TableModel[] {
   const tables = db
     .prepare<[], { name: string; sql: string }>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name`,
+      `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+         AND name NOT LIKE 'bridge\\_%' ESCAPE '\\' ORDER BY name`,
     )
     .all();
   return tables.map(({ name, sql }) => {

@@ -11,7 +11,8 @@ import { createPostFinder } from './discord/posting/find-post.js';
 import { createPoster } from './discord/posting/poster.js';
 import type { CoverageGuard } from './features/duty/coverage-guard.js';
 import type { HealthMonitor } from './features/health/health-monitor.js';
-import type { FeatureTimings } from './features/index.js';
+import { STORE_MODULES, type FeatureTimings } from './features/index.js';
+import { recordOf } from './features/record/index.js';
 import type { AppRecords } from './features/releases/app-records.js';
 import type { ReleasePoller } from './features/releases/release-poller.js';
 import { appRecordsOn } from './features/releases/store-app-records.js';
@@ -81,9 +82,9 @@ export interface StartOptions {
 export async function startBot(options: StartOptions): Promise<RunningBot> {
   const { config, logger } = options;
   const clock = options.clock ?? Date.now;
-  const store = await openStore(config.STORE_URL, clock, logger);
+  const store = await openStore(config.STORE_URL, STORE_MODULES, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
-  const appRecords = appRecordsOn(store.records, logger);
+  const appRecords = appRecordsOn(store.documents, logger);
   try {
     const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appRecords, secrets });
     if (Object.values(sealed).some((count) => count > 0)) logger.info(sealed, 'sealed stored secrets with SECRET_KEY');
@@ -102,7 +103,8 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   metrics.watchEntries(() => store.deliveries.countByState());
   metrics.watchSetAside(() => store.setAside.countByJob());
   metrics.watchOldestWaiting(() => store.deliveries.oldestWaitingAt(), clock);
-  metrics.watchRecordLag(() => store.community.oldestUnrecordedAt(), clock);
+  const record = recordOf(store);
+  metrics.watchRecordLag(() => record.oldestUnrecordedAt(), clock);
   metrics.watchGatewayShards(() => readyByShard(discordHealth.shards));
   if (config.ROLE !== 'feed') metrics.knowDeliveryOutcomes(DELIVERY_OUTCOMES);
   if (runsFeed) metrics.knowPostedEvents(POSTED_EVENT_LABELS);
@@ -115,7 +117,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     secrets,
     clock,
     logger,
-    health: () => reportHealth({ store, storeHealth, discordHealth, role: config.ROLE, now: clock }),
+    health: () => reportHealth({ store, record, storeHealth, discordHealth, role: config.ROLE, now: clock }),
     // Timed and counted only where the metrics are served: otherwise nobody reads them, and the intake's path
     // stays as short as it can be.
     ...(config.METRICS_PORT === undefined

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Logger } from './base/logger.js';
 import { toLoggableError } from './discord/log-error.js';
 import type { Feature } from './features/feature.js';
-import type { RecordStore } from './store/records.js';
+import type { DocumentStore } from './store/documents.js';
 
 /** The bot user a store belongs to: a store written by another bot's token forgets nothing here. */
 const IDENTITY = { kind: 'bot', key: 'identity' } as const;
@@ -14,7 +14,7 @@ export interface LeftWhileDownDeps {
   /** Logged in and ready: its guild cache holds every guild the bot is in (READY lists unavailable ones too). */
   client: Client<true>;
   features: readonly Feature[];
-  records: RecordStore;
+  documents: DocumentStore;
   /** What a removal does (every feature's onGuildRemoved), as for GUILD_DELETE. */
   removed: (guildId: string) => Promise<void>;
   logger: Logger;
@@ -33,7 +33,7 @@ export async function forgetGuildsLeftWhileDown(deps: LeftWhileDownDeps): Promis
   const { client, logger } = deps;
   const userId = client.user.id;
   let known: string | undefined;
-  await deps.records.update(IDENTITY.kind, IDENTITY.key, (current) => {
+  await deps.documents.update(IDENTITY.kind, IDENTITY.key, (current) => {
     known = current === undefined ? undefined : IdentitySchema.parse(current).userId;
     return current ?? { userId };
   });

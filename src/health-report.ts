@@ -1,16 +1,15 @@
 import { bridgeVersion } from './base/version.js';
 import type { DiscordHealth } from './discord/discord-health.js';
-import type { CommunityRecord } from './store/community-record.js';
+import type { RecordView } from './features/record/index.js';
 import type { DeliveryIntake } from './store/delivery-intake.js';
 import type { StoreHealth } from './store/store-health.js';
 import type { Store } from './store/store.js';
 
 /** What GET /healthz reads: the store (and how its last operations went), the role, and Discord's state. */
 export interface HealthReportParts {
-  store: Pick<Store, 'kind'> & {
-    deliveries: Pick<DeliveryIntake, 'countOpen'>;
-    community: Pick<CommunityRecord, 'oldestUnrecordedAt'>;
-  };
+  store: Pick<Store, 'kind'> & { deliveries: Pick<DeliveryIntake, 'countOpen'> };
+  /** How far the community record's writer is behind. */
+  record: Pick<RecordView, 'oldestUnrecordedAt'>;
   storeHealth: StoreHealth;
   discordHealth: DiscordHealth;
   role: string;
@@ -30,7 +29,7 @@ export async function reportHealth(
   const failed = () => null;
   const [outbox, oldestUnrecorded] = await Promise.all([
     store.deliveries.countOpen().catch(failed),
-    store.community.oldestUnrecordedAt().catch(failed),
+    parts.record.oldestUnrecordedAt().catch(failed),
   ]);
   const failing = outbox === null || oldestUnrecorded === null || storeHealth.since !== undefined;
   // Seconds since the oldest delivery not yet in the community record was received (0: none waits).

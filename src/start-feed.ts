@@ -126,7 +126,7 @@ export async function startFeed(
       'Discord gateway ready',
     );
     // Removals made while no process held the gateway were never told: found now.
-    forgetGuildsLeftWhileDown({ client, features: list, records: store.records, removed, logger }).catch(
+    forgetGuildsLeftWhileDown({ client, features: list, documents: store.documents, removed, logger }).catch(
       (error: unknown) =>
         logger.error({ err: toLoggableError(error) }, 'looking for servers left while the bot was down failed'),
     );

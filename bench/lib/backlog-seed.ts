@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { fillBacklog, type BacklogFill } from './backlog-fill.js';
 
@@ -33,7 +34,7 @@ export async function seedBacklogStore(
 ): Promise<{ seenMs: number; waitingMs: number; fileBytes: number }> {
   const url = `sqlite://${seed.storeFile}`;
   // The schema, the hook and the routes, as /webhook create and /feed set leave them.
-  let store = await openStore(url);
+  let store = await openStore(url, STORE_MODULES);
   try {
     await store.hooks.save({
       hookId: seed.hookId,
@@ -53,7 +54,7 @@ export async function seedBacklogStore(
   const seenMs = performance.now() - started;
 
   started = performance.now();
-  store = await openStore(url);
+  store = await openStore(url, STORE_MODULES);
   try {
     await fillBacklog(store.deliveries, seed, seed.waiting);
   } finally {

@@ -6,7 +6,9 @@
  */
 import { MessagePayload } from 'discord.js';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { exportLines, groupIntoMessages, writeExportFiles } from '../../src/features/record/export-record.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store.js';
 
 /** What one export measured. */
@@ -38,9 +40,9 @@ function settledRss(): number {
 }
 
 const [file = '', guildId = ''] = process.argv.slice(2);
-const store = openSqliteStore(file, Date.now);
+const store = openSqliteStore(file, Date.now, { modules: STORE_MODULES });
 // Warm up what any command would have loaded already: the statements, discord.js, a page's read.
-await store.community.exportPage('cases', guildId, { from: 0, to: 1 }, undefined, 1);
+await store.of(recordModule).exportPage('cases', guildId, { from: 0, to: 1 }, undefined, 1);
 const before = settledRss();
 let peak = before;
 const sampler = setInterval(() => {
@@ -48,7 +50,7 @@ const sampler = setInterval(() => {
 }, 5);
 
 const started = performance.now();
-const lines = exportLines(store.community, 'cases', guildId, { from: 0, to: Number.MAX_SAFE_INTEGER });
+const lines = exportLines(store.of(recordModule), 'cases', guildId, { from: 0, to: Number.MAX_SAFE_INTEGER });
 const written = await writeExportFiles(lines, 'cases', { partBytes: PART_BYTES, maxParts: 10 });
 if (written.outcome !== 'written') throw new Error(`the export was ${written.outcome}`);
 const files = settledRss();

@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type pg from 'pg';
 
-import { nameKeyOf } from '../../src/store/record-merge.js';
+import { nameKeyOf } from '../../src/features/record/store/record-merge.js';
 
 /**
  * A community record of the size issue 24 names, made row by row from a fixed seed (the same rows on both

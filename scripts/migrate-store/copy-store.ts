@@ -1,4 +1,4 @@
-import { RECORD_TABLE_NAMES, type RecordRow } from '../../src/store/community-record.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import type { HeldEntry, QueuedEntry } from '../../src/store/deliveries.js';
 import type { DeliveryIntake } from '../../src/store/delivery-intake.js';
 import type { DeliveryMigration } from '../../src/store/delivery-migration.js';
@@ -9,12 +9,12 @@ export interface Copied {
   hooks: number;
   guilds: number;
   /** Documents of the features beside the feed: cards, alerts, escalation, developer keys and release cards. */
-  records: number;
-  auditEntries: number;
-  /** Rows of the community record (cases, shifts, sessions, modcalls, players, each guild's settings). */
-  recordRows: number;
-  /** Guilds with an on-duty board, role or minimum (/duty), with the board's message. */
-  dutyGuilds: number;
+  documents: number;
+  /**
+   * What each feature's store module copied, in the features' order: its name, and its count with what it counts
+   * (the audit entries, the community record's rows, the guilds' /duty settings, the quotas' and digests' rows).
+   */
+  modules: Array<{ module: string; copied: number; counted: string }>;
   /** Posted (and muted) delivery ids still remembered: the service's retries of them stay duplicates. */
   postedIds: number;
   openDeliveries: number;
@@ -26,20 +26,19 @@ export interface Copied {
 
 /** Posted ids are read and written a page at a time: a day of deliveries may be many. */
 const POSTED_PAGE = 1_000;
-/** The community record too: a guild may have a million cases. */
-const RECORD_PAGE = 1_000;
 
 /**
  * Copies everything the bot must not lose from one store to another through the store port, so every engine's
  * guarantees hold on the way in (a delivery already in the target is a duplicate, not a second copy). Run again,
- * it copies nothing twice: hooks, settings and documents are overwritten, deliveries deduplicated, and the audit
- * log is copied only into a store that has none. Settings go first: deliveries are routed by them on arrival.
+ * it copies nothing twice: hooks, settings and documents are overwritten, deliveries deduplicated, and each
+ * feature's store module says how its rows are copied once (the audit log only into a store that has none).
+ * Settings go first: deliveries are routed by them on arrival.
  */
 export async function migrateStore(fromUrl: string, toUrl: string): Promise<Copied> {
   if (fromUrl === toUrl) throw new Error('--from and --to name the same store');
-  const from = await openStore(fromUrl);
+  const from = await openStore(fromUrl, STORE_MODULES);
   try {
-    const to = await openStore(toUrl);
+    const to = await openStore(toUrl, STORE_MODULES);
     try {
       return await copyStore(from, to);
     } finally {
@@ -55,10 +54,15 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
   for (const hook of hooks) await to.hooks.save(hook);
   const guilds = await from.guilds.listAll();
   for (const settings of guilds) await to.guilds.update(settings.guildId, () => settings);
-  const records = await copyRecords(from, to);
-  const auditEntries = await copyAudit(from, to);
-  const recordRows = await copyCommunityRecord(from, to);
-  const dutyGuilds = await copyDuty(from, to);
+  const documents = await copyDocuments(from, to);
+  const modules = [];
+  for (const module of STORE_MODULES) {
+    modules.push({
+      module: module.name,
+      copied: await module.copy(from.of(module), to.of(module)),
+      counted: module.copied,
+    });
+  }
   const postedIds = await copyPosted(from.deliveries, to.deliveries);
   const { openDeliveries, writtenDown, writtenDownLost } = await copyOpen(from.deliveries, to.deliveries);
   // Last: accepting the open deliveries above counted them as new activity in the target.
@@ -66,10 +70,8 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
   return {
     hooks: hooks.length,
     guilds: guilds.length,
-    records,
-    auditEntries,
-    recordRows,
-    dutyGuilds,
+    documents,
+    modules,
     postedIds,
     openDeliveries,
     writtenDown,
@@ -77,12 +79,12 @@ async function copyStore(from: Store, to: Store): Promise<Copied> {
   };
 }
 
-async function copyRecords(from: Store, to: Store): Promise<number> {
+async function copyDocuments(from: Store, to: Store): Promise<number> {
   let copied = 0;
-  for (const kind of await from.records.kinds()) {
-    for (const { key, value, at } of await from.records.list(kind)) {
+  for (const kind of await from.documents.kinds()) {
+    for (const { key, value, at } of await from.documents.list(kind)) {
       // With its time: what is due or old in the source is due or old in the target.
-      await to.records.update(
+      await to.documents.update(
         kind,
         key,
         () => value,
@@ -92,69 +94,6 @@ async function copyRecords(from: Store, to: Store): Promise<number> {
     }
   }
   return copied;
-}
-
-/**
- * The community record, table by table a page at a time. The source's record updates not merged yet are merged
- * first (its deliveries are copied without them): what the bot received before the move is in the copy. Those the
- * writer set aside are tried once more; one that fails again stays out of the copy (its row in /status too).
- */
-async function copyCommunityRecord(from: Store, to: Store): Promise<number> {
-  for (;;) {
-    const { recorded, skipped, setAside, givenUp } = await from.community.recordPending(RECORD_PAGE);
-    if (recorded + skipped + setAside + givenUp < RECORD_PAGE) break;
-  }
-  await from.setAside.retryNow(Date.now(), 'record-writer');
-  for (;;) {
-    const { recorded, skipped, setAside, givenUp } = await from.community.retrySetAside(RECORD_PAGE);
-    // One that fails again is due only after a backoff: the pass after the last due one finds none.
-    if (recorded + skipped + setAside + givenUp === 0) break;
-  }
-  let copied = 0;
-  for (const table of RECORD_TABLE_NAMES) {
-    let after: RecordRow | undefined;
-    for (;;) {
-      const page = await from.community.exportRows(table, after, RECORD_PAGE);
-      if (page.length === 0) break;
-      copied += await to.community.importRows(table, page);
-      after = page.at(-1);
-    }
-  }
-  return copied;
-}
-
-/**
- * Each guild's /duty choices; the board's message too, so the copy edits it rather than posting another, the
- * members holding the on-duty role because of the bot, so the copy takes it back from them, and the coverage
- * guard's minimum with since when the guild is short, so its wait is not started anew.
- */
-async function copyDuty(from: Store, to: Store): Promise<number> {
-  const configured = await from.duty.listConfigured();
-  for (const settings of configured) {
-    await to.duty.setBoardChannel(settings.guildId, settings.boardChannelId);
-    if (settings.boardChannelId !== null && settings.boardMessageId !== null) {
-      await to.duty.setBoardMessage(settings.guildId, settings.boardChannelId, settings.boardMessageId);
-    }
-    await to.duty.setRole(settings.guildId, settings.roleId, settings.roleSetBy);
-    for (const holder of await from.duty.roleHoldersOf(settings.guildId)) {
-      await to.duty.noteRoleHolder(settings.guildId, holder);
-    }
-  }
-  const guarded = await from.duty.listGuarded();
-  for (const coverage of guarded) {
-    await to.duty.setMinimum(coverage.guildId, coverage.minimum);
-    await to.duty.setUncoveredSince(coverage.guildId, coverage.uncoveredSince);
-  }
-  const guilds = new Set([...configured, ...guarded].map((settings) => settings.guildId));
-  return guilds.size;
-}
-
-async function copyAudit(from: Store, to: Store): Promise<number> {
-  // A second run must not double the log: only a store without one gets it.
-  if ((await to.audit.listAll()).length > 0) return 0;
-  const entries = await from.audit.listAll();
-  for (const entry of entries) await to.audit.append(entry);
-  return entries.length;
 }
 
 async function copyPosted(from: DeliveryMigration, to: DeliveryMigration): Promise<number> {

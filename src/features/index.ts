@@ -1,14 +1,26 @@
+import type { StoreModule } from '../store/store-module.js';
 import { createAuditFeature } from './audit/feature.js';
+import { auditModule } from './audit/store/audit-module.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
 import { createDigestFeature, type DigestTimings } from './digest/feature.js';
+import { digestModule } from './digest/store/digest-module.js';
 import { createDutyFeature, type DutyTimings } from './duty/feature.js';
+import { dutyModule } from './duty/store/duty-module.js';
 import type { BotParts, Feature } from './feature.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
+import { recordModule } from './record/store/record-module.js';
 import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
 import { createRoutingFeature } from './routing/feature.js';
 import { createThreadsFeature, type ThreadTimings } from './threads/feature.js';
 import { createWebhooksFeature } from './webhooks/feature.js';
+
+/**
+ * The store modules of the features with tables of their own, one line a feature, in the order of the features
+ * below: the composition root opens the store with them (`openStore`), which applies their migrations after the
+ * kernel's in this order, forgets a guild in each and copies each in migrate-store.
+ */
+export const STORE_MODULES: readonly StoreModule[] = [auditModule, recordModule, dutyModule, digestModule];
 
 /** The features' own timings: tests and the demo shorten them. */
 export interface FeatureTimings {

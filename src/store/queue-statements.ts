@@ -160,7 +160,7 @@ export function queueStatements(d: SqlDialect) {
       .select(POSTED)
       .from<[number, number]>(`delivery WHERE state = 'posted' AND seq > ? ORDER BY seq LIMIT ?`),
     sweepPosted: d.sql<never, [number]>(
-      // A delivery the community record's writer has not read yet stays until it has (record-schema.ts).
+      // A delivery the community record's writer has not read yet stays until it has (migrations/0007-unrecorded-mark.ts).
       `DELETE FROM delivery WHERE seq IN
          (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND unrecorded IS NULL
           LIMIT ${SWEEP_SLICE})`,

@@ -1,7 +1,7 @@
 import type { SqlDialect } from './sql-dialect.js';
 import { columns, type RowOf } from './table-columns.js';
 
-/** A set-aside item as it is read (set-aside-schema.ts). */
+/** A set-aside item as it is read (migrations/0008-set-aside.ts). */
 export const SET_ASIDE_ITEM = columns(
   'set_aside',
   'job',

@@ -1,4 +1,3 @@
-import type { RecordEngine, RecordWrite } from './record-engine.js';
 import { setAsideStatements, type SetAsideRow, type SetAsideStatements } from './set-aside-statements.js';
 import {
   nextTryAt,
@@ -9,6 +8,7 @@ import {
   type SetAsideStore,
 } from './set-aside.js';
 import type { SqlDialect } from './sql-dialect.js';
+import type { SqlRunner, SqlWrite } from './sql-runner.js';
 
 /** An item about to be set aside: which, whose, and what /status calls it. */
 export interface ItemToSetAside {
@@ -27,22 +27,22 @@ export class SqlSetAside implements SetAsideStore {
 
   constructor(
     d: SqlDialect,
-    private readonly engine: RecordEngine,
+    private readonly runner: SqlRunner,
   ) {
     this.sql = setAsideStatements(d);
   }
 
   async listForGuild(guildId: string, limit: number): Promise<SetAsideItem[]> {
-    return (await this.engine.read(this.sql.ofGuild, [guildId, limit])).map(toItem);
+    return (await this.runner.read(this.sql.ofGuild, [guildId, limit])).map(toItem);
   }
 
   async list(limit: number): Promise<SetAsideItem[]> {
-    return (await this.engine.read(this.sql.all, [limit])).map(toItem);
+    return (await this.runner.read(this.sql.all, [limit])).map(toItem);
   }
 
   async countByJob(): Promise<Record<SetAsideJob, number>> {
     const counts = Object.fromEntries(SET_ASIDE_JOB_NAMES.map((job) => [job, 0])) as Record<SetAsideJob, number>;
-    for (const { job, n } of await this.engine.read(this.sql.countByJob, [])) {
+    for (const { job, n } of await this.runner.read(this.sql.countByJob, [])) {
       if (job in counts) counts[job as SetAsideJob] = Number(n);
     }
     return counts;
@@ -51,8 +51,8 @@ export class SqlSetAside implements SetAsideStore {
   async retryNow(now: number, job?: SetAsideJob): Promise<number> {
     // The sweep finds its guilds by their due time, not by the items' (see sweepNow).
     if (job === undefined || job === 'record-sweep')
-      await this.engine.write([{ sql: this.sql.sweepNow, params: [now] }]);
-    return this.engine.write([
+      await this.runner.write([{ sql: this.sql.sweepNow, params: [now] }]);
+    return this.runner.write([
       job === undefined
         ? { sql: this.sql.retryAll, params: [now, now] }
         : { sql: this.sql.retryJob, params: [now, job, now] },
@@ -61,7 +61,7 @@ export class SqlSetAside implements SetAsideStore {
 
   /** The job's items whose next try is due at `now`, the longest due first. */
   async due(job: SetAsideJob, now: number, limit: number): Promise<SetAsideItem[]> {
-    return (await this.engine.read(this.sql.due, [job, now, limit])).map(toItem);
+    return (await this.runner.read(this.sql.due, [job, now, limit])).map(toItem);
   }
 
   /**
@@ -72,8 +72,8 @@ export class SqlSetAside implements SetAsideStore {
     entry: ItemToSetAside,
     error: unknown,
     now: number,
-  ): Promise<{ write: RecordWrite; retryAt: number; since: number }> {
-    const [tries] = await this.engine.read(this.sql.triesOf, [entry.job, entry.item]);
+  ): Promise<{ write: SqlWrite; retryAt: number; since: number }> {
+    const [tries] = await this.runner.read(this.sql.triesOf, [entry.job, entry.item]);
     const since = tries?.since ?? now;
     const retryAt = nextTryAt(entry.job, (tries?.attempts ?? 0) + 1, now);
     const params = [entry.job, entry.item, entry.guildId, entry.label, reasonOf(error), since, retryAt];
@@ -81,7 +81,7 @@ export class SqlSetAside implements SetAsideStore {
   }
 
   /** What clearing an item (done, or gone) writes. */
-  clearWrite(job: SetAsideJob, item: string): RecordWrite {
+  clearWrite(job: SetAsideJob, item: string): SqlWrite {
     return { sql: this.sql.clear, params: [job, item] };
   }
 }

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
+import type { ExportRows } from '../../src/features/record/store/record-export.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
+import { SqlCommunityRecord } from '../../src/features/record/store/sql-community-record.js';
 import type { NewDelivery } from '../../src/store/deliveries.js';
-import type { ExportRows } from '../../src/store/record-export.js';
-import { SqlCommunityRecord } from '../../src/store/sql-community-record.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
@@ -72,7 +74,7 @@ export function shift(id: number, startedAt: number, endedAt: number | null) {
 export async function recordAll(store: Store): Promise<number> {
   let total = 0;
   for (;;) {
-    const { recorded, skipped } = await store.community.recordPending(2);
+    const { recorded, skipped } = await store.of(recordModule).recordPending(2);
     total += recorded;
     if (recorded + skipped < 2) return total;
   }
@@ -116,7 +118,7 @@ export function useRecordStores(makeEngine: () => Promise<StoreUnderTest>) {
   return { start, close, now, exec, engine };
 }
 
-/** The community record's contract (store/community-record.ts), proven the same way on each engine. */
+/** The community record's contract (src/features/record/store/community-record.ts), proven the same way on each engine. */
 export function describeCommunityRecordContract(engine: string, makeEngine: () => Promise<StoreUnderTest>): void {
   describe(`the community record on ${engine}`, () => {
     const { start, close, now } = useRecordStores(makeEngine);
@@ -134,7 +136,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await recordAll(store)).toBe(4);
       expect(await recordAll(store)).toBe(0);
 
-      expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([
+      expect(await store.of(recordModule).casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([
         {
           server: '123',
           number: 2,
@@ -150,11 +152,13 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         },
         expect.objectContaining({ number: 1, at: T0 - DAY, type: 'warn' }),
       ]);
-      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([
+      expect(await store.of(recordModule).caseTotals(GUILD, '9001')).toEqual([
         { type: 'kick', count: 1, voided: 1 },
         { type: 'warn', count: 1, voided: 0 },
       ]);
-      expect(await store.community.casesOf(GUILD, '9001', { limit: 1, offset: 1 })).toMatchObject([{ number: 1 }]);
+      expect(await store.of(recordModule).casesOf(GUILD, '9001', { limit: 1, offset: 1 })).toMatchObject([
+        { number: 1 },
+      ]);
     });
 
     it('merges a shift ended before it started into one shift, and keeps the update until it is recorded', async () => {
@@ -167,7 +171,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await recordAll(store)).toBe(2);
       // Counted by the retention sweep below: one shift, its one guild.
       now.ms = T0 + 401 * DAY;
-      expect(await store.community.sweep(now.ms)).toBe(1);
+      expect(await store.of(recordModule).sweep(now.ms)).toBe(1);
     });
 
     it('records what an off rule mutes, and the posted sweep keeps a delivery until it is recorded', async () => {
@@ -177,7 +181,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       expect(await store.deliveries.sweepPosted(T0 + DAY)).toBe(0);
       expect(await recordAll(store)).toBe(1);
       expect(await store.deliveries.sweepPosted(T0 + DAY)).toBe(1);
-      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([{ type: 'ban', count: 1, voided: 0 }]);
+      expect(await store.of(recordModule).caseTotals(GUILD, '9001')).toEqual([{ type: 'ban', count: 1, voided: 0 }]);
     });
 
     it('finds players by id, by name in any case, and by the start of their latest name', async () => {
@@ -190,20 +194,23 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       await store.deliveries.accept(delivery('c-4', 'case.created', caseCreated(4, 'kick', T0, other), OTHER_GUILD));
       await recordAll(store);
 
-      expect(await store.community.findPlayers(GUILD, 'BOB', 10)).toEqual([
+      expect(await store.of(recordModule).findPlayers(GUILD, 'BOB', 10)).toEqual([
         { playerId: '42', name: 'Bobby' },
         { playerId: '9001', name: 'BobTheBuilder' },
       ]);
-      expect(await store.community.findPlayers(GUILD, 'bobb', 10)).toEqual([{ playerId: '42', name: 'Bobby' }]);
-      expect(await store.community.findPlayers(GUILD, 'x', 10)).toEqual([]);
-      expect(await store.community.findPlayer(GUILD, '9001')).toEqual({ playerId: '9001', name: 'BobTheBuilder' });
-      expect(await store.community.findPlayer(GUILD, 'bobthebuilder')).toEqual({
+      expect(await store.of(recordModule).findPlayers(GUILD, 'bobb', 10)).toEqual([{ playerId: '42', name: 'Bobby' }]);
+      expect(await store.of(recordModule).findPlayers(GUILD, 'x', 10)).toEqual([]);
+      expect(await store.of(recordModule).findPlayer(GUILD, '9001')).toEqual({
+        playerId: '9001',
+        name: 'BobTheBuilder',
+      });
+      expect(await store.of(recordModule).findPlayer(GUILD, 'bobthebuilder')).toEqual({
         playerId: '9001',
         name: 'BobTheBuilder',
       });
       // The older name is not the player's any more.
-      expect(await store.community.findPlayer(GUILD, 'BuilderBob')).toBeUndefined();
-      expect(await store.community.findPlayer(OTHER_GUILD, '9001')).toBeUndefined();
+      expect(await store.of(recordModule).findPlayer(GUILD, 'BuilderBob')).toBeUndefined();
+      expect(await store.of(recordModule).findPlayer(OTHER_GUILD, '9001')).toBeUndefined();
     });
 
     it('keeps each guild its own retention, and forgets a guild the bot left', async () => {
@@ -213,27 +220,34 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       const old = caseCreated(1, 'warn', T0 - 40 * DAY);
       await store.deliveries.accept(delivery('o-1', 'case.created', old, OTHER_GUILD));
       await recordAll(store);
-      expect(await store.community.settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
-      await store.community.setRetentionDays(GUILD, 30);
-      await store.community.setStaffRole(GUILD, '600000000000000001');
-      expect(await store.community.settingsOf(GUILD)).toEqual({ retentionDays: 30, staffRoleId: '600000000000000001' });
-      await store.community.setStaffRole(GUILD, null);
-      expect(await store.community.settingsOf(GUILD)).toEqual({ retentionDays: 30, staffRoleId: null });
+      expect(await store.of(recordModule).settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
+      await store.of(recordModule).setRetentionDays(GUILD, 30);
+      await store.of(recordModule).setStaffRole(GUILD, '600000000000000001');
+      expect(await store.of(recordModule).settingsOf(GUILD)).toEqual({
+        retentionDays: 30,
+        staffRoleId: '600000000000000001',
+      });
+      await store.of(recordModule).setStaffRole(GUILD, null);
+      expect(await store.of(recordModule).settingsOf(GUILD)).toEqual({ retentionDays: 30, staffRoleId: null });
 
       // The case and the player's name 40 days old go in the guild with 30 days; the other guild keeps its case.
-      expect(await store.community.sweep(T0)).toBe(1);
-      expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toMatchObject([{ number: 2 }]);
-      expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toEqual([{ type: 'warn', count: 1, voided: 0 }]);
+      expect(await store.of(recordModule).sweep(T0)).toBe(1);
+      expect(await store.of(recordModule).casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toMatchObject([
+        { number: 2 },
+      ]);
+      expect(await store.of(recordModule).caseTotals(OTHER_GUILD, '9001')).toEqual([
+        { type: 'warn', count: 1, voided: 0 },
+      ]);
 
       expect((await store.forgetGuild(GUILD)).recordRows).toBe(3);
-      expect(await store.community.casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([]);
-      expect(await store.community.settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
-      expect(await store.community.caseTotals(OTHER_GUILD, '9001')).toHaveLength(1);
+      expect(await store.of(recordModule).casesOf(GUILD, '9001', { limit: 10, offset: 0 })).toEqual([]);
+      expect(await store.of(recordModule).settingsOf(GUILD)).toEqual({ retentionDays: 400, staffRoleId: null });
+      expect(await store.of(recordModule).caseTotals(OTHER_GUILD, '9001')).toHaveLength(1);
     });
 
     it('does not bring back the record of a guild forgotten while the writer merged its deliveries', async () => {
       const store = await start();
-      const community = store.community;
+      const community = store.of(recordModule);
       if (!(community instanceof SqlCommunityRecord)) throw new Error('the record is not the shared SQL one');
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0)));
       await store.deliveries.accept(delivery('o-1', 'case.created', caseCreated(1, 'warn', T0), OTHER_GUILD));
@@ -262,19 +276,19 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       const store = await start();
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0 - 10 * DAY)));
       await recordAll(store);
-      expect(await store.community.sweep(T0)).toBe(0);
+      expect(await store.of(recordModule).sweep(T0)).toBe(0);
 
       // A case 500 days old arrives late: its guild is due at once (the player's name is as new as case 1's).
       await store.deliveries.accept(delivery('c-0', 'case.created', caseCreated(0, 'kick', T0 - 500 * DAY)));
       await recordAll(store);
-      expect(await store.community.sweep(T0)).toBe(1);
-      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([{ type: 'warn', count: 1, voided: 0 }]);
+      expect(await store.of(recordModule).sweep(T0)).toBe(1);
+      expect(await store.of(recordModule).caseTotals(GUILD, '9001')).toEqual([{ type: 'warn', count: 1, voided: 0 }]);
 
       // 7 days: case 1 and the player's name go at the next sweep, and nothing after.
-      await store.community.setRetentionDays(GUILD, 7);
-      expect(await store.community.sweep(T0)).toBe(2);
-      expect(await store.community.sweep(T0)).toBe(0);
-      expect(await store.community.caseTotals(GUILD, '9001')).toEqual([]);
+      await store.of(recordModule).setRetentionDays(GUILD, 7);
+      expect(await store.of(recordModule).sweep(T0)).toBe(2);
+      expect(await store.of(recordModule).sweep(T0)).toBe(0);
+      expect(await store.of(recordModule).caseTotals(GUILD, '9001')).toEqual([]);
     });
 
     it("exports a kind's rows of a period a page at a time, in time and then key order, ties never lost", async () => {
@@ -303,13 +317,13 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       const pages: number[][] = [];
       let after: ExportRows['cases'] | undefined;
       for (;;) {
-        const page = await store.community.exportPage('cases', GUILD, range, after, 2);
+        const page = await store.of(recordModule).exportPage('cases', GUILD, range, after, 2);
         pages.push(page.map((row) => row.number));
         if (page.length < 2) break;
         after = page[page.length - 1];
       }
       expect(pages).toEqual([[4, 3], [7, 1], [2]]);
-      const [first] = await store.community.exportPage('cases', GUILD, range, undefined, 1);
+      const [first] = await store.of(recordModule).exportPage('cases', GUILD, range, undefined, 1);
       expect(first).toEqual({
         at: T0 - DAY,
         server: '123',
@@ -324,7 +338,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         voided_at: null,
         voided_by: null,
       });
-      expect(await store.community.exportPage('shifts', GUILD, range, undefined, 10)).toEqual([
+      expect(await store.of(recordModule).exportPage('shifts', GUILD, range, undefined, 10)).toEqual([
         {
           at: T0,
           server: '123',
@@ -337,8 +351,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
           seconds: 3600,
         },
       ]);
-      expect(await store.community.exportPage('sessions', GUILD, range, undefined, 10)).toEqual([]);
-      expect(await store.community.exportPage('modcalls', OTHER_GUILD, range, undefined, 10)).toEqual([]);
+      expect(await store.of(recordModule).exportPage('sessions', GUILD, range, undefined, 10)).toEqual([]);
+      expect(await store.of(recordModule).exportPage('modcalls', OTHER_GUILD, range, undefined, 10)).toEqual([]);
     });
 
     it("lists a guild's open shifts oldest first and tells which guilds had shift changes merged", async () => {
@@ -350,10 +364,10 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       await store.deliveries.accept(delivery('s-3', 'shift.started', shift(3, T0 - 3 * 3_600_000, null)));
       await store.deliveries.accept(delivery('o-1', 'shift.started', shift(1, T0, null), OTHER_GUILD));
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', T0)));
-      const pass = await store.community.recordPending(100);
+      const pass = await store.of(recordModule).recordPending(100);
       expect(pass.recorded).toBe(6);
       expect([...pass.shiftGuilds].sort()).toEqual([GUILD, OTHER_GUILD]);
-      const open = await store.community.openShifts(GUILD);
+      const open = await store.of(recordModule).openShifts(GUILD);
       expect(open).toEqual([
         {
           server: '123',
@@ -372,7 +386,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       ]);
       await store.deliveries.accept(delivery('e-3', 'shift.ended', shift(3, T0 - 3 * 3_600_000, T0)));
       await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', T0)));
-      expect(await store.community.recordPending(100)).toEqual({
+      expect(await store.of(recordModule).recordPending(100)).toEqual({
         recorded: 2,
         skipped: 0,
         setAside: 0,
@@ -381,14 +395,16 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         shiftGuilds: [GUILD],
         sessionGuilds: [],
       });
-      expect((await store.community.openShifts(GUILD)).map((row) => row.shiftId)).toEqual([1]);
+      expect((await store.of(recordModule).openShifts(GUILD)).map((row) => row.shiftId)).toEqual([1]);
       // Shifts 2 and 3 ended at T0 (both Staff Sam's), begun within the last 4 hours.
-      expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0)).toEqual(['500000000000000001']);
-      expect(await store.community.membersOffShift(GUILD, T0 - 4 * 3_600_000, T0 + 1)).toEqual([]);
-      expect(await store.community.membersOffShift(GUILD, T0 - 30 * 60_000, T0)).toEqual([]);
-      expect(await store.community.membersOffShift(OTHER_GUILD, 0, 0)).toEqual([]);
+      expect(await store.of(recordModule).membersOffShift(GUILD, T0 - 4 * 3_600_000, T0)).toEqual([
+        '500000000000000001',
+      ]);
+      expect(await store.of(recordModule).membersOffShift(GUILD, T0 - 4 * 3_600_000, T0 + 1)).toEqual([]);
+      expect(await store.of(recordModule).membersOffShift(GUILD, T0 - 30 * 60_000, T0)).toEqual([]);
+      expect(await store.of(recordModule).membersOffShift(OTHER_GUILD, 0, 0)).toEqual([]);
       await store.deliveries.accept(delivery('c-3', 'case.created', caseCreated(3, 'warn', T0)));
-      expect(await store.community.recordPending(100)).toEqual({
+      expect(await store.of(recordModule).recordPending(100)).toEqual({
         recorded: 1,
         skipped: 0,
         setAside: 0,
@@ -402,12 +418,12 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
     it("keeps each guild's duty board and role, the board's message only while the board stays put", async () => {
       const store = await start();
       const none = { guildId: GUILD, boardChannelId: null, boardMessageId: null, roleId: null, roleSetBy: null };
-      expect(await store.duty.settingsOf(GUILD)).toEqual(none);
-      await store.duty.setBoardChannel(GUILD, CHANNEL);
-      expect(await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001')).toBe(true);
-      await store.duty.setRole(GUILD, '600000000000000009', '400000000000000001');
-      await store.duty.setRole(OTHER_GUILD, '600000000000000008', '400000000000000002');
-      expect(await store.duty.settingsOf(GUILD)).toEqual({
+      expect(await store.of(dutyModule).settingsOf(GUILD)).toEqual(none);
+      await store.of(dutyModule).setBoardChannel(GUILD, CHANNEL);
+      expect(await store.of(dutyModule).setBoardMessage(GUILD, CHANNEL, '700000000000000001')).toBe(true);
+      await store.of(dutyModule).setRole(GUILD, '600000000000000009', '400000000000000001');
+      await store.of(dutyModule).setRole(OTHER_GUILD, '600000000000000008', '400000000000000002');
+      expect(await store.of(dutyModule).settingsOf(GUILD)).toEqual({
         guildId: GUILD,
         boardChannelId: CHANNEL,
         boardMessageId: '700000000000000001',
@@ -415,32 +431,32 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         roleSetBy: '400000000000000001',
       });
       // A board moved meanwhile: the old channel's message is not noted, and the new channel starts without one.
-      await store.duty.setBoardChannel(GUILD, '300000000000000002');
-      expect(await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000002')).toBe(false);
-      expect(await store.duty.settingsOf(GUILD)).toMatchObject({
+      await store.of(dutyModule).setBoardChannel(GUILD, '300000000000000002');
+      expect(await store.of(dutyModule).setBoardMessage(GUILD, CHANNEL, '700000000000000002')).toBe(false);
+      expect(await store.of(dutyModule).settingsOf(GUILD)).toMatchObject({
         boardChannelId: '300000000000000002',
         boardMessageId: null,
         roleId: '600000000000000009',
       });
-      expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
-      await store.duty.setBoardChannel(GUILD, null);
-      await store.duty.setRole(GUILD, null, '400000000000000001');
-      expect(await store.duty.settingsOf(GUILD)).toEqual(none);
-      expect((await store.duty.listConfigured()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
+      expect((await store.of(dutyModule).listConfigured()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
+      await store.of(dutyModule).setBoardChannel(GUILD, null);
+      await store.of(dutyModule).setRole(GUILD, null, '400000000000000001');
+      expect(await store.of(dutyModule).settingsOf(GUILD)).toEqual(none);
+      expect((await store.of(dutyModule).listConfigured()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
     });
 
     it("keeps when the board's post was first tried until its id is noted or the board moves", async () => {
       const store = await start();
-      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0)).toBeUndefined();
-      await store.duty.setBoardChannel(GUILD, CHANNEL);
-      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0)).toBe(T0);
+      expect(await store.of(dutyModule).askBoardPost(GUILD, CHANNEL, T0)).toBeUndefined();
+      await store.of(dutyModule).setBoardChannel(GUILD, CHANNEL);
+      expect(await store.of(dutyModule).askBoardPost(GUILD, CHANNEL, T0)).toBe(T0);
       // A later try of the same post counts Discord's nonce window from the first.
-      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0 + 60_000)).toBe(T0);
-      expect(await store.duty.askBoardPost(GUILD, '300000000000000002', T0)).toBeUndefined();
-      await store.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001');
-      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0 + 120_000)).toBe(T0 + 120_000);
-      await store.duty.setBoardChannel(GUILD, CHANNEL);
-      expect(await store.duty.askBoardPost(GUILD, CHANNEL, T0 + 180_000)).toBe(T0 + 180_000);
+      expect(await store.of(dutyModule).askBoardPost(GUILD, CHANNEL, T0 + 60_000)).toBe(T0);
+      expect(await store.of(dutyModule).askBoardPost(GUILD, '300000000000000002', T0)).toBeUndefined();
+      await store.of(dutyModule).setBoardMessage(GUILD, CHANNEL, '700000000000000001');
+      expect(await store.of(dutyModule).askBoardPost(GUILD, CHANNEL, T0 + 120_000)).toBe(T0 + 120_000);
+      await store.of(dutyModule).setBoardChannel(GUILD, CHANNEL);
+      expect(await store.of(dutyModule).askBoardPost(GUILD, CHANNEL, T0 + 180_000)).toBe(T0 + 180_000);
     });
 
     it("lists a guild's running sessions oldest first and tells which guilds had session changes merged", async () => {
@@ -457,16 +473,16 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       await store.deliveries.accept(delivery('ss-3', 'session.started', session(3, T0 - 600_000, null)));
       await store.deliveries.accept(delivery('os-1', 'session.started', session(1, T0, null), OTHER_GUILD));
       await store.deliveries.accept(delivery('sh-1', 'shift.started', shift(1, T0, null)));
-      const pass = await store.community.recordPending(100);
+      const pass = await store.of(recordModule).recordPending(100);
       expect(pass.recorded).toBe(6);
       expect([...pass.sessionGuilds].sort()).toEqual([GUILD, OTHER_GUILD]);
       expect(pass.shiftGuilds).toEqual([GUILD]);
-      expect(await store.community.runningSessions(GUILD)).toEqual([
+      expect(await store.of(recordModule).runningSessions(GUILD)).toEqual([
         { server: '456', sessionId: 2, name: 'Session 2', startedAt: T0 - 7_200_000 },
         { server: '123', sessionId: 1, name: 'Session 1', startedAt: T0 - 3_600_000 },
       ]);
       await store.deliveries.accept(delivery('se-2', 'session.ended', session(2, undefined, T0), GUILD, '456'));
-      expect(await store.community.recordPending(100)).toEqual({
+      expect(await store.of(recordModule).recordPending(100)).toEqual({
         recorded: 1,
         skipped: 0,
         setAside: 0,
@@ -475,8 +491,8 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         shiftGuilds: [],
         sessionGuilds: [GUILD],
       });
-      expect((await store.community.runningSessions(GUILD)).map((row) => row.sessionId)).toEqual([1]);
-      expect((await store.community.runningSessions(OTHER_GUILD)).map((row) => row.sessionId)).toEqual([1]);
+      expect((await store.of(recordModule).runningSessions(GUILD)).map((row) => row.sessionId)).toEqual([1]);
+      expect((await store.of(recordModule).runningSessions(OTHER_GUILD)).map((row) => row.sessionId)).toEqual([1]);
     });
 
     it('counts the sessions begun in a period, one whose end came first only once its start came', async () => {
@@ -497,7 +513,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       // Its end came first: when it began, the record does not know yet.
       await store.deliveries.accept(delivery('se-3', 'session.ended', session(3, { endedAt: T0 })));
       await recordAll(store);
-      expect(await store.community.sessionTotals(GUILD, period)).toEqual({
+      expect(await store.of(recordModule).sessionTotals(GUILD, period)).toEqual({
         sessions: 1,
         seconds: 3600,
         peakPlayers: 30,
@@ -507,12 +523,12 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         delivery('ss-3', 'session.started', session(3, { startedAt: T0 - 1_800_000, endedAt: null, peakPlayers: 40 })),
       );
       await recordAll(store);
-      expect(await store.community.sessionTotals(GUILD, period)).toEqual({
+      expect(await store.of(recordModule).sessionTotals(GUILD, period)).toEqual({
         sessions: 2,
         seconds: 5400,
         peakPlayers: 40,
       });
-      expect(await store.community.sessionTotals(OTHER_GUILD, period)).toEqual({
+      expect(await store.of(recordModule).sessionTotals(OTHER_GUILD, period)).toEqual({
         sessions: 0,
         seconds: 0,
         peakPlayers: null,
@@ -521,38 +537,46 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
 
     it("keeps each guild's coverage minimum and since when it is short, reset by a new minimum", async () => {
       const store = await start();
-      expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });
+      expect(await store.of(dutyModule).coverageOf(GUILD)).toEqual({
+        guildId: GUILD,
+        minimum: null,
+        uncoveredSince: null,
+      });
       // No minimum: nothing to be short of.
-      await store.duty.setUncoveredSince(GUILD, T0);
-      expect(await store.duty.coverageOf(GUILD)).toEqual({ guildId: GUILD, minimum: null, uncoveredSince: null });
-      await store.duty.setRole(GUILD, '600000000000000009', '400000000000000001');
-      await store.duty.setMinimum(GUILD, { staff: 3, afterMinutes: 10 });
-      await store.duty.setMinimum(OTHER_GUILD, { staff: 1, afterMinutes: 0 });
-      await store.duty.setUncoveredSince(GUILD, T0);
-      expect(await store.duty.coverageOf(GUILD)).toEqual({
+      await store.of(dutyModule).setUncoveredSince(GUILD, T0);
+      expect(await store.of(dutyModule).coverageOf(GUILD)).toEqual({
+        guildId: GUILD,
+        minimum: null,
+        uncoveredSince: null,
+      });
+      await store.of(dutyModule).setRole(GUILD, '600000000000000009', '400000000000000001');
+      await store.of(dutyModule).setMinimum(GUILD, { staff: 3, afterMinutes: 10 });
+      await store.of(dutyModule).setMinimum(OTHER_GUILD, { staff: 1, afterMinutes: 0 });
+      await store.of(dutyModule).setUncoveredSince(GUILD, T0);
+      expect(await store.of(dutyModule).coverageOf(GUILD)).toEqual({
         guildId: GUILD,
         minimum: { staff: 3, afterMinutes: 10 },
         uncoveredSince: T0,
       });
-      expect((await store.duty.listGuarded()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
+      expect((await store.of(dutyModule).listGuarded()).map((row) => row.guildId)).toEqual([GUILD, OTHER_GUILD]);
       // The board and role are left as they were.
-      expect((await store.duty.settingsOf(GUILD)).roleId).toBe('600000000000000009');
-      await store.duty.setMinimum(GUILD, { staff: 4, afterMinutes: 5 });
-      expect(await store.duty.coverageOf(GUILD)).toEqual({
+      expect((await store.of(dutyModule).settingsOf(GUILD)).roleId).toBe('600000000000000009');
+      await store.of(dutyModule).setMinimum(GUILD, { staff: 4, afterMinutes: 5 });
+      expect(await store.of(dutyModule).coverageOf(GUILD)).toEqual({
         guildId: GUILD,
         minimum: { staff: 4, afterMinutes: 5 },
         uncoveredSince: null,
       });
-      await store.duty.setMinimum(GUILD, null);
-      expect((await store.duty.coverageOf(GUILD)).minimum).toBeNull();
-      expect((await store.duty.listGuarded()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
+      await store.of(dutyModule).setMinimum(GUILD, null);
+      expect((await store.of(dutyModule).coverageOf(GUILD)).minimum).toBeNull();
+      expect((await store.of(dutyModule).listGuarded()).map((row) => row.guildId)).toEqual([OTHER_GUILD]);
     });
 
     it('leaves out a delivery whose body tells nothing usable and goes on with the rest', async () => {
       const store = await start();
       await store.deliveries.accept({ ...delivery('bad', 'modcall', {}), rawBody: 'not json' });
       await store.deliveries.accept(delivery('call', 'modcall', { caller: player, at: T0 }));
-      expect(await store.community.recordPending(10)).toEqual({
+      expect(await store.of(recordModule).recordPending(10)).toEqual({
         recorded: 1,
         skipped: 1,
         setAside: 0,
@@ -561,7 +585,7 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
         shiftGuilds: [],
         sessionGuilds: [],
       });
-      expect(await store.community.recordPending(10)).toEqual({
+      expect(await store.of(recordModule).recordPending(10)).toEqual({
         recorded: 0,
         skipped: 0,
         setAside: 0,
@@ -587,19 +611,19 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       await recordAll(store);
       const range = { from: at('2026-11-19T00:00:00Z'), to: at('2026-11-23T00:00:00Z') };
       const day = (date: string) => at(`${date}T00:00:00Z`);
-      expect(await store.community.guildDays(GUILD, range, 'America/New_York')).toEqual([
+      expect(await store.of(recordModule).guildDays(GUILD, range, 'America/New_York')).toEqual([
         { day: day('2026-11-20'), shiftSeconds: 7200, cases: 3, modcalls: 0 },
         { day: day('2026-11-21'), shiftSeconds: 0, cases: 1, modcalls: 0 },
       ]);
-      expect(await store.community.guildDays(GUILD, range, 'Asia/Kathmandu')).toEqual([
+      expect(await store.of(recordModule).guildDays(GUILD, range, 'Asia/Kathmandu')).toEqual([
         { day: day('2026-11-20'), shiftSeconds: 0, cases: 1, modcalls: 0 },
         { day: day('2026-11-21'), shiftSeconds: 7200, cases: 3, modcalls: 0 },
       ]);
-      expect(await store.community.guildDays(GUILD, range, 'UTC')).toEqual([
+      expect(await store.of(recordModule).guildDays(GUILD, range, 'UTC')).toEqual([
         { day: day('2026-11-20'), shiftSeconds: 0, cases: 2, modcalls: 0 },
         { day: day('2026-11-21'), shiftSeconds: 7200, cases: 2, modcalls: 0 },
       ]);
-      expect(await store.community.guildDays(OTHER_GUILD, range, 'UTC')).toEqual([]);
+      expect(await store.of(recordModule).guildDays(OTHER_GUILD, range, 'UTC')).toEqual([]);
     });
 
     it("sums a member's shifts per UTC day they began on, in the range only", async () => {
@@ -614,15 +638,17 @@ export function describeCommunityRecordContract(engine: string, makeEngine: () =
       );
       await recordAll(store);
       const member = '500000000000000001';
-      expect(await store.community.shiftDays(GUILD, member, { from: 0, to: midnight + 3 * DAY })).toEqual([
+      expect(await store.of(recordModule).shiftDays(GUILD, member, { from: 0, to: midnight + 3 * DAY })).toEqual([
         { day: midnight - DAY, seconds: 7200 },
         { day: midnight, seconds: 3600 },
         { day: midnight + 2 * DAY, seconds: 1800 },
       ]);
-      expect(await store.community.shiftDays(GUILD, member, { from: midnight, to: midnight + DAY })).toEqual([
+      expect(await store.of(recordModule).shiftDays(GUILD, member, { from: midnight, to: midnight + DAY })).toEqual([
         { day: midnight, seconds: 3600 },
       ]);
-      expect(await store.community.shiftDays(OTHER_GUILD, member, { from: 0, to: midnight + 3 * DAY })).toEqual([]);
+      expect(await store.of(recordModule).shiftDays(OTHER_GUILD, member, { from: 0, to: midnight + 3 * DAY })).toEqual(
+        [],
+      );
     });
   });
 }

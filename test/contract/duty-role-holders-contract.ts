@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
 import { storeHarness, type StoreUnderTest } from './store-under-test.js';
 
 const GUILD = '222222222222222222';
@@ -22,56 +23,58 @@ export function describeDutyRoleHoldersContract(engine: string, makeEngine: () =
     it('keeps whom the role was given to across a restart, until it is taken back, and who chose the role', async () => {
       await use(makeEngine);
       const store = await start();
-      await store.duty.setRole(GUILD, ROLE, MANAGER);
+      await store.of(dutyModule).setRole(GUILD, ROLE, MANAGER);
       // Noted before the request to Discord, confirmed after.
-      await store.duty.noteRoleHolder(GUILD, { memberId: BEN, roleId: ROLE, givenAt: null });
-      await store.duty.noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: null });
-      await store.duty.noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: 5_000 });
-      await store.duty.noteRoleHolder(OTHER_GUILD, { memberId: ANA, roleId: ROLE, givenAt: 6_000 });
+      await store.of(dutyModule).noteRoleHolder(GUILD, { memberId: BEN, roleId: ROLE, givenAt: null });
+      await store.of(dutyModule).noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: null });
+      await store.of(dutyModule).noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: 5_000 });
+      await store.of(dutyModule).noteRoleHolder(OTHER_GUILD, { memberId: ANA, roleId: ROLE, givenAt: 6_000 });
 
       const reopened = await restart(store);
-      expect(await reopened.duty.settingsOf(GUILD)).toMatchObject({ roleId: ROLE, roleSetBy: MANAGER });
-      expect(await reopened.duty.roleHoldersOf(GUILD)).toEqual([
+      expect(await reopened.of(dutyModule).settingsOf(GUILD)).toMatchObject({ roleId: ROLE, roleSetBy: MANAGER });
+      expect(await reopened.of(dutyModule).roleHoldersOf(GUILD)).toEqual([
         { memberId: ANA, roleId: ROLE, givenAt: 5_000 },
         { memberId: BEN, roleId: ROLE, givenAt: null },
       ]);
 
       // A new role: the old one's holders stay until it is taken from them, the new one's are its own.
-      await reopened.duty.setRole(GUILD, NEW_ROLE, MANAGER);
-      await reopened.duty.noteRoleHolder(GUILD, { memberId: ANA, roleId: NEW_ROLE, givenAt: 7_000 });
-      await reopened.duty.forgetRoleHolder(GUILD, ANA, ROLE);
-      await reopened.duty.forgetRoleHolder(GUILD, ANA, ROLE);
-      expect(await reopened.duty.roleHoldersOf(GUILD)).toEqual([
+      await reopened.of(dutyModule).setRole(GUILD, NEW_ROLE, MANAGER);
+      await reopened.of(dutyModule).noteRoleHolder(GUILD, { memberId: ANA, roleId: NEW_ROLE, givenAt: 7_000 });
+      await reopened.of(dutyModule).forgetRoleHolder(GUILD, ANA, ROLE);
+      await reopened.of(dutyModule).forgetRoleHolder(GUILD, ANA, ROLE);
+      expect(await reopened.of(dutyModule).roleHoldersOf(GUILD)).toEqual([
         { memberId: ANA, roleId: NEW_ROLE, givenAt: 7_000 },
         { memberId: BEN, roleId: ROLE, givenAt: null },
       ]);
-      expect(await reopened.duty.roleHoldersOf(OTHER_GUILD)).toEqual([{ memberId: ANA, roleId: ROLE, givenAt: 6_000 }]);
+      expect(await reopened.of(dutyModule).roleHoldersOf(OTHER_GUILD)).toEqual([
+        { memberId: ANA, roleId: ROLE, givenAt: 6_000 },
+      ]);
     });
 
     it('lists a guild whose role was turned off while members still hold it, until they no longer do', async () => {
       await use(makeEngine);
       const store = await start();
-      await store.duty.setRole(GUILD, ROLE, MANAGER);
-      await store.duty.noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: 5_000 });
-      await store.duty.setRole(GUILD, null, null);
-      expect(await store.duty.settingsOf(GUILD)).toMatchObject({ roleId: null, roleSetBy: null });
-      expect((await store.duty.listConfigured()).map((settings) => settings.guildId)).toEqual([GUILD]);
-      await store.duty.forgetRoleHolder(GUILD, ANA, ROLE);
-      expect(await store.duty.listConfigured()).toEqual([]);
+      await store.of(dutyModule).setRole(GUILD, ROLE, MANAGER);
+      await store.of(dutyModule).noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: 5_000 });
+      await store.of(dutyModule).setRole(GUILD, null, null);
+      expect(await store.of(dutyModule).settingsOf(GUILD)).toMatchObject({ roleId: null, roleSetBy: null });
+      expect((await store.of(dutyModule).listConfigured()).map((settings) => settings.guildId)).toEqual([GUILD]);
+      await store.of(dutyModule).forgetRoleHolder(GUILD, ANA, ROLE);
+      expect(await store.of(dutyModule).listConfigured()).toEqual([]);
     });
 
     it("forgets a guild's holders with the guild, and only its own", async () => {
       await use(makeEngine);
       const store = await start();
-      await store.duty.setRole(GUILD, ROLE, MANAGER);
-      await store.duty.noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: 5_000 });
-      await store.duty.noteRoleHolder(GUILD, { memberId: BEN, roleId: ROLE, givenAt: null });
-      await store.duty.noteRoleHolder(OTHER_GUILD, { memberId: ANA, roleId: ROLE, givenAt: 6_000 });
+      await store.of(dutyModule).setRole(GUILD, ROLE, MANAGER);
+      await store.of(dutyModule).noteRoleHolder(GUILD, { memberId: ANA, roleId: ROLE, givenAt: 5_000 });
+      await store.of(dutyModule).noteRoleHolder(GUILD, { memberId: BEN, roleId: ROLE, givenAt: null });
+      await store.of(dutyModule).noteRoleHolder(OTHER_GUILD, { memberId: ANA, roleId: ROLE, givenAt: 6_000 });
       expect(await store.knownGuilds()).toEqual(expect.arrayContaining([GUILD, OTHER_GUILD]));
 
       expect(await store.forgetGuild(GUILD)).toMatchObject({ dutySettings: 1, dutyRoleHolders: 2 });
-      expect(await store.duty.roleHoldersOf(GUILD)).toEqual([]);
-      expect(await store.duty.roleHoldersOf(OTHER_GUILD)).toHaveLength(1);
+      expect(await store.of(dutyModule).roleHoldersOf(GUILD)).toEqual([]);
+      expect(await store.of(dutyModule).roleHoldersOf(OTHER_GUILD)).toHaveLength(1);
       // The other guild has holders and no settings row: it is still known, so it is forgotten when left.
       expect(await store.knownGuilds()).toEqual([OTHER_GUILD]);
     });

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
+import { digestModule } from '../../src/features/digest/store/digest-module.js';
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { emptyGuildSettings } from '../../src/store/guild-settings.js';
 import { CHANNEL_A, CHANNEL_B, delivery, GUILD, HOUR, storeHarness, type StoreUnderTest } from './store-under-test.js';
+
+/**
+ * What forgetting a guild counts in every feature's store module when it finds nothing there (the community
+ * record's `recordRows`, /duty's `dutySettings` and `dutyRoleHolders`, the digest's `digestRows`, and whatever a
+ * module added later counts): each is counted, 0 or more.
+ */
+const NOTHING_IN_MODULES = Object.fromEntries(
+  STORE_MODULES.flatMap((module) => module.forgetGuild.flatMap(({ counted }) => (counted ? [[counted, 0]] : []))),
+) as Record<string, number>;
 
 /**
  * The store port's contract for what is kept per guild: hooks and their activity, the admin actions, and forgetting a
@@ -97,28 +110,33 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         at,
       });
       // Same time for two: the order stored decides, not the clock.
-      await store.audit.append(entry('/feed set', 10));
-      await store.audit.append(entry('/alerts set', 20));
-      await store.audit.append({ ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' });
-      await store.audit.append(entry('/status', 30, 'another-guild'));
-      expect((await store.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual([
+      await store.of(auditModule).append(entry('/feed set', 10));
+      await store.of(auditModule).append(entry('/alerts set', 20));
+      await store
+        .of(auditModule)
+        .append({ ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' });
+      await store.of(auditModule).append(entry('/status', 30, 'another-guild'));
+      expect((await store.of(auditModule).latest(GUILD, 25)).map((e) => e.action)).toEqual([
         '/webhook test',
         '/alerts set',
         '/feed set',
       ]);
-      expect(await store.audit.latest(GUILD, 1)).toEqual([
+      expect(await store.of(auditModule).latest(GUILD, 1)).toEqual([
         { ...entry('/webhook test', 20), result: 'refused', detail: 'No server key yet.' },
       ]);
       // Every server's, oldest first: what migrate-store copies.
-      expect((await store.audit.listAll()).map((e) => [e.guildId, e.action])).toEqual([
+      expect((await store.of(auditModule).listAll()).map((e) => [e.guildId, e.action])).toEqual([
         [GUILD, '/feed set'],
         [GUILD, '/alerts set'],
         [GUILD, '/webhook test'],
         ['another-guild', '/status'],
       ]);
       const reopened = await restart(store);
-      expect(await reopened.audit.sweep(15)).toBe(1);
-      expect((await reopened.audit.latest(GUILD, 25)).map((e) => e.action)).toEqual(['/webhook test', '/alerts set']);
+      expect(await reopened.of(auditModule).sweep(15)).toBe(1);
+      expect((await reopened.of(auditModule).latest(GUILD, 25)).map((e) => e.action)).toEqual([
+        '/webhook test',
+        '/alerts set',
+      ]);
     });
 
     it('forgets a guild it left, all at once: hooks, settings and server key, deliveries, documents; not another guild', async () => {
@@ -151,21 +169,21 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       await store.deliveries.accept({ ...delivery('elsewhere', 'modcall', 'hook-x'), guildId: other });
       await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + HOUR);
       await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
-      await store.records.update('app_guild', GUILD, () => ({ developerKey: 'sealed:v1:developer-key' }));
-      await store.records.update('app_cards', `${GUILD}:77`, () => ({ versions: {} }));
-      await store.records.update('incident', `${GUILD}:held:`, () => null);
-      await store.records.update('app_guild', other, () => ({ developerKey: 'sealed:v1:theirs' }));
+      await store.documents.update('app_guild', GUILD, () => ({ developerKey: 'sealed:v1:developer-key' }));
+      await store.documents.update('app_cards', `${GUILD}:77`, () => ({ versions: {} }));
+      await store.documents.update('incident', `${GUILD}:held:`, () => null);
+      await store.documents.update('app_guild', other, () => ({ developerKey: 'sealed:v1:theirs' }));
       // Another guild whose id starts with this one's: its documents are its own.
-      await store.records.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
-      await store.records.update('heartbeat', 'last', () => 5);
-      await store.duty.setBoardChannel(GUILD, CHANNEL_A);
-      await store.duty.setBoardChannel(other, CHANNEL_B);
+      await store.documents.update('app_guild', `${GUILD}9`, () => ({ developerKey: 'sealed:v1:longer' }));
+      await store.documents.update('heartbeat', 'last', () => 5);
+      await store.of(dutyModule).setBoardChannel(GUILD, CHANNEL_A);
+      await store.of(dutyModule).setBoardChannel(other, CHANNEL_B);
       // A guild with settings and no webhook is known too (its server key, its routes).
       const settingsOnly = '555555555555555555';
       await store.guilds.update(settingsOnly, (settings) => ({ ...settings, serverKey: 'sealed:v1:key-only' }));
       // So is a guild whose webhooks were removed but that keeps its weekly digest, or its on-shift role.
       const digestOnly = '666666666666666666';
-      await store.digests.setSchedule({
+      await store.of(digestModule).setSchedule({
         guildId: digestOnly,
         channelId: CHANNEL_B,
         weekday: 1,
@@ -174,17 +192,16 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
         nextAt: 1,
       });
       const dutyOnly = '777777777777777777';
-      await store.duty.setRole(dutyOnly, '888888888888888888', '999999999999999999');
+      await store.of(dutyModule).setRole(dutyOnly, '888888888888888888', '999999999999999999');
       expect((await store.knownGuilds()).sort()).toEqual([GUILD, other, settingsOnly, digestOnly, dutyOnly].sort());
 
       expect(await store.forgetGuild(GUILD)).toEqual({
+        ...NOTHING_IN_MODULES,
         hooks: 2,
         serverKeys: 1,
         openDeliveries: 2,
         documents: 3,
-        recordRows: 0,
         dutySettings: 1,
-        dutyRoleHolders: 0,
       });
 
       expect(await store.hooks.get('hook-1')).toBeUndefined();
@@ -196,9 +213,9 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       }
       expect(await store.deliveries.statusOf(GUILD)).toMatchObject({ waiting: 0, unrouted: {}, retrying: [] });
       expect(await store.deliveries.nextFor(CHANNEL_A, 10)).toEqual([]);
-      expect(await store.records.get('app_guild', GUILD)).toBeUndefined();
-      expect(await store.records.get('app_cards', `${GUILD}:77`)).toBeUndefined();
-      expect(await store.records.kinds()).toEqual(['app_guild', 'heartbeat']);
+      expect(await store.documents.get('app_guild', GUILD)).toBeUndefined();
+      expect(await store.documents.get('app_cards', `${GUILD}:77`)).toBeUndefined();
+      expect(await store.documents.kinds()).toEqual(['app_guild', 'heartbeat']);
       // The service's retry of a delivery it had posted finds no hook to go to.
       expect(await store.deliveries.accept(delivery('posted'), { requireHook: true })).toBe('unknown-hook');
 
@@ -206,10 +223,10 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       expect((await store.hooks.listForGuild(other)).map((h) => h.hookId)).toEqual(['hook-x']);
       expect((await store.guilds.get(other)).defaultChannelId).toBe(CHANNEL_B);
       expect((await store.deliveries.listOpen()).map((entry) => entry.deliveryId)).toEqual(['elsewhere']);
-      expect(await store.records.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
-      expect(await store.records.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
-      expect((await store.duty.settingsOf(GUILD)).boardChannelId).toBeNull();
-      expect((await store.duty.settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
+      expect(await store.documents.get('app_guild', other)).toEqual({ developerKey: 'sealed:v1:theirs' });
+      expect(await store.documents.get('app_guild', `${GUILD}9`)).toEqual({ developerKey: 'sealed:v1:longer' });
+      expect((await store.of(dutyModule).settingsOf(GUILD)).boardChannelId).toBeNull();
+      expect((await store.of(dutyModule).settingsOf(other)).boardChannelId).toBe(CHANNEL_B);
 
       expect((await store.knownGuilds()).sort()).toEqual([other, settingsOnly, digestOnly, dutyOnly].sort());
 
@@ -219,15 +236,13 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       expect(await reopened.hooks.get('hook-2')).toBeUndefined();
       expect((await reopened.guilds.get(GUILD)).serverKey).toBeNull();
       expect(await reopened.forgetGuild(GUILD)).toEqual({
+        ...NOTHING_IN_MODULES,
         hooks: 0,
         serverKeys: 0,
         openDeliveries: 0,
         documents: 0,
-        recordRows: 0,
-        dutySettings: 0,
-        dutyRoleHolders: 0,
       });
-      expect(await reopened.forgetGuild(digestOnly)).toMatchObject({ hooks: 0, recordRows: 1 });
+      expect(await reopened.forgetGuild(digestOnly)).toMatchObject({ hooks: 0, digestRows: 1 });
       expect(await reopened.forgetGuild(dutyOnly)).toMatchObject({ hooks: 0, dutySettings: 1 });
       expect((await reopened.knownGuilds()).sort()).toEqual([other, settingsOnly].sort());
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import type { Store } from '../../src/store/store.js';
 import { CHANNEL_A, CHANNEL_B, delivery, GUILD, storeHarness, type StoreUnderTest } from './store-under-test.js';
 
@@ -140,7 +141,7 @@ export function describeHeldEntriesContract(engine: string, makeEngine: () => Pr
       await store.deliveries.accept(held('new-1', GUILD, 5_000));
       store = await restart(store);
 
-      await store.community.recordPending(1_000);
+      await store.of(recordModule).recordPending(1_000);
       expect(await store.deliveries.dropHeld(1_000, 2)).toEqual([
         { guildId: GUILD, count: 1 },
         { guildId: 'another-guild', count: 1 },

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
 import { describeTables, type ColumnKind } from '../../scripts/table-types.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
@@ -15,6 +16,7 @@ import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeSetAsideContract } from './set-aside-contract.js';
 import { describeStoreContract } from './store-contract.js';
+import { describeStoreModulesContract } from './store-modules-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 async function postgresUnderTest(): Promise<StoreUnderTest> {
@@ -30,7 +32,8 @@ async function postgresUnderTest(): Promise<StoreUnderTest> {
     }
   };
   return {
-    open: (clock) => openStore(database.url, clock),
+    open: (clock) => openStore(database.url, STORE_MODULES, clock),
+    openWith: (modules, clock) => openStore(database.url, modules, clock),
     breakDeliveryWrites: () =>
       onDatabase(`
           CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
@@ -62,6 +65,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL', () => {
   describeDutyRoleHoldersContract('PostgreSQL', postgresUnderTest);
   describeRecordFiguresContract('PostgreSQL', postgresUnderTest);
   describeSetAsideContract('PostgreSQL', postgresUnderTest);
+  describeStoreModulesContract('PostgreSQL', postgresUnderTest);
 });
 
 /**
@@ -82,7 +86,7 @@ describe.skipIf(!POSTGRES_URL)('the generated row types on PostgreSQL', () => {
     await client.connect();
     try {
       // Opening the store applies PostgreSQL's migrations.
-      await (await openStore(database.url, () => Date.now())).close();
+      await (await openStore(database.url, STORE_MODULES, () => Date.now())).close();
       const { rows } = await client.query<{
         table_name: string;
         column_name: string;

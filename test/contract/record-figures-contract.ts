@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { describeModcallCounts } from '../../src/features/record/index.js';
+import { modcallCards } from '../../src/features/record/store/migrations/0005-modcall-cards.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { renderSessionReport } from '../../src/features/threads/session-report.js';
-import { modcallCardSchema } from '../../src/store/record-schema.js';
 import {
   caseCreated,
   delivery,
@@ -49,12 +50,12 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
       await accept('m-other', 'modcall', { caller: OTHER_CALLER, at: T0 + 10 * MIN });
       expect(await recordAll(store)).toBe(6);
       // The card gathered the three calls, and was claimed 200 s after the first.
-      await store.community.noteModcallHandled(GUILD, '123', calls, { claimedBy: MOD, claimedAt: T0 + 200_000 });
+      await store.of(recordModule).noteModcallHandled(GUILD, '123', calls, { claimedBy: MOD, claimedAt: T0 + 200_000 });
 
-      expect(await store.community.leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
+      expect(await store.of(recordModule).leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
         { memberId: MOD, name: null, value: 1 },
       ]);
-      const response = await store.community.modcallResponse(GUILD, WEEK);
+      const response = await store.of(recordModule).modcallResponse(GUILD, WEEK);
       expect(response).toEqual({
         calls: 4,
         cards: 2,
@@ -68,7 +69,7 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
       expect(describeModcallCounts(response)).toBe(
         '**4** calls on **2** cards · **1** claimed · **0** resolved · **1** never claimed',
       );
-      expect(await store.community.memberModcalls(GUILD, MOD, WEEK)).toEqual({
+      expect(await store.of(recordModule).memberModcalls(GUILD, MOD, WEEK)).toEqual({
         calls: 3,
         cards: 1,
         claimed: 1,
@@ -77,9 +78,9 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
         toResolveMs: [],
       });
       // The digest's days count calls.
-      expect((await store.community.guildDays(GUILD, WEEK, 'UTC')).map((day) => day.modcalls)).toEqual([4]);
+      expect((await store.of(recordModule).guildDays(GUILD, WEEK, 'UTC')).map((day) => day.modcalls)).toEqual([4]);
 
-      const facts = await store.community.sessionFacts(GUILD, '123', 5, T0 + DAY, 100);
+      const facts = await store.of(recordModule).sessionFacts(GUILD, '123', 5, T0 + DAY, 100);
       expect(facts?.modcalls).toEqual([
         {
           at: T0,
@@ -108,13 +109,13 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
 
       // A fourth call after the claim joins the card (told by the card before the writer merged it); resolved once.
       const withFourth = [...calls, { callerId: player.robloxId, at: T0 + 4 * MIN, callerName: player.name }];
-      await store.community.noteModcallHandled(GUILD, '123', withFourth, {
+      await store.of(recordModule).noteModcallHandled(GUILD, '123', withFourth, {
         claimedBy: MOD,
         claimedAt: T0 + 200_000,
         resolvedBy: MOD,
         resolvedAt: T0 + 300_000,
       });
-      expect(await store.community.modcallResponse(GUILD, WEEK)).toMatchObject({
+      expect(await store.of(recordModule).modcallResponse(GUILD, WEEK)).toMatchObject({
         calls: 5,
         cards: 2,
         claimed: 1,
@@ -124,8 +125,12 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
       });
       // A card's claim counts in the period of its first call; its later calls count as calls where they came.
       const later = { from: T0 + 30_000, to: WEEK.to };
-      expect(await store.community.modcallResponse(GUILD, later)).toMatchObject({ calls: 4, cards: 1, claimed: 0 });
-      expect(await store.community.leaderboard(GUILD, 'modcalls', later)).toEqual([]);
+      expect(await store.of(recordModule).modcallResponse(GUILD, later)).toMatchObject({
+        calls: 4,
+        cards: 1,
+        claimed: 0,
+      });
+      expect(await store.of(recordModule).leaderboard(GUILD, 'modcalls', later)).toEqual([]);
     });
 
     it('count a card whose earlier call came after it was claimed once, from and in the period of its first call', async () => {
@@ -135,28 +140,32 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
       await store.deliveries.accept(delivery('m-1', 'modcall', { caller: player, at: T0 + MIN }, GUILD, '123'));
       expect(await recordAll(store)).toBe(1);
       const claim = { claimedBy: MOD, claimedAt: T0 + 200_000 };
-      await store.community.noteModcallHandled(GUILD, '123', [call(T0 + MIN)], claim);
+      await store.of(recordModule).noteModcallHandled(GUILD, '123', [call(T0 + MIN)], claim);
       await store.deliveries.accept(delivery('m-0', 'modcall', { caller: player, at: T0 }, GUILD, '123'));
-      await store.community.noteModcallHandled(GUILD, '123', [call(T0 + MIN), call(T0)], claim);
+      await store.of(recordModule).noteModcallHandled(GUILD, '123', [call(T0 + MIN), call(T0)], claim);
       expect(await recordAll(store)).toBe(1);
 
       const once = { calls: 2, cards: 1, claimed: 1, toClaimMs: [200_000] };
-      expect(await store.community.modcallResponse(GUILD, WEEK)).toMatchObject(once);
-      expect(await store.community.leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
+      expect(await store.of(recordModule).modcallResponse(GUILD, WEEK)).toMatchObject(once);
+      expect(await store.of(recordModule).leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
         { memberId: MOD, name: null, value: 1 },
       ]);
-      expect(await store.community.memberModcalls(GUILD, MOD, WEEK)).toMatchObject({
+      expect(await store.of(recordModule).memberModcalls(GUILD, MOD, WEEK)).toMatchObject({
         claimed: 1,
         toClaimMs: [200_000],
       });
       // Its first call is at T0: a period from T0 + 30 s has its later call, not the card.
       const later = { from: T0 + 30_000, to: WEEK.to };
-      expect(await store.community.modcallResponse(GUILD, later)).toMatchObject({ calls: 1, cards: 0, claimed: 0 });
-      expect(await store.community.leaderboard(GUILD, 'modcalls', later)).toEqual([]);
+      expect(await store.of(recordModule).modcallResponse(GUILD, later)).toMatchObject({
+        calls: 1,
+        cards: 0,
+        claimed: 0,
+      });
+      expect(await store.of(recordModule).leaderboard(GUILD, 'modcalls', later)).toEqual([]);
 
       // Told in either order, the card is the same: the card's calls given earliest first.
-      await store.community.noteModcallHandled(GUILD, '123', [call(T0), call(T0 + MIN)], claim);
-      expect(await store.community.modcallResponse(GUILD, WEEK)).toMatchObject(once);
+      await store.of(recordModule).noteModcallHandled(GUILD, '123', [call(T0), call(T0 + MIN)], claim);
+      expect(await store.of(recordModule).modcallResponse(GUILD, WEEK)).toMatchObject(once);
     });
 
     it('count a case.voided whose case.created never reached the record as no case; the create later, once', async () => {
@@ -170,25 +179,27 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
       expect(await recordAll(store)).toBe(3);
 
       const onlyCase8 = [{ type: 'warn', count: 1, voided: 0 }];
-      expect(await store.community.guildCases(GUILD, WEEK)).toEqual(onlyCase8);
-      expect(await store.community.staffCases(GUILD, moderator.discordId, WEEK)).toEqual(onlyCase8);
-      expect((await store.community.guildDays(GUILD, WEEK, 'UTC')).map((day) => day.cases)).toEqual([1]);
-      expect(await store.community.leaderboard(GUILD, 'cases', WEEK)).toEqual([
+      expect(await store.of(recordModule).guildCases(GUILD, WEEK)).toEqual(onlyCase8);
+      expect(await store.of(recordModule).staffCases(GUILD, moderator.discordId, WEEK)).toEqual(onlyCase8);
+      expect((await store.of(recordModule).guildDays(GUILD, WEEK, 'UTC')).map((day) => day.cases)).toEqual([1]);
+      expect(await store.of(recordModule).leaderboard(GUILD, 'cases', WEEK)).toEqual([
         { memberId: moderator.discordId, name: moderator.name, value: 1 },
       ]);
-      const facts = await store.community.sessionFacts(GUILD, '123', 6, T0 + MIN, 100);
+      const facts = await store.of(recordModule).sessionFacts(GUILD, '123', 6, T0 + MIN, 100);
       expect(facts?.cases.map((found) => found.number)).toEqual([8]);
 
       // Its case.created arrives: made the week before, it counts there, once, as voided; never in the void's week.
       await accept('c-7', 'case.created', caseCreated(7, 'kick', T0 - 10 * DAY));
       expect(await recordAll(store)).toBe(1);
-      expect(await store.community.guildCases(GUILD, WEEK)).toEqual(onlyCase8);
+      expect(await store.of(recordModule).guildCases(GUILD, WEEK)).toEqual(onlyCase8);
       const weekBefore = { from: T0 - 14 * DAY, to: WEEK.from };
-      expect(await store.community.guildCases(GUILD, weekBefore)).toEqual([{ type: 'kick', count: 1, voided: 1 }]);
-      expect(await store.community.staffCases(GUILD, moderator.discordId, weekBefore)).toEqual([
+      expect(await store.of(recordModule).guildCases(GUILD, weekBefore)).toEqual([
         { type: 'kick', count: 1, voided: 1 },
       ]);
-      expect((await store.community.guildDays(GUILD, weekBefore, 'UTC')).map((day) => day.cases)).toEqual([1]);
+      expect(await store.of(recordModule).staffCases(GUILD, moderator.discordId, weekBefore)).toEqual([
+        { type: 'kick', count: 1, voided: 1 },
+      ]);
+      expect((await store.of(recordModule).guildDays(GUILD, weekBefore, 'UTC')).map((day) => day.cases)).toEqual([1]);
     });
 
     it('count each card once after an upgrade from a store whose modcalls named no card', async () => {
@@ -215,10 +226,11 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
           row('9002', T0 + 2 * 60 * MIN, null, null),
         ].join(', ')};
       `);
-      await exec(modcallCardSchema());
+      // The step that gave each modcall its card (the same on both engines).
+      await exec(modcallCards.sqlite ?? '');
 
       const store = await start();
-      expect(await store.community.modcallResponse(GUILD, WEEK)).toEqual({
+      expect(await store.of(recordModule).modcallResponse(GUILD, WEEK)).toEqual({
         calls: 6,
         cards: 3,
         claimed: 1,
@@ -227,10 +239,10 @@ export function describeRecordFiguresContract(engine: string, makeEngine: () => 
         toResolveMs: [60_000, 300_000],
         byMember: [{ memberId: MOD, claimed: 1, toClaimMs: [200_000] }],
       });
-      expect(await store.community.leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
+      expect(await store.of(recordModule).leaderboard(GUILD, 'modcalls', WEEK)).toEqual([
         { memberId: MOD, name: null, value: 1 },
       ]);
-      expect(await store.community.memberModcalls(GUILD, MOD, WEEK)).toMatchObject({ claimed: 1, resolved: 2 });
+      expect(await store.of(recordModule).memberModcalls(GUILD, MOD, WEEK)).toMatchObject({ claimed: 1, resolved: 2 });
     });
   });
 }

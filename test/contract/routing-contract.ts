@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import type { NewDelivery } from '../../src/store/deliveries.js';
 import { CHANNEL_A, CHANNEL_B, delivery, GUILD, HOUR, storeHarness, type StoreUnderTest } from './store-under-test.js';
 
@@ -91,7 +92,7 @@ export function describeRoutingContract(engine: string, makeEngine: () => Promis
       expect(await store.deliveries.listHeld(GUILD, { offset: 0, limit: 10 })).toEqual([]);
       // Muted counts are of the last day: they go with the posted entries' sweep.
       now.ms += 25 * HOUR;
-      await store.community.recordPending(1_000);
+      await store.of(recordModule).recordPending(1_000);
       await store.deliveries.sweepPosted(now.ms - 24 * HOUR);
       expect((await store.deliveries.statusOf(GUILD)).muted).toEqual({});
     });
@@ -213,7 +214,7 @@ export function describeRoutingContract(engine: string, makeEngine: () => Promis
       expect((await store.deliveries.nextFor(CHANNEL_A, 10)).map((entry) => entry.deliveryId)).toEqual(['waiting-1']);
       // They are forgotten with the rest, a day after they were posted.
       now.ms += 25 * HOUR;
-      await store.community.recordPending(1_000);
+      await store.of(recordModule).recordPending(1_000);
       await store.deliveries.sweepPosted(now.ms - 24 * HOUR);
       expect(await store.deliveries.listPosted({ afterSeq: 0, limit: 10 })).toEqual([]);
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import {
   caseCreated,
   delivery,
@@ -47,7 +48,7 @@ export function describeSessionFactsContract(engine: string, makeEngine: () => P
       await accept('sh-4', 'shift.ended', shift(4, from - 3 * HOUR, from - HOUR));
       expect(await recordAll(store)).toBe(13);
 
-      const facts = await store.community.sessionFacts(GUILD, '123', 5, T0, 100);
+      const facts = await store.of(recordModule).sessionFacts(GUILD, '123', 5, T0, 100);
       expect(facts?.session).toEqual({
         server: '123',
         sessionId: 5,
@@ -78,11 +79,11 @@ export function describeSessionFactsContract(engine: string, makeEngine: () => P
       ]);
 
       // At most `limit` of each, the earliest; a session with no start recorded has no facts.
-      expect((await store.community.sessionFacts(GUILD, '123', 5, T0, 1))?.cases.map((found) => found.number)).toEqual([
-        2,
-      ]);
-      expect(await store.community.sessionFacts(GUILD, '123', 6, T0, 100)).toBeUndefined();
-      expect(await store.community.sessionFacts(GUILD, '456', 5, T0, 100)).toBeUndefined();
+      expect(
+        (await store.of(recordModule).sessionFacts(GUILD, '123', 5, T0, 1))?.cases.map((found) => found.number),
+      ).toEqual([2]);
+      expect(await store.of(recordModule).sessionFacts(GUILD, '123', 6, T0, 100)).toBeUndefined();
+      expect(await store.of(recordModule).sessionFacts(GUILD, '456', 5, T0, 100)).toBeUndefined();
     });
 
     it('reads a running session up to the time asked', async () => {
@@ -92,7 +93,7 @@ export function describeSessionFactsContract(engine: string, makeEngine: () => P
       await store.deliveries.accept(delivery('c-1', 'case.created', caseCreated(1, 'warn', from + MIN)));
       await store.deliveries.accept(delivery('c-2', 'case.created', caseCreated(2, 'warn', from + 50 * MIN)));
       await recordAll(store);
-      const facts = await store.community.sessionFacts(GUILD, '123', 8, from + 30 * MIN, 100);
+      const facts = await store.of(recordModule).sessionFacts(GUILD, '123', 8, from + 30 * MIN, 100);
       expect(facts?.session.endedAt).toBeNull();
       expect(facts?.cases.map((found) => found.number)).toEqual([1]);
     });

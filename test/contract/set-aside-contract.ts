@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import type { Store } from '../../src/store/store.js';
 import {
   caseCreated,
@@ -61,23 +62,23 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       await store.deliveries.accept(call);
       await store.deliveries.accept(delivery('o-2', 'shift.started', shift(3, T0, null), OTHER_GUILD));
 
-      expect(await store.community.recordPending(200)).toMatchObject({ recorded: 4, setAside: 0 });
-      expect(await store.community.casesOf(GUILD, player.robloxId, { limit: 5, offset: 0 })).toMatchObject([
+      expect(await store.of(recordModule).recordPending(200)).toMatchObject({ recorded: 4, setAside: 0 });
+      expect(await store.of(recordModule).casesOf(GUILD, player.robloxId, { limit: 5, offset: 0 })).toMatchObject([
         { number: 1, targetName: 'BuilderBob', reason: 'spam in\tchat\r\nagain' },
       ]);
-      expect(await store.community.findPlayer(GUILD, 'builderbob')).toEqual({
+      expect(await store.of(recordModule).findPlayer(GUILD, 'builderbob')).toEqual({
         playerId: player.robloxId,
         name: 'BuilderBob',
       });
       const range = { from: T0 - DAY, to: T0 + DAY };
-      expect(await store.community.exportPage('modcalls', GUILD, range, undefined, 5)).toMatchObject([
+      expect(await store.of(recordModule).exportPage('modcalls', GUILD, range, undefined, 5)).toMatchObject([
         { caller_id: '9002', caller_name: 'Caller' },
       ]);
       // The other guild's deliveries of the same slice are recorded too.
-      expect(await store.community.caseTotals(OTHER_GUILD, player.robloxId)).toEqual([
+      expect(await store.of(recordModule).caseTotals(OTHER_GUILD, player.robloxId)).toEqual([
         { type: 'ban', count: 1, voided: 0 },
       ]);
-      expect((await store.community.openShifts(OTHER_GUILD)).map((open) => open.shiftId)).toEqual([3]);
+      expect((await store.of(recordModule).openShifts(OTHER_GUILD)).map((open) => open.shiftId)).toEqual([3]);
       // The bodies stay as received and signed, control characters and all.
       const bodies = (await store.deliveries.nextFor(CHANNEL, 10)).map((entry) => entry.rawBody);
       expect(bodies).toEqual([bad.rawBody, call.rawBody]);
@@ -94,11 +95,11 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       // Posted before they are recorded: the one set aside must keep its body for its next try.
       await postAll(store, T0);
 
-      const first = await store.community.recordPending(200);
+      const first = await store.of(recordModule).recordPending(200);
       expect(first).toMatchObject({ recorded: 3, skipped: 0, setAside: 1, givenUp: 0, shiftGuilds: [GUILD] });
       expect([...first.guilds].sort()).toEqual([GUILD, OTHER_GUILD]);
       const cases = async (guildId: string) =>
-        (await store.community.casesOf(guildId, player.robloxId, { limit: 10, offset: 0 })).map((c) => c.number);
+        (await store.of(recordModule).casesOf(guildId, player.robloxId, { limit: 10, offset: 0 })).map((c) => c.number);
       expect(await cases(GUILD)).toEqual([1]);
       expect(await cases(OTHER_GUILD)).toEqual([7]);
       const [aside, ...more] = await store.setAside.listForGuild(GUILD, 10);
@@ -120,18 +121,18 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       expect(await store.setAside.countByJob()).toEqual({ 'record-writer': 1, 'record-sweep': 0 });
       expect(await store.setAside.listForGuild(OTHER_GUILD, 10)).toEqual([]);
       // Not waiting for the writer any more: /healthz's record lag does not grow with it.
-      expect(await store.community.oldestUnrecordedAt()).toBeUndefined();
+      expect(await store.of(recordModule).oldestUnrecordedAt()).toBeUndefined();
 
       // Later slices go on, and the delivery set aside is not read again before its next try.
       await store.deliveries.accept(delivery('c-3', 'case.created', caseCreated(3, 'warn', T0)));
-      expect(await store.community.recordPending(200)).toMatchObject({ recorded: 1, setAside: 0 });
+      expect(await store.of(recordModule).recordPending(200)).toMatchObject({ recorded: 1, setAside: 0 });
       now.ms = aside.retryAt - 1;
-      expect(await store.community.retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 0 });
+      expect(await store.of(recordModule).retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 0 });
       expect(await cases(GUILD)).toEqual([3, 1]);
 
       // Due, and still refused: set aside again, for longer. It is in the store: a restart keeps it.
       now.ms = aside.retryAt;
-      expect(await store.community.retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 1 });
+      expect(await store.of(recordModule).retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 1 });
       await close(store);
       store = await start();
       const [again] = await store.setAside.listForGuild(GUILD, 10);
@@ -142,11 +143,15 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       // The cause is fixed; the host retries at once rather than wait: the case is recorded, nothing set aside.
       await underTest().allowRows('record_case', 'INSERT');
       expect(await store.setAside.retryNow(now.ms)).toBe(1);
-      expect(await store.community.retrySetAside(10)).toMatchObject({ recorded: 1, setAside: 0, guilds: [GUILD] });
+      expect(await store.of(recordModule).retrySetAside(10)).toMatchObject({
+        recorded: 1,
+        setAside: 0,
+        guilds: [GUILD],
+      });
       expect(await cases(GUILD)).toEqual([3, 2, 1]);
       expect(await store.setAside.listForGuild(GUILD, 10)).toEqual([]);
       expect(await store.setAside.countByJob()).toEqual({ 'record-writer': 0, 'record-sweep': 0 });
-      expect(await store.community.retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 0 });
+      expect(await store.of(recordModule).retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 0 });
     });
 
     it('keeps a delivery set aside with its body for 30 days, then gives it up and its body goes', async () => {
@@ -154,14 +159,14 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       await underTest().refuseRows('record_case', 'INSERT', 'reason', 'refused reason');
       await store.deliveries.accept(delivery('c-2', 'case.created', refusedCase(2)));
       await postAll(store, T0);
-      expect(await store.community.recordPending(200)).toMatchObject({ setAside: 1 });
+      expect(await store.of(recordModule).recordPending(200)).toMatchObject({ setAside: 1 });
       // Posted 25 h ago and more, but set aside: kept, body and all.
       now.ms = T0 + 29 * DAY;
       expect(await store.deliveries.sweepPosted(now.ms)).toBe(0);
-      expect(await store.community.retrySetAside(10)).toMatchObject({ setAside: 1, givenUp: 0 });
+      expect(await store.of(recordModule).retrySetAside(10)).toMatchObject({ setAside: 1, givenUp: 0 });
       now.ms = T0 + 30 * DAY + 1;
       await store.setAside.retryNow(now.ms);
-      expect(await store.community.retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 0, givenUp: 1 });
+      expect(await store.of(recordModule).retrySetAside(10)).toMatchObject({ recorded: 0, setAside: 0, givenUp: 1 });
       expect(await store.setAside.listForGuild(GUILD, 10)).toEqual([]);
       // No longer kept for the record: the posted delivery goes with the next sweep of posted ones.
       expect(await store.deliveries.sweepPosted(now.ms)).toBe(1);
@@ -176,10 +181,10 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       );
       await recordAll(store);
       await underTest().refuseRows('record_case', 'DELETE', 'guild_id', GUILD);
-      const totals = (guildId: string) => store.community.caseTotals(guildId, player.robloxId);
+      const totals = (guildId: string) => store.of(recordModule).caseTotals(guildId, player.robloxId);
 
       // The other guild's case and player go; the guild's case stays, set aside.
-      expect(await store.community.sweep(T0)).toBe(2);
+      expect(await store.of(recordModule).sweep(T0)).toBe(2);
       expect(await totals(OTHER_GUILD)).toEqual([]);
       expect(await totals(GUILD)).toHaveLength(1);
       const [aside] = await store.setAside.listForGuild(GUILD, 10);
@@ -197,15 +202,15 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       expect(await store.setAside.countByJob()).toEqual({ 'record-writer': 0, 'record-sweep': 1 });
 
       // Before its next try the sweep leaves it alone; then it is tried, and swept once the cause is gone.
-      expect(await store.community.sweep(T0 + 1)).toBe(0);
+      expect(await store.of(recordModule).sweep(T0 + 1)).toBe(0);
       expect((await store.setAside.listForGuild(GUILD, 10))[0]?.attempts).toBe(1);
-      expect(await store.community.sweep((aside?.retryAt ?? 0) + 1)).toBe(0);
+      expect(await store.of(recordModule).sweep((aside?.retryAt ?? 0) + 1)).toBe(0);
       expect((await store.setAside.listForGuild(GUILD, 10))[0]?.attempts).toBe(2);
       await underTest().allowRows('record_case', 'DELETE');
       // The host's retry at once: the next sweep tries it without waiting for its next try.
       const at = (aside?.retryAt ?? 0) + 2;
       expect(await store.setAside.retryNow(at, 'record-sweep')).toBe(1);
-      expect(await store.community.sweep(at + 1)).toBe(2);
+      expect(await store.of(recordModule).sweep(at + 1)).toBe(2);
       expect(await totals(GUILD)).toEqual([]);
       expect(await store.setAside.listForGuild(GUILD, 10)).toEqual([]);
     });
@@ -215,7 +220,7 @@ export function describeSetAsideContract(engine: string, makeEngine: () => Promi
       await underTest().refuseRows('record_case', 'INSERT', 'reason', 'refused reason');
       await store.deliveries.accept(delivery('c-2', 'case.created', refusedCase(2)));
       await store.deliveries.accept(delivery('o-2', 'case.created', refusedCase(2), OTHER_GUILD));
-      expect(await store.community.recordPending(200)).toMatchObject({ setAside: 2 });
+      expect(await store.of(recordModule).recordPending(200)).toMatchObject({ setAside: 2 });
       await store.forgetGuild(GUILD);
       expect(await store.setAside.listForGuild(GUILD, 10)).toEqual([]);
       expect(await store.setAside.countByJob()).toEqual({ 'record-writer': 1, 'record-sweep': 0 });

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 import { describeCommunityRecordContract } from './community-record-contract.js';
@@ -13,6 +14,7 @@ import { describeRoutingContract } from './routing-contract.js';
 import { describeSessionFactsContract } from './session-facts-contract.js';
 import { describeSetAsideContract } from './set-aside-contract.js';
 import { describeStoreContract } from './store-contract.js';
+import { describeStoreModulesContract } from './store-modules-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 function sqliteUnderTest(): Promise<StoreUnderTest> {
@@ -25,7 +27,8 @@ function sqliteUnderTest(): Promise<StoreUnderTest> {
     db.close();
   };
   return Promise.resolve({
-    open: (clock) => openStore(`sqlite://${file}`, clock),
+    open: (clock) => openStore(`sqlite://${file}`, STORE_MODULES, clock),
+    openWith: (modules, clock) => openStore(`sqlite://${file}`, modules, clock),
     breakDeliveryWrites: () =>
       Promise.resolve(
         onFile(`CREATE TRIGGER refuse BEFORE INSERT ON delivery BEGIN SELECT RAISE(ABORT, 'disk full'); END`),
@@ -54,3 +57,4 @@ describeSessionFactsContract('SQLite', sqliteUnderTest);
 describeDutyRoleHoldersContract('SQLite', sqliteUnderTest);
 describeRecordFiguresContract('SQLite', sqliteUnderTest);
 describeSetAsideContract('SQLite', sqliteUnderTest);
+describeStoreModulesContract('SQLite', sqliteUnderTest);

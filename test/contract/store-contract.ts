@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { CHANNEL_A, CHANNEL_B, delivery, GUILD, HOUR, storeHarness, type StoreUnderTest } from './store-under-test.js';
 
 /**
@@ -149,7 +150,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       await post(store, CHANNEL_A, 'n1');
       expect(await store.deliveries.stateOf('hook-1', 'e1')).toBe('posted');
       // The community record's writer has read it (a delivery it has not read yet outlives its retention).
-      await store.community.recordPending(1_000);
+      await store.of(recordModule).recordPending(1_000);
       now.ms += 24 * HOUR;
       expect(await store.deliveries.sweepPosted(now.ms - 25 * HOUR)).toBe(0);
       expect(await store.deliveries.accept(delivery('e1'))).toBe('duplicate');

@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 
 import type { NewDelivery } from '../../src/store/deliveries.js';
+import type { StoreModule } from '../../src/store/store-module.js';
 import type { Store } from '../../src/store/store.js';
 
 /** What the contract needs of an engine: a store on one database, opened again, and a way to make writes fail. */
 export interface StoreUnderTest {
-  /** Opens a store on the engine's database (the same one each time within a test). */
+  /** Opens a store on the engine's database (the same one each time within a test), with every feature's module. */
   open(clock: () => number): Promise<Store>;
+  /** Opens a store on the same database with the store modules given. */
+  openWith(modules: readonly StoreModule[], clock: () => number): Promise<Store>;
   /** Makes every new delivery fail to store, as a full disk would; `heal` undoes it. */
   breakDeliveryWrites(): Promise<void>;
   healDeliveryWrites(): Promise<void>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { STORE_FILE_MODE } from '../../src/store/sqlite/restrict-file-modes.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -57,7 +58,7 @@ beforeEach(async () => {
   dir = makeTempDir('bridge-backup-');
   storeFile = join(dir.path, 'data', 'bot.sqlite');
   // Open as the running bot holds it: the single-process lock taken, WAL on.
-  store = await openStore(`sqlite://${storeFile}`);
+  store = await openStore(`sqlite://${storeFile}`, STORE_MODULES);
   await store.hooks.save(HOOK);
   await store.guilds.update(HOOK.guildId, (settings) => ({ ...settings, defaultChannelId: '222222222222222222' }));
 });
@@ -73,7 +74,7 @@ describe('npm run backup', () => {
     let writing = true;
     let written = 0;
     const writes = (async () => {
-      while (writing) await store.records.update('backup-test', `doc-${written++}`, () => ({ at: written }));
+      while (writing) await store.documents.update('backup-test', `doc-${written++}`, () => ({ at: written }));
     })();
     const outcome = await backup([destination], { STORE_URL: `sqlite://${storeFile}` });
     writing = false;
@@ -88,12 +89,12 @@ describe('npm run backup', () => {
     expect(existsSync(`${destination}-wal`)).toBe(false);
     expect(existsSync(`${destination}.partial`)).toBe(false);
 
-    const restored = await openStore(`sqlite://${destination}`);
+    const restored = await openStore(`sqlite://${destination}`, STORE_MODULES);
     try {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
       expect((await restored.guilds.get(HOOK.guildId)).defaultChannelId).toBe('222222222222222222');
       // One moment of the store: the documents written before it, in order, none missing in between.
-      const keys = (await restored.records.list('backup-test')).map((record) => Number(record.key.slice(4)));
+      const keys = (await restored.documents.list('backup-test')).map((record) => Number(record.key.slice(4)));
       expect(keys.length).toBeGreaterThan(0);
       expect(keys.toSorted((a, b) => a - b)).toEqual(keys.map((_, index) => index));
     } finally {
@@ -106,7 +107,7 @@ describe('npm run backup', () => {
     mkdirSync(join(dir.path, 'backups'));
     const outcome = await backup(['backups/today.sqlite'], {}, dir.path);
     expect(outcome.code).toBe(0);
-    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'today.sqlite')}`);
+    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'today.sqlite')}`, STORE_MODULES);
     try {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
     } finally {
@@ -121,7 +122,10 @@ describe('npm run backup', () => {
     expect(outcome.code).toBe(0);
     expect(statSync(join(dir.path, 'backups')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir.path, 'backups', 'before-upgrade')).mode & 0o777).toBe(0o700);
-    const restored = await openStore(`sqlite://${join(dir.path, 'backups', 'before-upgrade', 'today.sqlite')}`);
+    const restored = await openStore(
+      `sqlite://${join(dir.path, 'backups', 'before-upgrade', 'today.sqlite')}`,
+      STORE_MODULES,
+    );
     try {
       expect(await restored.hooks.get(HOOK.hookId)).toEqual(HOOK);
     } finally {

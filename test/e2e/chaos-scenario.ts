@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
@@ -33,7 +34,7 @@ export async function buildChaosWorld(storeUrl: string, count: number): Promise<
   // Discord's own per-channel limit is 5 per 5 s; 600 channels at once make that the fake's busiest part.
   const discord = await startFakeDiscord({ messageRateLimit: { limit: 5, windowMs: 1_000 } });
   const guilds: ChaosGuild[] = [];
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, STORE_MODULES);
   try {
     for (let index = 0; index < count; index += 1) {
       const guild = discord.addGuild({

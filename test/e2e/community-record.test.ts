@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { autocomplete, buttonClick } from '../../fakes/discord/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
 import { decodePng, pixelsNear } from '../helpers/png.js';
@@ -40,7 +41,7 @@ describe('the community record', () => {
   const recorded = (count: number, voided = 0) =>
     h.discord.waitFor(
       async () => {
-        const totals = await h.bot.store.community.caseTotals(h.guild.id, PLAYER.robloxId);
+        const totals = await h.bot.store.of(recordModule).caseTotals(h.guild.id, PLAYER.robloxId);
         const sum = (of: (row: (typeof totals)[number]) => number) => totals.reduce((n, row) => n + of(row), 0);
         return sum((row) => row.count) === count && sum((row) => row.voided) === voided;
       },
@@ -149,7 +150,10 @@ describe('the community record', () => {
     expect(retention.text).toBe(
       "This server's record is now kept 30 days: anything older goes at the next hourly sweep.",
     );
-    expect(await h.bot.store.community.settingsOf(h.guild.id)).toEqual({ retentionDays: 30, staffRoleId: moderators });
+    expect(await h.bot.store.of(recordModule).settingsOf(h.guild.id)).toEqual({
+      retentionDays: 30,
+      staffRoleId: moderators,
+    });
     const byMember = await h.run('record', 'retention', [commandOption.integer('days', 1)], 'member');
     expect(byMember.text).toBe('You need the Manage Server permission to use this command.');
   });
@@ -216,7 +220,8 @@ describe('the community record', () => {
     await recorded(3, 1);
     await h.discord.waitFor(
       async () =>
-        (await h.bot.store.community.memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() + 1 })).resolved === 1,
+        (await h.bot.store.of(recordModule).memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() + 1 }))
+          .resolved === 1,
       10_000,
       'the claim recorded',
     );
@@ -295,7 +300,8 @@ describe('the community record', () => {
     };
     // Unclaimed: three calls on one card, never claimed once (not three times).
     await h.discord.waitFor(
-      async () => (await h.bot.store.community.modcallResponse(h.guild.id, { from: 0, to: Date.now() })).calls === 3,
+      async () =>
+        (await h.bot.store.of(recordModule).modcallResponse(h.guild.id, { from: 0, to: Date.now() })).calls === 3,
       10_000,
       'the three calls recorded',
     );
@@ -308,7 +314,7 @@ describe('the community record', () => {
     );
     await h.discord.waitFor(
       async () =>
-        (await h.bot.store.community.memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() })).claimed > 0,
+        (await h.bot.store.of(recordModule).memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() })).claimed > 0,
       10_000,
       'the claim recorded',
     );
@@ -346,7 +352,8 @@ describe('the community record', () => {
     await h.discord.waitForMessages(h.channel('cases'), 1, 10_000);
     // The void merged too (the record lags the feed by about a second): only then is case 3 sent.
     await h.discord.waitFor(
-      async () => (await h.bot.store.community.caseTotals(h.guild.id, PLAYER.robloxId)).some((row) => row.voided === 1),
+      async () =>
+        (await h.bot.store.of(recordModule).caseTotals(h.guild.id, PLAYER.robloxId)).some((row) => row.voided === 1),
       10_000,
       'the void recorded',
     );
@@ -388,7 +395,8 @@ describe('the community record', () => {
     await h.service.deliver(webhookId, shiftOf(3, member, 'Sam', today, 0.5));
     await h.discord.waitFor(
       async () =>
-        (await h.bot.store.community.leaderboard(h.guild.id, 'shifts', { from: 0, to: today + 1e10 })).length === 2,
+        (await h.bot.store.of(recordModule).leaderboard(h.guild.id, 'shifts', { from: 0, to: today + 1e10 })).length ===
+        2,
       10_000,
       'the shifts recorded',
     );

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { alertsOf } from '../helpers/alerts.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
@@ -101,12 +104,12 @@ describe('the coverage guard', () => {
   const recorded = (n: number, sessions: number) =>
     h.discord.waitFor(
       async () =>
-        (await h.bot.store.community.openShifts(h.guild.id)).length === n &&
-        (await h.bot.store.community.runningSessions(h.guild.id)).length === sessions,
+        (await h.bot.store.of(recordModule).openShifts(h.guild.id)).length === n &&
+        (await h.bot.store.of(recordModule).runningSessions(h.guild.id)).length === sessions,
       10_000,
       `${n} open shifts and ${sessions} running sessions recorded`,
     );
-  const uncoveredSince = async () => (await h.bot.store.duty.coverageOf(h.guild.id)).uncoveredSince;
+  const uncoveredSince = async () => (await h.bot.store.of(dutyModule).coverageOf(h.guild.id)).uncoveredSince;
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   it('alerts once when a session runs short for longer than after, edits it as shifts change, resolves when covered', async () => {
@@ -259,7 +262,7 @@ describe('the coverage guard', () => {
     expect(tooLong.text).toBe('The wait (after) is 0 to 240 minutes. Nothing was saved.');
     const member = await h.run('duty', 'minimum', [commandOption.integer('staff', 2)], 'member');
     expect(member.text).toBe('You need the Manage Server permission to use this command.');
-    expect((await h.bot.store.duty.coverageOf(h.guild.id)).minimum).toBeNull();
+    expect((await h.bot.store.of(dutyModule).coverageOf(h.guild.id)).minimum).toBeNull();
 
     // Without an alert channel it says where to set one; the default wait is 10 minutes.
     const set = await h.run('duty', 'minimum', [commandOption.integer('staff', 2)]);
@@ -268,16 +271,18 @@ describe('the coverage guard', () => {
         'A shift open over 16 h does not count. No alert channel is set yet: choose one with /alerts set, or the ' +
         'alert is kept until you do.',
     );
-    expect((await h.bot.store.duty.coverageOf(h.guild.id)).minimum).toEqual({ staff: 2, afterMinutes: 10 });
+    expect((await h.bot.store.of(dutyModule).coverageOf(h.guild.id)).minimum).toEqual({ staff: 2, afterMinutes: 10 });
     const off = await h.run('duty', 'minimum', [commandOption.integer('staff', 0)]);
     expect(off.text).toBe('The minimum of 2 staff on shift is off: no alert when a session runs short of staff.');
-    expect((await h.bot.store.duty.coverageOf(h.guild.id)).minimum).toBeNull();
+    expect((await h.bot.store.of(dutyModule).coverageOf(h.guild.id)).minimum).toBeNull();
     expect((await h.run('duty', 'minimum', [commandOption.integer('staff', 0)])).text).toBe(
       'No minimum of staff is set.',
     );
     await h.discord.waitFor(
       async () =>
-        (await h.bot.store.audit.latest(h.guild.id, 10)).some((entry) => entry.action === '/duty minimum staff:2'),
+        (await h.bot.store.of(auditModule).latest(h.guild.id, 10)).some(
+          (entry) => entry.action === '/duty minimum staff:2',
+        ),
       5_000,
       'the minimum audited',
     );

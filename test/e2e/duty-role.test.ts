@@ -1,6 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
 import { alertsOf } from '../helpers/alerts.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { commandOption, type AdminHarness, type AdminHarnessOptions } from './admin-harness.js';
@@ -24,7 +25,7 @@ describe('who may choose the on-duty role, and which', () => {
     cleanups.push(() => h.stop());
   };
   const roleId = (name: string) => h.guild.roles[name] ?? '';
-  const chosenRole = async () => (await h.bot.store.duty.settingsOf(h.guild.id)).roleId;
+  const chosenRole = async () => (await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).roleId;
   /** Raises the bot's role above every role of the test, so that only the rule under test can refuse. */
   const raiseBot = () => h.discord.editRole(h.guild.id, h.guild.botRoleId, { position: 20 });
   const setRoleAs = (userId: string, role: string) =>
@@ -55,7 +56,7 @@ describe('who may choose the on-duty role, and which', () => {
     // A member who may give it themselves may choose it; who chose it is kept, to be checked again at each grant.
     const allowed = await roles.setRole(roleId('On Duty'));
     expect(allowed.text).toContain(`The staff on shift now get <@&${roleId('On Duty')}>`);
-    expect(await h.bot.store.duty.settingsOf(h.guild.id)).toMatchObject({
+    expect(await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).toMatchObject({
       roleId: roleId('On Duty'),
       roleSetBy: roles.manager,
     });
@@ -99,7 +100,7 @@ describe('who may choose the on-duty role, and which', () => {
     expect(byOwner.text).toBe(
       `The staff on shift now get <@&${roleId('Shift Leads')}>, and lose it when their shift ends (or after 16 h with no end).`,
     );
-    expect(await h.bot.store.duty.settingsOf(h.guild.id)).toMatchObject({
+    expect(await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).toMatchObject({
       roleId: roleId('Shift Leads'),
       roleSetBy: owner,
     });
@@ -301,7 +302,7 @@ describe.each([
       );
       for (const member of members) await roles.holds(member, onDuty, false);
       await h.discord.waitFor(
-        async () => (await h.bot.store.duty.roleHoldersOf(h.guild.id)).length === 0,
+        async () => (await h.bot.store.of(dutyModule).roleHoldersOf(h.guild.id)).length === 0,
         10_000,
         'no holder left in the store',
       );
@@ -322,7 +323,7 @@ describe.each([
 
     for (const member of members) await roles.holds(member, onDuty, false);
     await h.discord.waitFor(
-      async () => (await h.bot.store.duty.roleHoldersOf(h.guild.id)).length === 0,
+      async () => (await h.bot.store.of(dutyModule).roleHoldersOf(h.guild.id)).length === 0,
       10_000,
       'no holder left in the store',
     );

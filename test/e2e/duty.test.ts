@@ -2,6 +2,8 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { FakeMessage } from '../../fakes/discord/index.js';
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import {
   commandOption,
   registerEveryEvent,
@@ -89,7 +91,7 @@ describe('the on-duty board', () => {
     expect(second.id).not.toBe(first.id);
     expect(boards()).toHaveLength(1);
     await h.discord.waitFor(
-      async () => (await h.bot.store.duty.settingsOf(h.guild.id)).boardMessageId === second.id,
+      async () => (await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).boardMessageId === second.id,
       5_000,
       'the new board message stored',
     );
@@ -143,7 +145,7 @@ describe('the on-duty board', () => {
     const refused = await h.run('duty', 'board', [commandOption.channel('channel', h.channel('locked'))]);
     expect(refused.ephemeral).toBe(true);
     expect(refused.text).toContain('Embed Links');
-    expect((await h.bot.store.duty.settingsOf(h.guild.id)).boardChannelId).toBeNull();
+    expect((await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).boardChannelId).toBeNull();
 
     const member = await h.run('duty', 'board', [commandOption.channel('channel', boardChannel())], 'member');
     expect(member.text).toBe('You need the Manage Server permission to use this command.');
@@ -161,7 +163,7 @@ describe('the on-duty board', () => {
     const editsBefore = boardEdits();
     await h.service.deliver(webhookId, started(1, 1, 1));
     await h.discord.waitFor(
-      async () => (await h.bot.store.community.openShifts(h.guild.id)).length === 1,
+      async () => (await h.bot.store.of(recordModule).openShifts(h.guild.id)).length === 1,
       10_000,
       'the shift recorded',
     );
@@ -220,7 +222,7 @@ describe('the on-duty role', () => {
     // Redelivered, the start of Ana's ended shift gives nothing back.
     await h.service.deliver(webhookId, { ...shiftOf('started', 1, ana), id: 'again-1' });
     await h.discord.waitFor(
-      async () => (await h.bot.store.community.openShifts(h.guild.id)).length === 0,
+      async () => (await h.bot.store.of(recordModule).openShifts(h.guild.id)).length === 0,
       10_000,
       'the record merged',
     );
@@ -248,7 +250,7 @@ describe('the on-duty role', () => {
     expect(low.text).toBe(
       'I need the Manage Roles permission to give the on-duty role: grant it to my role in Server Settings → Roles, then try again.',
     );
-    expect((await h.bot.store.duty.settingsOf(h.guild.id)).roleId).toBeNull();
+    expect((await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).roleId).toBeNull();
     await h.stop();
 
     await start({
@@ -268,6 +270,6 @@ describe('the on-duty role', () => {
     expect(everyone.text).toBe('@everyone cannot be an on-duty role: choose a role of its own.');
     const member = await h.run('duty', 'role', [commandOption.role('role', h.guild.staffRoleId)], 'member');
     expect(member.text).toBe('You need the Manage Server permission to use this command.');
-    expect((await h.bot.store.duty.settingsOf(h.guild.id)).roleId).toBeNull();
+    expect((await h.bot.store.of(dutyModule).settingsOf(h.guild.id)).roleId).toBeNull();
   });
 });

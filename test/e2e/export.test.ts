@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, type InteractionOutcome } from '../../fakes/discord/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
 import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from './admin-harness.js';
@@ -87,7 +88,7 @@ describe('/export', () => {
   const recorded = (count: number) =>
     h.discord.waitFor(
       async () =>
-        (await h.bot.store.community.leaderboard(h.guild.id, 'cases', { from: 0, to: Number.MAX_SAFE_INTEGER }))
+        (await h.bot.store.of(recordModule).leaderboard(h.guild.id, 'cases', { from: 0, to: Number.MAX_SAFE_INTEGER }))
           .map((standing) => standing.value)
           .reduce((sum, value) => sum + value, 0) === count,
       10_000,

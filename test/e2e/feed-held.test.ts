@@ -6,6 +6,7 @@ import {
   type InteractionOutcome,
   type Invoker,
 } from '../../fakes/discord/index.js';
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { clickButton } from '../helpers/click-button.js';
 import { postedDeliveryIds, startFeedHarness, type FeedHarness } from './feed-harness.js';
@@ -111,11 +112,12 @@ describe('/feed held', () => {
     expect(postedDeliveryIds(h.discord, h.channel('cases'))).not.toContain('refused-2');
     // Audited: who confirmed the discard; the refused click is there too; the list itself is not.
     await h.discord.waitFor(
-      async () => (await h!.bot.store.audit.latest(h!.guild.id, 1))[0]?.action === 'Confirm discard (/feed button)',
+      async () =>
+        (await h!.bot.store.of(auditModule).latest(h!.guild.id, 1))[0]?.action === 'Confirm discard (/feed button)',
       5_000,
       'the discard audited',
     );
-    const audit = await h.bot.store.audit.latest(h.guild.id, 25);
+    const audit = await h.bot.store.of(auditModule).latest(h.guild.id, 25);
     expect(audit[0]).toMatchObject({
       userId: h.discord.users.admin.id,
       action: 'Confirm discard (/feed button)',

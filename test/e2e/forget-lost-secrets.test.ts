@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
 import { sealStoredSecrets } from '../../src/seal-stored-secrets.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -42,14 +43,19 @@ function forgetLost(args: string[] = []): Promise<Outcome> {
 }
 
 function storesOf(store: Awaited<ReturnType<typeof openStore>>, key: string) {
-  return { hooks: store.hooks, guilds: store.guilds, apps: appRecordsOn(store.records), secrets: createSecretBox(key) };
+  return {
+    hooks: store.hooks,
+    guilds: store.guilds,
+    apps: appRecordsOn(store.documents),
+    secrets: createSecretBox(key),
+  };
 }
 
 beforeEach(async () => {
   dir = makeTempDir('bridge-lost-secrets-');
   storeUrl = `sqlite://${join(dir.path, 'bot.sqlite')}`;
   // Sealed with a key since lost: a webhook, the server key and the developer key of one server.
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, STORE_MODULES);
   const lost = createSecretBox(LOST_KEY);
   const current = createSecretBox(NEW_KEY);
   const hook = { guildId: GUILD, events: ['all'], createdAt: 1 };
@@ -72,7 +78,7 @@ beforeEach(async () => {
     serverKey: lost.seal(PLAIN.serverKey),
     defaultChannelId: '333333333333333333',
   }));
-  const apps = appRecordsOn(store.records);
+  const apps = appRecordsOn(store.documents);
   await apps.updateGuild(GUILD, (app) => ({ ...app, developerKey: lost.seal(PLAIN.developerKey), keySetAt: 5 }));
   await store.close();
 });
@@ -82,7 +88,7 @@ afterEach(() => dir.remove());
 describe('npm run forget-lost-secrets', () => {
   it('lists what a lost SECRET_KEY left unreadable, forgets it with --yes so the bot starts, and keeps the rest', async () => {
     // The bot cannot start: the stored secrets do not open with the key set now.
-    let store = await openStore(storeUrl);
+    let store = await openStore(storeUrl, STORE_MODULES);
     await expect(sealStoredSecrets(storesOf(store, NEW_KEY))).rejects.toThrow(/npm run forget-lost-secrets/);
     await store.close();
 
@@ -93,7 +99,7 @@ describe('npm run forget-lost-secrets', () => {
     expect(listed.stdout).toContain(`server ${GUILD}: server key`);
     expect(listed.stdout).toContain(`server ${GUILD}: developer key`);
     expect(listed.stdout).toContain('nothing changed');
-    store = await openStore(storeUrl);
+    store = await openStore(storeUrl, STORE_MODULES);
     expect(await store.hooks.listForGuild(GUILD)).toHaveLength(1);
     await store.close();
 
@@ -104,13 +110,13 @@ describe('npm run forget-lost-secrets', () => {
     expect(forgotten.stdout).toContain('server key: run /setup there');
     expect(forgotten.stdout).toContain('developer key: run /app key there');
 
-    store = await openStore(storeUrl);
+    store = await openStore(storeUrl, STORE_MODULES);
     await expect(sealStoredSecrets(storesOf(store, NEW_KEY))).resolves.toBeDefined();
     expect(await store.hooks.listForGuild(GUILD)).toEqual([]);
     expect((await store.hooks.listForGuild(OTHER_GUILD)).map((hook) => hook.webhookId)).toEqual(['wh_kept']);
     const settings = await store.guilds.get(GUILD);
     expect(settings).toMatchObject({ serverKey: null, defaultChannelId: '333333333333333333' });
-    expect(await appRecordsOn(store.records).readGuild(GUILD)).toMatchObject({ developerKey: null, keySetAt: null });
+    expect(await appRecordsOn(store.documents).readGuild(GUILD)).toMatchObject({ developerKey: null, keySetAt: null });
     await store.close();
 
     expect((await forgetLost()).stdout).toContain('nothing to forget');
@@ -121,7 +127,7 @@ describe('npm run forget-lost-secrets', () => {
   });
 
   it('refuses, changing nothing, while the bot holds the SQLite store', async () => {
-    const running = await openStore(storeUrl);
+    const running = await openStore(storeUrl, STORE_MODULES);
     const outcome = await forgetLost(['--yes']);
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toContain('another process is already using');

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, modalSubmit, type FakeMessage } from '../../fakes/discord/index.js';
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { commandOption, startAppHarness, type AppHarness } from './app-harness.js';
@@ -253,16 +254,16 @@ describe('feed health alerts', () => {
     const everything = [
       ...alertsPosted().map((message) => JSON.stringify(message)),
       ...replies.map((reply) => JSON.stringify(reply.outcome)),
-      JSON.stringify(await h.bot.store.audit.latest(h.guild.id, 100)),
+      JSON.stringify(await h.bot.store.of(auditModule).latest(h.guild.id, 100)),
       h.logs.text(),
     ].join('\n');
     // Recorded after each answer: the last click's entry may land a moment after its reply.
     await h.discord.waitFor(
-      async () => (await h.bot.store.audit.latest(h.guild.id, 1))[0]?.result === 'refused',
+      async () => (await h.bot.store.of(auditModule).latest(h.guild.id, 1))[0]?.result === 'refused',
       5_000,
       'the refused click audited',
     );
-    expect((await h.bot.store.audit.latest(h.guild.id, 3)).map((entry) => entry.result)).toEqual([
+    expect((await h.bot.store.of(auditModule).latest(h.guild.id, 3)).map((entry) => entry.result)).toEqual([
       'refused',
       'done',
       'done',

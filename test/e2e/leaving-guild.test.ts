@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
 import { startAppHarness, type AppHarness } from './app-harness.js';
@@ -10,7 +11,7 @@ const modcall = { event: 'modcall', data: SAMPLE_DELIVERIES.modcall.data };
 
 /** The removal's audit line is written after the store forgot the server, in a write of its own: wait for it. */
 async function untilRemovalAudited(h: AdminHarness, guildId: string, timeoutMs: number): Promise<void> {
-  const audited = async () => (await h.bot.store.audit.latest(guildId, 1)).length > 0;
+  const audited = async () => (await h.bot.store.of(auditModule).latest(guildId, 1)).length > 0;
   await h.discord.waitFor(audited, timeoutMs, 'the removal in the audit log');
 }
 
@@ -59,7 +60,7 @@ describe('when the bot is removed from a server', () => {
       .map((text) => JSON.parse(text) as { msg?: string })
       .find((entry) => entry.msg?.startsWith('removed from a server'));
     expect(line).toMatchObject({ guildId: h.guild.id, hooks: 1, serverKeys: 1, openDeliveries: 2 });
-    const [audit] = await h.bot.store.audit.latest(h.guild.id, 1);
+    const [audit] = await h.bot.store.of(auditModule).latest(h.guild.id, 1);
     expect(audit).toMatchObject({
       userId: h.discord.bot.id,
       action: 'Removed from the server: forgot 1 webhook, the server key, 2 waiting or held deliveries',
@@ -129,7 +130,7 @@ describe('when the bot is removed from a server', () => {
     await h.discord.waitFor(otherForgotten, 10_000, 'the other server forgotten');
     expect((await h.bot.store.guilds.get(other)).serverKey).toBeNull();
     await untilRemovalAudited(h, other, 10_000);
-    const [audit] = await h.bot.store.audit.latest(other, 1);
+    const [audit] = await h.bot.store.of(auditModule).latest(other, 1);
     expect(audit).toMatchObject({
       userId: h.discord.bot.id,
       action: 'Removed from the server: forgot 1 webhook, the server key',

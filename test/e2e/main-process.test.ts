@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';
@@ -102,7 +103,7 @@ describe('npm start (src/main.ts) as a process', () => {
     expect(logs.lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
     expect(JSON.stringify(logs.lines)).not.toContain(SECRET);
 
-    const after = await openStore(storeUrl);
+    const after = await openStore(storeUrl, STORE_MODULES);
     expect(await after.deliveries.countOpen()).toBe(0);
     expect(await after.deliveries.stateOf(hookId, SAMPLE_DELIVERIES['case.created'].id)).toBe('posted');
     await after.close();
@@ -187,7 +188,7 @@ describe('npm start (src/main.ts) as a process', () => {
     const { discord, storeUrl, hookId } = await setUpGuild();
     const sealedWith = 'the-key-it-was-sealed-with-0123';
     const wrongKey = 'a-changed-secret-key-0123456789';
-    const store = await openStore(storeUrl);
+    const store = await openStore(storeUrl, STORE_MODULES);
     const hook = await store.hooks.get(hookId);
     if (!hook) throw new Error('no hook');
     await store.hooks.save({ ...hook, secret: createSecretBox(sealedWith).seal(SECRET) });
@@ -251,7 +252,7 @@ async function setUpGuild() {
   const channelId = guild.channels.feed ?? '';
   const storeUrl = `sqlite://${dir.path}/bot.sqlite`;
   const hookId = randomBytes(16).toString('hex');
-  const setup = await openStore(storeUrl);
+  const setup = await openStore(storeUrl, STORE_MODULES);
   await setup.hooks.save({
     hookId,
     guildId: guild.id,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { commandOption } from '../../fakes/discord/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { clickButton } from '../helpers/click-button.js';
 import { mentionsAllowedUnnamed } from '../helpers/mentions-allowed.js';
 import { runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
@@ -58,7 +59,7 @@ describe('a modcall with on-duty-first', () => {
     const started = Date.now() - 3_600_000;
     expect(await harness.deliver(shift('shift-on', mira, started, null))).toBe(204);
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.community.openShifts(harness.guild.id)).length === 1,
+      async () => (await harness.bot.store.of(recordModule).openShifts(harness.guild.id)).length === 1,
       10_000,
       "the record's writer merging the shift",
     );
@@ -110,7 +111,7 @@ describe('a modcall with on-duty-first', () => {
     // Nobody on shift: the role at once, as without on-duty-first.
     expect(await harness.deliver(shift('shift-off', mira, started, Date.now()))).toBe(204);
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.community.openShifts(harness.guild.id)).length === 0,
+      async () => (await harness.bot.store.of(recordModule).openShifts(harness.guild.id)).length === 0,
       10_000,
       'the shift ended in the record',
     );

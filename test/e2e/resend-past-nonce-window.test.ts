@@ -8,6 +8,7 @@ import {
   type CommandOptionValue,
 } from '../../fakes/discord/index.js';
 import { CardRecords } from '../../src/features/cards/card-records.js';
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
 import { ThreadRecords } from '../../src/features/threads/thread-records.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
@@ -122,11 +123,11 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
     const [made] = await harness.discord.waitForMessages(board, 1, 10_000);
     expect(made?.embeds[0]?.title).toBe('On duty now: 0');
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.duty.settingsOf(harness.guild.id)).boardMessageId !== null,
+      async () => (await harness.bot.store.of(dutyModule).settingsOf(harness.guild.id)).boardMessageId !== null,
       15_000,
       "the board's message noted",
     );
-    expect((await harness.bot.store.duty.settingsOf(harness.guild.id)).boardMessageId).toBe(made?.id);
+    expect((await harness.bot.store.of(dutyModule).settingsOf(harness.guild.id)).boardMessageId).toBe(made?.id);
     expect(harness.discord.messages(board).map((message) => message.id)).toEqual([made?.id]);
   }, 40_000);
 
@@ -153,7 +154,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
       { content: reply?.content ?? '', message_reference: { message_id: card?.id ?? '' } },
     );
 
-    const cards = new CardRecords(harness.bot.store.records);
+    const cards = new CardRecords(harness.bot.store.documents);
     await harness.discord.waitFor(
       async () => (await cards.modcall(harness.guild.id, card?.id ?? ''))?.escalatedAt != null,
       15_000,
@@ -199,7 +200,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
       (messages) => messages.some((message) => isReport(message.embeds[0]?.title)),
       'the report made',
     );
-    const threads = new ThreadRecords(harness.bot.store.records);
+    const threads = new ThreadRecords(harness.bot.store.documents);
     const noted = await harness.discord.waitFor(
       async () => (await threads.followed(harness.guild.id)).threads[0]?.parts['report'],
       20_000,

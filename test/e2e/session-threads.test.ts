@@ -2,6 +2,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { commandOption, DEFAULT_BOT_PERMISSIONS, type FakeMessage } from '../../fakes/discord/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { LOG_LINES_PER_MESSAGE } from '../../src/features/threads/session-log.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { clickButton } from '../helpers/click-button.js';
@@ -89,7 +90,8 @@ describe('session threads', () => {
     const [callCard] = await harness.discord.waitForMessages(harness.channel('modcalls'), 1);
     await harness.discord.waitFor(
       async () =>
-        (await harness.bot.store.community.modcallResponse(harness.guild.id, { from: 0, to: Date.now() })).calls === 1,
+        (await harness.bot.store.of(recordModule).modcallResponse(harness.guild.id, { from: 0, to: Date.now() }))
+          .calls === 1,
       10_000,
       'the modcall recorded',
     );
@@ -149,7 +151,7 @@ describe('session threads', () => {
     const threadId = card?.id ?? '';
     // The record knows the session runs once its writer merged the start.
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.community.runningSessions(harness.guild.id)).length === 1,
+      async () => (await harness.bot.store.of(recordModule).runningSessions(harness.guild.id)).length === 1,
       10_000,
       'the session recorded as running',
     );

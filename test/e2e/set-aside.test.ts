@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand } from '../../fakes/discord/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { postedDeliveryIds, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
@@ -54,7 +55,9 @@ describe('a delivery the community record cannot merge', () => {
     const guildId = harness.guild.id;
     const playerId = SAMPLE_DELIVERIES['case.created'].data.case.target.robloxId;
     const recorded = async () =>
-      (await harness.bot.store.community.casesOf(guildId, playerId, { limit: 10, offset: 0 })).map((c) => c.number);
+      (await harness.bot.store.of(recordModule).casesOf(guildId, playerId, { limit: 10, offset: 0 })).map(
+        (c) => c.number,
+      );
     await harness.discord.waitFor(
       async () => (await harness.bot.store.setAside.listForGuild(guildId, 10)).length === 1,
       10_000,

@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, commandOption, type CommandOptionValue } from '../../fakes/discord/index.js';
+import { digestModule } from '../../src/features/digest/store/digest-module.js';
 import { nextDigestAt, WEEKDAYS } from '../../src/features/digest/weekly-schedule.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { alertsOf } from '../helpers/alerts.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
 import { decodePng } from '../helpers/png.js';
@@ -89,7 +91,8 @@ describe('the weekly digest', () => {
     expect(await harness.deliver(caseMade('c-1', 1, 'warn', mira, now - 20 * HOUR))).toBe(204);
     expect(await harness.deliver(caseMade('c-2', 2, 'kick', sam, now - 10 * HOUR))).toBe(204);
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.community.leaderboard(guildId, 'shifts', { from: 0, to: now })).length === 2,
+      async () =>
+        (await harness.bot.store.of(recordModule).leaderboard(guildId, 'shifts', { from: 0, to: now })).length === 2,
       10_000,
       "the record's writer merging the shifts",
     );
@@ -109,7 +112,7 @@ describe('the weekly digest', () => {
         commandOption.string('timezone', 'Mars/Olympus'),
       ]),
     ).toContain('I do not know the time zone "Mars/Olympus"');
-    expect(await harness.bot.store.digests.scheduleOf(guildId)).toBeUndefined();
+    expect(await harness.bot.store.of(digestModule).scheduleOf(guildId)).toBeUndefined();
     const weekday = WEEKDAYS[new Date(now).getUTCDay()] ?? 'monday';
     const set = await admin(harness, 'digest', 'set', [
       commandOption.channel('channel', digestChannel),
@@ -119,10 +122,10 @@ describe('the weekly digest', () => {
     expect(set).toMatch(new RegExp(`every ${weekday} at 23:00 \\(UTC\\)`));
 
     // The hour comes (here: moved to a moment from now, as the store keeps it).
-    const schedule = await harness.bot.store.digests.scheduleOf(guildId);
+    const schedule = await harness.bot.store.of(digestModule).scheduleOf(guildId);
     if (!schedule) throw new Error('no schedule');
     const weekEnd = Date.now() + 300;
-    await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: weekEnd });
+    await harness.bot.store.of(digestModule).setSchedule({ ...schedule, nextAt: weekEnd });
     const [digest] = await harness.discord.waitForMessages(digestChannel, 1, 10_000);
     const embed = digest?.embeds[0];
     expect(embed?.title).toMatch(/^Weekly digest: /);
@@ -141,7 +144,7 @@ describe('the weekly digest', () => {
     // Moved on to the next time its day and hour come.
     const next = nextDigestAt(schedule.weekday, 23, 'UTC', weekEnd);
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.digests.scheduleOf(guildId))?.nextAt === next,
+      async () => (await harness.bot.store.of(digestModule).scheduleOf(guildId))?.nextAt === next,
       5_000,
       'the schedule moved on',
     );
@@ -159,7 +162,7 @@ describe('the weekly digest', () => {
       return Promise.resolve();
     });
     await harness.discord.waitFor(
-      async () => (await harness.bot.store.digests.scheduleOf(guildId))?.nextAt === next,
+      async () => (await harness.bot.store.of(digestModule).scheduleOf(guildId))?.nextAt === next,
       10_000,
       'the schedule moved on again',
     );
@@ -190,9 +193,9 @@ describe('the weekly digest', () => {
 
     // The bot loses access to the channel after /digest set accepted it; then the hour comes.
     harness.discord.failChannel(digestChannel, { status: 403 });
-    const schedule = await harness.bot.store.digests.scheduleOf(guildId);
+    const schedule = await harness.bot.store.of(digestModule).scheduleOf(guildId);
     if (!schedule) throw new Error('no schedule');
-    await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: Date.now() + 100 });
+    await harness.bot.store.of(digestModule).setSchedule({ ...schedule, nextAt: Date.now() + 100 });
     const digestAlerts = alertsOf(harness.discord, alertChannel, 'weekly digest cannot be posted');
     const open = await digestAlerts.lastTitled(`The weekly digest cannot be posted in <#${digestChannel}>`);
     expect(open.api.embeds[0]?.description).toContain('Discord refused it: ');
@@ -279,9 +282,9 @@ describe('the weekly digest', () => {
     for (const guild of refused) harness.discord.failChannel(channelOf(guild, 'digest'));
     const hour = Date.now() + 300;
     for (const [i, guild] of [...refused, harness.guild].entries()) {
-      const schedule = await harness.bot.store.digests.scheduleOf(guild.id);
+      const schedule = await harness.bot.store.of(digestModule).scheduleOf(guild.id);
       if (!schedule) throw new Error('no schedule');
-      await harness.bot.store.digests.setSchedule({ ...schedule, nextAt: hour + i });
+      await harness.bot.store.of(digestModule).setSchedule({ ...schedule, nextAt: hour + i });
     }
 
     // The healthy guild's digest is posted at its hour, whatever the eleven do.

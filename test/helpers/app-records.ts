@@ -1,4 +1,5 @@
 import type { Logger } from '../../src/base/logger.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import type { AppRecords } from '../../src/features/releases/app-records.js';
 import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -8,6 +9,6 @@ export async function openAppRecords(
   storeUrl: string,
   logger?: Logger,
 ): Promise<AppRecords & { close(): Promise<void> }> {
-  const store = await openStore(storeUrl);
-  return { ...appRecordsOn(store.records, logger), close: () => store.close() };
+  const store = await openStore(storeUrl, STORE_MODULES);
+  return { ...appRecordsOn(store.documents, logger), close: () => store.close() };
 }

@@ -1,14 +1,14 @@
-import type { RecordStore, StoredRecord, TimeOf } from '../../src/store/records.js';
+import type { DocumentStore, StoredDocument, TimeOf } from '../../src/store/documents.js';
 
 /**
  * A real record store whose reads of one kind reject while `failing` says so, as a store does when its disk
  * or its database is briefly unavailable; everything else goes to the store as it is.
  */
 export function failReadsOf(
-  records: RecordStore,
+  records: DocumentStore,
   kind: string,
   failing: (key: string) => boolean,
-): RecordStore & { failures: number } {
+): DocumentStore & { failures: number } {
   const wrapper = {
     failures: 0,
     get: async (wanted: string, key: string) => {
@@ -20,7 +20,7 @@ export function failReadsOf(
     },
     update: (wanted: string, key: string, change: (current: unknown) => unknown, timeOf?: TimeOf) =>
       records.update(wanted, key, change, timeOf),
-    put: (wanted: string, documents: readonly StoredRecord[]) => records.put(wanted, documents),
+    put: (wanted: string, documents: readonly StoredDocument[]) => records.put(wanted, documents),
     getAll: async (wanted: string, keys: readonly string[]) => {
       if (wanted === kind && keys.some(failing)) {
         wrapper.failures += 1;
@@ -41,7 +41,7 @@ export function failReadsOf(
  * A real record store whose sweep of one kind rejects, as a statement the database refuses would (a row it cannot
  * delete); every other kind's sweep, and everything else, goes to the store as it is.
  */
-export function failSweepsOf(records: RecordStore, kind: string): RecordStore {
+export function failSweepsOf(records: DocumentStore, kind: string): DocumentStore {
   return {
     get: (wanted, key) => records.get(wanted, key),
     update: (wanted, key, change, timeOf) => records.update(wanted, key, change, timeOf),

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { inject } from 'vitest';
 
-import { migrate } from '../../src/store/postgres/migrations.js';
+import { STORE_MODULES } from '../../src/features/index.js';
+import { migrate } from '../../src/store/postgres/migrate.js';
 import { createDatabase, type PostgresDatabase } from './postgres-cluster.js';
 
 /** The run's throwaway cluster (test/setup/postgres.ts); empty when PostgreSQL tests are skipped. */
@@ -19,7 +20,7 @@ export async function createMigratedDatabase(): Promise<PostgresDatabase> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    await migrate(client);
+    await migrate(client, STORE_MODULES);
   } finally {
     await client.end();
   }

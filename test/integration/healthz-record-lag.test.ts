@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { startIntakeHarness, type IntakeHarness } from '../helpers/intake-harness.js';
 
@@ -26,7 +27,7 @@ describe('/healthz and the community record', () => {
     expect(await health()).toMatchObject({ status: 'ok', record_lag_s: 95 });
 
     // A writer (the process that holds the gateway) merges them: nothing waits.
-    await h.bot.store.community.recordPending(200);
+    await h.bot.store.of(recordModule).recordPending(200);
     expect(await health()).toMatchObject({ status: 'ok', record_lag_s: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { listen } from '../../src/http-server.js';
 import { createApp } from '../../src/intake/create-app.js';
 import { IntakeFailures } from '../../src/intake/intake-failures.js';
@@ -23,7 +24,7 @@ describe.skipIf(!POSTGRES_URL)('the intake past its bounded queue', () => {
   it('answers 503 with Retry-After once 2 deliveries wait for the store, warns once, and stores the ones it held', async () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
-    const store = await openStore(database.url);
+    const store = await openStore(database.url, STORE_MODULES);
     cleanups.push(() => store.close());
     await store.hooks.save({
       hookId: HOOK_ID,

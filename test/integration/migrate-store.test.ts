@@ -2,6 +2,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { auditModule } from '../../src/features/audit/store/audit-module.js';
+import { dutyModule } from '../../src/features/duty/store/duty-module.js';
+import { STORE_MODULES } from '../../src/features/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
@@ -19,6 +23,15 @@ async function writeDownNext(store: Store, channelId: string, nonce: string): Pr
   if (!(await store.deliveries.writeDown(channelId, nonce, seqs, message))) throw new Error('not written down');
 }
 
+/**
+ * What the summary says each feature's store module copied, in the features' order: the counts given by module
+ * name, 0 for the others (the audit entries, the community record's rows, the guilds' /duty settings, the quotas'
+ * and digests' rows, and a module added later, which has nothing in this store).
+ */
+function copiedInModules(counts: Readonly<Record<string, number>>): string {
+  return STORE_MODULES.map((module) => `${counts[module.name] ?? 0} ${module.copied}, `).join('');
+}
+
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -31,7 +44,7 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
     const from = `sqlite://${dir.path}/bot.sqlite`;
-    const source = await openStore(from);
+    const source = await openStore(from, STORE_MODULES);
     await source.hooks.save({
       hookId: 'h1',
       guildId: GUILD,
@@ -69,10 +82,12 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     await source.deliveries.accept(delivery('server-456', '456'));
     // The bot stopped between sending this message and Discord's answer: it is written down, not confirmed.
     await writeDownNext(source, CHANNEL, 'nonce-in-flight');
-    await source.records.update('app_guild', GUILD, () => ({ guildId: GUILD, developerKey: 'sealed-upk' }));
-    await source.records.update('alert_settings', GUILD, () => ({ guildId: GUILD, channelId: CHANNEL }));
-    await source.audit.append({ guildId: GUILD, userId: 'u1', action: '/setup', result: 'done', detail: null, at: 3 });
-    await source.audit.append({
+    await source.documents.update('app_guild', GUILD, () => ({ guildId: GUILD, developerKey: 'sealed-upk' }));
+    await source.documents.update('alert_settings', GUILD, () => ({ guildId: GUILD, channelId: CHANNEL }));
+    await source
+      .of(auditModule)
+      .append({ guildId: GUILD, userId: 'u1', action: '/setup', result: 'done', detail: null, at: 3 });
+    await source.of(auditModule).append({
       guildId: GUILD,
       userId: 'u1',
       action: '/feed off',
@@ -92,19 +107,19 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       }),
     });
     await source.deliveries.accept(caseOf(1));
-    await source.community.recordPending(10);
+    await source.of(recordModule).recordPending(10);
     await source.deliveries.accept(caseOf(2));
-    await source.community.setRetentionDays(GUILD, 90);
-    await source.duty.setBoardChannel(GUILD, CHANNEL);
-    await source.duty.setBoardMessage(GUILD, CHANNEL, '700000000000000001');
-    await source.duty.setRole(GUILD, '600000000000000001', '400000000000000009');
-    await source.duty.noteRoleHolder(GUILD, {
+    await source.of(recordModule).setRetentionDays(GUILD, 90);
+    await source.of(dutyModule).setBoardChannel(GUILD, CHANNEL);
+    await source.of(dutyModule).setBoardMessage(GUILD, CHANNEL, '700000000000000001');
+    await source.of(dutyModule).setRole(GUILD, '600000000000000001', '400000000000000009');
+    await source.of(dutyModule).noteRoleHolder(GUILD, {
       memberId: '400000000000000001',
       roleId: '600000000000000001',
       givenAt: 4_000,
     });
-    await source.duty.setMinimum(GUILD, { staff: 3, afterMinutes: 15 });
-    await source.duty.setUncoveredSince(GUILD, 5_000);
+    await source.of(dutyModule).setMinimum(GUILD, { staff: 3, afterMinutes: 15 });
+    await source.of(dutyModule).setUncoveredSince(GUILD, 5_000);
     await source.activity.recordRefused('h1', 'signature_mismatch', 6);
     await source.activity.recordState('h1', false, 7);
     const activity = await source.activity.get('h1');
@@ -113,12 +128,13 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     const migrate = () =>
       run(process.execPath, ['--import', 'tsx', 'scripts/migrate-store.ts', '--from', from, '--to', database.url]);
     expect((await migrate()).stdout).toBe(
-      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 2 audit entries, ' +
-        '4 rows of the community record, 2 posted delivery ids and ' +
+      'migrate-store: copied 1 hooks, 1 guild settings, 2 documents, ' +
+        copiedInModules({ audit: 2, record: 4, duty: 1 }) +
+        '2 posted delivery ids and ' +
         '5 open deliveries (1 written-down messages kept with their nonce)\n',
     );
 
-    const target = await openStore(database.url);
+    const target = await openStore(database.url, STORE_MODULES);
     cleanups.push(() => target.close());
     expect(await target.hooks.get('h1')).toMatchObject({ guildId: GUILD, secret: 'sealed' });
     expect(await target.guilds.get(GUILD)).toMatchObject({ serverKey: 'sealed-key', defaultChannelId: CHANNEL });
@@ -140,9 +156,9 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     expect((await target.deliveries.nextFor(SERVER_CHANNEL, 10)).map((entry) => entry.deliveryId)).toEqual([
       'server-456',
     ]);
-    expect(await target.records.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
-    expect(await target.records.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
-    expect(await target.duty.settingsOf(GUILD)).toEqual({
+    expect(await target.documents.get('app_guild', GUILD)).toEqual({ guildId: GUILD, developerKey: 'sealed-upk' });
+    expect(await target.documents.get('alert_settings', GUILD)).toEqual({ guildId: GUILD, channelId: CHANNEL });
+    expect(await target.of(dutyModule).settingsOf(GUILD)).toEqual({
       guildId: GUILD,
       boardChannelId: CHANNEL,
       boardMessageId: '700000000000000001',
@@ -150,31 +166,38 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
       roleSetBy: '400000000000000009',
     });
     // Whom the bot gave the role to: the copy takes it back from them when the role changes.
-    expect(await target.duty.roleHoldersOf(GUILD)).toEqual([
+    expect(await target.of(dutyModule).roleHoldersOf(GUILD)).toEqual([
       { memberId: '400000000000000001', roleId: '600000000000000001', givenAt: 4_000 },
     ]);
-    expect(await target.duty.coverageOf(GUILD)).toEqual({
+    expect(await target.of(dutyModule).coverageOf(GUILD)).toEqual({
       guildId: GUILD,
       minimum: { staff: 3, afterMinutes: 15 },
       uncoveredSince: 5_000,
     });
-    expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
-    expect((await target.community.casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number)).toEqual(
-      [2, 1],
-    );
-    expect(await target.community.settingsOf(GUILD)).toEqual({ retentionDays: 90, staffRoleId: null });
+    expect((await target.of(auditModule).latest(GUILD, 25)).map((entry) => entry.action)).toEqual([
+      '/feed off',
+      '/setup',
+    ]);
+    expect(
+      (await target.of(recordModule).casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number),
+    ).toEqual([2, 1]);
+    expect(await target.of(recordModule).settingsOf(GUILD)).toEqual({ retentionDays: 90, staffRoleId: null });
     // The open deliveries copied are read by the target's writer again: what they tell is recorded once all the same.
-    await target.community.recordPending(10);
-    expect((await target.community.casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number)).toEqual(
-      [2, 1],
-    );
+    await target.of(recordModule).recordPending(10);
+    expect(
+      (await target.of(recordModule).casesOf(GUILD, '9', { limit: 10, offset: 0 })).map((found) => found.number),
+    ).toEqual([2, 1]);
 
     expect((await migrate()).stdout).toBe(
-      'migrate-store: copied 1 hooks, 1 guild settings, 2 records, 0 audit entries, ' +
-        '0 rows of the community record, 0 posted delivery ids and ' +
+      'migrate-store: copied 1 hooks, 1 guild settings, 2 documents, ' +
+        copiedInModules({ duty: 1 }) +
+        '0 posted delivery ids and ' +
         '0 open deliveries (1 written-down messages kept with their nonce)\n',
     );
-    expect((await target.audit.latest(GUILD, 25)).map((entry) => entry.action)).toEqual(['/feed off', '/setup']);
+    expect((await target.of(auditModule).latest(GUILD, 25)).map((entry) => entry.action)).toEqual([
+      '/feed off',
+      '/setup',
+    ]);
     expect(await target.deliveries.countOpen()).toBe(5);
   });
 
@@ -182,7 +205,7 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     const dir = makeTempDir();
     cleanups.push(() => dir.remove());
     const from = `sqlite://${dir.path}/bot.sqlite`;
-    const running = await openStore(from);
+    const running = await openStore(from, STORE_MODULES);
     cleanups.push(() => running.close());
     const failure = await run(process.execPath, [
       '--import',

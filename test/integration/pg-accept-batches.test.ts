@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import type { NewDelivery } from '../../src/store/deliveries.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
@@ -40,7 +41,7 @@ describe.skipIf(!POSTGRES_URL)('accepts stored together on PostgreSQL', () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
     databaseUrl = database.url;
-    const store = await openStore(database.url);
+    const store = await openStore(database.url, STORE_MODULES);
     cleanups.push(() => store.close());
     for (const guildId of GUILDS) {
       await store.guilds.update(guildId, (settings) => ({ ...settings, defaultChannelId: channelOf(guildId) }));

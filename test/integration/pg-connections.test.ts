@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { StartupError } from '../../src/base/startup-error.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { STATEMENT_TIMEOUT_MS } from '../../src/store/postgres/connection-timeouts.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
@@ -15,7 +16,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL timeouts', () => {
   it('fail a statement stuck behind a lock after the statement timeout, instead of waiting for ever', async () => {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
-    const store = await openStore(database.url);
+    const store = await openStore(database.url, STORE_MODULES);
     cleanups.push(() => store.close());
     // Another session (an admin's migration, a stuck transaction) holds the table.
     const holder = new pg.Client({ connectionString: database.url });
@@ -39,7 +40,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL refusing the connection at start', ()
     url.password = 'store-password-0123456789';
     url.pathname = '/no_such_database';
 
-    const error = await openStore(url.toString()).then(
+    const error = await openStore(url.toString(), STORE_MODULES).then(
       () => undefined,
       (refusal: unknown) => refusal,
     );

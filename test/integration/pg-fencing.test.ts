@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import type { FeedMessageBody } from '../../src/discord/posting/send-failure.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { FeedWorker } from '../../src/feed/feed-worker.js';
 import { LeaseLostError, type NewDelivery } from '../../src/store/deliveries.js';
 import { openStore, type Store } from '../../src/store/open-store.js';
@@ -55,7 +56,7 @@ function modcall(id: string): NewDelivery {
 
 /** The bot's store on a database of its own, its feed routed to CHANNEL. */
 async function storeOn(url: string): Promise<Store> {
-  const store = await openStore(url);
+  const store = await openStore(url, STORE_MODULES);
   cleanups.push(() => store.close());
   await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: CHANNEL }));
   return store;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { LeaseLostError } from '../../src/store/deliveries.js';
 import { openStore } from '../../src/store/open-store.js';
 import { LeaseCheckedWrites } from '../../src/store/postgres/lease-checked-writes.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
 async function leasedDatabase() {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  const store = await openStore(database.url);
+  const store = await openStore(database.url, STORE_MODULES);
   await store.close();
   const connect = async () => {
     const client = new pg.Client({ connectionString: database.url });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
 import type { Config } from '../../src/base/config.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { signDelivery } from '../../src/upstream/signature.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { captureLogs } from '../helpers/capture-logs.js';
@@ -177,11 +178,12 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
     expect(discord.messages(channelId)).toHaveLength(1);
     // The record's writer merged both, without the control characters.
     await discord.waitFor(
-      async () => (await bot.store.community.casesOf(guildId, target.robloxId, { limit: 5, offset: 0 })).length === 1,
+      async () =>
+        (await bot.store.of(recordModule).casesOf(guildId, target.robloxId, { limit: 5, offset: 0 })).length === 1,
       10_000,
       'the case recorded',
     );
-    const [recorded] = await bot.store.community.casesOf(guildId, target.robloxId, { limit: 5, offset: 0 });
+    const [recorded] = await bot.store.of(recordModule).casesOf(guildId, target.robloxId, { limit: 5, offset: 0 });
     expect(recorded).toMatchObject({
       targetName: 'SpeedyRacer',
       moderatorName: 'Mira',

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { StartupError } from '../../src/base/startup-error.js';
 import { startBot } from '../../src/bot.js';
+import { STORE_MODULES } from '../../src/features/index.js';
 import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
@@ -48,7 +49,7 @@ const engines = [
 
 /** A store as it was before SECRET_KEY was set: a hook, a server key and a developer key stored as they are. */
 async function storeWithPlainSecrets(storeUrl: string): Promise<void> {
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, STORE_MODULES);
   await store.hooks.save({
     hookId: HOOK_ID,
     guildId: GUILD,
@@ -58,17 +59,17 @@ async function storeWithPlainSecrets(storeUrl: string): Promise<void> {
     createdAt: 1,
   });
   await store.guilds.update(GUILD, (settings) => ({ ...settings, serverKey: SERVER_KEY }));
-  await appRecordsOn(store.records).updateGuild(GUILD, (app) => ({ ...app, developerKey: DEVELOPER_KEY }));
+  await appRecordsOn(store.documents).updateGuild(GUILD, (app) => ({ ...app, developerKey: DEVELOPER_KEY }));
   await store.close();
 }
 
 async function readStored(storeUrl: string) {
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, STORE_MODULES);
   try {
     return {
       webhookSecret: (await store.hooks.get(HOOK_ID))?.secret,
       serverKey: (await store.guilds.get(GUILD)).serverKey,
-      developerKey: (await appRecordsOn(store.records).readGuild(GUILD)).developerKey,
+      developerKey: (await appRecordsOn(store.documents).readGuild(GUILD)).developerKey,
     };
   } finally {
     await store.close();

@@ -2,10 +2,11 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { recordStatements } from '../../src/store/record-statements.js';
+import { STORE_MODULES } from '../../src/features/index.js';
+import { recordStatements } from '../../src/features/record/store/record-statements.js';
 import { setAsideStatements } from '../../src/store/set-aside-statements.js';
 import { postgresDialect, sqliteDialect, type Sql, type SqlDialect } from '../../src/store/sql-dialect.js';
-import { migrate } from '../../src/store/sqlite/migrations.js';
+import { migrate } from '../../src/store/sqlite/migrate.js';
 import { createMigratedDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 
 /** The statements the record's writer and /status run each second or each command, with the index each must use. */
@@ -23,7 +24,7 @@ function checks(d: SqlDialect): Array<{ what: string; sql: Sql; params: unknown[
 describe('the plans of the writer and of the items set aside', () => {
   it('on SQLite: each reads by its index, never the whole table', () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, STORE_MODULES);
     try {
       for (const check of checks(sqliteDialect)) {
         const plan = db

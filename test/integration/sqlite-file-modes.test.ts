@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -12,7 +13,7 @@ afterEach(async () => {
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
 
 async function writeAHook(storeUrl: string) {
-  const store = await openStore(storeUrl);
+  const store = await openStore(storeUrl, STORE_MODULES);
   cleanups.push(() => store.close());
   await store.hooks.save({
     hookId: '0123456789abcdef0123456789abcdef',

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
@@ -13,8 +14,9 @@ const run = promisify(execFile);
  */
 const OPEN_AND_LIST = `
 import { createRequire } from 'node:module';
+import { STORE_MODULES } from './src/features/index.ts';
 import { openStore } from './src/store/open-store.ts';
-const store = await openStore(process.argv[1]);
+const store = await openStore(process.argv[1], STORE_MODULES);
 await store.close();
 const loaded = Object.keys(createRequire(import.meta.url).cache);
 const driver = (name) => loaded.some((path) => path.includes('/node_modules/' + name + '/'));
@@ -42,7 +44,7 @@ describe('openStore', () => {
   });
 
   it('refuses a STORE_URL of no engine it knows, naming its scheme and nothing else of it', async () => {
-    const refusal = await openStore('mysql://bot:hunter2@db/bot').then(
+    const refusal = await openStore('mysql://bot:hunter2@db/bot', STORE_MODULES).then(
       () => undefined,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );

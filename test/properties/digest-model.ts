@@ -1,7 +1,7 @@
 import type { DigestFacts } from '../../src/features/digest/describe-digest.js';
 import type { QuotaResult } from '../../src/features/digest/quota-report.js';
-import type { Quota } from '../../src/store/digests.js';
-import type { GuildDay, TimeRange } from '../../src/store/record-queries.js';
+import type { Quota } from '../../src/features/digest/store/digests.js';
+import type { GuildDay, TimeRange } from '../../src/features/record/store/record-queries.js';
 import { DAY } from './community-events.js';
 import {
   compareText,

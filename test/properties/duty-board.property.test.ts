@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { expect, it } from 'vitest';
 
 import { renderBoard } from '../../src/features/duty/board-render.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { communityArb, HOUR, MINUTE, scheduleArb, type Span } from './community-events.js';
 import { dutyBoard, type BoardLine } from './duty-model.js';
 import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
@@ -50,7 +51,7 @@ describeOnEngines('the on-duty board, whatever the order and repetition of shift
         const guildId = engine.nextGuild();
         await playCommunity(store, guildId, community, steps, async (seen) => {
           const expected = dutyBoard(knownOf(community, seen), now);
-          const [embed] = renderBoard(await store.community.openShifts(guildId), now).embeds ?? [];
+          const [embed] = renderBoard(await store.of(recordModule).openShifts(guildId), now).embeds ?? [];
           expect(embed?.title).toBe(`On duty now: ${expected.onDuty.length}`);
           expect(asShown(linesOf(embed?.description)), 'on duty').toEqual(expected.onDuty);
           expect(asShown(linesOf(embed?.fields?.[0]?.value)), 'never ended').toEqual(expected.neverEnded);

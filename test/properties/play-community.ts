@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 
 import type { ModcallCard } from '../../src/features/cards/modcall-card.js';
 import { recordModcallHandling } from '../../src/features/cards/record-modcall.js';
+import { STORE_MODULES } from '../../src/features/index.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { captureLogs } from '../helpers/capture-logs.js';
@@ -57,7 +59,7 @@ export function describeOnEngines(
       beforeAll(async () => {
         const opened = engine.open();
         dispose = opened.dispose;
-        store = await openStore(await opened.url, () => Date.UTC(2026, 0, 1));
+        store = await openStore(await opened.url, STORE_MODULES, () => Date.UTC(2026, 0, 1));
       });
       afterAll(async () => {
         await store?.close();
@@ -105,7 +107,7 @@ export async function assertProperty<Ts>(property: fc.IAsyncProperty<Ts>, numRun
 /** Runs the record's writer until nothing waits, as its timer would. */
 export async function recordEverything(store: Store): Promise<void> {
   for (;;) {
-    const { recorded, skipped } = await store.community.recordPending(50);
+    const { recorded, skipped } = await store.of(recordModule).recordPending(50);
     if (recorded + skipped === 0) return;
   }
 }
@@ -127,7 +129,7 @@ export async function playCommunity(
   look: (seen: ReadonlySet<string>) => Promise<void>,
 ): Promise<void> {
   const logs = captureLogs('warn');
-  const handle = recordModcallHandling(store.community, logs.logger);
+  const handle = recordModcallHandling(store.of(recordModule), logs.logger);
   const seen = new Set<string>();
   const cards = community.cards.map((card, index) => cardOf(guildId, card, index));
   const cardOfCall = new Map(
@@ -174,7 +176,7 @@ export async function playCommunity(
         break;
       }
       case 'record':
-        await store.community.recordPending(step.limit);
+        await store.of(recordModule).recordPending(step.limit);
         break;
       case 'check':
         await recordEverything(store);

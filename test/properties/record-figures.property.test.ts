@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 
-import type { TimeRange } from '../../src/store/record-queries.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
+import type { TimeRange } from '../../src/features/record/store/record-queries.js';
 import type { Store } from '../../src/store/store.js';
 import { communityArb, DAY, HOUR, MINUTE, PLAYERS, scheduleArb, STAFF, type Span } from './community-events.js';
 import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
@@ -52,7 +53,7 @@ async function compareFigures(
   range: TimeRange,
   timeZone: string,
 ): Promise<void> {
-  const record = store.community;
+  const record = store.of(recordModule);
   for (const board of ['shifts', 'cases', 'modcalls'] as const) {
     expect(await record.leaderboard(guildId, board, range), `leaderboard ${board}`).toEqual(
       model.leaderboard(known, board, range),

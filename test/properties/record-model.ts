@@ -1,4 +1,4 @@
-import type { CaseTypeCount } from '../../src/store/community-record.js';
+import type { CaseTypeCount } from '../../src/features/record/store/community-record.js';
 import type {
   Board,
   GuildDay,
@@ -10,7 +10,7 @@ import type {
   ShiftTotals,
   Standing,
   TimeRange,
-} from '../../src/store/record-queries.js';
+} from '../../src/features/record/store/record-queries.js';
 import {
   callTells,
   tellsOf,

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 
+import { recordModule } from '../../src/features/record/store/record-module.js';
+import type { SessionFacts } from '../../src/features/record/store/session-facts.js';
 import {
   LOG_LINES_PER_MESSAGE,
   LOG_MESSAGES_AT_MOST,
   renderSessionLog,
 } from '../../src/features/threads/session-log.js';
 import { renderSessionReport } from '../../src/features/threads/session-report.js';
-import type { SessionFacts } from '../../src/store/session-facts.js';
 import { communityArb, DAY, MINUTE, scheduleArb, type Span } from './community-events.js';
 import { assertProperty, describeOnEngines, playCommunity } from './play-community.js';
 import { knownOf } from './record-model.js';
@@ -59,7 +60,7 @@ describeOnEngines('session threads, whatever the order and repetition of deliver
         await playCommunity(store, guildId, community, steps, async (seen) => {
           const known = knownOf(community, seen);
           for (const fact of community.sessions) {
-            const facts = await store.community.sessionFacts(guildId, fact.server, fact.id, NOW, READ_AT_MOST);
+            const facts = await store.of(recordModule).sessionFacts(guildId, fact.server, fact.id, NOW, READ_AT_MOST);
             const session = known.sessions.find((found) => found.server === fact.server && found.id === fact.id);
             // No thread reads a session whose start the record was not told.
             expect(facts === undefined, `session ${fact.server}:${fact.id} read`).toBe(session === undefined);

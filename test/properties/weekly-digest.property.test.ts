@@ -5,8 +5,10 @@ import { expect, it } from 'vitest';
 import { RUNTIME_TIMERS } from '../../src/base/timers.js';
 import { describeDigest } from '../../src/features/digest/describe-digest.js';
 import { DigestJob } from '../../src/features/digest/digest-job.js';
+import { digestModule } from '../../src/features/digest/store/digest-module.js';
+import type { Quota } from '../../src/features/digest/store/digests.js';
 import { nextDigestAt } from '../../src/features/digest/weekly-schedule.js';
-import type { Quota } from '../../src/store/digests.js';
+import { recordModule } from '../../src/features/record/store/record-module.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { recordingPoster } from '../helpers/recording-poster.js';
 import { communityArb, DAY, MINUTE, scheduleArb, STAFF } from './community-events.js';
@@ -90,12 +92,14 @@ describeOnEngines('the weekly digest, whatever the order and repetition of deliv
         const guildId = engine.nextGuild();
         const { timeZone, weekday, hour, weekEnd, now } = schedule;
         const roles: Roles = new Map(STAFF.map((member, index) => [member.id, rolesOf[index] ?? []]));
-        for (const quota of quotas) await store.digests.setQuota(guildId, quota);
-        await store.digests.setSchedule({ guildId, channelId: CHANNEL, weekday, hour, timeZone, nextAt: weekEnd });
+        for (const quota of quotas) await store.of(digestModule).setQuota(guildId, quota);
+        await store
+          .of(digestModule)
+          .setSchedule({ guildId, channelId: CHANNEL, weekday, hour, timeZone, nextAt: weekEnd });
         const poster = recordingPoster();
         const job = new DigestJob({
-          digests: store.digests,
-          record: store.community,
+          digests: store.of(digestModule),
+          record: store.of(recordModule),
           charts: { draw: () => Promise.resolve(undefined) },
           poster,
           findPosted: () => Promise.resolve(undefined),
@@ -116,7 +120,7 @@ describeOnEngines('the weekly digest, whatever the order and repetition of deliv
           });
         } finally {
           // Else a later run's clock would find this guild's next week due.
-          await store.digests.clearSchedule(guildId);
+          await store.of(digestModule).clearSchedule(guildId);
         }
       }),
       RUNS[engine.name as keyof typeof RUNS],

@@ -1,6 +1,6 @@
 import type { DispatchedAction } from '../../discord/interaction-dispatch.js';
-import type { AuditEntry } from '../../store/audit-log.js';
 import { describeButton, describeCommand, describeModal } from './describe-action.js';
+import type { AuditEntry } from './store/audit-log.js';
 
 /** The audit log's line for an answered interaction: who, what (never a typed value of a dialog), how, when. */
 export function toAuditEntry(action: DispatchedAction, at: number): AuditEntry {

@@ -1,6 +1,7 @@
-import type { AuditLog } from '../../store/audit-log.js';
 import type { BotParts, Feature } from '../feature.js';
 import { toAuditEntry } from './audit-entry.js';
+import type { AuditLog } from './store/audit-log.js';
+import { auditModule } from './store/audit-module.js';
 
 /** Admin actions are kept this long (docs/operations.md, "Audit"). */
 const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
@@ -12,7 +13,7 @@ export interface AuditDeps {
 
 /** Every admin action, whoever did it and how it ended, kept 90 days and shown by /audit. */
 export function createAuditFeature(parts: BotParts): Feature<AuditDeps> {
-  const { audit } = parts.store;
+  const audit = parts.store.of(auditModule);
   return {
     deps: { audit },
     onAction: (action) => audit.append(toAuditEntry(action, parts.clock())),

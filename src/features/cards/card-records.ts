@@ -1,7 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 import { z } from 'zod';
 
-import type { RecordStore } from '../../store/records.js';
+import type { DocumentStore } from '../../store/documents.js';
 import { sweepInSlices } from '../../store/sweep-in-slices.js';
 import {
   dueOf,
@@ -55,16 +55,16 @@ const ON_DUTY_FIRST = 'modcall_on_duty_first';
  * a modcall card's is when the escalator must look at it next ({@link dueOf}).
  */
 export class CardRecords {
-  constructor(private readonly records: RecordStore) {}
+  constructor(private readonly documents: DocumentStore) {}
 
   async subject(guildId: string, subjectKey: string): Promise<SubjectCard | undefined> {
-    const stored = await this.records.get(SUBJECT, `${guildId}:${subjectKey}`);
+    const stored = await this.documents.get(SUBJECT, `${guildId}:${subjectKey}`);
     return stored === undefined || stored === null ? undefined : SubjectCardSchema.parse(stored);
   }
 
   /** Stores where the subject's card is; null forgets it (its later events are then posted on their own). */
   async saveSubject(guildId: string, subjectKey: string, card: SubjectCard | null): Promise<void> {
-    if (card === null) await this.records.delete(SUBJECT, `${guildId}:${subjectKey}`);
+    if (card === null) await this.documents.delete(SUBJECT, `${guildId}:${subjectKey}`);
     else await this.saveSubjects(guildId, [{ subjectKey, card }]);
   }
 
@@ -75,7 +75,7 @@ export class CardRecords {
       value: card,
       at: card.postedAt,
     }));
-    await this.records.put(SUBJECT, documents);
+    await this.documents.put(SUBJECT, documents);
   }
 
   async finalState(guildId: string, subjectKey: string): Promise<FinalState | undefined> {
@@ -84,7 +84,7 @@ export class CardRecords {
 
   /** The final states kept of these subjects (by subject key), in one read. */
   async finalStates(guildId: string, subjectKeys: readonly string[]): Promise<Map<string, FinalState>> {
-    const stored = await this.records.getAll(
+    const stored = await this.documents.getAll(
       FINAL,
       subjectKeys.map((subjectKey) => `${guildId}:${subjectKey}`),
     );
@@ -110,11 +110,11 @@ export class CardRecords {
       value: final,
       at: final.at,
     }));
-    await this.records.put(FINAL, documents);
+    await this.documents.put(FINAL, documents);
   }
 
   async messageEmbeds(channelId: string, messageId: string): Promise<APIEmbed[] | undefined> {
-    const stored = await this.records.get(MESSAGE, `${channelId}:${messageId}`);
+    const stored = await this.documents.get(MESSAGE, `${channelId}:${messageId}`);
     return stored === undefined || stored === null ? undefined : MessageEmbedsSchema.parse(stored).embeds;
   }
 
@@ -124,7 +124,9 @@ export class CardRecords {
     embeds: readonly APIEmbed[],
     postedAt: number,
   ): Promise<void> {
-    await this.records.put(MESSAGE, [{ key: `${channelId}:${messageId}`, value: { embeds, postedAt }, at: postedAt }]);
+    await this.documents.put(MESSAGE, [
+      { key: `${channelId}:${messageId}`, value: { embeds, postedAt }, at: postedAt },
+    ]);
   }
 
   /**
@@ -138,7 +140,7 @@ export class CardRecords {
     const failed: unknown[] = [];
     for (const kind of [SUBJECT, FINAL, MESSAGE, CALLER]) {
       try {
-        const swept = await sweepInSlices((limit) => this.records.sweepBefore(kind, before, limit));
+        const swept = await sweepInSlices((limit) => this.documents.sweepBefore(kind, before, limit));
         if (kind === SUBJECT) forgotten = swept;
       } catch (error) {
         failed.push(error);
@@ -149,7 +151,7 @@ export class CardRecords {
   }
 
   async modcall(guildId: string, messageId: string): Promise<ModcallCard | undefined> {
-    const stored = await this.records.get(MODCALL, `${guildId}:${messageId}`);
+    const stored = await this.documents.get(MODCALL, `${guildId}:${messageId}`);
     return stored === undefined || stored === null ? undefined : ModcallCardSchema.parse(stored);
   }
 
@@ -162,7 +164,7 @@ export class CardRecords {
     messageId: string,
     change: (card: ModcallCard | undefined) => ModcallCard | undefined,
   ): Promise<ModcallCard | undefined> {
-    const stored = await this.records.update(
+    const stored = await this.documents.update(
       MODCALL,
       `${guildId}:${messageId}`,
       (current) => change(current === undefined || current === null ? undefined : ModcallCardSchema.parse(current)),
@@ -179,7 +181,7 @@ export class CardRecords {
   async dueModcalls(until: number, limit: number): Promise<{ cards: ModcallCard[]; unreadable: string[] }> {
     const cards: ModcallCard[] = [];
     const unreadable: string[] = [];
-    for (const { key, value } of await this.records.listDue(MODCALL, until, limit)) {
+    for (const { key, value } of await this.documents.listDue(MODCALL, until, limit)) {
       const card = ModcallCardSchema.safeParse(value);
       if (card.success) {
         cards.push(card.data);
@@ -187,14 +189,14 @@ export class CardRecords {
       }
       // A tombstone a process of an earlier version wrote over a card kept the card's time: it goes now.
       if (value !== null) unreadable.push(key);
-      await this.records.delete(MODCALL, key);
+      await this.documents.delete(MODCALL, key);
     }
     return { cards, unreadable };
   }
 
   /** The message id of the caller's latest modcall card in this server. */
   async latestCallOf(guildId: string, server: string, robloxId: string): Promise<string | undefined> {
-    const stored = await this.records.get(CALLER, `${guildId}:${server}:${robloxId}`);
+    const stored = await this.documents.get(CALLER, `${guildId}:${server}:${robloxId}`);
     return typeof stored === 'string' ? stored : undefined;
   }
 
@@ -206,28 +208,28 @@ export class CardRecords {
     messageId: string,
     postedAt: number,
   ): Promise<void> {
-    await this.records.put(CALLER, [{ key: `${guildId}:${server}:${robloxId}`, value: messageId, at: postedAt }]);
+    await this.documents.put(CALLER, [{ key: `${guildId}:${server}:${robloxId}`, value: messageId, at: postedAt }]);
   }
 
   async escalation(guildId: string): Promise<Escalation | undefined> {
-    const stored = await this.records.get(ESCALATION, guildId);
+    const stored = await this.documents.get(ESCALATION, guildId);
     return stored === undefined || stored === null ? undefined : EscalationSchema.parse(stored);
   }
 
   /** Stores the server's escalation; null turns it off (its document is deleted). */
   async saveEscalation(guildId: string, escalation: Escalation | null): Promise<void> {
-    if (escalation === null) await this.records.delete(ESCALATION, guildId);
-    else await this.records.put(ESCALATION, [{ key: guildId, value: escalation }]);
+    if (escalation === null) await this.documents.delete(ESCALATION, guildId);
+    else await this.documents.put(ESCALATION, [{ key: guildId, value: escalation }]);
   }
 
   async onDutyFirst(guildId: string): Promise<OnDutyFirst | undefined> {
-    const stored = await this.records.get(ON_DUTY_FIRST, guildId);
+    const stored = await this.documents.get(ON_DUTY_FIRST, guildId);
     return stored === undefined || stored === null ? undefined : OnDutyFirstSchema.parse(stored);
   }
 
   /** Stores whether the server's modcalls ping the staff on shift first; null turns it off. */
   async saveOnDutyFirst(guildId: string, onDutyFirst: OnDutyFirst | null): Promise<void> {
-    if (onDutyFirst === null) await this.records.delete(ON_DUTY_FIRST, guildId);
-    else await this.records.put(ON_DUTY_FIRST, [{ key: guildId, value: onDutyFirst }]);
+    if (onDutyFirst === null) await this.documents.delete(ON_DUTY_FIRST, guildId);
+    else await this.documents.put(ON_DUTY_FIRST, [{ key: guildId, value: onDutyFirst }]);
   }
 }

@@ -1,8 +1,7 @@
 import { time, TimestampStyles } from 'discord.js';
 
 import type { RenderedEntry } from '../../feed/card-plan.js';
-import type { EarlierCases, RecordQueries } from '../../store/record-queries.js';
-import { describeCaseCounts } from '../record/index.js';
+import { describeCaseCounts, type EarlierCases, type RecordQueries } from '../record/index.js';
 import { readFacts } from './entry-facts.js';
 
 /**

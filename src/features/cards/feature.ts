@@ -1,5 +1,6 @@
 import type { BackoffPolicy } from '../../base/backoff.js';
 import type { BotParts, Feature } from '../feature.js';
+import { recordOf } from '../record/index.js';
 import type { SessionCardPosted } from '../threads/index.js';
 import { CardRecords } from './card-records.js';
 import { FeedCards } from './feed-cards.js';
@@ -58,8 +59,9 @@ export function createCardsFeature(
   listeners: CardsListeners = {},
 ): CardsFeature {
   const { clock, logger } = parts;
-  const cards = new CardRecords(parts.store.records);
-  const recordHandling = recordModcallHandling(parts.store.community, logger);
+  const cards = new CardRecords(parts.store.documents);
+  const record = recordOf(parts.store);
+  const recordHandling = recordModcallHandling(record, logger);
   const noteCard = async (card: ModcallCard) => {
     await recordHandling(card);
     listeners.onModcallHandled?.(card.guildId);
@@ -68,7 +70,7 @@ export function createCardsFeature(
     deps: { cards, recordModcallHandling: noteCard },
     feedCards: new FeedCards({
       records: cards,
-      community: parts.store.community,
+      community: record,
       poster: parts.poster,
       clock,
       logger,

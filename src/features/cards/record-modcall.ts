@@ -1,6 +1,6 @@
 import type { Logger } from '../../base/logger.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { CommunityRecord, ModcallHandling } from '../../store/community-record.js';
+import type { ModcallHandling, RecordView } from '../record/index.js';
 import type { ModcallCard } from './modcall-card.js';
 
 /**
@@ -9,7 +9,7 @@ import type { ModcallCard } from './modcall-card.js';
  * failure, and the moderator's click stands.
  */
 export function recordModcallHandling(
-  community: Pick<CommunityRecord, 'noteModcallHandled'>,
+  community: Pick<RecordView, 'noteModcallHandled'>,
   logger: Logger,
 ): (card: ModcallCard) => Promise<void> {
   return async (card) => {

@@ -1,8 +1,6 @@
 import type { APIEmbed } from 'discord.js';
 
 import { fitLines } from '../../base/truncate-text.js';
-import type { CaseTypeCount } from '../../store/community-record.js';
-import type { GuildDay, ModcallResponse, SessionTotals, Standing, TimeRange } from '../../store/record-queries.js';
 import {
   dayLabel,
   describeModcallCounts,
@@ -11,6 +9,12 @@ import {
   formatWait,
   LEADERBOARD_SHOWN,
   percentile,
+  type CaseTypeCount,
+  type GuildDay,
+  type ModcallResponse,
+  type SessionTotals,
+  type Standing,
+  type TimeRange,
 } from '../record/index.js';
 import type { QuotaResult } from './quota-report.js';
 

@@ -11,12 +11,11 @@ import type { PostFinder } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
 import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
-import type { Digests, StoredDigestSchedule } from '../../store/digests.js';
-import type { GuildDay, RecordQueries, TimeRange } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
-import type { ChartDrawer } from '../record/index.js';
+import type { ChartDrawer, GuildDay, RecordQueries, TimeRange } from '../record/index.js';
 import { describeDigest, DIGEST_CHART, type DigestFacts } from './describe-digest.js';
 import { quotaResults } from './quota-report.js';
+import type { Digests, StoredDigestSchedule } from './store/digests.js';
 import { nextDigestAt, weekEndingAt } from './weekly-schedule.js';
 
 /** How often the schedules due are looked at: a digest is posted within this of its hour. */

@@ -1,9 +1,10 @@
 import type { BackoffPolicy } from '../../base/backoff.js';
 import { createPostFinder } from '../../discord/posting/find-post.js';
-import type { Digests } from '../../store/digests.js';
 import type { BotParts, Feature } from '../feature.js';
-import type { ChartDrawer } from '../record/index.js';
+import { recordOf, type ChartDrawer } from '../record/index.js';
 import { DigestJob, type DigestJobDeps } from './digest-job.js';
+import { digestModule } from './store/digest-module.js';
+import type { Digests } from './store/digests.js';
 
 /** A week's digest post is remembered this long (it keeps the week from being posted twice), then swept. */
 const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
@@ -36,7 +37,8 @@ export function createDigestFeature(
   timings: DigestTimings = {},
   listeners: DigestListeners = {},
 ): Feature<DigestDeps> {
-  const { digests, community } = parts.store;
+  const digests = parts.store.of(digestModule);
+  const community = recordOf(parts.store);
   const job = new DigestJob({
     digests,
     record: community,

@@ -1,5 +1,5 @@
-import type { Quota } from '../../store/digests.js';
-import type { RecordQueries, Standing, TimeRange } from '../../store/record-queries.js';
+import type { RecordQueries, Standing, TimeRange } from '../record/index.js';
+import type { Quota } from './store/digests.js';
 
 /** How far back the record is read for the members a quota may concern: anyone on shift in this time. */
 const STAFF_SEEN_MS = 90 * 24 * 60 * 60 * 1000;

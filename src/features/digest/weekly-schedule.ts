@@ -1,5 +1,5 @@
 import { instantOfWall, wallClock } from '../../base/time-zone.js';
-import type { TimeRange } from '../../store/record-queries.js';
+import type { TimeRange } from '../record/index.js';
 
 /** The days of the week as /digest names them, in JavaScript's order (0 Sunday). */
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;

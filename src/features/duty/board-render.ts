@@ -5,7 +5,7 @@ import type { MessageEdit } from '../../discord/posting/poster.js';
 import { COLOURS } from '../../embeds/colours.js';
 import { formatName } from '../../embeds/format.js';
 import { MAX_EMBED_DESCRIPTION_LENGTH, MAX_FIELD_VALUE_LENGTH } from '../../embeds/limits.js';
-import type { OpenShift } from '../../store/record-queries.js';
+import type { OpenShift } from '../record/index.js';
 
 /**
  * How long a shift may stay open before the board shows it apart, as "shift never ended", rather than among the

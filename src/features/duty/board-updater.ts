@@ -7,10 +7,10 @@ import type { FoundMessage } from '../../discord/posting/find-post.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
-import type { DutyStore } from '../../store/duty-store.js';
-import type { RecordQueries } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
+import type { RecordQueries } from '../record/index.js';
 import { BOARD_FOOTER, nextNeverEndedAt, renderBoard, splitOpenShifts } from './board-render.js';
+import type { DutyStore } from './store/duty-store.js';
 
 /**
  * The least time between two edits of one guild's board: Discord lets a bot edit about 5 messages per 5 s in a

@@ -4,11 +4,11 @@ import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { CoverageMinimum, DutyStore } from '../../store/duty-store.js';
-import type { RecordQueries, RunningSession } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
+import type { RecordQueries, RunningSession } from '../record/index.js';
 import { splitOpenShifts } from './board-render.js';
 import { countedSessions, judgeCoverage, MINUTE_MS } from './coverage.js';
+import type { CoverageMinimum, DutyStore } from './store/duty-store.js';
 
 /** After a failed look (the store down): when the guild is looked at again, doubling with each failure in a row. */
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 30_000, capMs: 10 * 60 * 1000 };

@@ -1,5 +1,5 @@
-import type { CoverageMinimum } from '../../store/duty-store.js';
-import type { RunningSession } from '../../store/record-queries.js';
+import type { RunningSession } from '../record/index.js';
+import type { CoverageMinimum } from './store/duty-store.js';
 
 /** The /duty minimum's bounds: at least 1 and at most 50 staff; a shortfall may last 0 to 240 minutes. */
 export const MIN_STAFF_LIMITS = { least: 1, most: 50 } as const;

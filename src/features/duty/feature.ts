@@ -1,11 +1,13 @@
 import { Events, type Role } from 'discord.js';
 
 import { checkRoleGrant } from '../../discord/check-role-grant.js';
-import type { DutyStore } from '../../store/duty-store.js';
 import type { BotParts, Feature } from '../feature.js';
+import { recordOf } from '../record/index.js';
 import { BoardUpdater } from './board-updater.js';
 import { CoverageGuard, type CoverageShortfall } from './coverage-guard.js';
 import { ON_DUTY_ROLE, RoleKeeper, type RoleRefusal } from './role-keeper.js';
+import { dutyModule } from './store/duty-module.js';
+import type { DutyStore } from './store/duty-store.js';
 
 /** What /duty is given. */
 export interface DutyDeps {
@@ -59,7 +61,8 @@ export function createDutyFeature(
   timings: DutyTimings = {},
   listeners: DutyListeners = {},
 ): DutyFeature {
-  const { duty, community } = parts.store;
+  const duty = parts.store.of(dutyModule);
+  const community = recordOf(parts.store);
   const board = new BoardUpdater({
     duty,
     record: community,

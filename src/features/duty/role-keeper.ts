@@ -4,10 +4,10 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import type { Timers } from '../../base/timers.js';
 import { describeDiscordError } from '../../discord/posting/classify-discord-error.js';
-import type { DutyStore, RoleHolder } from '../../store/duty-store.js';
-import type { RecordQueries } from '../../store/record-queries.js';
 import type { Job } from '../feature.js';
+import type { RecordQueries } from '../record/index.js';
 import { nextNeverEndedAt, SHIFT_NEVER_ENDED_AFTER_MS, splitOpenShifts } from './board-render.js';
+import type { DutyStore, RoleHolder } from './store/duty-store.js';
 
 /** What /duty role's role is for, in the words of a refusal (src/discord/role-grant-rules.ts). */
 export const ON_DUTY_ROLE = 'on-duty role';

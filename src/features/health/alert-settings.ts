@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Logger } from '../../base/logger.js';
-import type { RecordStore } from '../../store/records.js';
+import type { DocumentStore } from '../../store/documents.js';
 
 /** How long a webhook may go without a delivery before the bot checks it with a test ping, by default. */
 export const DEFAULT_SILENCE_HOURS = 12;
@@ -29,20 +29,20 @@ export interface AlertSettingsStore {
 const KIND = 'alert_settings';
 
 /** `logger` hears of a document `list` passed over. */
-export function alertSettingsOn(records: RecordStore, logger?: Logger): AlertSettingsStore {
+export function alertSettingsOn(documents: DocumentStore, logger?: Logger): AlertSettingsStore {
   return {
     async get(guildId) {
-      const stored = await records.get(KIND, guildId);
+      const stored = await documents.get(KIND, guildId);
       return stored === undefined ? undefined : AlertSettingsSchema.parse(stored);
     },
     async set(settings) {
-      await records.update(KIND, settings.guildId, () => AlertSettingsSchema.parse(settings));
+      await documents.update(KIND, settings.guildId, () => AlertSettingsSchema.parse(settings));
     },
-    clear: (guildId) => records.delete(KIND, guildId),
+    clear: (guildId) => documents.delete(KIND, guildId),
     async list() {
       // A document that is not settings (damaged, or written by hand) is passed over: the other servers' checks
       // go on. Its own server's /alerts set writes it anew.
-      return (await records.list(KIND)).flatMap(({ key, value }) => {
+      return (await documents.list(KIND)).flatMap(({ key, value }) => {
         const parsed = AlertSettingsSchema.safeParse(value);
         if (parsed.success) return [parsed.data];
         logger?.warn({ guildId: key }, "a server's alert settings could not be read; its checks are passed over");

@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 import { relativeTime } from '../../discord/relative-time.js';
 import { formatDuration } from '../../embeds/time.js';
+import type { DocumentStore } from '../../store/documents.js';
 import type { HookRecord } from '../../store/hooks.js';
-import type { RecordStore } from '../../store/records.js';
 import { requireServiceId, webhookName } from '../webhooks/index.js';
 import { probeWebhook, tryToSwitchOn, type ProbeDeps } from './probe-webhook.js';
 
@@ -27,26 +27,29 @@ export type RecoveryReport = z.infer<typeof RecoveryReportSchema>;
 
 /** The heartbeat: written every minute by the process running the health monitor, read at its start. */
 export class Heartbeat {
-  constructor(private readonly records: RecordStore) {}
+  constructor(private readonly documents: DocumentStore) {}
 
   async last(): Promise<number | undefined> {
-    const stored = await this.records.get(HEARTBEAT_KIND, HEARTBEAT_KEY);
+    const stored = await this.documents.get(HEARTBEAT_KIND, HEARTBEAT_KEY);
     return typeof stored === 'number' ? stored : undefined;
   }
 
   async beat(at: number): Promise<void> {
-    await this.records.update(HEARTBEAT_KIND, HEARTBEAT_KEY, () => at);
+    await this.documents.update(HEARTBEAT_KIND, HEARTBEAT_KEY, () => at);
   }
 }
 
 /** The last recovery report of each server, for /status. */
-export async function readRecoveryReport(records: RecordStore, guildId: string): Promise<RecoveryReport | undefined> {
-  const stored = await records.get(RECOVERY_KIND, guildId);
+export async function readRecoveryReport(
+  documents: DocumentStore,
+  guildId: string,
+): Promise<RecoveryReport | undefined> {
+  const stored = await documents.get(RECOVERY_KIND, guildId);
   return stored === undefined ? undefined : RecoveryReportSchema.parse(stored);
 }
 
-export async function saveRecoveryReport(records: RecordStore, report: RecoveryReport): Promise<void> {
-  await records.update(RECOVERY_KIND, report.guildId, () => RecoveryReportSchema.parse(report));
+export async function saveRecoveryReport(documents: DocumentStore, report: RecoveryReport): Promise<void> {
+  await documents.update(RECOVERY_KIND, report.guildId, () => RecoveryReportSchema.parse(report));
 }
 
 /**

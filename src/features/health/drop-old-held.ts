@@ -1,8 +1,8 @@
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
-import { BOT_USER_ID, type AuditLog } from '../../store/audit-log.js';
 import type { DeliveryRetention } from '../../store/delivery-retention.js';
 import { sweepInSlices } from '../../store/sweep-in-slices.js';
+import { BOT_USER_ID, type AuditLog } from '../audit/index.js';
 
 /**
  * Held deliveries are kept this many days after they were held (docs/operations.md, "Held deliveries"), then

@@ -1,8 +1,9 @@
 import type { BackoffPolicy } from '../../base/backoff.js';
 import type { DiscordHealth } from '../../discord/discord-health.js';
+import type { DocumentStore } from '../../store/documents.js';
 import type { HeldEntries } from '../../store/held-entries.js';
-import type { RecordStore } from '../../store/records.js';
 import type { SetAsideStore } from '../../store/set-aside.js';
+import { auditOf } from '../audit/index.js';
 import type { BotParts, Feature } from '../feature.js';
 import { AlertDesk } from './alert-desk.js';
 import { alertSettingsOn, type AlertSettingsStore } from './alert-settings.js';
@@ -33,7 +34,7 @@ export interface HealthDeps {
   health: {
     settings: AlertSettingsStore;
     /** Where the recovery reports are kept. */
-    records: RecordStore;
+    records: DocumentStore;
     monitor: Pick<HealthMonitor, 'checkGuild' | 'postOpen' | 'openIn' | 'noteAction'>;
   };
 }
@@ -46,8 +47,8 @@ export type HealthFeature = Feature<HealthDeps> & { monitor: HealthMonitor };
  */
 export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}): HealthFeature {
   const { store, clock, logger } = parts;
-  const settings = alertSettingsOn(store.records, logger);
-  const incidents = incidentsOn(store.records, logger);
+  const settings = alertSettingsOn(store.documents, logger);
+  const incidents = incidentsOn(store.documents, logger);
   const monitor = new HealthMonitor({
     hooks: store.hooks,
     activity: store.activity,
@@ -68,7 +69,7 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
       backoff: timings.alertBackoff,
       onBackoff: () => parts.metrics.guildBackoff('health_alert'),
     }),
-    records: store.records,
+    records: store.documents,
     probe: {
       signals: store.signals,
       service: parts.service,
@@ -92,7 +93,7 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
       deliveries: store.deliveries,
       discordHealth: parts.discordHealth,
       setAside: store.setAside,
-      health: { settings, records: store.records, monitor },
+      health: { settings, records: store.documents, monitor },
     },
     jobs: [
       {
@@ -101,6 +102,6 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
         stop: () => monitor.stop(),
       },
     ],
-    sweep: () => dropOldHeld({ deliveries: store.deliveries, audit: store.audit, clock, logger }),
+    sweep: () => dropOldHeld({ deliveries: store.deliveries, audit: auditOf(store), clock, logger }),
   };
 }

@@ -2,10 +2,10 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { relativeTime } from '../../discord/relative-time.js';
 import type { IntakeFailures } from '../../intake/intake-failures.js';
+import type { DocumentStore } from '../../store/documents.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { HookActivityStore } from '../../store/hook-activity.js';
 import type { HookRecord, HookStore } from '../../store/hooks.js';
-import type { RecordStore } from '../../store/records.js';
 import { requireServiceId, webhookName } from '../webhooks/index.js';
 import type { AlertDesk } from './alert-desk.js';
 import type { AlertSettings, AlertSettingsStore } from './alert-settings.js';
@@ -30,7 +30,7 @@ export interface HealthChecksDeps {
   settings: AlertSettingsStore;
   desk: AlertDesk;
   /** The recovery reports. */
-  records: RecordStore;
+  records: DocumentStore;
   /** What a test ping needs (the service, the server key, the intake's signals). */
   probe: ProbeDeps;
   clock: Clock;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import type { Logger } from '../../base/logger.js';
-import type { RecordStore } from '../../store/records.js';
+import type { DocumentStore } from '../../store/documents.js';
 
 /**
  * What can go wrong with a server's feed, each an incident of its own:
@@ -94,14 +94,14 @@ export function keyOf(incident: Pick<Incident, 'guildId' | 'type' | 'subject'>):
 }
 
 /** `logger` hears of an incident `list` passed over. */
-export function incidentsOn(records: RecordStore, logger?: Logger): IncidentStore {
+export function incidentsOn(documents: DocumentStore, logger?: Logger): IncidentStore {
   return {
     async get(key) {
-      const stored = await records.get(KIND, key);
+      const stored = await documents.get(KIND, key);
       return stored === undefined || stored === null ? undefined : IncidentSchema.parse(stored);
     },
     async update(key, change) {
-      const stored = await records.update(KIND, key, (current) => {
+      const stored = await documents.update(KIND, key, (current) => {
         const next = change(current === undefined || current === null ? undefined : IncidentSchema.parse(current));
         return next === undefined ? null : IncidentSchema.parse(next);
       });
@@ -110,7 +110,7 @@ export function incidentsOn(records: RecordStore, logger?: Logger): IncidentStor
     async list() {
       // An incident that cannot be read (damaged) is left out: the monitor starts, every other server's
       // incidents with it.
-      return (await records.list(KIND)).flatMap(({ key, value }) => {
+      return (await documents.list(KIND)).flatMap(({ key, value }) => {
         if (value === null) return [];
         const parsed = IncidentSchema.safeParse(value);
         if (parsed.success) return [parsed.data];

@@ -9,7 +9,7 @@ import {
 } from 'discord.js';
 
 import { formatName, formatUserText } from '../../embeds/format.js';
-import type { CaseTypeCount, CommunityRecord, RecordedCase, RecordedPlayer } from '../../store/community-record.js';
+import type { CaseTypeCount, CommunityRecord, RecordedCase, RecordedPlayer } from './store/community-record.js';
 
 /** Cases on one page of /case lookup. */
 export const CASES_PER_PAGE = 10;

@@ -1,8 +1,8 @@
 import type { APIEmbed } from 'discord.js';
 
-import type { Board, DaySeconds, Standing, TimeRange } from '../../store/record-queries.js';
 import type { ChartDrawer } from './chart-renderer.js';
 import { daysOfPeriod, describeHoursPerPeriod, hoursPerPeriod, worthDrawing } from './hours-per-day.js';
+import type { Board, DaySeconds, Standing, TimeRange } from './store/record-queries.js';
 
 /** A chart to attach to a reply: its PNG, the name the embed's `attachment://` names, and its alt text. */
 export interface ChartFile {

@@ -10,8 +10,8 @@ import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
 import type * as EChartsModule from 'echarts/core';
 
 import { truncateText } from '../../base/truncate-text.js';
-import type { Board, GuildDay, Standing } from '../../store/record-queries.js';
 import { dayLabel, type HoursPerPeriod } from './hours-per-day.js';
+import type { Board, GuildDay, Standing } from './store/record-queries.js';
 
 const requireHere = createRequire(import.meta.url);
 /**

@@ -1,9 +1,9 @@
 import type { APIEmbed } from 'discord.js';
 
 import { formatName } from '../../embeds/format.js';
-import type { CaseTypeCount } from '../../store/community-record.js';
-import type { Board, ModcallResponse, ModcallTimes, ShiftTotals, Standing } from '../../store/record-queries.js';
 import { describeTotals } from './case-lookup.js';
+import type { CaseTypeCount } from './store/community-record.js';
+import type { Board, ModcallResponse, ModcallTimes, ShiftTotals, Standing } from './store/record-queries.js';
 
 /** Places a leaderboard shows. */
 export const LEADERBOARD_SHOWN = 10;

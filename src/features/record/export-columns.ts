@@ -1,5 +1,5 @@
-import type { ExportKind, ExportRows } from '../../store/record-export.js';
 import type { CsvCell } from './csv.js';
+import type { ExportKind, ExportRows } from './store/record-export.js';
 
 /** One column of an export: its name in the header row and its field of a row. */
 export interface ExportColumn<Row> {
@@ -7,7 +7,7 @@ export interface ExportColumn<Row> {
   cell: (row: Row) => CsvCell;
 }
 
-/** The columns of each kind /export writes, in order (record-schema.ts holds what each means). */
+/** The columns of each kind /export writes, in order (store/migrations/0001-tables.ts holds what each means). */
 export const EXPORT_COLUMNS: { [K in ExportKind]: ReadonlyArray<ExportColumn<ExportRows[K]>> } = {
   cases: [
     { name: 'server', cell: (row) => ({ text: row.server }) },

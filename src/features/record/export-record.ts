@@ -4,10 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ExportKind, ExportRows, RecordExport } from '../../store/record-export.js';
-import type { TimeRange } from '../../store/record-queries.js';
 import { csvHeader, csvRow } from './csv.js';
 import { EXPORT_COLUMNS, type ExportColumn } from './export-columns.js';
+import type { ExportKind, ExportRows, RecordExport } from './store/record-export.js';
+import type { TimeRange } from './store/record-queries.js';
 
 /** Rows read from the store at a time: a page is all an export holds of the record. */
 export const EXPORT_PAGE_ROWS = 1000;

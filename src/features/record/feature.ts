@@ -1,9 +1,10 @@
-import type { CommunityRecord } from '../../store/community-record.js';
-import type { RecordExport } from '../../store/record-export.js';
-import type { RecordQueries } from '../../store/record-queries.js';
 import type { BotParts, Feature } from '../feature.js';
 import { ChartRenderer, type ChartDrawer } from './chart-renderer.js';
 import { RecordWriter } from './record-writer.js';
+import type { CommunityRecord } from './store/community-record.js';
+import type { RecordExport } from './store/record-export.js';
+import { recordModule } from './store/record-module.js';
+import type { RecordQueries } from './store/record-queries.js';
 
 /** What /record, /case, /staff, /leaderboard and /export are given. */
 export interface RecordDeps {
@@ -37,7 +38,7 @@ export function createRecordFeature(
   timings: RecordTimings = {},
   listeners: RecordListeners = {},
 ): Feature<RecordDeps> {
-  const { community } = parts.store;
+  const community = parts.store.of(recordModule);
   const writer = new RecordWriter({
     community,
     timers: parts.timers,

@@ -1,5 +1,5 @@
 import { fitLines } from '../../base/truncate-text.js';
-import type { DaySeconds, TimeRange } from '../../store/record-queries.js';
+import type { DaySeconds, TimeRange } from './store/record-queries.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,40 @@
+import type { Store } from '../../store/store.js';
+import type { CommunityRecord } from './store/community-record.js';
+import { recordModule } from './store/record-module.js';
+import type { RecordQueries } from './store/record-queries.js';
+import type { SessionRecord } from './store/session-facts.js';
+
 /** What other features may use of the community record feature. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
 export type { ChartDrawer } from './chart-renderer.js';
 export { describeModcallCounts, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from './describe-stats.js';
 export { dayLabel } from './hours-per-day.js';
+export { MAX_RECORD_RETENTION_DAYS, type CaseTypeCount, type ModcallHandling } from './store/community-record.js';
+export { EXPORT_KINDS, type ExportKind, type RecordExport } from './store/record-export.js';
+export type {
+  Board,
+  EarlierCases,
+  GuildDay,
+  ModcallResponse,
+  OpenShift,
+  RecordQueries,
+  RunningSession,
+  SessionTotals,
+  Standing,
+  TimeRange,
+} from './store/record-queries.js';
+export type { SessionFacts, SessionRecord, SessionShift } from './store/session-facts.js';
+
+/**
+ * The community record as other features read it: its queries (who is on shift, which sessions run, a guild's
+ * week), a session's facts, a modcall card's claim told to it (the cards), and how far its writer is behind (the
+ * health report). Its writing, retention and settings stay the record feature's.
+ */
+export type RecordView = RecordQueries &
+  SessionRecord &
+  Pick<CommunityRecord, 'noteModcallHandled' | 'oldestUnrecordedAt'>;
+
+/** The community record of `store` (opened with the record's store module), as other features read it. */
+export function recordOf(store: Pick<Store, 'of'>): RecordView {
+  return store.of(recordModule);
+}

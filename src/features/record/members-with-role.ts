@@ -1,6 +1,6 @@
 import type { Guild } from 'discord.js';
 
-import type { Standing } from '../../store/record-queries.js';
+import type { Standing } from './store/record-queries.js';
 
 /** Members looked up at most, from the top, to fill a leaderboard for one role. */
 const MOST_CHECKED = 100;

@@ -2,7 +2,7 @@ import type { APIInteractionGuildMember, GuildMember } from 'discord.js';
 
 import { UserFacingError } from '../../base/errors.js';
 import { isAdmin, type AdminCheckable } from '../../discord/require-admin.js';
-import type { CommunityRecord } from '../../store/community-record.js';
+import type { CommunityRecord } from './store/community-record.js';
 
 /** The parts of an interaction that say who asks, and where. */
 export interface RecordReaderCheckable extends AdminCheckable {

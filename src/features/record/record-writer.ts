@@ -2,8 +2,8 @@ import type { Logger } from '../../base/logger.js';
 import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { CommunityRecord, RecordingPass } from '../../store/community-record.js';
 import type { Job } from '../feature.js';
+import type { CommunityRecord, RecordingPass } from './store/community-record.js';
 
 /** How often the writer looks for updates the intake stored (a lookup lags the feed by about this much). */
 const DEFAULT_WRITE_EVERY_MS = 1_000;

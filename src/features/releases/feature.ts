@@ -43,7 +43,7 @@ export type ReleasesFeature = Feature<ReleasesDeps> & { poller: ReleasePoller };
 /** A studio's apps in the service's app store: release cards kept current by a poller, submit, withdraw. */
 export function createReleasesFeature(parts: BotParts, options: ReleasesOptions = {}): ReleasesFeature {
   const { clock, logger } = parts;
-  const appRecords = appRecordsOn(parts.store.records, logger);
+  const appRecords = appRecordsOn(parts.store.documents, logger);
   const developer = createDeveloperClient({ serviceUrl: parts.config.SERVICE_URL, clock });
   const developerCache = new DeveloperCache(clock);
   const poller = new ReleasePoller({

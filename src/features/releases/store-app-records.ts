@@ -1,5 +1,5 @@
 import type { Logger } from '../../base/logger.js';
-import type { RecordStore } from '../../store/records.js';
+import type { DocumentStore } from '../../store/documents.js';
 import {
   AppGuildSchema,
   CardSetSchema,
@@ -22,19 +22,19 @@ const SENT_KIND = 'app_sent';
  * record's schema, so a document written by an older version fails loudly where it is read; `listGuilds` passes
  * such a guild over (told to `logger`), so one guild's damaged record stops no other guild's polls.
  */
-export function appRecordsOn(records: RecordStore, logger?: Logger): AppRecords {
+export function appRecordsOn(documents: DocumentStore, logger?: Logger): AppRecords {
   const readGuild = async (guildId: string): Promise<AppGuild> => {
-    const stored = await records.get(GUILD_KIND, guildId);
+    const stored = await documents.get(GUILD_KIND, guildId);
     return stored === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(stored);
   };
   const readCards = async (guildId: string, appId: string): Promise<CardSet> => {
-    const stored = await records.get(CARDS_KIND, appKey(guildId, appId));
+    const stored = await documents.get(CARDS_KIND, appKey(guildId, appId));
     return stored === undefined ? emptyCardSet(guildId, appId) : CardSetSchema.parse(stored);
   };
   return {
     readGuild,
     async updateGuild(guildId, change) {
-      const stored = await records.update(GUILD_KIND, guildId, (current) =>
+      const stored = await documents.update(GUILD_KIND, guildId, (current) =>
         AppGuildSchema.parse(change(current === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(current))),
       );
       return AppGuildSchema.parse(stored);
@@ -42,7 +42,7 @@ export function appRecordsOn(records: RecordStore, logger?: Logger): AppRecords 
     async listGuilds() {
       // A record that fails its schema (damaged, or written by hand) is passed over: the other guilds are polled.
       // Its own guild's reads still fail loudly where they read it (/app, /status).
-      return (await records.list(GUILD_KIND)).flatMap(({ key, value }) => {
+      return (await documents.list(GUILD_KIND)).flatMap(({ key, value }) => {
         const parsed = AppGuildSchema.safeParse(value);
         if (parsed.success) return [parsed.data];
         logger?.warn({ guildId: key }, "a guild's developer-API record could not be read; it is not polled");
@@ -51,21 +51,21 @@ export function appRecordsOn(records: RecordStore, logger?: Logger): AppRecords 
     },
     readCards,
     async updateCards(guildId, appId, change) {
-      const stored = await records.update(CARDS_KIND, appKey(guildId, appId), (current) =>
+      const stored = await documents.update(CARDS_KIND, appKey(guildId, appId), (current) =>
         CardSetSchema.parse(
           change(current === undefined ? emptyCardSet(guildId, appId) : CardSetSchema.parse(current)),
         ),
       );
       return CardSetSchema.parse(stored);
     },
-    deleteCards: (guildId, appId) => records.delete(CARDS_KIND, appKey(guildId, appId)),
+    deleteCards: (guildId, appId) => documents.delete(CARDS_KIND, appKey(guildId, appId)),
     async readSentFields(guildId, appId) {
-      const stored = await records.get(SENT_KIND, appKey(guildId, appId));
+      const stored = await documents.get(SENT_KIND, appKey(guildId, appId));
       return stored === undefined ? undefined : SentFieldsSchema.parse(stored);
     },
     async writeSentFields(guildId, appId, sent) {
       const value = SentFieldsSchema.parse(sent);
-      await records.update(SENT_KIND, appKey(guildId, appId), () => value);
+      await documents.update(SENT_KIND, appKey(guildId, appId), () => value);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { createThreadStarter } from '../../discord/posting/start-thread.js';
 import type { BotParts, Feature } from '../feature.js';
+import { recordOf } from '../record/index.js';
 import { ThreadKeeper } from './thread-keeper.js';
 import { ThreadRecords, type SessionCardPosted } from './thread-records.js';
 
@@ -47,10 +48,11 @@ export function createThreadsFeature(
   sources: ThreadSources,
   timings: ThreadTimings = {},
 ): SessionThreadsFeature {
-  const sessionThreads = new ThreadRecords(parts.store.records);
+  const sessionThreads = new ThreadRecords(parts.store.documents);
+  const record = recordOf(parts.store);
   const keeper = new ThreadKeeper({
     threads: sessionThreads,
-    record: parts.store.community,
+    record,
     poster: parts.poster,
     startThread: createThreadStarter(parts.discord, parts.config.DISCORD_TOKEN),
     findPosted: parts.findPosted,
@@ -65,7 +67,7 @@ export function createThreadsFeature(
   });
   const threadRunningSessions = async (guildId: string): Promise<number> => {
     let followed = 0;
-    for (const session of await parts.store.community.runningSessions(guildId)) {
+    for (const session of await record.runningSessions(guildId)) {
       const { server, sessionId } = session;
       const card = await sources.sessionCardOf(guildId, server, sessionId);
       if (!card) continue;

@@ -4,8 +4,7 @@ import { truncateText } from '../../base/truncate-text.js';
 import { formatCaseType } from '../../embeds/case-type.js';
 import { COLOURS } from '../../embeds/colours.js';
 import { formatName } from '../../embeds/format.js';
-import type { SessionFacts } from '../../store/session-facts.js';
-import { formatWait } from '../record/index.js';
+import { formatWait, type SessionFacts } from '../record/index.js';
 
 /** Lines of the log per message: 25 lines of at most ~150 characters stay well within an embed's 4096. */
 export const LOG_LINES_PER_MESSAGE = 25;

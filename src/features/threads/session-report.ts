@@ -4,8 +4,7 @@ import { fitLines } from '../../base/truncate-text.js';
 import { COLOURS } from '../../embeds/colours.js';
 import { formatName } from '../../embeds/format.js';
 import { formatDuration } from '../../embeds/time.js';
-import type { SessionFacts, SessionShift } from '../../store/session-facts.js';
-import { describeCaseCounts, formatWait, percentile } from '../record/index.js';
+import { describeCaseCounts, formatWait, percentile, type SessionFacts, type SessionShift } from '../record/index.js';
 import { sessionFooter } from './session-log.js';
 
 /** A field's value holds at most 1024 characters (Discord's limit). */

@@ -9,8 +9,8 @@ import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/pos
 import type { Poster } from '../../discord/posting/poster.js';
 import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { ThreadStarter } from '../../discord/posting/start-thread.js';
-import type { SessionRecord } from '../../store/session-facts.js';
 import type { Job } from '../feature.js';
+import type { SessionRecord } from '../record/index.js';
 import { partsWithReportLast } from './report-last.js';
 import { LOG_LINES_PER_MESSAGE, LOG_MESSAGES_AT_MOST, renderSessionLog, type ThreadPart } from './session-log.js';
 import { renderSessionReport } from './session-report.js';

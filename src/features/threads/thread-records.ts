@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { RecordStore } from '../../store/records.js';
+import type { DocumentStore } from '../../store/documents.js';
 
 /**
  * How long a session's thread is kept up to date after the session ended: a case or a claim told late still
@@ -70,7 +70,7 @@ const KIND = 'session_threads';
  * whose updates keep failing do not fill its read.
  */
 export class ThreadRecords {
-  constructor(private readonly records: RecordStore) {}
+  constructor(private readonly documents: DocumentStore) {}
 
   async isOn(guildId: string): Promise<boolean> {
     return (await this.read(guildId)).on;
@@ -130,16 +130,16 @@ export class ThreadRecords {
 
   /** Guilds with a thread due to be looked at by `now`, at most `limit`. */
   async dueGuilds(now: number, limit: number): Promise<string[]> {
-    return (await this.records.listDue(KIND, now, limit)).map((stored) => stored.key);
+    return (await this.documents.listDue(KIND, now, limit)).map((stored) => stored.key);
   }
 
   private async read(guildId: string): Promise<GuildThreads> {
-    const stored = await this.records.get(KIND, guildId);
+    const stored = await this.documents.get(KIND, guildId);
     return stored === undefined || stored === null ? { on: false, threads: [] } : GuildThreadsSchema.parse(stored);
   }
 
   private async change(guildId: string, change: (current: GuildThreads) => GuildThreads): Promise<void> {
-    await this.records.update(
+    await this.documents.update(
       KIND,
       guildId,
       (stored) => {

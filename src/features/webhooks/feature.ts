@@ -4,6 +4,7 @@ import type { HookStore } from '../../store/hooks.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import type { StoreSignals } from '../../store/signals.js';
 import type { ServiceClient } from '../../upstream/client.js';
+import { auditOf } from '../audit/index.js';
 import type { BotParts, Feature } from '../feature.js';
 import { forgetLeftGuild } from './forget-left-guild.js';
 
@@ -47,7 +48,7 @@ export function createWebhooksFeature(parts: BotParts): Feature<WebhooksDeps> {
       pingTimeoutMs: DEFAULT_PING_TIMEOUT_MS,
     },
     onGuildRemoved: (guildId) =>
-      forgetLeftGuild(guildId, { store, audit: store.audit, botUserId: discord.user?.id ?? '', clock, logger }),
+      forgetLeftGuild(guildId, { store, audit: auditOf(store), botUserId: discord.user?.id ?? '', clock, logger }),
     keptGuilds: () => store.knownGuilds(),
   };
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '../../base/logger.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { AuditLog } from '../../store/audit-log.js';
 import type { ForgottenGuild, GuildForgetting } from '../../store/forget-guild.js';
+import type { AuditLog } from '../audit/index.js';
 
 export interface ForgetLeftGuildDeps {
   store: GuildForgetting;

@@ -1,25 +1,22 @@
 import pg from 'pg';
 
 import type { Logger } from '../../base/logger.js';
-import { SqlCommunityRecord } from '../sql-community-record.js';
 import { postgresDialect } from '../sql-dialect.js';
-import { SqlDigests } from '../sql-digests.js';
-import { SqlDutyStore } from '../sql-duty-store.js';
 import { SqlSetAside } from '../sql-set-aside.js';
+import { openModules, type StoreModule } from '../store-module.js';
 import type { Store } from '../store.js';
 import { CONNECT_TIMEOUT_MS, withTimeouts } from './connection-timeouts.js';
 import { explainConnectFailure } from './explain-connect-failure.js';
-import { migrate } from './migrations.js';
-import { PostgresAudit } from './pg-audit.js';
+import { migrate } from './migrate.js';
 import { createPostgresDeliveries } from './pg-deliveries.js';
+import { PostgresDocuments } from './pg-documents.js';
 import { PostgresGuildForgetting } from './pg-forget-guild.js';
 import { PostgresGuildSettings } from './pg-guild-settings.js';
 import { PostgresHookActivity } from './pg-hook-activity.js';
 import { PostgresHooks } from './pg-hooks.js';
 import { PostgresLeases } from './pg-leases.js';
-import { PostgresRecordEngine } from './pg-record-engine.js';
-import { PostgresRecords } from './pg-records.js';
 import { PostgresSignals } from './pg-signals.js';
+import { PostgresSqlRunner } from './pg-sql-runner.js';
 import { requireSupportedVersion } from './require-supported-version.js';
 
 /** BIGINT (int8) as a JS number: every bigint here (seq, ms timestamps) stays far below 2^53. */
@@ -42,9 +39,14 @@ const POOL_SIZE = 10;
  * server.
  * @throws StartupError when the server cannot be reached or refuses the connection, or is older than 14
  */
-export async function openPostgresStore(url: string, clock: () => number, logger?: Logger): Promise<Store> {
+export async function openPostgresStore(
+  url: string,
+  modules: readonly StoreModule[],
+  clock: () => number,
+  logger?: Logger,
+): Promise<Store> {
   const config: pg.ClientConfig = { connectionString: url, types, application_name: 'service-discord-bridge' };
-  await prepareDatabase(url, config);
+  await prepareDatabase(url, config, modules);
   const pool = new pg.Pool({ ...withTimeouts(config), max: POOL_SIZE });
   // A connection that fails while idle in the pool is replaced by the pool; the error must not crash the process.
   pool.on('error', (error) => logger?.warn({ err: { message: error.message } }, 'a store connection failed'));
@@ -67,22 +69,20 @@ export async function openPostgresStore(url: string, clock: () => number, logger
   }
   const guilds = new PostgresGuildSettings(pool, signals, clock);
   const hooks = new PostgresHooks(pool, signals);
-  const forgetting = new PostgresGuildForgetting(pool, hooks, guilds);
-  const recordEngine = new PostgresRecordEngine(pool);
-  const setAside = new SqlSetAside(postgresDialect, recordEngine);
+  const forgetting = new PostgresGuildForgetting(pool, hooks, guilds, modules);
+  const runner = new PostgresSqlRunner(pool);
+  const setAside = new SqlSetAside(postgresDialect, runner);
+  const of = openModules(modules, { runner, dialect: postgresDialect, setAside, clock });
   return {
     kind: 'postgres',
     hooks,
     guilds,
     deliveries: createPostgresDeliveries(pool, guilds),
     activity: new PostgresHookActivity(pool),
-    records: new PostgresRecords(pool),
-    audit: new PostgresAudit(pool),
-    community: new SqlCommunityRecord(postgresDialect, recordEngine, setAside, clock),
-    digests: new SqlDigests(postgresDialect, recordEngine),
-    duty: new SqlDutyStore(postgresDialect, recordEngine),
+    documents: new PostgresDocuments(pool),
     setAside,
     signals,
+    of,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     knownGuilds: () => forgetting.knownGuilds(),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.
@@ -103,7 +103,7 @@ export async function openPostgresStore(url: string, clock: () => number, logger
  * The first connection: whether the server is there and new enough, then the migrations, on a connection of
  * their own without statement or query timeouts (they wait for each other on a lock, and may rewrite tables).
  */
-async function prepareDatabase(url: string, config: pg.ClientConfig): Promise<void> {
+async function prepareDatabase(url: string, config: pg.ClientConfig, modules: readonly StoreModule[]): Promise<void> {
   const client = new pg.Client({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   // An error after connecting (the server going away meanwhile) surfaces on the query under way.
   client.on('error', () => undefined);
@@ -114,7 +114,7 @@ async function prepareDatabase(url: string, config: pg.ClientConfig): Promise<vo
   }
   try {
     await requireSupportedVersion(client);
-    await migrate(client);
+    await migrate(client, modules);
   } finally {
     await client.end().catch(() => undefined);
   }

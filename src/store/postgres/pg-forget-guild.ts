@@ -1,11 +1,10 @@
 import type pg from 'pg';
 
-import { KEPT_ELSEWHERE, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
+import { countForgotten, keptByModules, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
 import { emptyGuildSettings, GuildSettingsSchema } from '../guild-settings.js';
-import { recordStatements } from '../record-statements.js';
 import { setAsideStatements } from '../set-aside-statements.js';
-import { postgresDialect as d } from '../sql-dialect.js';
-import { dutyStatements } from '../sql-duty-store.js';
+import { postgresDialect as d, type Sql } from '../sql-dialect.js';
+import type { StoreModule } from '../store-module.js';
 import { columns } from '../table-columns.js';
 import { GUILD_LOCK_SQL, SETTINGS_OF, type PostgresGuildSettings } from './pg-guild-settings.js';
 import type { PostgresHooks } from './pg-hooks.js';
@@ -13,8 +12,6 @@ import { notify } from './pg-signals.js';
 import { changesOf, rowsOf } from './pg-sql.js';
 import { inTransaction } from './transaction.js';
 
-const RECORD_SQL = recordStatements(d);
-const DUTY_SQL = dutyStatements(d);
 const SET_ASIDE_SQL = setAsideStatements(d);
 
 /** The guild's hooks, locked in hook_id order. */
@@ -24,18 +21,28 @@ const HOOKS_OF = d
 
 /** Forgets a guild the bot left, in one transaction; every process hears of it at the commit. */
 export class PostgresGuildForgetting implements GuildForgetting {
+  /** What each module deletes of the guild, and what it counts the rows under. */
+  private readonly forgetInModules: ReadonlyArray<{ sql: Sql<never, [string]>; counted: string | undefined }>;
+  private readonly keptElsewhere: string;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly hooks: PostgresHooks,
     private readonly guilds: PostgresGuildSettings,
-  ) {}
+    modules: readonly StoreModule[],
+  ) {
+    this.forgetInModules = modules
+      .flatMap((module) => module.forgetGuild)
+      .map(({ sql, counted }) => ({ sql: d.sql<never, [string]>(sql), counted }));
+    this.keptElsewhere = keptByModules(modules);
+  }
 
   async knownGuilds(): Promise<string[]> {
     // Forgetting empties the settings row (its version goes on counting) rather than deleting it.
     const { rows } = await this.pool.query<{ guild_id: string }>(
       `SELECT guild_id FROM hook
        UNION SELECT guild_id FROM guild_settings WHERE settings - 'guildId' <> $1::jsonb - 'guildId'
-       ${KEPT_ELSEWHERE}`,
+       ${this.keptElsewhere}`,
       [JSON.stringify(emptyGuildSettings(''))],
     );
     return rows.map((row) => row.guild_id);
@@ -45,7 +52,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
     const { hookIds, forgotten } = await inTransaction(this.pool, async (client) => {
       // The hook rows first, in hook_id order, then the guild's lock, as a hook's removal takes them (and the
       // previous version's accept, which locked the hook rows before its guild's lock). The lock comes before
-      // anything is deleted: an accept (bridge_accept_batch) holds it while it reads the hooks and counts their
+      // anything is deleted: an accept (bridge_accept_placed) holds it while it reads the hooks and counts their
       // activity, so it finds nothing of this removal half done, and this removal waits for it to commit.
       const ids = (await rowsOf(client, HOOKS_OF, [guildId])).map((row) => row.hook_id);
       await client.query(GUILD_LOCK_SQL, [guildId]);
@@ -63,14 +70,14 @@ export class PostgresGuildForgetting implements GuildForgetting {
       ]);
       await client.query('DELETE FROM delivery WHERE guild_id = $1', [guildId]);
       await client.query('DELETE FROM channel_state WHERE guild_id = $1', [guildId]);
-      // The guild's own key, or the guild's key and ':' then more (RecordStore): no LIKE, whose _ and % would match.
+      // The guild's own key, or the guild's key and ':' then more (DocumentStore): no LIKE, whose _ and % would match.
       const documents = await client.query(`DELETE FROM record WHERE key = $1 OR starts_with(key, $1 || ':')`, [
         guildId,
       ]);
-      let recordRows = 0;
-      for (const sql of RECORD_SQL.forgetGuild) recordRows += await changesOf(client, sql, [guildId]);
-      const dutySettings = await changesOf(client, DUTY_SQL.forgetGuild, [guildId]);
-      const dutyRoleHolders = await changesOf(client, DUTY_SQL.forgetHolders, [guildId]);
+      const counts: Record<string, number> = {};
+      for (const { sql, counted } of this.forgetInModules) {
+        countForgotten(counts, counted, await changesOf(client, sql, [guildId]));
+      }
       await changesOf(client, SET_ASIDE_SQL.forgetGuild, [guildId]);
       for (const hookId of ids) await notify(client, { kind: 'hook-changed', hookId });
       await notify(client, { kind: 'settings-changed', guildId });
@@ -81,9 +88,7 @@ export class PostgresGuildForgetting implements GuildForgetting {
           serverKeys: (before?.serverKey ?? null) === null ? 0 : 1,
           openDeliveries: open.rowCount ?? 0,
           documents: documents.rowCount ?? 0,
-          recordRows,
-          dutySettings,
-          dutyRoleHolders,
+          ...counts,
         },
       };
     });

@@ -58,7 +58,7 @@ export class PostgresHooks implements HookStore {
   async remove(hookId: string): Promise<void> {
     // The notice commits with the removal: a process that stopped between the two could not leave it unsaid.
     await inTransaction(this.pool, async (client) => {
-      // The hook's guild lock held until the commit: an accept that requires the hook (bridge_accept_batch)
+      // The hook's guild lock held until the commit: an accept that requires the hook (bridge_accept_placed)
       // reads it under the same lock, so it stores its delivery before the removal or finds the hook gone. The
       // row first, then the lock: the order forgetting a guild takes them in, and the previous version's accept.
       const guildId = (await rowsOf(client, GUILD_OF, [hookId]))[0]?.guild_id;

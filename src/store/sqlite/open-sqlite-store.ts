@@ -4,24 +4,21 @@ import Database from 'better-sqlite3';
 
 import { ownEverything } from '../coordination.js';
 import { LocalSignals } from '../signals.js';
-import { SqlCommunityRecord } from '../sql-community-record.js';
 import { sqliteDialect } from '../sql-dialect.js';
-import { SqlDigests } from '../sql-digests.js';
-import { SqlDutyStore } from '../sql-duty-store.js';
 import { SqlSetAside } from '../sql-set-aside.js';
+import { openModules, type StoreModule } from '../store-module.js';
 import type { Store } from '../store.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrate.js';
 import { lockStoreFile } from './process-lock.js';
 import { createPrivateStoreFile, restrictCompanionFiles } from './restrict-file-modes.js';
-import { SqliteAudit } from './sqlite-audit.js';
 import { createSqliteDeliveries } from './sqlite-deliveries.js';
+import { SqliteDocuments } from './sqlite-documents.js';
 import { SqliteGuildForgetting } from './sqlite-forget-guild.js';
 import { SqliteGuildSettings } from './sqlite-guild-settings.js';
 import { SqliteHookActivity } from './sqlite-hook-activity.js';
 import { SqliteHooks } from './sqlite-hooks.js';
-import { SqliteRecordEngine } from './sqlite-record-engine.js';
-import { SqliteRecords } from './sqlite-records.js';
 import { SqliteReroute } from './sqlite-reroute.js';
+import { SqliteSqlRunner } from './sqlite-sql-runner.js';
 import { WriteBatcher } from './write-batcher.js';
 
 /**
@@ -42,8 +39,11 @@ export const SQLITE_PRAGMAS = [
   'cache_size = -2000',
 ];
 
-/** For the store benchmark only: what FULL costs is measured against NORMAL on the same code. */
-export interface SqliteTuning {
+/** What the store is opened with besides its file. */
+export interface SqliteOptions {
+  /** The features' store modules (src/features/index.ts): their migrations run, their stores are opened. */
+  modules?: readonly StoreModule[];
+  /** For the store benchmark only: what FULL costs is measured against NORMAL on the same code. */
   synchronous?: 'NORMAL';
 }
 
@@ -52,7 +52,8 @@ export interface SqliteTuning {
  * (mode 0600, like SQLite's `-wal` and `-shm` beside it) and its folder, taking the single-process lock, and
  * bringing the schema up to date.
  */
-export function openSqliteStore(path: string, clock: () => number, tuning: SqliteTuning = {}): Store {
+export function openSqliteStore(path: string, clock: () => number, options: SqliteOptions = {}): Store {
+  const modules = options.modules ?? [];
   const memory = path === ':memory:';
   const file = memory ? path : resolve(path);
   if (!memory) mkdirSync(dirname(file), { recursive: true });
@@ -65,8 +66,8 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
     }
     db = new Database(file);
     for (const pragma of SQLITE_PRAGMAS) db.pragma(pragma);
-    if (tuning.synchronous) db.pragma(`synchronous = ${tuning.synchronous}`);
-    migrate(db);
+    if (options.synchronous) db.pragma(`synchronous = ${options.synchronous}`);
+    migrate(db, modules);
   } catch (error) {
     lock?.release();
     throw error;
@@ -75,22 +76,20 @@ export function openSqliteStore(path: string, clock: () => number, tuning: Sqlit
   const writes = new WriteBatcher(db, signals);
   const deliveries = createSqliteDeliveries(db, writes);
   const hooks = new SqliteHooks(db, writes);
-  const forgetting = new SqliteGuildForgetting(db, writes, hooks);
-  const recordEngine = new SqliteRecordEngine(db, writes);
-  const setAside = new SqlSetAside(sqliteDialect, recordEngine);
+  const forgetting = new SqliteGuildForgetting(db, writes, hooks, modules);
+  const runner = new SqliteSqlRunner(db, writes);
+  const setAside = new SqlSetAside(sqliteDialect, runner);
+  const of = openModules(modules, { runner, dialect: sqliteDialect, setAside, clock });
   return {
     kind: memory ? 'memory' : 'sqlite',
     hooks,
     guilds: new SqliteGuildSettings(db, writes, new SqliteReroute(db, clock)),
     deliveries,
     activity: new SqliteHookActivity(db, writes),
-    records: new SqliteRecords(db, writes),
-    audit: new SqliteAudit(db, writes),
-    community: new SqlCommunityRecord(sqliteDialect, recordEngine, setAside, clock),
-    digests: new SqlDigests(sqliteDialect, recordEngine),
-    duty: new SqlDutyStore(sqliteDialect, recordEngine),
+    documents: new SqliteDocuments(db, writes),
     setAside,
     signals,
+    of,
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     knownGuilds: () => forgetting.knownGuilds(),
     // The file lock admits one process: it posts every feed and holds the gateway.

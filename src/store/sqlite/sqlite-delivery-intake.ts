@@ -59,7 +59,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       const place = placementOf(route, broken?.reason, receivedAt);
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
       this.recordAccepted.run(hookId, receivedAt, event);
-      // The community record's writer reads the body of what tells it something, muted or not (record-schema.ts).
+      // The community record's writer reads the body of what tells it something, muted or not (migrations/0007-unrecorded-mark.ts).
       const unrecorded = tellsRecord(event);
       const { changes } = this.statements.insertPlaced.run(
         ...placedValues(d, place, place.keepsBody || unrecorded),

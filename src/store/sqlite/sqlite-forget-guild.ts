@@ -1,11 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-import { KEPT_ELSEWHERE, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
+import { countForgotten, keptByModules, type ForgottenGuild, type GuildForgetting } from '../forget-guild.js';
 import { GuildSettingsSchema } from '../guild-settings.js';
-import { recordStatements } from '../record-statements.js';
 import { setAsideStatements } from '../set-aside-statements.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
-import { dutyStatements } from '../sql-duty-store.js';
+import type { StoreModule } from '../store-module.js';
 import type { RowOf } from '../table-columns.js';
 import { SETTINGS } from './sqlite-guild-settings.js';
 import type { SqliteHooks } from './sqlite-hooks.js';
@@ -21,9 +20,8 @@ export class SqliteGuildForgetting implements GuildForgetting {
   private readonly forgetPosted: Statement<[string]>;
   private readonly forgetChannels: Statement<[string]>;
   private readonly forgetDocuments: Statement<[{ guildId: string }]>;
-  private readonly forgetRecord: Array<Statement<[string]>>;
-  private readonly forgetDuty: Statement<[string]>;
-  private readonly forgetHolders: Statement<[string]>;
+  /** What each module deletes of the guild, and what it counts the rows under. */
+  private readonly forgetInModules: Array<{ statement: Statement<[string]>; counted: string | undefined }>;
   private readonly forgetSetAside: Statement<[string]>;
   private readonly known: Statement<[], { guild_id: string }>;
 
@@ -31,6 +29,7 @@ export class SqliteGuildForgetting implements GuildForgetting {
     db: Database,
     private readonly writes: WriteBatcher,
     private readonly hooks: SqliteHooks,
+    modules: readonly StoreModule[],
   ) {
     this.forgetActivity = db.prepare('DELETE FROM hook_activity WHERE hook_id IN (SELECT value FROM json_each(?))');
     this.settingsOf = prepare(db, d.select(SETTINGS).from<[string]>('guild_settings WHERE guild_id = ?'));
@@ -38,16 +37,18 @@ export class SqliteGuildForgetting implements GuildForgetting {
     this.dropOpen = db.prepare(`DELETE FROM delivery WHERE guild_id = ? AND state IN ('waiting', 'parked')`);
     this.forgetPosted = db.prepare('DELETE FROM delivery WHERE guild_id = ?');
     this.forgetChannels = db.prepare('DELETE FROM channel_state WHERE guild_id = ?');
-    // The guild's own key, or the guild's key and ':' then more (RecordStore): no LIKE, whose _ and % would match.
+    // The guild's own key, or the guild's key and ':' then more (DocumentStore): no LIKE, whose _ and % would match.
     this.forgetDocuments = db.prepare(
       `DELETE FROM record WHERE key = @guildId OR substr(key, 1, length(@guildId) + 1) = @guildId || ':'`,
     );
-    this.forgetRecord = recordStatements(d).forgetGuild.map((sql) => prepare(db, sql));
-    this.forgetDuty = prepare(db, dutyStatements(d).forgetGuild);
-    this.forgetHolders = prepare(db, dutyStatements(d).forgetHolders);
+    this.forgetInModules = modules
+      .flatMap((module) => module.forgetGuild)
+      .map(({ sql, counted }) => ({ statement: prepare(db, d.sql<never, [string]>(sql)), counted }));
     this.forgetSetAside = prepare(db, setAsideStatements(d).forgetGuild);
     // Forgetting deletes these rows: what is left is a guild's.
-    this.known = db.prepare(`SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings ${KEPT_ELSEWHERE}`);
+    this.known = db.prepare(
+      `SELECT guild_id FROM hook UNION SELECT guild_id FROM guild_settings ${keptByModules(modules)}`,
+    );
   }
 
   knownGuilds(): Promise<string[]> {
@@ -65,21 +66,13 @@ export class SqliteGuildForgetting implements GuildForgetting {
       this.forgetPosted.run(guildId);
       this.forgetChannels.run(guildId);
       const documents = this.forgetDocuments.run({ guildId }).changes;
-      let recordRows = 0;
-      for (const statement of this.forgetRecord) recordRows += statement.run(guildId).changes;
-      const dutySettings = this.forgetDuty.run(guildId).changes;
-      const dutyRoleHolders = this.forgetHolders.run(guildId).changes;
+      const counts: Record<string, number> = {};
+      for (const { statement, counted } of this.forgetInModules) {
+        countForgotten(counts, counted, statement.run(guildId).changes);
+      }
       this.forgetSetAside.run(guildId);
       tx.afterCommit({ kind: 'settings-changed', guildId });
-      return {
-        hooks: hookIds.length,
-        serverKeys,
-        openDeliveries,
-        documents,
-        recordRows,
-        dutySettings,
-        dutyRoleHolders,
-      };
+      return { hooks: hookIds.length, serverKeys, openDeliveries, documents, ...counts };
     });
   }
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { RUNTIME_TIMERS } from '../../../src/base/timers.js';
 import { SendError, type FeedMessageBody, type SendFailure } from '../../../src/discord/posting/send-failure.js';
+import { STORE_MODULES } from '../../../src/features/index.js';
 import type { CardPlanner } from '../../../src/feed/card-plan.js';
 import { FeedWorker, type FeedWorkerDeps } from '../../../src/feed/feed-worker.js';
 import { SendPacer } from '../../../src/feed/send-pacer.js';
@@ -97,7 +98,7 @@ afterEach(async () => {
 });
 
 async function setup(storeUrl = 'memory://', batchWindow = { quietMs: 20, maxMs: 200 }) {
-  const store = await openStore(storeUrl, () => Date.now());
+  const store = await openStore(storeUrl, STORE_MODULES, () => Date.now());
   const sender = recordingSender();
   const worker = new FeedWorker({
     queue: store.deliveries,
@@ -203,7 +204,7 @@ describe('the feed worker', () => {
   });
 
   it("holds only the entry whose card another channel refuses, never the lane's own channel", async () => {
-    const store = await openStore('memory://', () => Date.now());
+    const store = await openStore('memory://', STORE_MODULES, () => Date.now());
     const sender = recordingSender();
     // The cards: c-card changes a card in channel B (its route has changed since), which Discord refuses for good.
     const cards: CardPlanner = {
@@ -254,7 +255,7 @@ describe('the feed worker', () => {
     const dir = makeTempDir();
     cleanups.push(() => dir.remove());
     const url = `sqlite://${dir.path}/feed.sqlite`;
-    const first = await openStore(url);
+    const first = await openStore(url, STORE_MODULES);
     await routeAll(first, CHANNEL_A);
     for (const id of ['k1', 'k2']) await first.deliveries.accept(modcall(id));
     // The first process wrote down its message, sent it, and died before confirming.
@@ -276,7 +277,7 @@ describe('the feed worker', () => {
     const dir = makeTempDir();
     cleanups.push(() => dir.remove());
     const url = `sqlite://${dir.path}/feed.sqlite`;
-    const first = await openStore(url);
+    const first = await openStore(url, STORE_MODULES);
     await routeAll(first, CHANNEL_A);
     await first.deliveries.accept(modcall('m1'));
     const [m1] = await first.deliveries.nextFor(CHANNEL_A, 1);
@@ -311,7 +312,7 @@ describe('the feed worker', () => {
   });
 
   it('finds the one entry of a refused batch, posts the others in order, and keeps the refused one listed', async () => {
-    const store = await openStore('memory://', () => Date.now());
+    const store = await openStore('memory://', STORE_MODULES, () => Date.now());
     const sent: Sent[] = [];
     const worker = new FeedWorker({
       queue: store.deliveries,
@@ -346,7 +347,7 @@ describe('the feed worker', () => {
   });
 
   it('starts the lanes of a partition gained while the store failed to list the channels with work', async () => {
-    const store = await openStore('memory://', () => Date.now());
+    const store = await openStore('memory://', STORE_MODULES, () => Date.now());
     const sender = recordingSender();
     // Owns nothing until the test hands it the guild's partition, as a lease taken over from a killed process.
     let listener: OwnershipListener | undefined;
@@ -394,7 +395,7 @@ describe('the feed worker', () => {
   });
 
   it('posts a channel again once its lease is back, when its lane stopped on the lease while poked: each entry once', async () => {
-    const store = await openStore('memory://', () => Date.now());
+    const store = await openStore('memory://', STORE_MODULES, () => Date.now());
     const logs = captureLogs();
     // The lease on the guild's partition, as the store's coordination reports it: lost and regained by the test.
     let listener: OwnershipListener | undefined;
@@ -491,7 +492,7 @@ describe("the feed worker sharing Discord's rate between its lanes", () => {
   it('withdraws a send still waiting for its turn when the worker stops; the next owner sends it, once', async () => {
     const dir = makeTempDir();
     cleanups.push(() => dir.remove());
-    const store = await openStore(`sqlite://${dir.path}/feed.sqlite`, () => Date.now());
+    const store = await openStore(`sqlite://${dir.path}/feed.sqlite`, STORE_MODULES, () => Date.now());
     cleanups.push(() => store.close());
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
     await store.deliveries.accept(modcall('w1'));
@@ -520,7 +521,7 @@ describe("the feed worker sharing Discord's rate between its lanes", () => {
   });
 
   it("keeps a channel's turn when its resend was answered with the post its last owner made: its entries waited longer", async () => {
-    const store = await openStore('memory://', () => Date.now());
+    const store = await openStore('memory://', STORE_MODULES, () => Date.now());
     cleanups.push(() => store.close());
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
     // The last owner wrote a message down a minute ago, sent it, and died before it heard Discord's answer.

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../../src/features/index.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { createTestDatabase, POSTGRES_URL } from '../../helpers/postgres-database.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
@@ -63,7 +64,7 @@ async function sqliteTables(): Promise<string[]> {
   const dir = makeTempDir('bridge-privacy-');
   try {
     const file = join(dir.path, 'bot.sqlite');
-    await (await openStore(`sqlite://${file}`)).close();
+    await (await openStore(`sqlite://${file}`, STORE_MODULES)).close();
     const db = new Database(file, { readonly: true });
     try {
       return db
@@ -84,7 +85,7 @@ async function sqliteTables(): Promise<string[]> {
 async function postgresTables(): Promise<string[]> {
   const database = await createTestDatabase();
   try {
-    await (await openStore(database.url)).close();
+    await (await openStore(database.url, STORE_MODULES)).close();
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {

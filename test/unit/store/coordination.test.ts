@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 
+import { STORE_MODULES } from '../../../src/features/index.js';
 import { partitionOf, PARTITIONS } from '../../../src/store/coordination.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { captureLogs } from '../../helpers/capture-logs.js';
 
 describe("the SQLite store's coordination (one process)", () => {
   it('gives the one process every partition and the gateway when the feed starts, and takes the gateway at stop', async () => {
-    const store = await openStore('memory://');
+    const store = await openStore('memory://', STORE_MODULES);
     const onGateway = vi.fn();
     const onShare = vi.fn();
     const ownership = store.coordinate({ logger: captureLogs().logger, wantsGateway: true, onGateway, onShare });
@@ -25,7 +26,7 @@ describe("the SQLite store's coordination (one process)", () => {
   });
 
   it('tells a process that does not want the gateway nothing about it', async () => {
-    const store = await openStore('memory://');
+    const store = await openStore('memory://', STORE_MODULES);
     const onGateway = vi.fn();
     const ownership = store.coordinate({ logger: captureLogs().logger, wantsGateway: false, onGateway });
     await ownership.start({ gained: () => undefined, losing: () => Promise.resolve() });

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { STORE_MODULES } from '../../../src/features/index.js';
 import { openStore } from '../../../src/store/open-store.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
@@ -56,7 +57,7 @@ describe('upgrading a store file written before the schema', () => {
     const file = `${dir.path}/bot.sqlite`;
     writeOldLayout(file);
 
-    const store = await openStore(`sqlite://${file}`);
+    const store = await openStore(`sqlite://${file}`, STORE_MODULES);
     try {
       expect(await store.hooks.get('hook-1')).toMatchObject({ guildId: GUILD, webhookId: 'wh_1' });
       expect(await store.guilds.get(GUILD)).toMatchObject({ serverKey: 'sealed', routes: { modcall: CHANNEL } });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { StartupError } from '../../../src/base/startup-error.js';
+import { STORE_MODULES } from '../../../src/features/index.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
@@ -15,11 +16,11 @@ describe('one process per SQLite file', () => {
     const dir = makeTempDir();
     cleanups.push(() => dir.remove());
     const url = `sqlite://${dir.path}/bot.sqlite`;
-    const first: Store = await openStore(url);
+    const first: Store = await openStore(url, STORE_MODULES);
     let firstOpen = true;
     cleanups.push(() => (firstOpen ? first.close() : undefined));
 
-    const refusal = await openStore(url).then(
+    const refusal = await openStore(url, STORE_MODULES).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -31,7 +32,7 @@ describe('one process per SQLite file', () => {
 
     await first.close();
     firstOpen = false;
-    const second = await openStore(url);
+    const second = await openStore(url, STORE_MODULES);
     await second.close();
   });
 });

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import type { RecordEngine, RecordWrite } from '../../../src/store/record-engine.js';
-import { SqlCommunityRecord } from '../../../src/store/sql-community-record.js';
+import { STORE_MODULES } from '../../../src/features/index.js';
+import { SqlCommunityRecord } from '../../../src/features/record/store/sql-community-record.js';
 import { sqliteDialect, type Sql } from '../../../src/store/sql-dialect.js';
+import type { SqlRunner, SqlWrite } from '../../../src/store/sql-runner.js';
 import { SqlSetAside } from '../../../src/store/sql-set-aside.js';
-import { migrate } from '../../../src/store/sqlite/migrations.js';
+import { migrate } from '../../../src/store/sqlite/migrate.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 20, 12);
@@ -14,10 +15,10 @@ const GUILDS = 300;
 /** The record's statements on an in-memory SQLite database, each read and write kept to be counted. */
 function countingRecord() {
   const db = new Database(':memory:');
-  migrate(db);
+  migrate(db, STORE_MODULES);
   const reads: string[] = [];
-  const writes: RecordWrite[] = [];
-  const engine: RecordEngine = {
+  const writes: SqlWrite[] = [];
+  const engine: SqlRunner = {
     read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params) {
       reads.push(sql.text);
       return Promise.resolve(db.prepare(sql.text).all(...params) as Row[]);
@@ -41,7 +42,7 @@ function guildId(i: number): string {
 }
 
 /** The guilds the writes of a sweep touched (every sweep statement binds the guild first). */
-function guildsWritten(writes: readonly RecordWrite[]): Set<unknown> {
+function guildsWritten(writes: readonly SqlWrite[]): Set<unknown> {
   return new Set(writes.map((write) => write.params[0]));
 }
 

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
-import type { RecordEngine } from '../../../src/store/record-engine.js';
-import { SqlCommunityRecord } from '../../../src/store/sql-community-record.js';
+import { STORE_MODULES } from '../../../src/features/index.js';
+import { SqlCommunityRecord } from '../../../src/features/record/store/sql-community-record.js';
 import { sqliteDialect, type Sql } from '../../../src/store/sql-dialect.js';
+import type { SqlRunner } from '../../../src/store/sql-runner.js';
 import { SqlSetAside } from '../../../src/store/sql-set-aside.js';
-import { migrate } from '../../../src/store/sqlite/migrations.js';
+import { migrate } from '../../../src/store/sqlite/migrate.js';
 import { isStoreUnavailable } from '../../../src/store/store-unavailable.js';
 
 const T0 = Date.UTC(2026, 10, 20, 12);
@@ -44,9 +45,9 @@ describe('a failure of the store as a whole', () => {
 
   it('sets nothing aside: the writer tries the whole slice again when the store is back', async () => {
     const db = new Database(':memory:');
-    migrate(db);
+    migrate(db, STORE_MODULES);
     let down = false;
-    const engine: RecordEngine = {
+    const engine: SqlRunner = {
       read<Row, Params extends unknown[]>(sql: Sql<Row, Params>, params: Params) {
         return Promise.resolve(db.prepare(sql.text).all(...params) as Row[]);
       },

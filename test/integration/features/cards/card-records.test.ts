@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { CardRecords } from '../../../../src/features/cards/card-records.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
 import { failSweepsOf } from '../../../helpers/failing-records.js';
@@ -14,8 +15,8 @@ describe('card records', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/cards.sqlite`, Date.now);
-    cards = new CardRecords(store.records);
+    store = await openStore(`sqlite://${dir.path}/cards.sqlite`, STORE_MODULES, Date.now);
+    cards = new CardRecords(store.documents);
   });
 
   afterEach(async () => {
@@ -52,7 +53,7 @@ describe('card records', () => {
     await cards.saveMessageEmbeds('c1', 'm1000', [{ title: 'old' }], 1_000);
     await cards.saveFinalState('g1', 'case:1:1', { deliveryId: 'd1', event: 'case.voided', rawBody: '{}', at: 1_000 });
     await cards.saveLatestCall('g1', '1', 'caller', 'm1000', 1_000);
-    const failing = new CardRecords(failSweepsOf(store.records, 'card'));
+    const failing = new CardRecords(failSweepsOf(store.documents, 'card'));
 
     await expect(failing.sweep(2_000)).rejects.toThrow("1 of the cards' kinds could not be swept");
     // The card itself is kept (its kind failed); its message, final state and caller went.
@@ -72,8 +73,8 @@ describe('card records', () => {
     expect(await cards.updateModcall('g1', 'm1', () => undefined)).toBeUndefined();
     await cards.saveEscalation('g1', null);
     expect(await cards.modcall('g1', 'm1')).toBeUndefined();
-    expect(await store.records.list('modcall_card')).toEqual([]);
-    expect(await store.records.list('modcall_escalation')).toEqual([]);
+    expect(await store.documents.list('modcall_card')).toEqual([]);
+    expect(await store.documents.list('modcall_escalation')).toEqual([]);
   });
 
   it("sweeps a caller's latest call with the cards 30 days after its card was posted, and keeps a newer one", async () => {
@@ -83,7 +84,7 @@ describe('card records', () => {
     await cards.sweep(now - 30 * DAY);
     expect(await cards.latestCallOf('g1', '1', 'old-caller')).toBeUndefined();
     expect(await cards.latestCallOf('g1', '1', 'new-caller')).toBe('m-new');
-    expect(await store.records.list('modcall_caller')).toHaveLength(1);
+    expect(await store.documents.list('modcall_caller')).toHaveLength(1);
   });
 
   it('sweeps more old cards than one slice holds, with their messages and final states', async () => {
@@ -102,9 +103,9 @@ describe('card records', () => {
     );
     await cards.saveSubject('g1', 'case:1:new', card(5_000));
     expect(await cards.sweep(2_000)).toBe(old);
-    expect(await store.records.list('card')).toHaveLength(1);
-    expect(await store.records.list('card_message')).toEqual([]);
-    expect(await store.records.list('card_final')).toEqual([]);
+    expect(await store.documents.list('card')).toHaveLength(1);
+    expect(await store.documents.list('card_message')).toEqual([]);
+    expect(await store.documents.list('card_final')).toEqual([]);
   });
 
   it('claims a modcall once, whoever comes second', async () => {

@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CardRecords } from '../../../../src/features/cards/card-records.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../../../../src/features/cards/modcall-escalator.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import type { DocumentStore } from '../../../../src/store/documents.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
-import type { RecordStore } from '../../../../src/store/records.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { failReadsOf } from '../../../helpers/failing-records.js';
@@ -35,7 +36,7 @@ describe('the modcall escalator on a store', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {
@@ -48,14 +49,14 @@ describe('the modcall escalator on a store', () => {
   it("a card whose server's settings cannot be read is logged and retried; the other card escalates meanwhile", async () => {
     const time = new ManualTime();
     const logs = captureLogs();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     for (const guildId of ['g1', 'g2']) {
       await cards.updateModcall(guildId, `card-${guildId}`, () => openCard(guildId, time.now()));
       await cards.saveEscalation(guildId, { afterMinutes: 1, roleId: `leads-${guildId}` });
     }
     // The first read of a server's escalation fails, whichever server comes first.
     let failOnce = true;
-    const records = failReadsOf(store.records, 'modcall_escalation', () => {
+    const records = failReadsOf(store.documents, 'modcall_escalation', () => {
       const fail = failOnce;
       failOnce = false;
       return fail;
@@ -91,7 +92,7 @@ describe('the modcall escalator on a store', () => {
   it("escalates a server's card on time behind a hundred cards of a server whose settings cannot be read: those back off, and escalate once readable", async () => {
     const time = new ManualTime();
     const logs = captureLogs();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     // A hundred cards (a whole read) of a server whose settings fail to read, older than the healthy server's card.
     for (let i = 0; i < 100; i += 1) {
       await cards.updateModcall('bad', `card-bad-${i}`, () =>
@@ -102,7 +103,7 @@ describe('the modcall escalator on a store', () => {
     for (const guildId of ['bad', 'good'])
       await cards.saveEscalation(guildId, { afterMinutes: 1, roleId: `leads-${guildId}` });
     let badReadable = false;
-    const records = failReadsOf(store.records, 'modcall_escalation', (key) => key === 'bad' && !badReadable);
+    const records = failReadsOf(store.documents, 'modcall_escalation', (key) => key === 'bad' && !badReadable);
     const poster = recordingPoster();
     let backoffs = 0;
     escalator = new ModcallEscalator({
@@ -127,7 +128,7 @@ describe('the modcall escalator on a store', () => {
     // Backing off (5 to 10 s): not looked at again at each check meanwhile.
     await time.advance(3_000, settle);
     expect(records.failures).toBe(100);
-    const [stored] = (await store.records.list('modcall_card')).filter(({ key }) => key === 'bad:card-bad-0');
+    const [stored] = (await store.documents.list('modcall_card')).filter(({ key }) => key === 'bad:card-bad-0');
     expect(stored?.value).toMatchObject({ failures: 1 });
 
     // Its settings readable again, each card escalates at its retry, and its failures are forgotten.
@@ -141,9 +142,9 @@ describe('the modcall escalator on a store', () => {
   it('a stored card it cannot read is logged and dropped; the cards due after it still escalate', async () => {
     const time = new ManualTime();
     const logs = captureLogs();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     // Due first (the earliest time), and not a card: written by hand, or damaged.
-    await store.records.update(
+    await store.documents.update(
       'modcall_card',
       'g0:card-g0',
       () => ({ guildId: 'g0' }),
@@ -167,13 +168,13 @@ describe('the modcall escalator on a store', () => {
     expect(poster.posts.map((post) => post.channelId)).toEqual(['modcalls-g1']);
     expect(logs.text()).toContain('a stored modcall card could not be read; it was dropped, with its escalation');
     expect(logs.text()).toContain('g0:card-g0');
-    expect(await store.records.get('modcall_card', 'g0:card-g0')).toBeUndefined();
+    expect(await store.documents.get('modcall_card', 'g0:card-g0')).toBeUndefined();
   });
 
   // The escalator's first step for a card that pinged the staff on shift: its role, once, when its time comes.
   it('comes role-after minutes after the card, once; at once for a server that turned on-duty-first off', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     await cards.saveOnDutyFirst('g1', { roleAfterMinutes: 2 });
     for (const guildId of ['g1', 'g2'])
       await cards.updateModcall(guildId, `card-${guildId}`, () =>
@@ -220,7 +221,7 @@ describe('the modcall escalator over many stored cards', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {
@@ -243,12 +244,12 @@ describe('the modcall escalator over many stored cards', () => {
     });
 
   /** The store's records, counting the modcall cards each read returns. */
-  const countingCardReads = (records: RecordStore) => {
+  const countingCardReads = (records: DocumentStore) => {
     const counted = { read: 0 };
     const count = (kind: string, found: number) => {
       if (kind === 'modcall_card') counted.read += found;
     };
-    const wrapper: RecordStore = {
+    const wrapper: DocumentStore = {
       get: async (kind, key) => {
         const value = await records.get(kind, key);
         count(kind, value === undefined ? 0 : 1);
@@ -278,7 +279,7 @@ describe('the modcall escalator over many stored cards', () => {
     return { records: wrapper, counted };
   };
 
-  const startEscalator = (records: RecordStore, time: ManualTime, poster = recordingPoster()) => ({
+  const startEscalator = (records: DocumentStore, time: ManualTime, poster = recordingPoster()) => ({
     poster,
     escalator: new ModcallEscalator({
       records: new CardRecords(records),
@@ -292,7 +293,7 @@ describe('the modcall escalator over many stored cards', () => {
 
   it('escalates the one due card among hundreds claimed, reading only that one', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
         cards.updateModcall('g1', `claimed-${i}`, () => card('g1', `claimed-${i}`, time.now(), 'mod')),
@@ -300,7 +301,7 @@ describe('the modcall escalator over many stored cards', () => {
     );
     await cards.updateModcall('g2', 'open', () => card('g2', 'open', time.now(), null));
     await cards.saveEscalation('g2', { afterMinutes: 1, roleId: 'leads-g2' });
-    const { records, counted } = countingCardReads(store.records);
+    const { records, counted } = countingCardReads(store.documents);
     const { escalator, poster } = startEscalator(records, time);
 
     await time.advance(1_000, () => Promise.resolve());
@@ -317,11 +318,11 @@ describe('the modcall escalator over many stored cards', () => {
 
   it('gives a new card its escalation time, escalates it then, and deletes cards a day old', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     await cards.saveEscalation('g1', { afterMinutes: 3, roleId: 'leads' });
     await cards.updateModcall('g1', 'open', () => card('g1', 'open', time.now(), null));
     await cards.updateModcall('g1', 'claimed', () => card('g1', 'claimed', time.now(), 'mod'));
-    const { records, counted } = countingCardReads(store.records);
+    const { records, counted } = countingCardReads(store.documents);
     const { escalator, poster } = startEscalator(records, time);
 
     // First seen: due again at 3 "minutes", not before.
@@ -341,14 +342,14 @@ describe('the modcall escalator over many stored cards', () => {
     await time.advance(24 * HOUR, () => Promise.resolve());
     await escalator.check();
     expect(await cards.modcall('g1', 'open')).toBeUndefined();
-    expect(await store.records.list('modcall_card')).toEqual([]);
+    expect(await store.documents.list('modcall_card')).toEqual([]);
   });
 
   it('escalates nothing where escalation is off, and reads such a card only when it is new and when it is forgotten', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.records);
+    const cards = new CardRecords(store.documents);
     await cards.updateModcall('g1', 'open', () => card('g1', 'open', time.now(), null));
-    const { records, counted } = countingCardReads(store.records);
+    const { records, counted } = countingCardReads(store.documents);
     const { escalator, poster } = startEscalator(records, time);
 
     for (let hour = 0; hour < 23; hour += 1) {
@@ -360,6 +361,6 @@ describe('the modcall escalator over many stored cards', () => {
     await escalator.check();
     expect(counted.read).toBe(2);
     expect(poster.posts).toEqual([]);
-    expect(await store.records.list('modcall_card')).toEqual([]);
+    expect(await store.documents.list('modcall_card')).toEqual([]);
   });
 });

@@ -6,6 +6,9 @@ import { RUNTIME_TIMERS } from '../../../../src/base/timers.js';
 import { createPostFinder } from '../../../../src/discord/posting/find-post.js';
 import { createPoster } from '../../../../src/discord/posting/poster.js';
 import { DigestJob } from '../../../../src/features/digest/digest-job.js';
+import { digestModule } from '../../../../src/features/digest/store/digest-module.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import { recordModule } from '../../../../src/features/record/store/record-module.js';
 import { openPostgresStore } from '../../../../src/store/postgres/open-postgres-store.js';
 import type { Store } from '../../../../src/store/store.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
@@ -29,14 +32,14 @@ describe.skipIf(!POSTGRES_URL)('the weekly digest with two processes on PostgreS
     // Each "process": its own store (its own pool), discord.js REST client, poster and digest job.
     const logs = captureLogs();
     const processJob = async (): Promise<{ store: Store; job: DigestJob }> => {
-      const store = await openPostgresStore(database.url, Date.now);
+      const store = await openPostgresStore(database.url, STORE_MODULES, Date.now);
       cleanups.push(() => store.close());
       const client = new Client({ intents: [], rest: { api: discord.apiUrl, retries: 0 } });
       client.rest.setToken(discord.botToken);
       cleanups.push(() => client.destroy());
       const job = new DigestJob({
-        digests: store.digests,
-        record: store.community,
+        digests: store.of(digestModule),
+        record: store.of(recordModule),
         charts: { draw: () => Promise.resolve(undefined) },
         poster: createPoster(client, { token: discord.botToken }),
         findPosted: createPostFinder(client, discord.botToken),
@@ -50,7 +53,7 @@ describe.skipIf(!POSTGRES_URL)('the weekly digest with two processes on PostgreS
     const [first, second] = [await processJob(), await processJob()];
 
     const weekEnd = Date.now() - 1_000;
-    await first.store.digests.setSchedule({
+    await first.store.of(digestModule).setSchedule({
       guildId: guild.id,
       channelId,
       weekday: new Date(weekEnd).getUTCDay(),
@@ -63,7 +66,7 @@ describe.skipIf(!POSTGRES_URL)('the weekly digest with two processes on PostgreS
 
     expect(discord.messages(channelId)).toHaveLength(1);
     expect(discord.messages(channelId)[0]?.embeds[0]?.title).toMatch(/^Weekly digest: /);
-    const schedule = await second.store.digests.scheduleOf(guild.id);
+    const schedule = await second.store.of(digestModule).scheduleOf(guild.id);
     expect(schedule?.nextAt).toBeGreaterThan(Date.now());
     expect(logs.text()).not.toContain('weekly digest not posted');
     expect(discord.violations).toEqual([]);

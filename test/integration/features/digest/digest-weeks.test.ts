@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { DigestJob } from '../../../../src/features/digest/digest-job.js';
+import { digestModule } from '../../../../src/features/digest/store/digest-module.js';
 import { nextDigestAt, weekEndingAt } from '../../../../src/features/digest/weekly-schedule.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import { recordModule } from '../../../../src/features/record/store/record-module.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
@@ -54,7 +57,7 @@ describe("the weekly digest's week across a change of offset", () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {
@@ -67,8 +70,8 @@ describe("the weekly digest's week across a change of offset", () => {
     const time = new ManualTime(hours[0]);
     const poster = recordingPoster();
     const job = new DigestJob({
-      digests: store.digests,
-      record: store.community,
+      digests: store.of(digestModule),
+      record: store.of(recordModule),
       charts: { draw: () => Promise.resolve(undefined) },
       poster,
       findPosted: () => Promise.resolve(undefined),
@@ -77,7 +80,7 @@ describe("the weekly digest's week across a change of offset", () => {
       timers: time,
       logger: captureLogs().logger,
     });
-    await store.digests.setSchedule({
+    await store.of(digestModule).setSchedule({
       guildId: GUILD,
       channelId: CHANNEL,
       weekday: MONDAY,
@@ -103,7 +106,7 @@ describe("the weekly digest's week across a change of offset", () => {
     await store.deliveries.accept(shiftEnded(1, '500000000000000001', Date.UTC(2026, 2, 2, 22, 30), 1));
     // Tuesday: this week.
     await store.deliveries.accept(shiftEnded(2, '500000000000000002', Date.UTC(2026, 2, 3, 15), 2));
-    expect((await store.community.recordPending(10)).recorded).toBe(2);
+    expect((await store.of(recordModule).recordPending(10)).recorded).toBe(2);
 
     const digests = await digestsAt('America/New_York', 18, [previous, digestHour]);
     expect(digests).toEqual([
@@ -119,7 +122,7 @@ describe("the weekly digest's week across a change of offset", () => {
     expect(nextDigestAt(MONDAY, 9, 'Europe/London', previous)).toBe(digestHour);
     // 09:30 in London on Monday 19 October: the first hour of the week after the previous digest.
     await store.deliveries.accept(shiftEnded(3, '500000000000000003', Date.UTC(2026, 9, 19, 8, 30), 1));
-    expect((await store.community.recordPending(10)).recorded).toBe(1);
+    expect((await store.of(recordModule).recordPending(10)).recorded).toBe(1);
 
     const digests = await digestsAt('Europe/London', 9, [previous, digestHour]);
     expect(digests).toEqual(['Nobody was on shift.', '**1.** <@500000000000000003>: 1.0 h\n1 on shift, 1.0 h in all']);

@@ -6,8 +6,11 @@ import { RUNTIME_TIMERS } from '../../../../src/base/timers.js';
 import { createPoster } from '../../../../src/discord/posting/poster.js';
 import { BoardUpdater } from '../../../../src/features/duty/board-updater.js';
 import { CoverageGuard, type CoverageShortfall } from '../../../../src/features/duty/coverage-guard.js';
+import { dutyModule } from '../../../../src/features/duty/store/duty-module.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import { recordModule } from '../../../../src/features/record/store/record-module.js';
+import type { RecordQueries } from '../../../../src/features/record/store/record-queries.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
-import type { RecordQueries } from '../../../../src/store/record-queries.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
@@ -19,7 +22,7 @@ afterEach(async () => {
 async function storeAndDiscord(): Promise<{ store: Store; discord: FakeDiscord; client: Client }> {
   const dir = makeTempDir();
   cleanups.push(() => dir.remove());
-  const store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+  const store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   cleanups.push(() => store.close());
   const discord = await startFakeDiscord();
   cleanups.push(() => discord.close());
@@ -38,12 +41,12 @@ describe('the duty jobs, guild by guild', () => {
     const refused = discord.addGuild({ channels: [{ name: 'duty' }] });
     const served = discord.addGuild({ channels: [{ name: 'duty' }] });
     const channelOf = (guild: typeof refused) => guild.channels['duty'] ?? '';
-    for (const guild of [refused, served]) await store.duty.setBoardChannel(guild.id, channelOf(guild));
+    for (const guild of [refused, served]) await store.of(dutyModule).setBoardChannel(guild.id, channelOf(guild));
     discord.failChannel(channelOf(refused));
     let backoffs = 0;
     const board = new BoardUpdater({
-      duty: store.duty,
-      record: store.community,
+      duty: store.of(dutyModule),
+      record: store.of(recordModule),
       poster: createPoster(client, { token: discord.botToken }),
       timers: RUNTIME_TIMERS,
       clock: Date.now,
@@ -92,7 +95,7 @@ describe('the duty jobs, guild by guild', () => {
       }),
       receivedAt: Date.now(),
     });
-    expect((await store.community.recordPending(10)).recorded).toBe(1);
+    expect((await store.of(recordModule).recordPending(10)).recorded).toBe(1);
     board.changed(served.id);
     await discord.waitFor(
       () => discord.messages(channelOf(served))[0]?.embeds[0]?.title === 'On duty now: 1',
@@ -105,7 +108,8 @@ describe('the duty jobs, guild by guild', () => {
   it("alerts a short guild while another guild's record cannot be read: that one backs off, longer each time", async () => {
     const { store } = await storeAndDiscord();
     const [short, unreadable] = ['100000000000000001', '100000000000000002'];
-    for (const guildId of [short, unreadable]) await store.duty.setMinimum(guildId, { staff: 1, afterMinutes: 0 });
+    for (const guildId of [short, unreadable])
+      await store.of(dutyModule).setMinimum(guildId, { staff: 1, afterMinutes: 0 });
     await store.deliveries.accept({
       hookId: 'hook-coverage',
       guildId: short,
@@ -121,13 +125,13 @@ describe('the duty jobs, guild by guild', () => {
       }),
       receivedAt: Date.now(),
     });
-    expect((await store.community.recordPending(10)).recorded).toBe(1);
+    expect((await store.of(recordModule).recordPending(10)).recorded).toBe(1);
     // The unreadable guild's running sessions fail to read, as a store does for one guild's damaged rows.
     const reads: number[] = [];
     const record: Pick<RecordQueries, 'openShifts' | 'runningSessions'> = {
-      openShifts: (guildId) => store.community.openShifts(guildId),
+      openShifts: (guildId) => store.of(recordModule).openShifts(guildId),
       runningSessions: (guildId) => {
-        if (guildId !== unreadable) return store.community.runningSessions(guildId);
+        if (guildId !== unreadable) return store.of(recordModule).runningSessions(guildId);
         reads.push(Date.now());
         return Promise.reject(new Error('SQLITE_CORRUPT: database disk image is malformed'));
       },
@@ -135,7 +139,7 @@ describe('the duty jobs, guild by guild', () => {
     const reports: Array<{ guildId: string; shortfall: CoverageShortfall | null }> = [];
     let backoffs = 0;
     const guard = new CoverageGuard({
-      duty: store.duty,
+      duty: store.of(dutyModule),
       record,
       report: (guildId, shortfall) => {
         reports.push({ guildId, shortfall });

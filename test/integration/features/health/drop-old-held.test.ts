@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { BOT_USER_ID, type AuditLog } from '../../../../src/features/audit/store/audit-log.js';
+import { auditModule } from '../../../../src/features/audit/store/audit-module.js';
 import { dropOldHeld } from '../../../../src/features/health/drop-old-held.js';
-import { BOT_USER_ID, type AuditLog } from '../../../../src/store/audit-log.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import { recordModule } from '../../../../src/features/record/store/record-module.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
@@ -16,7 +19,7 @@ describe('dropping old held deliveries', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, () => NOW);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, () => NOW);
   });
 
   afterEach(async () => {
@@ -41,12 +44,12 @@ describe('dropping old held deliveries', () => {
     await hold('g2', 'old-3', NOW - 35 * DAY);
     await hold('g1', 'recent', NOW - 29 * DAY);
     // The community record's writer has read them (a held case it has not read yet outlives its retention).
-    await store.community.recordPending(100);
+    await store.of(recordModule).recordPending(100);
     const logs = captureLogs();
 
     const dropped = await dropOldHeld({
       deliveries: store.deliveries,
-      audit: store.audit,
+      audit: store.of(auditModule),
       clock: () => NOW,
       logger: logs.logger,
     });
@@ -58,7 +61,7 @@ describe('dropping old held deliveries', () => {
     expect(await store.deliveries.listHeld('g2', { offset: 0, limit: 10 })).toEqual([]);
     expect(logs.lines.filter((line) => line.includes('held deliveries past their retention dropped'))).toHaveLength(1);
     expect(logs.text()).toContain('"dropped":3');
-    expect(await store.audit.latest('g1', 10)).toEqual([
+    expect(await store.of(auditModule).latest('g1', 10)).toEqual([
       {
         guildId: 'g1',
         userId: BOT_USER_ID,
@@ -68,7 +71,7 @@ describe('dropping old held deliveries', () => {
         at: NOW,
       },
     ]);
-    expect((await store.audit.latest('g2', 10)).map((entry) => entry.action)).toEqual([
+    expect((await store.of(auditModule).latest('g2', 10)).map((entry) => entry.action)).toEqual([
       'Dropped 1 held delivery older than 30 days',
     ]);
   });
@@ -77,21 +80,21 @@ describe('dropping old held deliveries', () => {
     await hold('g1', 'old-1', NOW - 40 * DAY);
     await hold('g2', 'old-2', NOW - 35 * DAY);
     await hold('g3', 'old-3', NOW - 33 * DAY);
-    await store.community.recordPending(100);
+    await store.of(recordModule).recordPending(100);
     const logs = captureLogs();
     // The audit log refuses g1's line, as a database refuses a row it cannot take.
     const audit: Pick<AuditLog, 'append'> = {
       append: (entry) =>
         entry.guildId === 'g1'
           ? Promise.reject(new Error('the test refuses this audit line'))
-          : store.audit.append(entry),
+          : store.of(auditModule).append(entry),
     };
 
     expect(await dropOldHeld({ deliveries: store.deliveries, audit, clock: () => NOW, logger: logs.logger })).toBe(3);
     expect(await store.deliveries.countOpen()).toBe(0);
-    expect(await store.audit.latest('g1', 10)).toEqual([]);
+    expect(await store.of(auditModule).latest('g1', 10)).toEqual([]);
     for (const guildId of ['g2', 'g3']) {
-      expect((await store.audit.latest(guildId, 10)).map((entry) => entry.action)).toEqual([
+      expect((await store.of(auditModule).latest(guildId, 10)).map((entry) => entry.action)).toEqual([
         'Dropped 1 held delivery older than 30 days',
       ]);
     }
@@ -102,13 +105,18 @@ describe('dropping old held deliveries', () => {
   it('says nothing and audits nothing when no held entry is that old', async () => {
     await hold('g1', 'recent', NOW - 29 * DAY);
     // The community record's writer has read them (a held case it has not read yet outlives its retention).
-    await store.community.recordPending(100);
+    await store.of(recordModule).recordPending(100);
     const logs = captureLogs();
     expect(
-      await dropOldHeld({ deliveries: store.deliveries, audit: store.audit, clock: () => NOW, logger: logs.logger }),
+      await dropOldHeld({
+        deliveries: store.deliveries,
+        audit: store.of(auditModule),
+        clock: () => NOW,
+        logger: logs.logger,
+      }),
     ).toBe(0);
     expect(logs.text()).not.toContain('held deliveries past their retention dropped');
-    expect(await store.audit.latest('g1', 10)).toEqual([]);
+    expect(await store.of(auditModule).latest('g1', 10)).toEqual([]);
     expect(await store.deliveries.countOpen()).toBe(1);
   });
 });

@@ -4,9 +4,10 @@ import { AlertDesk } from '../../../../src/features/health/alert-desk.js';
 import { alertSettingsOn } from '../../../../src/features/health/alert-settings.js';
 import { HealthMonitor } from '../../../../src/features/health/health-monitor.js';
 import { incidentsOn } from '../../../../src/features/health/incidents.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { IntakeFailures } from '../../../../src/intake/intake-failures.js';
+import type { DocumentStore } from '../../../../src/store/documents.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
-import type { RecordStore } from '../../../../src/store/records.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
 import { createServiceClient } from '../../../../src/upstream/client.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
@@ -29,7 +30,7 @@ describe('the health monitor on a failing store', () => {
     time = new ManualTime();
     logs = captureLogs();
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, time.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, time.now);
   });
 
   afterEach(async () => {
@@ -41,7 +42,7 @@ describe('the health monitor on a failing store', () => {
 
   /** A server with an alert channel and a feed channel Discord refuses: its check raises an alert. */
   const brokenFeedIn = async (guildId: string) => {
-    await alertSettingsOn(store.records).set({
+    await alertSettingsOn(store.documents).set({
       guildId,
       channelId: `alerts-${guildId}`,
       roleId: null,
@@ -56,7 +57,7 @@ describe('the health monitor on a failing store', () => {
     });
   };
 
-  const startMonitor = (records: RecordStore) => {
+  const startMonitor = (records: DocumentStore) => {
     const poster = recordingPoster();
     const settings = alertSettingsOn(records);
     const incidents = incidentsOn(records);
@@ -95,7 +96,7 @@ describe('the health monitor on a failing store', () => {
   it('a store that fails as it starts: logged, and the monitor starts at its next check', async () => {
     await brokenFeedIn('g1');
     let failOnce = true;
-    const records = failReadsOf(store.records, 'heartbeat', () => {
+    const records = failReadsOf(store.documents, 'heartbeat', () => {
       const fail = failOnce;
       failOnce = false;
       return fail;
@@ -118,7 +119,7 @@ describe('the health monitor on a failing store', () => {
     await brokenFeedIn('g2');
     // The first server's settings cannot be read at the first check (the monitor lists them, then reads each).
     let reads = 0;
-    const records = failReadsOf(store.records, 'alert_settings', (guildId) => guildId === 'g1' && (reads += 1) === 1);
+    const records = failReadsOf(store.documents, 'alert_settings', (guildId) => guildId === 'g1' && (reads += 1) === 1);
     const { poster, started } = startMonitor(records);
     await started;
     await time.advance(0, settle);

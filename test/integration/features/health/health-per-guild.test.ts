@@ -7,6 +7,7 @@ import { AlertDesk } from '../../../../src/features/health/alert-desk.js';
 import { alertSettingsOn } from '../../../../src/features/health/alert-settings.js';
 import { HealthMonitor } from '../../../../src/features/health/health-monitor.js';
 import { incidentsOn } from '../../../../src/features/health/incidents.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { IntakeFailures } from '../../../../src/intake/intake-failures.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
@@ -61,7 +62,7 @@ describe('the health monitor, server by server', () => {
     time = new ManualTime();
     logs = captureLogs();
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, time.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, time.now);
   });
 
   afterEach(async () => {
@@ -74,7 +75,7 @@ describe('the health monitor, server by server', () => {
 
   /** A server with an alert channel and a feed channel Discord refuses: its check raises an alert. */
   const brokenFeedIn = async (guildId: string) => {
-    await alertSettingsOn(store.records).set({
+    await alertSettingsOn(store.documents).set({
       guildId,
       channelId: `alerts-${guildId}`,
       roleId: null,
@@ -90,8 +91,8 @@ describe('the health monitor, server by server', () => {
   };
 
   const startMonitor = (poster: Poster, serviceUrl = 'http://127.0.0.1:9') => {
-    const settings = alertSettingsOn(store.records, logs.logger);
-    const incidents = incidentsOn(store.records, logs.logger);
+    const settings = alertSettingsOn(store.documents, logs.logger);
+    const incidents = incidentsOn(store.documents, logs.logger);
     const desk = new AlertDesk({ incidents, settings, poster, clock: time.now, logger: logs.logger, timers: time });
     monitor = new HealthMonitor({
       hooks: store.hooks,
@@ -102,7 +103,7 @@ describe('the health monitor, server by server', () => {
       incidents,
       settings,
       desk,
-      records: store.records,
+      records: store.documents,
       probe: {
         signals: store.signals,
         service: createServiceClient({ serviceUrl, timeoutMs: 60_000 }),
@@ -124,7 +125,7 @@ describe('the health monitor, server by server', () => {
   it("checks the servers whose settings can be read when one server's settings document is damaged", async () => {
     await brokenFeedIn('g1');
     // Listed first, and not settings (written by hand, or damaged).
-    await store.records.update('alert_settings', 'g0', () => ({ guildId: 'g0', channelId: 42 }));
+    await store.documents.update('alert_settings', 'g0', () => ({ guildId: 'g0', channelId: 42 }));
     const { poster, posts } = posterHangingIn('none');
     await startMonitor(poster);
     await time.advance(0, () => monitor!.settled());
@@ -134,7 +135,7 @@ describe('the health monitor, server by server', () => {
 
   it("starts, and alerts the other servers, when one server's stored incident is damaged", async () => {
     await brokenFeedIn('g1');
-    await store.records.update('incident', 'g0:held:', () => ({ guildId: 'g0', type: 'no such type' }));
+    await store.documents.update('incident', 'g0:held:', () => ({ guildId: 'g0', type: 'no such type' }));
     const { poster, posts } = posterHangingIn('none');
     await startMonitor(poster);
     await time.advance(0, () => monitor!.settled());
@@ -175,7 +176,12 @@ describe('the health monitor, server by server', () => {
     );
     const address = silentService.address() as net.AddressInfo;
     // g0: a webhook silent for 10 hours (its silence time is 1 hour), the server key to ask the service for a test.
-    await alertSettingsOn(store.records).set({ guildId: 'g0', channelId: 'alerts-g0', roleId: null, silenceHours: 1 });
+    await alertSettingsOn(store.documents).set({
+      guildId: 'g0',
+      channelId: 'alerts-g0',
+      roleId: null,
+      silenceHours: 1,
+    });
     await store.guilds.update('g0', (settings) => ({ ...settings, serverKey: 'server-key-g0' }));
     await store.hooks.save({
       hookId: 'hook-g0',

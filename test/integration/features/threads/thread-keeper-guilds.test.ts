@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { SendError } from '../../../../src/discord/posting/send-failure.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
+import { recordModule } from '../../../../src/features/record/store/record-module.js';
 import { ThreadKeeper } from '../../../../src/features/threads/thread-keeper.js';
 import { ThreadRecords } from '../../../../src/features/threads/thread-records.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
@@ -31,7 +33,7 @@ describe('the session threads of many guilds', () => {
 
   beforeEach(async () => {
     dir = makeTempDir();
-    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, Date.now);
+    store = await openStore(`sqlite://${dir.path}/bot.sqlite`, STORE_MODULES, Date.now);
   });
 
   afterEach(async () => {
@@ -44,19 +46,19 @@ describe('the session threads of many guilds', () => {
   it("starts a guild's thread while 101 guilds' documents cannot be read: those back off, and start once readable", async () => {
     const time = new ManualTime();
     // Another process's lanes post the session cards and follow their threads (its own records, as that process).
-    const elsewhere = new ThreadRecords(store.records);
+    const elsewhere = new ThreadRecords(store.documents);
     const failing = Array.from({ length: 101 }, (_, i) => `4000000000000${String(i).padStart(5, '0')}`);
     for (const [i, guildId] of failing.entries()) {
       await elsewhere.setOn(guildId, true);
       await elsewhere.follow(card(guildId, time.now() - 60_000 + i));
     }
     let readable = false;
-    const records = failReadsOf(store.records, 'session_threads', (key) => !readable && failing.includes(key));
+    const records = failReadsOf(store.documents, 'session_threads', (key) => !readable && failing.includes(key));
     const started: string[] = [];
     let backoffs = 0;
     keeper = new ThreadKeeper({
       threads: new ThreadRecords(records),
-      record: store.community,
+      record: store.of(recordModule),
       poster: recordingPoster(),
       startThread: (_channelId, messageId) => {
         started.push(messageId);
@@ -95,12 +97,12 @@ describe('the session threads of many guilds', () => {
     readable = true;
     await time.advance(20_000, settle);
     expect(started).toHaveLength(102);
-    expect(await new ThreadRecords(store.records).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
+    expect(await new ThreadRecords(store.documents).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
   });
 
   it("starts a guild's other threads while Discord fails to start one of them, and that one at its retry", async () => {
     const time = new ManualTime();
-    const threads = new ThreadRecords(store.records);
+    const threads = new ThreadRecords(store.documents);
     await threads.setOn('g1', true);
     await threads.follow({ ...card('g1', time.now() - 1_000), sessionId: 1, messageId: 'card-1' });
     await threads.follow({ ...card('g1', time.now()), sessionId: 2, messageId: 'card-2' });
@@ -108,7 +110,7 @@ describe('the session threads of many guilds', () => {
     const started: string[] = [];
     keeper = new ThreadKeeper({
       threads,
-      record: store.community,
+      record: store.of(recordModule),
       poster: recordingPoster(),
       startThread: (_channelId, messageId) => {
         if (discordDown && messageId === 'card-1') {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { describeEntries } from '../../../../commands/audit.js';
+import { BOT_USER_ID } from '../../../../src/features/audit/store/audit-log.js';
 import { formatElapsed, freshState, renderModcallMessage } from '../../../../src/features/cards/modcall-message.js';
-import { BOT_USER_ID } from '../../../../src/store/audit-log.js';
 import { SAMPLE_DELIVERIES } from '../../../fixtures/deliveries.js';
 
 describe('a modcall card', () => {

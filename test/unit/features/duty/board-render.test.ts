@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { assertValidCreateMessage } from '../../../../fakes/discord/request-validator.js';
 import { embedLength, MAX_MESSAGE_EMBED_CHARS } from '../../../../src/embeds/limits.js';
 import { renderBoard, SHIFT_NEVER_ENDED_AFTER_MS } from '../../../../src/features/duty/board-render.js';
-import type { OpenShift } from '../../../../src/store/record-queries.js';
+import type { OpenShift } from '../../../../src/features/record/store/record-queries.js';
 
 const NOW = Date.UTC(2026, 10, 26, 12);
 const HOUR = 3_600_000;

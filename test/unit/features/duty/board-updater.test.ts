@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { MessageEdit, OutgoingMessage, Poster } from '../../../../src/discord/posting/poster.js';
 import { SendError } from '../../../../src/discord/posting/send-failure.js';
 import { BoardUpdater, MIN_EDIT_GAP_MS } from '../../../../src/features/duty/board-updater.js';
-import type { DutySettings } from '../../../../src/store/duty-store.js';
-import type { OpenShift } from '../../../../src/store/record-queries.js';
+import type { DutySettings } from '../../../../src/features/duty/store/duty-store.js';
+import type { OpenShift } from '../../../../src/features/record/store/record-queries.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { CoverageGuard, type CoverageShortfall } from '../../../../src/features/duty/coverage-guard.js';
 import { judgeCoverage, MINUTE_MS, SESSION_NEVER_ENDED_AFTER_MS } from '../../../../src/features/duty/coverage.js';
-import type { CoverageSettings } from '../../../../src/store/duty-store.js';
-import type { OpenShift, RunningSession } from '../../../../src/store/record-queries.js';
+import type { CoverageSettings } from '../../../../src/features/duty/store/duty-store.js';
+import type { OpenShift, RunningSession } from '../../../../src/features/record/store/record-queries.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 

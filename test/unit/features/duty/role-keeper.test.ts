@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { RoleKeeper, type RoleRefusal } from '../../../../src/features/duty/role-keeper.js';
-import type { DutySettings, RoleHolder } from '../../../../src/store/duty-store.js';
-import type { OpenShift } from '../../../../src/store/record-queries.js';
+import type { DutySettings, RoleHolder } from '../../../../src/features/duty/store/duty-store.js';
+import type { OpenShift } from '../../../../src/features/record/store/record-queries.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 

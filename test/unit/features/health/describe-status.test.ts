@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { describeStatus } from '../../../../src/features/health/describe-status.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { openStore } from '../../../../src/store/open-store.js';
 import type { SetAsideItem } from '../../../../src/store/set-aside.js';
 import type { Store } from '../../../../src/store/store.js';
@@ -26,7 +27,7 @@ const delivery = (id: string, event: string) => ({
 
 describe('/status', () => {
   it('counts and lists what is kept aside, with why, and says when Discord refuses the token', async () => {
-    store = await openStore('memory://', () => NOW);
+    store = await openStore('memory://', STORE_MODULES, () => NOW);
     await store.guilds.update(GUILD, (s) => ({ ...s, routes: { modcall: CHANNEL_A, 'case.created': CHANNEL_B } }));
     await store.deliveries.accept(delivery('unrouted-1', 'shift.started'));
     await store.deliveries.accept(delivery('refused-1', 'case.created'));
@@ -68,7 +69,7 @@ describe('/status', () => {
   });
 
   it('lists what the batch jobs set aside for the server, with why and when each is tried again', async () => {
-    store = await openStore('memory://', () => NOW);
+    store = await openStore('memory://', STORE_MODULES, () => NOW);
     const setAside: SetAsideItem[] = [
       {
         job: 'record-writer',

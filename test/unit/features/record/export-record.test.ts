@@ -8,7 +8,7 @@ import {
   writeExportFiles,
   type ExportPart,
 } from '../../../../src/features/record/export-record.js';
-import type { ExportRows, RecordExport } from '../../../../src/store/record-export.js';
+import type { ExportRows, RecordExport } from '../../../../src/features/record/store/record-export.js';
 
 const T0 = Date.UTC(2026, 10, 25, 12);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { RECORD_SLICE, RecordWriter } from '../../../../src/features/record/record-writer.js';
-import type { CommunityRecord, RecordingPass } from '../../../../src/store/community-record.js';
+import type { CommunityRecord, RecordingPass } from '../../../../src/features/record/store/community-record.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 

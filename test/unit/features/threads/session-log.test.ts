@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
 import { embedLength, MAX_EMBED_DESCRIPTION_LENGTH, MAX_FIELD_VALUE_LENGTH } from '../../../../src/embeds/limits.js';
+import type { SessionFacts } from '../../../../src/features/record/store/session-facts.js';
 import {
   LOG_LINES_PER_MESSAGE,
   LOG_MESSAGES_AT_MOST,
   renderSessionLog,
 } from '../../../../src/features/threads/session-log.js';
 import { renderSessionReport } from '../../../../src/features/threads/session-report.js';
-import type { SessionFacts } from '../../../../src/store/session-facts.js';
 
 const MIN = 60_000;
 const START = Date.UTC(2026, 10, 26, 18);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { UserFacingError } from '../../../../src/base/errors.js';
+import { STORE_MODULES } from '../../../../src/features/index.js';
 import { openServerKey, readServerKeyInput, saveServerKey } from '../../../../src/features/webhooks/server-key.js';
 import { openStore } from '../../../../src/store/open-store.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
@@ -40,7 +41,7 @@ describe('readServerKeyInput', () => {
 
 describe('saveServerKey and openServerKey', () => {
   it('store the key sealed with SECRET_KEY and open it again', async () => {
-    const store = await openStore('memory://');
+    const store = await openStore('memory://', STORE_MODULES);
     const secrets = createSecretBox('a-secret-key-of-sixteen+');
     const { logger } = captureLogs();
     expect(await saveServerKey({ guilds: store.guilds, secrets }, 'g1', KEY)).toBe(false);
@@ -53,7 +54,7 @@ describe('saveServerKey and openServerKey', () => {
   });
 
   it('say to run /setup when no key is set, or when SECRET_KEY changed', async () => {
-    const store = await openStore('memory://');
+    const store = await openStore('memory://', STORE_MODULES);
     const logs = captureLogs();
     const ctx = { guilds: store.guilds, secrets: createSecretBox('first-secret-key-0123'), logger: logs.logger };
     await expect(openServerKey(ctx, 'g1')).rejects.toThrow(new UserFacingError('No server key yet: run /setup first.'));

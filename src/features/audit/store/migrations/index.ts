@@ -1,0 +1,5 @@
+import type { MigrationStep } from '../../../../store/migrations/migration-step.js';
+import { auditLog } from './0001-audit-log.js';
+
+/** The audit log's schema, step by step, in order; a new step goes at the end. */
+export const AUDIT_MIGRATIONS: readonly MigrationStep[] = [auditLog];

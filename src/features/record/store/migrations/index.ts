@@ -1,0 +1,15 @@
+import type { MigrationStep } from '../../../../store/migrations/migration-step.js';
+import { recordTables } from './0001-tables.js';
+import { sweepDue } from './0002-sweep-due.js';
+import { openShiftsIndex } from './0003-open-shifts-index.js';
+import { runningSessionsIndex } from './0004-running-sessions-index.js';
+import { modcallCards } from './0005-modcall-cards.js';
+
+/** The community record's schema, step by step, in order; a new step goes at the end. */
+export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
+  recordTables,
+  sweepDue,
+  openShiftsIndex,
+  runningSessionsIndex,
+  modcallCards,
+];
