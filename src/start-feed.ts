@@ -1,10 +1,10 @@
 import { Events } from 'discord.js';
 
-import { bindCommands } from '../commands/index.js';
 import type { BackoffPolicy } from './base/backoff.js';
 import type { BridgeMetrics } from './base/metrics.js';
 import { StartupError } from './base/startup-error.js';
 import { RUNTIME_TIMERS } from './base/timers.js';
+import { bindCommands } from './commands/index.js';
 import { checkToken, isTokenRefused, logGatewayShards, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { setGlobalRateShare } from './discord/global-rate-share.js';

@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { REST } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { COMMANDS } from '../../commands/index.js';
 import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes/discord/index.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 
 const run = promisify(execFile);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { webhook } from '../../commands/webhook.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { webhook } from '../../src/features/webhooks/commands/webhook.js';
 import { saveServerKey } from '../../src/features/webhooks/server-key.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { testConfig } from '../helpers/test-config.js';

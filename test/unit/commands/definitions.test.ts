@@ -1,8 +1,8 @@
 import { ApplicationCommandOptionType, ChannelType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
-import { COMMANDS } from '../../../commands/index.js';
 import { validateDiscordRequest } from '../../../fakes/discord/request-validator.js';
+import { COMMANDS } from '../../../src/commands/index.js';
 
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 

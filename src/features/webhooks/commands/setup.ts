@@ -1,0 +1,75 @@
+import {
+  InteractionContextType,
+  LabelBuilder,
+  ModalBuilder,
+  PermissionFlagsBits,
+  SlashCommandBuilder,
+  TextInputBuilder,
+  TextInputStyle,
+} from 'discord.js';
+
+import { modalCustomId, type Command } from '../../../discord/command.js';
+import { replyEphemeral } from '../../../discord/reply.js';
+import { requireAdmin } from '../../../discord/require-admin.js';
+import type { CommandBasics } from '../../feature.js';
+import type { WebhooksDeps } from '../feature.js';
+import { readServerKeyInput, saveServerKey } from '../server-key.js';
+
+/** What /setup is given: its feature's dependencies, no more. */
+export type SetupDeps = CommandBasics & WebhooksDeps;
+
+const KEY_MODAL_ID = modalCustomId('setup', 'server-key');
+const KEY_INPUT_ID = 'key';
+
+/**
+ * /setup: asks for the server key in a modal, never as a slash-command option, whose value Discord would show
+ * in the channel's "used /setup" line and keep in the client's command history.
+ */
+export const setup: Command<SetupDeps> = {
+  data: new SlashCommandBuilder()
+    .setName('setup')
+    .setDescription("Set this server's key for the service (server API v2, starts with usk_)")
+    .setDefaultMemberPermissions(PermissionFlagsBits.ManageGuild)
+    .setContexts(InteractionContextType.Guild),
+
+  async execute(interaction) {
+    requireAdmin(interaction);
+    await interaction.showModal(buildKeyModal());
+  },
+
+  async submitModal(interaction, ctx) {
+    const guildId = requireAdmin(interaction);
+    const input = readServerKeyInput(interaction.fields.getTextInputValue(KEY_INPUT_ID));
+    if (!input.ok) {
+      await replyEphemeral(interaction, input.problem);
+      return;
+    }
+    const replaced = await saveServerKey(ctx, guildId, input.key);
+    const storage = ctx.secrets.encrypts
+      ? 'It is stored encrypted.'
+      : "It is stored unencrypted: the bot's host can set SECRET_KEY to encrypt stored keys.";
+    const next = replaced
+      ? 'It replaces the previous key; the service checks it at the next /webhook command.'
+      : 'Next: /webhook register, then /webhook test.';
+    await replyEphemeral(interaction, `Server key saved. ${storage} ${next}`);
+  },
+};
+
+function buildKeyModal(): ModalBuilder {
+  const input = new TextInputBuilder()
+    .setCustomId(KEY_INPUT_ID)
+    .setStyle(TextInputStyle.Short)
+    .setPlaceholder('usk_…')
+    .setRequired(true)
+    .setMinLength(8)
+    .setMaxLength(1024);
+  return new ModalBuilder()
+    .setCustomId(KEY_MODAL_ID)
+    .setTitle('Server key')
+    .addLabelComponents(
+      new LabelBuilder()
+        .setLabel('Server key (server API v2)')
+        .setDescription('Starts with usk_. Not the developer key (upk_), which manages apps.')
+        .setTextInputComponent(input),
+    );
+}
