@@ -6,26 +6,24 @@ import {
   type SlashCommandStringOption,
 } from 'discord.js';
 
-import type { Command } from '../discord/command.js';
+import type { Command, CommandBasics } from '../discord/command.js';
 import { FEED_CHANNEL_TYPES } from '../discord/feed-channel.js';
 import { requireAdmin } from '../discord/require-admin.js';
-import { setEventMention } from '../features/cards/commands/feed/mention.js';
-import { clickModcallButton } from '../features/cards/commands/modcall-buttons.js';
-import type { CardsDeps } from '../features/cards/feature.js';
-import type { CommandBasics } from '../features/feature.js';
-import { clickHeldButton, showHeld } from '../features/health/commands/held.js';
-import type { HealthDeps } from '../features/health/feature.js';
-import { setDefaultChannel } from '../features/routing/commands/feed/default.js';
-import { clearRule, setEventChannel, turnEventOff } from '../features/routing/commands/feed/set.js';
-import { showRoutes } from '../features/routing/commands/feed/show.js';
-import type { RoutingDeps } from '../features/routing/feature.js';
-import { setSessionThreads } from '../features/threads/commands/feed/threads.js';
-import type { ThreadsDeps } from '../features/threads/feature.js';
-import type { WebhooksDeps } from '../features/webhooks/feature.js';
+import { setEventMention, type FeedMentionDeps } from '../features/cards/index.js';
+import { showHeld, type FeedHeldDeps } from '../features/health/index.js';
+import {
+  clearRule,
+  setDefaultChannel,
+  setEventChannel,
+  showRoutes,
+  turnEventOff,
+  type FeedRoutingDeps,
+} from '../features/routing/index.js';
+import { setSessionThreads, type FeedThreadsDeps } from '../features/threads/index.js';
 import { ALL_EVENTS, eventChoices } from '../upstream/event-choices.js';
 
-/** What /feed is given: its feature's dependencies, no more. */
-export type FeedDeps = CommandBasics & RoutingDeps & CardsDeps & HealthDeps & ThreadsDeps & Pick<WebhooksDeps, 'hooks'>;
+/** What /feed is given: what each feature's subcommands take, no more. */
+export type FeedCommandDeps = CommandBasics & FeedRoutingDeps & FeedMentionDeps & FeedHeldDeps & FeedThreadsDeps;
 
 /** The longest escalation delay: a day. */
 const MAX_ESCALATE_AFTER_MINUTES = 1_440;
@@ -58,8 +56,12 @@ const channelOption = (description: string) => (option: SlashCommandChannelOptio
     .setRequired(true)
     .addChannelTypes(...FEED_CHANNEL_TYPES);
 
-/** /feed set|off|clear|default|mention|threads|show|held: which event goes to which channel, and whom it pings. */
-export const feed: Command<FeedDeps> = {
+/**
+ * /feed set|off|clear|default|mention|threads|show|held: which event goes to which channel, and whom it pings.
+ * Shared: each subcommand is its feature's (set, off, clear, default, show: the routing; mention and its
+ * escalation options: the cards; threads: the session threads; held: feed health, whose buttons are its own).
+ */
+export const feedCommand: Command<FeedCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('feed')
     .setDescription('Choose where events are posted and whom they ping')
@@ -176,18 +178,6 @@ export const feed: Command<FeedDeps> = {
     }
   },
 
-  // Listing and paging change nothing; Retry, Route and Discard do.
-  readOnly: ({ subcommand, customId }) =>
-    subcommand === 'show' ||
-    subcommand === 'held' ||
-    customId?.startsWith('feed:held:page:') === true ||
-    customId?.startsWith('feed:held:cancel:') === true ||
-    customId?.startsWith('feed:held:discard:') === true,
-
-  // The feed's own messages carry buttons too: a modcall card's Claim and Resolve.
-  async button(interaction, ctx) {
-    if (interaction.customId.startsWith('feed:modcall:')) return clickModcallButton(interaction, ctx);
-    if (interaction.customId.startsWith('feed:held:')) return clickHeldButton(interaction, ctx);
-    throw new Error(`unknown /feed button ${interaction.customId}`);
-  },
+  // Listing changes nothing.
+  readOnly: (subcommand) => subcommand === 'show' || subcommand === 'held',
 };

@@ -1,27 +1,24 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
 import { bridgeVersion } from '../base/version.js';
-import type { Command } from '../discord/command.js';
+import type { Command, CommandBasics } from '../discord/command.js';
 import { replyEphemeral } from '../discord/reply.js';
 import { requireAdmin } from '../discord/require-admin.js';
-import type { CommandBasics } from '../features/feature.js';
-import { describeHealth } from '../features/health/describe-health.js';
-import { describeStatus } from '../features/health/describe-status.js';
-import { readRecoveryReport } from '../features/health/downtime-recovery.js';
-import type { HealthDeps } from '../features/health/feature.js';
-import { describeReleaseStatus } from '../features/releases/describe-releases.js';
-import type { ReleasesDeps } from '../features/releases/feature.js';
-import { describeSealing } from '../features/webhooks/describe-sealing.js';
-import type { WebhooksDeps } from '../features/webhooks/feature.js';
+import { describeHealth, describeStatus, readRecoveryReport, type HealthDeps } from '../features/health/index.js';
+import { describeReleaseStatus, type ReleasesDeps } from '../features/releases/index.js';
+import { describeSealing, type WebhooksDeps } from '../features/webhooks/index.js';
 
-/** What /status is given: its feature's dependencies, no more. */
-export type StatusDeps = CommandBasics &
+/** What /status is given: the features' dependencies it reads, no more. */
+export type StatusCommandDeps = CommandBasics &
   HealthDeps &
   Pick<WebhooksDeps, 'hooks' | 'guilds' | 'secrets' | 'activity'> &
   Pick<ReleasesDeps, 'appRecords'>;
 
-/** /status: what an admin needs to see whether the feed flows, and if not, why. */
-export const status: Command<StatusDeps> = {
+/**
+ * /status: what an admin needs to see whether the feed flows, and if not, why. Shared: its lines are the webhooks'
+ * (the keys' sealing), feed health's and the releases'.
+ */
+export const statusCommand: Command<StatusCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('status')
     .setDescription("This server's feed and release cards: webhooks, deliveries, broken routes, last poll")

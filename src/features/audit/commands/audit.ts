@@ -1,11 +1,10 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder, time, TimestampStyles } from 'discord.js';
 
 import { fitLines, truncateText } from '../../../base/truncate-text.js';
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { deferEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { BOT_USER_ID, type AuditEntry } from '../../../store/audit-log.js';
-import type { CommandBasics } from '../../feature.js';
 import type { AuditDeps } from '../feature.js';
 
 /** What /audit is given: its feature's dependencies, no more. */
@@ -17,7 +16,7 @@ export const AUDIT_SHOWN = 25;
 const MAX_DESCRIPTION = 4096;
 
 /** /audit: the server's last 25 admin actions, newest first. */
-export const audit: Command<AuditCommandDeps> = {
+export const auditCommand: Command<AuditCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('audit')
     .setDescription('The last 25 admin actions in this server: who, what, when, result')

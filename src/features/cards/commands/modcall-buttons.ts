@@ -1,24 +1,45 @@
 import type { ButtonInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import type { FeedDeps } from '../../../commands/feed.js';
+import type { ButtonHandler, CommandBasics } from '../../../discord/command.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { isAdmin } from '../../../discord/require-admin.js';
+import type { CardsDeps } from '../feature.js';
 import type { ModcallCard } from '../modcall-card.js';
-import { CLAIM_BUTTON_ID, eventOfCard, renderModcallMessage } from '../modcall-message.js';
+import { CLAIM_BUTTON_ID, eventOfCard, renderModcallMessage, RESOLVE_BUTTON_ID } from '../modcall-message.js';
+
+/** What a modcall card's buttons are given. */
+export type ModcallButtonDeps = Pick<CommandBasics, 'clock'> & CardsDeps;
+
+/** Claim on a modcall card (the admins know it from /feed, where modcalls are routed and pinged). */
+export const claimButton: ButtonHandler<ModcallButtonDeps> = {
+  id: CLAIM_BUTTON_ID,
+  command: 'feed',
+  run: (interaction, ctx) => clickModcallButton(interaction, ctx, 'claim'),
+};
+
+/** Resolve on a modcall card. */
+export const resolveButton: ButtonHandler<ModcallButtonDeps> = {
+  id: RESOLVE_BUTTON_ID,
+  command: 'feed',
+  run: (interaction, ctx) => clickModcallButton(interaction, ctx, 'resolve'),
+};
 
 /**
  * Claim or Resolve on a modcall card. Members with the role the modcall pinged may click, and Manage Server;
  * the card's state is stored and changed atomically, so two moderators clicking Claim at once get one claim,
  * and the buttons keep working after a restart.
  */
-export async function clickModcallButton(interaction: ButtonInteraction, ctx: FeedDeps): Promise<void> {
+async function clickModcallButton(
+  interaction: ButtonInteraction,
+  ctx: ModcallButtonDeps,
+  action: 'claim' | 'resolve',
+): Promise<void> {
   const guildId = interaction.guildId;
   if (!guildId) throw new UserFacingError('Modcall cards work in servers only.');
   const messageId = interaction.message.id;
   const card = await ctx.cards.modcall(guildId, messageId);
   if (!card) throw new UserFacingError('This modcall is no longer tracked: handle it in game.');
-  const action = interaction.customId === CLAIM_BUTTON_ID ? 'claim' : 'resolve';
   if (!mayHandle(interaction, card)) {
     throw new UserFacingError(
       card.pingRoleId

@@ -2,11 +2,10 @@ import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from
 
 import { UserFacingError } from '../../../base/errors.js';
 import { isTimeZone } from '../../../base/time-zone.js';
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { FEED_CHANNEL_TYPES, findMissingPermissions, readFeedChannel } from '../../../discord/feed-channel.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import type { CommandBasics } from '../../feature.js';
 import type { DigestDeps } from '../feature.js';
 import { nextDigestAt, WEEKDAYS } from '../weekly-schedule.js';
 
@@ -24,7 +23,7 @@ const DIGEST_PERMISSIONS = [
 ];
 
 /** /digest set|off|show: the weekly digest of the staff's week, posted once a week at a day and hour. */
-export const digest: Command<DigestCommandDeps> = {
+export const digestCommand: Command<DigestCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('digest')
     .setDescription("A weekly digest of the staff's week, posted once a week")
@@ -119,5 +118,5 @@ export const digest: Command<DigestCommandDeps> = {
     }
   },
 
-  readOnly: ({ subcommand }) => subcommand === 'show',
+  readOnly: (subcommand) => subcommand === 'show',
 };

@@ -1,10 +1,9 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import type { CommandBasics } from '../../feature.js';
 import type { DigestDeps } from '../feature.js';
 
 /** What /quota is given. */
@@ -14,7 +13,7 @@ export type QuotaCommandDeps = CommandBasics & DigestDeps;
 const MOST_HOURS = { week: 168, month: 744 } as const;
 
 /** /quota set|clear|list: the hours on shift each member of a role is to reach, shown in the weekly digest. */
-export const quota: Command<QuotaCommandDeps> = {
+export const quotaCommand: Command<QuotaCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('quota')
     .setDescription('Hours on shift a role is to reach, checked in the weekly digest')
@@ -84,5 +83,5 @@ export const quota: Command<QuotaCommandDeps> = {
     }
   },
 
-  readOnly: ({ subcommand }) => subcommand === 'list',
+  readOnly: (subcommand) => subcommand === 'list',
 };

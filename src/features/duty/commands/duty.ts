@@ -8,18 +8,16 @@ import {
 
 import { UserFacingError } from '../../../base/errors.js';
 import { checkRoleGrant } from '../../../discord/check-role-grant.js';
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { readFeedChannel, requirePostableChannel } from '../../../discord/feed-channel.js';
 import { deferEphemeral, replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import type { CommandBasics } from '../../feature.js';
-import type { HealthDeps } from '../../health/feature.js';
 import { AFTER_MINUTES_LIMITS, DEFAULT_AFTER_MINUTES, MIN_STAFF_LIMITS } from '../coverage.js';
 import type { DutyDeps } from '../feature.js';
 import { ON_DUTY_ROLE, SHIFT_NEVER_ENDED_AFTER_MS } from '../index.js';
 
-/** What /duty is given: the duty feature's, and where health alerts go (the coverage guard's alert goes there). */
-export type DutyCommandDeps = CommandBasics & DutyDeps & { health: Pick<HealthDeps['health'], 'settings'> };
+/** What /duty is given: the duty feature's dependencies (where health alerts go among them), no more. */
+export type DutyCommandDeps = CommandBasics & DutyDeps;
 
 const NEVER_ENDED_HOURS = SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000;
 
@@ -28,7 +26,7 @@ const NEVER_ENDED_HOURS = SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000;
  * role the members on shift are given, and the coverage guard (an alert while a session runs with fewer staff on
  * shift than a minimum). board and role without their option, and minimum with staff:0, turn that off.
  */
-export const duty: Command<DutyCommandDeps> = {
+export const dutyCommand: Command<DutyCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('duty')
     .setDescription('Who is on duty: a live board, and a role for the staff on shift')
@@ -175,7 +173,7 @@ async function setMinimum(interaction: ChatInputCommandInteraction, ctx: DutyCom
   const afterMinutes = after ?? DEFAULT_AFTER_MINUTES;
   await ctx.duty.setMinimum(guildId, { staff, afterMinutes });
   ctx.dutyChanged(guildId);
-  const alerts = await ctx.health.settings.get(guildId);
+  const alerts = await ctx.alertSettings.get(guildId);
   const where = alerts
     ? `The alert goes to <#${alerts.channelId}>${alerts.roleId ? `, pinging <@&${alerts.roleId}> once` : ''}: one ` +
       'message, edited as shifts start and end, resolved when enough staff are on shift or the session ends.'

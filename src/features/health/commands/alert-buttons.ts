@@ -1,37 +1,51 @@
 import { MessageFlags, time, TimestampStyles, type ButtonInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
+import type { ButtonHandler } from '../../../discord/command.js';
 import { deferEphemeral, replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import { switchWebhookOn } from '../../webhooks/enable-webhook.js';
-import { requireServiceId, type ServiceHook } from '../../webhooks/find-webhook.js';
-import { describePing } from '../../webhooks/ping-result.js';
-import { pingWebhook, type PingRun } from '../../webhooks/ping-webhook.js';
-import { openServerKey } from '../../webhooks/server-key.js';
+import {
+  describePing,
+  openServerKey,
+  pingWebhook,
+  requireServiceId,
+  switchWebhookOn,
+  type PingRun,
+  type ServiceHook,
+} from '../../webhooks/index.js';
 import { renderHeldPage } from '../held-entries.js';
-import type { AlertsDeps } from './alerts.js';
+import { ALERT_BUTTON } from '../render-alert.js';
+import type { HealthCommandDeps } from './command-deps.js';
 
 /**
- * A click on an alert's button (`alerts:<action>:<hook id>`). Anyone who sees the alert can click, so Manage
- * Server is checked first, before anything is sent to the service.
+ * A click on an alert's button (`health:alert:<action>:<hook id>`). Anyone who sees the alert can click, so
+ * Manage Server is checked first, before anything is sent to the service.
  */
-export async function clickAlertButton(interaction: ButtonInteraction, ctx: AlertsDeps): Promise<void> {
-  const guildId = requireAdmin(interaction);
-  const [, action = '', subject = ''] = interaction.customId.split(':');
-  switch (action) {
-    case 'reenable':
-    case 'test':
-      return actOnWebhook(interaction, ctx, guildId, subject, action);
-    case 'held':
-      return showHeld(interaction, ctx, guildId);
-    default:
-      throw new Error(`unknown alert button ${interaction.customId}`);
-  }
-}
+export const alertButton: ButtonHandler<HealthCommandDeps> = {
+  id: ALERT_BUTTON,
+  command: 'alerts',
+
+  async run(interaction, ctx, args) {
+    const guildId = requireAdmin(interaction);
+    const [action = '', subject = ''] = args.split(':');
+    switch (action) {
+      case 'reenable':
+      case 'test':
+        return actOnWebhook(interaction, ctx, guildId, subject, action);
+      case 'held':
+        return showHeld(interaction, ctx, guildId);
+      default:
+        throw new Error(`unknown alert button ${action}`);
+    }
+  },
+
+  // Show held only lists them.
+  readOnly: (args) => args.startsWith('held'),
+};
 
 async function actOnWebhook(
   interaction: ButtonInteraction,
-  ctx: AlertsDeps,
+  ctx: HealthCommandDeps,
   guildId: string,
   hookId: string,
   action: 'reenable' | 'test',
@@ -74,7 +88,7 @@ function pingVerdict(run: PingRun): string {
 }
 
 /** The held list of /feed held, page 1, with its buttons. */
-async function showHeld(interaction: ButtonInteraction, ctx: AlertsDeps, guildId: string): Promise<void> {
+async function showHeld(interaction: ButtonInteraction, ctx: HealthCommandDeps, guildId: string): Promise<void> {
   const page = await renderHeldPage(ctx, guildId, 1);
   await interaction.reply({ ...page, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
 }

@@ -2,20 +2,14 @@ import { ChannelType, InteractionContextType, PermissionFlagsBits, SlashCommandB
 
 import type { Command } from '../../../discord/command.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import type { CommandBasics } from '../../feature.js';
-import type { WebhooksDeps } from '../../webhooks/feature.js';
-import type { HealthDeps } from '../feature.js';
-import { clickAlertButton } from './alert-buttons.js';
 import { setAlerts, showAlerts, turnAlertsOff } from './alerts/settings.js';
-
-/** What /alerts is given: its feature's dependencies, no more. */
-export type AlertsDeps = CommandBasics & HealthDeps & WebhooksDeps;
+import type { HealthCommandDeps } from './command-deps.js';
 
 /** The longest silence check: a week. */
 const MAX_SILENCE_HOURS = 168;
 
-/** /alerts set|off|show: where the bot tells admins that the feed is breaking, and the alerts' buttons. */
-export const alerts: Command<AlertsDeps> = {
+/** /alerts set|off|show: where the bot tells admins that the feed is breaking (its buttons: alert-buttons.ts). */
+export const alertsCommand: Command<HealthCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('alerts')
     .setDescription('Where the bot warns that the feed is breaking')
@@ -59,7 +53,5 @@ export const alerts: Command<AlertsDeps> = {
     }
   },
 
-  button: clickAlertButton,
-
-  readOnly: ({ subcommand, customId }) => subcommand === 'show' || customId?.startsWith('alerts:held') === true,
+  readOnly: (subcommand) => subcommand === 'show',
 };

@@ -2,9 +2,8 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 
 import { UserFacingError } from '../../../base/errors.js';
 import { truncateText } from '../../../base/truncate-text.js';
-import type { Command } from '../../../discord/command.js';
-import type { CommandBasics } from '../../feature.js';
-import { readCasePageButtonId, renderCaseLookup } from '../case-lookup.js';
+import type { ButtonHandler, Command, CommandBasics } from '../../../discord/command.js';
+import { CASE_PAGE_BUTTON, readCasePageArgs, renderCaseLookup } from '../case-lookup.js';
 import type { RecordDeps } from '../feature.js';
 import { requireRecordReader } from '../record-access.js';
 
@@ -78,10 +77,17 @@ export const caseCommand: Command<CaseCommandDeps> = {
     );
   },
 
-  // Newer and Older: anyone who sees the buttons can click them, so the reader is checked again.
-  async button(interaction, ctx) {
+  readOnly: () => true,
+};
+
+/** Newer and Older on a lookup: anyone who sees the buttons can click them, so the reader is checked again. */
+export const casePageButton: ButtonHandler<CaseCommandDeps> = {
+  id: CASE_PAGE_BUTTON,
+  command: 'case',
+
+  async run(interaction, ctx, args) {
     const guildId = await requireRecordReader(interaction, ctx.community);
-    const { playerId, page } = readCasePageButtonId(interaction.customId);
+    const { playerId, page } = readCasePageArgs(args);
     const player = await ctx.community.findPlayer(guildId, playerId);
     if (!player) throw new UserFacingError("That player's cases are no longer in this server's record.");
     await interaction.update({

@@ -8,11 +8,10 @@ import {
 } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { deferEphemeral, replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { EXPORT_KINDS, type ExportKind, type RecordExport } from '../../../store/record-export.js';
-import type { CommandBasics } from '../../feature.js';
 import { exportLines, groupIntoMessages, writeExportFiles, type ExportPart } from '../export-record.js';
 import { chosenPeriod, periodOption, periodRange, type Period } from '../periods.js';
 

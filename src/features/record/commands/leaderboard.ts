@@ -1,9 +1,8 @@
 import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBuilder } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import type { Board } from '../../../store/record-queries.js';
-import type { CommandBasics } from '../../feature.js';
 import { leaderboardChartFile } from '../chart-answers.js';
 import { describeLeaderboard, LEADERBOARD_SHOWN } from '../describe-stats.js';
 import type { RecordDeps } from '../feature.js';
@@ -23,7 +22,7 @@ const BOARDS: ReadonlyArray<{ name: Board; description: string }> = [
 ];
 
 /** /leaderboard shifts|cases|modcalls [period:] [role:]: the top 10, and the caller's own place. */
-export const leaderboard: Command<LeaderboardCommandDeps> = (() => {
+export const leaderboardCommand: Command<LeaderboardCommandDeps> = (() => {
   const data = new SlashCommandBuilder()
     .setName('leaderboard')
     .setDescription("The staff's top 10 in this server's record")

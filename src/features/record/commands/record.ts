@@ -1,17 +1,16 @@
 import { InteractionContextType, PermissionFlagsBits, SlashCommandBuilder } from 'discord.js';
 
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { MAX_RECORD_RETENTION_DAYS } from '../../../store/community-record.js';
-import type { CommandBasics } from '../../feature.js';
 import type { RecordDeps } from '../feature.js';
 
 /** What /record is given. */
 export type RecordCommandDeps = CommandBasics & RecordDeps;
 
 /** /record retention|staff-role: how long this server's record is kept, and who besides admins may read it. */
-export const record: Command<RecordCommandDeps> = {
+export const recordCommand: Command<RecordCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('record')
     .setDescription("This server's record of cases, shifts, sessions and modcalls")

@@ -6,8 +6,7 @@ import {
   type APIEmbed,
 } from 'discord.js';
 
-import type { Command } from '../../../discord/command.js';
-import type { CommandBasics } from '../../feature.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { hoursChartAnswer } from '../chart-answers.js';
 import { describeModcallResponse, describeStaffStats } from '../describe-stats.js';
 import type { RecordDeps } from '../feature.js';
@@ -20,7 +19,7 @@ export type StaffCommandDeps = CommandBasics & RecordDeps;
 const NO_MENTIONS = { parse: [] };
 
 /** /staff stats member: [period:], /staff response [period:]: the staff's work, from the community record. */
-export const staff: Command<StaffCommandDeps> = {
+export const staffCommand: Command<StaffCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('staff')
     .setDescription("The staff's work in this server's record")

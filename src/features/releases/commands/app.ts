@@ -1,18 +1,23 @@
 import { InteractionContextType, SlashCommandBuilder, type SlashCommandStringOption } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import type { Command } from '../../../discord/command.js';
+import type {
+  ButtonHandler,
+  Command,
+  CommandBasics,
+  ComponentHandler,
+  DialogHandler,
+} from '../../../discord/command.js';
 import { FEED_CHANNEL_TYPES } from '../../../discord/feed-channel.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import type { CommandBasics } from '../../feature.js';
 import type { ReleasesDeps } from '../feature.js';
 import { suggestApps } from './app/autocomplete.js';
-import { askForDeveloperKey, KEY_MODAL_ID, saveDeveloperKey } from './app/key.js';
+import { askForDeveloperKey, KEY_DIALOG_ID, saveDeveloperKey } from './app/key.js';
 import { listApps, showApp } from './app/list.js';
 import { setManagers } from './app/managers.js';
 import { NEW_APP_ACTION, openNewAppDialog, prepareNewApp } from './app/new.js';
 import { cancelSubmission, sendSubmission } from './app/send.js';
-import { APP_COMMAND, readAppCustomId } from './app/shared.js';
+import { APP_COMMAND, appHandlerId } from './app/shared.js';
 import { completeFields, FIELDS_ACTION, FILL_ACTION, openFieldsDialog } from './app/submission-fields.js';
 import { CANCEL_ACTION, SEND_ACTION } from './app/submission-preview.js';
 import { prepareSubmission } from './app/submit.js';
@@ -21,7 +26,7 @@ import { unwatchApp, watchApp } from './app/watch.js';
 import { confirmWithdrawal, KEEP_ACTION, keepSubmission, WITHDRAW_ACTION, withdrawSubmission } from './app/withdraw.js';
 
 /** What /app is given: its feature's dependencies, no more. */
-export type AppDeps = CommandBasics & ReleasesDeps;
+export type AppCommandDeps = CommandBasics & ReleasesDeps;
 
 const appOption = (description: string) => (option: SlashCommandStringOption) =>
   option.setName('app').setDescription(description).setRequired(true).setAutocomplete(true).setMaxLength(100);
@@ -32,7 +37,7 @@ const appOption = (description: string) => (option: SlashCommandStringOption) =>
  * submit, new, withdraw and uploads need the release-manager role (/app managers) or Manage Server. Each is
  * checked when it runs, and again on every button click. Every answer is ephemeral.
  */
-export const app: Command<AppDeps> = {
+export const appCommand: Command<AppCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName(APP_COMMAND)
     .setDescription("Your apps in the service's app store: release cards, submissions")
@@ -147,31 +152,29 @@ export const app: Command<AppDeps> = {
 
   autocomplete: (interaction, ctx) => suggestApps(interaction, ctx),
 
-  readOnly: ({ subcommand }) => subcommand === 'list' || subcommand === 'show' || subcommand === 'uploads',
-
-  async submitModal(interaction, ctx) {
-    if (interaction.customId === KEY_MODAL_ID) return saveDeveloperKey(interaction, ctx);
-    const [action, draftId] = readAppCustomId(interaction.customId);
-    if (action === NEW_APP_ACTION) return prepareNewApp(interaction, ctx, draftId);
-    if (action === FIELDS_ACTION) return completeFields(interaction, ctx, draftId);
-    throw new Error(`unknown /app dialog ${action}`);
-  },
-
-  async button(interaction, ctx) {
-    const [action, draftId] = readAppCustomId(interaction.customId);
-    switch (action) {
-      case SEND_ACTION:
-        return sendSubmission(interaction, ctx, draftId);
-      case CANCEL_ACTION:
-        return cancelSubmission(interaction, ctx, draftId);
-      case FILL_ACTION:
-        return openFieldsDialog(interaction, ctx, draftId);
-      case WITHDRAW_ACTION:
-        return withdrawSubmission(interaction, ctx, draftId);
-      case KEEP_ACTION:
-        return keepSubmission(interaction, ctx, draftId);
-      default:
-        throw new Error(`unknown /app button ${action}`);
-    }
-  },
+  readOnly: (subcommand) => subcommand === 'list' || subcommand === 'show' || subcommand === 'uploads',
 };
+
+/** The buttons of /app's previews and confirmations: `releases:<action>:<draft id>`. */
+export const appButtons: Array<ButtonHandler<AppCommandDeps>> = [
+  appHandler(SEND_ACTION, sendSubmission),
+  appHandler(CANCEL_ACTION, cancelSubmission),
+  appHandler(FILL_ACTION, openFieldsDialog),
+  appHandler(WITHDRAW_ACTION, withdrawSubmission),
+  appHandler(KEEP_ACTION, keepSubmission),
+];
+
+/** The dialogs of /app: the developer key, a new app's fields, a submission's missing fields. */
+export const appDialogs: Array<DialogHandler<AppCommandDeps>> = [
+  { id: KEY_DIALOG_ID, command: APP_COMMAND, run: saveDeveloperKey },
+  appHandler(NEW_APP_ACTION, prepareNewApp),
+  appHandler(FIELDS_ACTION, completeFields),
+];
+
+/** The handler of an /app button or dialog: `run` is given the draft's id its custom id carries. */
+function appHandler<I>(
+  action: string,
+  run: (interaction: I, ctx: AppCommandDeps, draftId: string) => Promise<void>,
+): ComponentHandler<AppCommandDeps, I> {
+  return { id: appHandlerId(action), command: APP_COMMAND, run };
+}

@@ -9,33 +9,35 @@ import {
 } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import { modalCustomId, type Command } from '../../../discord/command.js';
+import { customIdOf, type ButtonHandler, type Command, type CommandBasics } from '../../../discord/command.js';
 import { formatName, formatUserText } from '../../../embeds/format.js';
 import { fitMessageToLimits } from '../../../embeds/limits.js';
 import type { StoreApp } from '../../../upstream/developer-schemas.js';
-import type { CommandBasics } from '../../feature.js';
 import type { AppGuild } from '../app-records.js';
 import type { ReleasesDeps } from '../feature.js';
 import { askService } from './app/shared.js';
 
 /** What /store is given: its feature's dependencies, no more. */
-export type StoreDeps = CommandBasics & ReleasesDeps;
+export type CatalogCommandDeps = CommandBasics & ReleasesDeps;
 
 /** Apps per page of /store. */
-export const STORE_PAGE_SIZE = 10;
-const STORE_COMMAND = 'store';
-/** The store's one cache entry: it is the same whoever asks. */
-const STORE_CACHE_KEY = 'store';
+export const CATALOG_PAGE_SIZE = 10;
+/** The slash command's name: the service calls its catalog its app store. */
+const CATALOG_COMMAND = 'store';
+/** The handler of the catalog's Previous and Next: `releases:catalog:<prev|next>:<page>:<search>`. */
+const CATALOG_PAGE_BUTTON = 'releases:catalog';
+/** The catalog's one cache entry: it is the same whoever asks. */
+const CATALOG_CACHE_KEY = 'store';
 const MAX_SEARCH = 50;
 
 /**
- * /store [search] [public]: the whole app store, cached for 10 minutes (one GET /store serves every page and
- * every member), paged with buttons. Anyone in the server may use it once a developer key is set; with
- * `public:true` the answer is visible to the channel.
+ * /store [search] [public]: the catalog (the service's app store: every published app), cached for 10 minutes
+ * (one GET /store serves every page and every member), paged with buttons. Anyone in the server may use it once a
+ * developer key is set; with `public:true` the answer is visible to the channel.
  */
-export const store: Command<StoreDeps> = {
+export const catalogCommand: Command<CatalogCommandDeps> = {
   data: new SlashCommandBuilder()
-    .setName(STORE_COMMAND)
+    .setName(CATALOG_COMMAND)
     .setDescription("Browse the service's app store")
     .setContexts(InteractionContextType.Guild)
     .addStringOption((option) =>
@@ -58,30 +60,39 @@ export const store: Command<StoreDeps> = {
       );
     }
     await interaction.deferReply(visible ? {} : { flags: MessageFlags.Ephemeral });
-    const apps = await loadStore(ctx, guild);
-    await interaction.editReply(renderPage(apps, search, 0));
+    const apps = await loadCatalog(ctx, guild);
+    await interaction.editReply(renderCatalogPage(apps, search, 0));
   },
 
-  // Reading the store and paging through it changes nothing.
+  // Reading the catalog changes nothing.
   readOnly: () => true,
-
-  async button(interaction, ctx) {
-    const guildId = interaction.guildId;
-    if (!guildId) throw new UserFacingError('Use this command in a server, not in direct messages.');
-    const { page, search } = readPageId(interaction.customId);
-    const apps = await loadStore(ctx, await ctx.appRecords.readGuild(guildId));
-    await interaction.update(renderPage(apps, search, page));
-  },
 };
 
-function loadStore(ctx: StoreDeps, guild: AppGuild): Promise<StoreApp[]> {
-  return ctx.developerCache.store.get(STORE_CACHE_KEY, () =>
+/** Previous and Next on a page of /store. */
+export const catalogPageButton: ButtonHandler<CatalogCommandDeps> = {
+  id: CATALOG_PAGE_BUTTON,
+  command: CATALOG_COMMAND,
+
+  async run(interaction, ctx, args) {
+    const guildId = interaction.guildId;
+    if (!guildId) throw new UserFacingError('Use this command in a server, not in direct messages.');
+    const { page, search } = readPageArgs(args);
+    const apps = await loadCatalog(ctx, await ctx.appRecords.readGuild(guildId));
+    await interaction.update(renderCatalogPage(apps, search, page));
+  },
+
+  // Paging through the catalog changes nothing.
+  readOnly: () => true,
+};
+
+function loadCatalog(ctx: CatalogCommandDeps, guild: AppGuild): Promise<StoreApp[]> {
+  return ctx.developerCache.catalog.get(CATALOG_CACHE_KEY, () =>
     askService(ctx, guild, 'read the store', (caller) => ctx.developer.getStore(caller)),
   );
 }
 
-/** One page of the store, with Previous and Next (disabled at the ends). */
-export function renderPage(all: readonly StoreApp[], search: string, requested: number) {
+/** One page of the catalog, with Previous and Next (disabled at the ends). */
+export function renderCatalogPage(all: readonly StoreApp[], search: string, requested: number) {
   const needle = search.toLowerCase();
   const apps =
     needle === ''
@@ -89,9 +100,9 @@ export function renderPage(all: readonly StoreApp[], search: string, requested: 
       : all.filter((app) =>
           [app.name, app.tagline ?? '', app.category ?? ''].some((text) => text.toLowerCase().includes(needle)),
         );
-  const pages = Math.max(1, Math.ceil(apps.length / STORE_PAGE_SIZE));
+  const pages = Math.max(1, Math.ceil(apps.length / CATALOG_PAGE_SIZE));
   const page = Math.min(Math.max(0, requested), pages - 1);
-  const shown = apps.slice(page * STORE_PAGE_SIZE, (page + 1) * STORE_PAGE_SIZE);
+  const shown = apps.slice(page * CATALOG_PAGE_SIZE, (page + 1) * CATALOG_PAGE_SIZE);
   const lines = shown.map((app) => {
     const facts = [app.category, app.version === undefined ? undefined : `v${app.version}`].filter(
       (fact) => fact !== undefined,
@@ -121,12 +132,13 @@ export function renderPage(all: readonly StoreApp[], search: string, requested: 
   return { content: '', embeds: fitted.embeds, components: [buttons], allowedMentions: { parse: [] } };
 }
 
-/** `store:<prev|next>:<page>:<search>`: the two buttons must differ even where both are disabled. */
+/** `releases:catalog:<prev|next>:<page>:<search>`: the two buttons must differ even where both are disabled. */
 function pageId(page: number, search: string, which: 'prev' | 'next'): string {
-  return modalCustomId(STORE_COMMAND, `${which}:${Math.max(0, page)}:${search}`);
+  return customIdOf(CATALOG_PAGE_BUTTON, which, Math.max(0, page), search);
 }
 
-function readPageId(customId: string): { page: number; search: string } {
-  const [, , page = '0', ...search] = customId.split(':');
+/** What a page button's id carries after `releases:catalog:` (the search may hold colons). */
+function readPageArgs(args: string): { page: number; search: string } {
+  const [, page = '0', ...search] = args.split(':');
   return { page: Number.parseInt(page, 10) || 0, search: search.join(':') };
 }

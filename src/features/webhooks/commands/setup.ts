@@ -8,24 +8,24 @@ import {
   TextInputStyle,
 } from 'discord.js';
 
-import { modalCustomId, type Command } from '../../../discord/command.js';
+import type { Command, CommandBasics, DialogHandler } from '../../../discord/command.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
-import type { CommandBasics } from '../../feature.js';
 import type { WebhooksDeps } from '../feature.js';
 import { readServerKeyInput, saveServerKey } from '../server-key.js';
 
 /** What /setup is given: its feature's dependencies, no more. */
-export type SetupDeps = CommandBasics & WebhooksDeps;
+export type SetupCommandDeps = CommandBasics & WebhooksDeps;
 
-const KEY_MODAL_ID = modalCustomId('setup', 'server-key');
+/** The server key's dialog: its custom id, and its one text input's. */
+const KEY_DIALOG_ID = 'webhooks:server-key';
 const KEY_INPUT_ID = 'key';
 
 /**
- * /setup: asks for the server key in a modal, never as a slash-command option, whose value Discord would show
+ * /setup: asks for the server key in a dialog, never as a slash-command option, whose value Discord would show
  * in the channel's "used /setup" line and keep in the client's command history.
  */
-export const setup: Command<SetupDeps> = {
+export const setupCommand: Command<SetupCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('setup')
     .setDescription("Set this server's key for the service (server API v2, starts with usk_)")
@@ -34,10 +34,16 @@ export const setup: Command<SetupDeps> = {
 
   async execute(interaction) {
     requireAdmin(interaction);
-    await interaction.showModal(buildKeyModal());
+    await interaction.showModal(buildKeyDialog());
   },
+};
 
-  async submitModal(interaction, ctx) {
+/** The dialog of /setup submitted: the key checked for its shape, then sealed and stored. */
+export const serverKeyDialog: DialogHandler<SetupCommandDeps> = {
+  id: KEY_DIALOG_ID,
+  command: 'setup',
+
+  async run(interaction, ctx) {
     const guildId = requireAdmin(interaction);
     const input = readServerKeyInput(interaction.fields.getTextInputValue(KEY_INPUT_ID));
     if (!input.ok) {
@@ -55,7 +61,7 @@ export const setup: Command<SetupDeps> = {
   },
 };
 
-function buildKeyModal(): ModalBuilder {
+function buildKeyDialog(): ModalBuilder {
   const input = new TextInputBuilder()
     .setCustomId(KEY_INPUT_ID)
     .setStyle(TextInputStyle.Short)
@@ -64,7 +70,7 @@ function buildKeyModal(): ModalBuilder {
     .setMinLength(8)
     .setMaxLength(1024);
   return new ModalBuilder()
-    .setCustomId(KEY_MODAL_ID)
+    .setCustomId(KEY_DIALOG_ID)
     .setTitle('Server key')
     .addLabelComponents(
       new LabelBuilder()

@@ -5,11 +5,10 @@ import {
   type SlashCommandStringOption,
 } from 'discord.js';
 
-import type { Command } from '../../../discord/command.js';
+import type { Command, CommandBasics } from '../../../discord/command.js';
 import { deferEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { ALL_EVENTS, eventChoices } from '../../../upstream/event-choices.js';
-import type { CommandBasics } from '../../feature.js';
 import type { WebhooksDeps } from '../feature.js';
 import { suggestWebhooks } from './webhook/autocomplete.js';
 import { enableWebhook } from './webhook/enable.js';
@@ -19,7 +18,7 @@ import { removeWebhook } from './webhook/remove.js';
 import { testWebhook } from './webhook/test.js';
 
 /** What /webhook is given: its feature's dependencies, no more. */
-export type WebhookDeps = CommandBasics & WebhooksDeps;
+export type WebhookCommandDeps = CommandBasics & WebhooksDeps;
 
 const webhookOption = (option: SlashCommandStringOption) =>
   option
@@ -28,7 +27,7 @@ const webhookOption = (option: SlashCommandStringOption) =>
     .setAutocomplete(true);
 
 /** /webhook register|test|enable|list|remove: the service's webhooks that feed this server. */
-export const webhook: Command<WebhookDeps> = {
+export const webhookCommand: Command<WebhookCommandDeps> = {
   data: new SlashCommandBuilder()
     .setName('webhook')
     .setDescription("Manage the service's webhooks for this server")
@@ -87,5 +86,5 @@ export const webhook: Command<WebhookDeps> = {
 
   autocomplete: (interaction, ctx) => suggestWebhooks(interaction, ctx),
 
-  readOnly: ({ subcommand }) => subcommand === 'list',
+  readOnly: (subcommand) => subcommand === 'list',
 };

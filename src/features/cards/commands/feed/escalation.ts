@@ -1,7 +1,7 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../../base/errors.js';
-import type { FeedDeps } from '../../../../commands/feed.js';
+import type { CardsDeps } from '../../feature.js';
 
 /**
  * The escalation options of /feed mention (event:modcall only): `escalate-after` minutes and `escalate-role`;
@@ -9,7 +9,7 @@ import type { FeedDeps } from '../../../../commands/feed.js';
  */
 export async function applyEscalation(
   interaction: ChatInputCommandInteraction,
-  ctx: Pick<FeedDeps, 'cards'>,
+  ctx: Pick<CardsDeps, 'cards'>,
   guildId: string,
   event: string,
 ): Promise<string | undefined> {
@@ -39,7 +39,7 @@ export const DEFAULT_ROLE_AFTER_MINUTES = 3;
  */
 export async function applyOnDutyFirst(
   interaction: ChatInputCommandInteraction,
-  ctx: Pick<FeedDeps, 'cards'>,
+  ctx: Pick<CardsDeps, 'cards'>,
   guildId: string,
   event: string,
 ): Promise<string | undefined> {

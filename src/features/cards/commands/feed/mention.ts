@@ -1,14 +1,20 @@
 import { PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../../base/errors.js';
-import type { FeedDeps } from '../../../../commands/feed.js';
+import type { CommandBasics } from '../../../../discord/command.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
+import type { GuildSettingsStore } from '../../../../store/guild-settings.js';
+import type { CardsDeps } from '../../feature.js';
 import { applyEscalation, applyOnDutyFirst } from './escalation.js';
+
+/** What /feed mention is given: the cards' escalation settings, and the routing's mentions. */
+export type FeedMentionDeps = Pick<CommandBasics, 'client'> &
+  Pick<CardsDeps, 'cards'> & { guilds: Pick<GuildSettingsStore, 'update'> };
 
 /** /feed mention event [role]: pings a role with an event; without a role, stops pinging for it. */
 export async function setEventMention(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedMentionDeps,
   guildId: string,
 ): Promise<void> {
   const event = interaction.options.getString('event', true);
@@ -42,7 +48,7 @@ const NOT_MENTIONABLE =
   'mention without pinging anyone. Make the role mentionable in Server Settings, or grant me that permission.';
 
 /** Whether the bot may ping roles that are not mentionable. */
-async function canMentionAnyRole(ctx: Pick<FeedDeps, 'client'>, guildId: string): Promise<boolean> {
+async function canMentionAnyRole(ctx: Pick<FeedMentionDeps, 'client'>, guildId: string): Promise<boolean> {
   const guild = await ctx.client.guilds.fetch(guildId);
   const me = guild.members.me ?? (await guild.members.fetchMe());
   return me.permissions.has(PermissionFlagsBits.MentionEveryone);

@@ -5,12 +5,12 @@ import { findMissingPermissions, readFeedChannel } from '../../../../discord/fee
 import { replyEphemeral } from '../../../../discord/reply.js';
 import { DEFAULT_SILENCE_HOURS } from '../../alert-settings.js';
 import { describeIncident } from '../../describe-health.js';
-import type { AlertsDeps } from '../alerts.js';
+import type { HealthCommandDeps } from '../command-deps.js';
 
 /** /alerts set channel [role] [silence]: where health alerts go, whom they ping, when silence is checked. */
 export async function setAlerts(
   interaction: ChatInputCommandInteraction,
-  ctx: AlertsDeps,
+  ctx: HealthCommandDeps,
   guildId: string,
 ): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
@@ -37,7 +37,7 @@ export async function setAlerts(
 /** /alerts off: no more alert messages (incidents are still tracked and shown by /alerts show and /status). */
 export async function turnAlertsOff(
   interaction: ChatInputCommandInteraction,
-  ctx: AlertsDeps,
+  ctx: HealthCommandDeps,
   guildId: string,
 ): Promise<void> {
   await ctx.health.settings.clear(guildId);
@@ -47,7 +47,7 @@ export async function turnAlertsOff(
 /** /alerts show: where alerts go, and the incidents open now. */
 export async function showAlerts(
   interaction: ChatInputCommandInteraction,
-  ctx: AlertsDeps,
+  ctx: HealthCommandDeps,
   guildId: string,
 ): Promise<void> {
   const settings = await ctx.health.settings.get(guildId);

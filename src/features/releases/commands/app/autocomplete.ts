@@ -1,7 +1,7 @@
 import type { AutocompleteInteraction } from 'discord.js';
 
 import { truncateText } from '../../../../base/truncate-text.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { loadApps } from './shared.js';
 
 const MAX_CHOICES = 25;
@@ -12,7 +12,7 @@ const MAX_NAME = 100;
  * nothing is cached (or it is over a minute old) is GET /apps asked, once for all keystrokes waiting on it.
  * Without a usable key, or when the budget says wait, there is simply nothing to suggest.
  */
-export async function suggestApps(interaction: AutocompleteInteraction, ctx: AppDeps): Promise<void> {
+export async function suggestApps(interaction: AutocompleteInteraction, ctx: AppCommandDeps): Promise<void> {
   const guildId = interaction.guildId;
   if (!guildId) {
     await interaction.respond([]);

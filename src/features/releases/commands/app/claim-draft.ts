@@ -4,7 +4,7 @@ import { UserFacingError } from '../../../../base/errors.js';
 import type { AppDraft } from '../../app-draft.js';
 import type { Draft } from '../../drafts.js';
 import { requireReleaseManager } from '../../release-managers.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 
 /** What a click on a preview that no longer exists says (restart, 15 minutes). */
 export const EXPIRED_PREVIEW = 'This preview has expired or was already answered: run the command again.';
@@ -19,7 +19,7 @@ type DraftOf<K extends AppDraft['kind']> = Draft<Extract<AppDraft, { kind: K }>>
  */
 export function findOwnDraft<K extends AppDraft['kind']>(
   interaction: ButtonInteraction | ModalSubmitInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   draftId: string,
   kinds: readonly K[],
 ): DraftOf<K> {
@@ -45,7 +45,7 @@ export function findOwnDraft<K extends AppDraft['kind']>(
  */
 export async function claimDraft<K extends AppDraft['kind']>(
   interaction: ButtonInteraction | ModalSubmitInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   draftId: string,
   ...kinds: K[]
 ): Promise<DraftOf<K>> {

@@ -13,11 +13,11 @@ import { formatName } from '../../../../embeds/format.js';
 import type { ServiceApiError } from '../../../../upstream/service-api-error.js';
 import { callService } from '../../../../upstream/service-failure.js';
 import { readDeveloperKeyInput } from '../../developer-key.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { appCustomId } from './shared.js';
 
 /** The /app key dialog and its one text input. */
-export const KEY_MODAL_ID = appCustomId('key');
+export const KEY_DIALOG_ID = appCustomId('key');
 const KEY_INPUT_ID = 'key';
 
 /**
@@ -35,7 +35,7 @@ export async function askForDeveloperKey(interaction: ChatInputCommandInteractio
     .setMaxLength(1024);
   await interaction.showModal(
     new ModalBuilder()
-      .setCustomId(KEY_MODAL_ID)
+      .setCustomId(KEY_DIALOG_ID)
       .setTitle('Developer key')
       .addLabelComponents(
         new LabelBuilder()
@@ -47,7 +47,7 @@ export async function askForDeveloperKey(interaction: ChatInputCommandInteractio
 }
 
 /** The dialog's submit: check the key with the service, then store it and show the account's name. */
-export async function saveDeveloperKey(interaction: ModalSubmitInteraction, ctx: AppDeps): Promise<void> {
+export async function saveDeveloperKey(interaction: ModalSubmitInteraction, ctx: AppCommandDeps): Promise<void> {
   const guildId = requireAdmin(interaction);
   const input = readDeveloperKeyInput(interaction.fields.getTextInputValue(KEY_INPUT_ID));
   if (!input.ok) {

@@ -3,11 +3,15 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { deferEphemeral, replyEphemeral } from '../../../../discord/reply.js';
 import { formatName } from '../../../../embeds/format.js';
 import { describeApp, describeAppLine } from '../../describe-apps.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { askService, loadApps, resolveApp } from './shared.js';
 
 /** /app list: the account's apps, the version waiting for review and since when, and where cards go. */
-export async function listApps(interaction: ChatInputCommandInteraction, ctx: AppDeps, guildId: string): Promise<void> {
+export async function listApps(
+  interaction: ChatInputCommandInteraction,
+  ctx: AppCommandDeps,
+  guildId: string,
+): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
   await deferEphemeral(interaction);
   const apps = await loadApps(ctx, guild);
@@ -21,7 +25,11 @@ export async function listApps(interaction: ChatInputCommandInteraction, ctx: Ap
 }
 
 /** /app show app: one app's versions with their review states, the waiting one first. */
-export async function showApp(interaction: ChatInputCommandInteraction, ctx: AppDeps, guildId: string): Promise<void> {
+export async function showApp(
+  interaction: ChatInputCommandInteraction,
+  ctx: AppCommandDeps,
+  guildId: string,
+): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
   await deferEphemeral(interaction);
   const app = await resolveApp(ctx, guild, interaction.options.getString('app', true));

@@ -2,12 +2,12 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../../base/errors.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 
 /** /app managers [role]: who may send and withdraw versions besides Manage Server; without a role, admins only. */
 export async function setManagers(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
   const role = interaction.options.getRole('role');

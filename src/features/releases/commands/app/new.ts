@@ -14,7 +14,7 @@ import { checkSubmission, readNewAppDetails, UPLOAD_PLACEHOLDER } from '../../bu
 import { requireReleaseManager } from '../../release-managers.js';
 import { submissionsLeft } from '../../submission-quota.js';
 import { toUploadName } from '../../upload-name.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { appCustomId, loadOptions } from './shared.js';
 import { fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
@@ -40,7 +40,7 @@ const INPUTS = [
  */
 export async function openNewAppDialog(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
@@ -83,7 +83,11 @@ export async function openNewAppDialog(
 }
 
 /** The dialog's submit: fetch and read the files, check everything against GET /options, show the preview. */
-export async function prepareNewApp(interaction: ModalSubmitInteraction, ctx: AppDeps, draftId: string): Promise<void> {
+export async function prepareNewApp(
+  interaction: ModalSubmitInteraction,
+  ctx: AppCommandDeps,
+  draftId: string,
+): Promise<void> {
   const draft = await claimDraft(interaction, ctx, draftId, 'new-app');
   const guild = await ctx.appRecords.readGuild(draft.guildId);
   await deferEphemeral(interaction);

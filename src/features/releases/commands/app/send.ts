@@ -8,13 +8,17 @@ import { ServiceApiError } from '../../../../upstream/service-api-error.js';
 import { pickKeptFields } from '../../build-submission.js';
 import { formatVersionName } from '../../release-card.js';
 import { returnSubmissionSlot, takeSubmissionSlot } from '../../submission-quota.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { askService } from './shared.js';
 import { withUploadedToken } from './submission-preview.js';
 
 /** Cancel: nothing is sent; the preview says so and loses its buttons. */
-export async function cancelSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
+export async function cancelSubmission(
+  interaction: ButtonInteraction,
+  ctx: AppCommandDeps,
+  draftId: string,
+): Promise<void> {
   await claimDraft(interaction, ctx, draftId, 'submission', 'submission-fields');
   await interaction.update({ content: 'Cancelled: nothing was sent to the service.', embeds: [], components: [] });
 }
@@ -26,7 +30,11 @@ export async function cancelSubmission(interaction: ButtonInteraction, ctx: AppD
  * many submissions are left this hour, and has the poller look at the app at once, so a watched app's new
  * release card follows.
  */
-export async function sendSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
+export async function sendSubmission(
+  interaction: ButtonInteraction,
+  ctx: AppCommandDeps,
+  draftId: string,
+): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'submission');
   const at = ctx.clock();
   const left = await takeSubmissionSlot(ctx.appRecords, guildId, at);
@@ -89,7 +97,7 @@ export async function sendSubmission(interaction: ButtonInteraction, ctx: AppDep
  * submission is already sent: a store failure here is logged, and the member still reads that it was sent.
  */
 async function keepSentFields(
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
   appId: string,
   submission: Submission,

@@ -9,36 +9,35 @@ import {
 
 import { UserFacingError } from '../../../../base/errors.js';
 import { truncateText } from '../../../../base/truncate-text.js';
-import { modalCustomId } from '../../../../discord/command.js';
+import { customIdOf } from '../../../../discord/command.js';
 import type { DeveloperCaller } from '../../../../upstream/developer-client.js';
 import type { AppSummary, DeveloperOptions } from '../../../../upstream/developer-schemas.js';
 import type { ServiceApiError } from '../../../../upstream/service-api-error.js';
 import type { AppGuild } from '../../app-records.js';
 import { callDeveloper, type DeveloperKeyDeps } from '../../developer-key.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 
-/** The command's name: the prefix of its modal and button custom ids. */
+/** The slash command's name. */
 export const APP_COMMAND = 'app';
 
-/** The custom id of an /app button or dialog: `app:<action>:<draft id>`. */
-export function appCustomId(action: string, draftId = ''): string {
-  return modalCustomId(APP_COMMAND, draftId === '' ? action : `${action}:${draftId}`);
+/** The handler of an /app button or dialog: `releases:<action>`. */
+export function appHandlerId(action: string): string {
+  return `releases:${action}`;
 }
 
-/** `[action, draftId]` of an /app custom id. */
-export function readAppCustomId(customId: string): [string, string] {
-  const [, action = '', draftId = ''] = customId.split(':');
-  return [action, draftId];
+/** The custom id of an /app button or dialog: `releases:<action>:<draft id>` (`releases:<action>` without one). */
+export function appCustomId(action: string, draftId = ''): string {
+  return draftId === '' ? appHandlerId(action) : customIdOf(appHandlerId(action), draftId);
 }
 
 /** What calling the developer API for a command needs, from the command context. */
-export function keyDeps(ctx: AppDeps): DeveloperKeyDeps {
+export function keyDeps(ctx: AppCommandDeps): DeveloperKeyDeps {
   return { records: ctx.appRecords, secrets: ctx.secrets, logger: ctx.logger, clock: ctx.clock };
 }
 
 /** One developer API call for a command (see callDeveloper): the guild's key, errors in words. */
 export function askService<T>(
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guild: AppGuild,
   action: string,
   call: (caller: DeveloperCaller) => Promise<T>,
@@ -51,7 +50,7 @@ export function askService<T>(
  * The guild's apps: from the cache while younger than `maxAgeMs` (default a minute; the poller refreshes it),
  * else GET /apps.
  */
-export function loadApps(ctx: AppDeps, guild: AppGuild, maxAgeMs?: number): Promise<AppSummary[]> {
+export function loadApps(ctx: AppCommandDeps, guild: AppGuild, maxAgeMs?: number): Promise<AppSummary[]> {
   return ctx.developerCache.apps.get(
     guild.guildId,
     () => askService(ctx, guild, 'list your apps', (caller) => ctx.developer.listApps(caller)),
@@ -60,7 +59,7 @@ export function loadApps(ctx: AppDeps, guild: AppGuild, maxAgeMs?: number): Prom
 }
 
 /** GET /options, cached for an hour per guild. */
-export function loadOptions(ctx: AppDeps, guild: AppGuild): Promise<DeveloperOptions> {
+export function loadOptions(ctx: AppCommandDeps, guild: AppGuild): Promise<DeveloperOptions> {
   return ctx.developerCache.options.get(guild.guildId, () =>
     askService(ctx, guild, 'read the allowed values (options)', (caller) => ctx.developer.getOptions(caller)),
   );
@@ -70,7 +69,7 @@ export function loadOptions(ctx: AppDeps, guild: AppGuild): Promise<DeveloperOpt
  * The app an `app` option names: the id autocomplete filled in, or an id or name typed by hand.
  * @throws UserFacingError when the account has no such app
  */
-export async function resolveApp(ctx: AppDeps, guild: AppGuild, typed: string): Promise<AppSummary> {
+export async function resolveApp(ctx: AppCommandDeps, guild: AppGuild, typed: string): Promise<AppSummary> {
   const wanted = typed.trim();
   const find = (apps: AppSummary[]) =>
     apps.find((app) => app.id === wanted) ?? apps.find((app) => app.name.toLowerCase() === wanted.toLowerCase());

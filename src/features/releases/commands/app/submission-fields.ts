@@ -17,7 +17,7 @@ import { checkSubmission } from '../../build-submission.js';
 import type { AskedField } from '../../missing-fields.js';
 import { formatVersionName } from '../../release-card.js';
 import { requireReleaseManager } from '../../release-managers.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { ALREADY_ANSWERED, findOwnDraft } from './claim-draft.js';
 import { appCustomId, confirmButtons, loadOptions, showPreview } from './shared.js';
 import { CANCEL_ACTION, fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
@@ -36,7 +36,7 @@ const FROM_DIALOG = 'Typed in the dialog';
  */
 export async function askForMissingFields(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
   draft: FieldsDraft,
 ): Promise<void> {
@@ -56,7 +56,11 @@ export async function askForMissingFields(
 }
 
 /** Fill in: opens the dialog with what was typed before, so a correction keeps the rest. */
-export async function openFieldsDialog(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
+export async function openFieldsDialog(
+  interaction: ButtonInteraction,
+  ctx: AppCommandDeps,
+  draftId: string,
+): Promise<void> {
   const draft = findOwnDraft(interaction, ctx, draftId, ['submission-fields']);
   requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
   const modal = new ModalBuilder()
@@ -72,7 +76,7 @@ export async function openFieldsDialog(interaction: ButtonInteraction, ctx: AppD
  */
 export async function completeFields(
   interaction: ModalSubmitInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   draftId: string,
 ): Promise<void> {
   const draft = findOwnDraft(interaction, ctx, draftId, ['submission-fields']);

@@ -9,7 +9,7 @@ import { UPLOAD_PLACEHOLDER } from '../../build-submission.js';
 import { formatVersionName } from '../../release-card.js';
 import { submissionsLeft } from '../../submission-quota.js';
 import { toUploadName } from '../../upload-name.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { confirmButtons, formatBytes, showPreview } from './shared.js';
 
 type SubmissionDraft = Extract<AppDraft, { kind: 'submission' }>;
@@ -47,7 +47,7 @@ export function checkGivenFile(options: DeveloperOptions, file: GivenFile): Give
  * @throws UserFacingError for a file checkGivenFile refuses, or one that did not arrive whole
  */
 export async function fetchGivenFile(
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   options: DeveloperOptions,
   file: GivenFile,
 ): Promise<{ name: string; bytes: Uint8Array }> {
@@ -59,7 +59,7 @@ export async function fetchGivenFile(
 /** Shows the checked submission with Submit and Cancel; nothing has been sent to the service yet. */
 export async function showSubmissionPreview(
   interaction: RepliableInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
   draft: SubmissionDraft,
   sources: readonly FieldSource[],

@@ -8,7 +8,7 @@ import { findMissingFields } from '../../missing-fields.js';
 import { formatVersionName } from '../../release-card.js';
 import { requireReleaseManager } from '../../release-managers.js';
 import { submissionsLeft } from '../../submission-quota.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { askService, loadOptions, resolveApp } from './shared.js';
 import { askForMissingFields } from './submission-fields.js';
 import { checkGivenFile, fetchGivenFile, showSubmissionPreview } from './submission-preview.js';
@@ -31,7 +31,7 @@ export const FROM_LAST_SENT = 'Kept from the last submission sent from here';
  */
 export async function prepareSubmission(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);

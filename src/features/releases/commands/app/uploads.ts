@@ -5,13 +5,13 @@ import { formatInlineCode } from '../../../../embeds/format.js';
 import { formatDuration } from '../../../../embeds/time.js';
 import { UPLOAD_LIFETIME_MS } from '../../../../upstream/developer-schemas.js';
 import { requireReleaseManager } from '../../release-managers.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { askService, formatBytes } from './shared.js';
 
 /** /app uploads: the uploads no version uses yet, with the time left before the service deletes them (24 h). */
 export async function listUploads(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);

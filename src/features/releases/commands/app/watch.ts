@@ -4,7 +4,7 @@ import { UserFacingError } from '../../../../base/errors.js';
 import { readFeedChannel, requirePostableChannel } from '../../../../discord/feed-channel.js';
 import { deferEphemeral, replyEphemeral } from '../../../../discord/reply.js';
 import { formatName } from '../../../../embeds/format.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { resolveApp } from './shared.js';
 
 /**
@@ -12,7 +12,11 @@ import { resolveApp } from './shared.js';
  * review moves; an outcome pings the role. The first card (the waiting version, or the latest) follows with
  * the next poll, which is asked for at once.
  */
-export async function watchApp(interaction: ChatInputCommandInteraction, ctx: AppDeps, guildId: string): Promise<void> {
+export async function watchApp(
+  interaction: ChatInputCommandInteraction,
+  ctx: AppCommandDeps,
+  guildId: string,
+): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');
   await requirePostableChannel(channel);
   const role = interaction.options.getRole('role');
@@ -49,7 +53,7 @@ export async function watchApp(interaction: ChatInputCommandInteraction, ctx: Ap
 /** /app unwatch app: no more cards for the app; the posted ones stay in the channel. */
 export async function unwatchApp(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
   const typed = interaction.options.getString('app', true).trim();

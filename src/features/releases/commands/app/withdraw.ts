@@ -7,7 +7,7 @@ import { formatState } from '../../describe-apps.js';
 import { refreshCard } from '../../follow-app.js';
 import { formatVersionName } from '../../release-card.js';
 import { requireReleaseManager } from '../../release-managers.js';
-import type { AppDeps } from '../app.js';
+import type { AppCommandDeps } from '../app.js';
 import { claimDraft } from './claim-draft.js';
 import { askService, confirmButtons, resolveApp, showPreview } from './shared.js';
 
@@ -20,7 +20,7 @@ export const KEEP_ACTION = 'keep';
  */
 export async function confirmWithdrawal(
   interaction: ChatInputCommandInteraction,
-  ctx: AppDeps,
+  ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
   const guild = await ctx.appRecords.readGuild(guildId);
@@ -55,7 +55,11 @@ export async function confirmWithdrawal(
 }
 
 /** Keep it: nothing is withdrawn. */
-export async function keepSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
+export async function keepSubmission(
+  interaction: ButtonInteraction,
+  ctx: AppCommandDeps,
+  draftId: string,
+): Promise<void> {
   await claimDraft(interaction, ctx, draftId, 'withdrawal');
   await interaction.update({ content: 'Nothing was withdrawn.', embeds: [], components: [] });
 }
@@ -64,7 +68,11 @@ export async function keepSubmission(interaction: ButtonInteraction, ctx: AppDep
  * Withdraw: DELETE /apps/:id/submissions/pending, then the version's release card shows who withdrew it, at
  * once, and the poller looks at the app for the service's new state.
  */
-export async function withdrawSubmission(interaction: ButtonInteraction, ctx: AppDeps, draftId: string): Promise<void> {
+export async function withdrawSubmission(
+  interaction: ButtonInteraction,
+  ctx: AppCommandDeps,
+  draftId: string,
+): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'withdrawal');
   await interaction.deferUpdate();
   const guild = await ctx.appRecords.readGuild(guildId);

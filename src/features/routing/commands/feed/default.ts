@@ -1,13 +1,13 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
-import type { FeedDeps } from '../../../../commands/feed.js';
 import { readFeedChannel, requireFeedChannel } from '../../../../discord/feed-channel.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
+import type { FeedRoutingDeps } from '../command-deps.js';
 
 /** /feed default channel: where every event without a channel of its own goes. */
 export async function setDefaultChannel(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedRoutingDeps,
   guildId: string,
 ): Promise<void> {
   const channel = await readFeedChannel(interaction, ctx.client, guildId, 'channel');

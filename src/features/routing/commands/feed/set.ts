@@ -1,7 +1,6 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../../base/errors.js';
-import type { FeedDeps } from '../../../../commands/feed.js';
 import { readFeedChannel, requireFeedChannel } from '../../../../discord/feed-channel.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
 import type { GuildSettings } from '../../../../store/guild-settings.js';
@@ -15,6 +14,7 @@ import {
   withRule,
   type RuleScope,
 } from '../../route-rules.js';
+import type { FeedRoutingDeps } from '../command-deps.js';
 
 function scopeOf(interaction: ChatInputCommandInteraction): RuleScope {
   return readRuleScope({
@@ -27,7 +27,7 @@ function scopeOf(interaction: ChatInputCommandInteraction): RuleScope {
 /** /feed set event channel [server] [case-type] [mention]: a rule that sends those events to a channel. */
 export async function setEventChannel(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedRoutingDeps,
   guildId: string,
 ): Promise<void> {
   const scope = scopeOf(interaction);
@@ -50,7 +50,7 @@ export async function setEventChannel(
 /** /feed off event [server] [case-type]: those events are stored and counted as muted, never posted. */
 export async function turnEventOff(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedRoutingDeps,
   guildId: string,
 ): Promise<void> {
   const scope = scopeOf(interaction);
@@ -65,7 +65,7 @@ export async function turnEventOff(
 /** /feed clear event [server] [case-type]: removes that rule; the events follow the next matching rule. */
 export async function clearRule(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedRoutingDeps,
   guildId: string,
 ): Promise<void> {
   const scope = scopeOf(interaction);

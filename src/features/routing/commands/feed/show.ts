@@ -1,9 +1,9 @@
 import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { fitLines } from '../../../../base/truncate-text.js';
-import type { FeedDeps } from '../../../../commands/feed.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
 import { describeRules, SPECIFICITY_ORDER } from '../../route-rules.js';
+import type { FeedRoutingDeps } from '../command-deps.js';
 
 /** Discord's limit on a message's content. */
 const MAX_CONTENT = 2_000;
@@ -11,7 +11,7 @@ const MAX_CONTENT = 2_000;
 /** /feed show: every rule, most specific first, and whom each pings. */
 export async function showRoutes(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedRoutingDeps,
   guildId: string,
 ): Promise<void> {
   const settings = await ctx.guilds.get(guildId);

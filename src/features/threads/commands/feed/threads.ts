@@ -1,11 +1,15 @@
 import { ChannelType, PermissionFlagsBits, type ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../../base/errors.js';
-import type { FeedDeps } from '../../../../commands/feed.js';
+import type { CommandBasics } from '../../../../discord/command.js';
 import { findMissingPermissions } from '../../../../discord/feed-channel.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
-import type { GuildSettings } from '../../../../store/guild-settings.js';
+import type { GuildSettings, GuildSettingsStore } from '../../../../store/guild-settings.js';
 import { channelOf, resolveRoute } from '../../../../store/routing-rules.js';
+import type { ThreadsDeps } from '../../feature.js';
+
+/** What /feed threads is given: the session threads, and the routing (where session cards are posted). */
+export type FeedThreadsDeps = Pick<CommandBasics, 'client'> & ThreadsDeps & { guilds: Pick<GuildSettingsStore, 'get'> };
 
 /** What the bot needs where session cards are posted to open a thread from each and post in it, with why. */
 const THREAD_PERMISSIONS = [
@@ -25,7 +29,7 @@ const THREAD_PERMISSIONS = [
  */
 export async function setSessionThreads(
   interaction: ChatInputCommandInteraction,
-  ctx: FeedDeps,
+  ctx: FeedThreadsDeps,
   guildId: string,
 ): Promise<void> {
   const on = interaction.options.getBoolean('on', true);

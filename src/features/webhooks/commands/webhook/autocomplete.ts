@@ -4,7 +4,7 @@ import { truncateText } from '../../../../base/truncate-text.js';
 import { isAdmin } from '../../../../discord/require-admin.js';
 import { describeEvents } from '../../../../upstream/event-choices.js';
 import { webhookName } from '../../find-webhook.js';
-import type { WebhookDeps } from '../webhook.js';
+import type { WebhookCommandDeps } from '../webhook.js';
 
 /** Discord shows at most 25 suggestions, each named in at most 100 characters. */
 const MAX_CHOICES = 25;
@@ -16,7 +16,7 @@ const MAX_NAME = 100;
  */
 export async function suggestWebhooks(
   interaction: AutocompleteInteraction,
-  ctx: Pick<WebhookDeps, 'hooks'>,
+  ctx: Pick<WebhookCommandDeps, 'hooks'>,
 ): Promise<void> {
   if (!isAdmin(interaction) || !interaction.guildId) {
     await interaction.respond([]);

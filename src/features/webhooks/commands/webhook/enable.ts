@@ -4,12 +4,12 @@ import { replyEphemeral } from '../../../../discord/reply.js';
 import { switchWebhookOn } from '../../enable-webhook.js';
 import { findGuildHook, requireServiceId } from '../../find-webhook.js';
 import { openServerKey } from '../../server-key.js';
-import type { WebhookDeps } from '../webhook.js';
+import type { WebhookCommandDeps } from '../webhook.js';
 
 /** /webhook enable [webhook]: switches a webhook the service turned off (after 20 failures) back on. */
 export async function enableWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: WebhookDeps,
+  ctx: WebhookCommandDeps,
   guildId: string,
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));

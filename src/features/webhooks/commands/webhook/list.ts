@@ -3,7 +3,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 import { replyEphemeral } from '../../../../discord/reply.js';
 import { MAX_WEBHOOKS_PER_KEY } from '../../../../upstream/schemas.js';
 import { describeHook } from '../../describe-hook.js';
-import type { WebhookDeps } from '../webhook.js';
+import type { WebhookCommandDeps } from '../webhook.js';
 
 // The service tells nobody when it switches a webhook off, and offers no way to ask.
 const STATE_NOTE =
@@ -13,7 +13,7 @@ const STATE_NOTE =
 /** /webhook list: the guild's webhooks and what the intake saw of each. */
 export async function listWebhooks(
   interaction: ChatInputCommandInteraction,
-  ctx: WebhookDeps,
+  ctx: WebhookCommandDeps,
   guildId: string,
 ): Promise<void> {
   const hooks = await ctx.hooks.listForGuild(guildId);

@@ -8,7 +8,7 @@ import { describeEvents, expandEventChoice } from '../../../../upstream/event-ch
 import { MAX_WEBHOOKS_PER_KEY } from '../../../../upstream/schemas.js';
 import { callService } from '../../../../upstream/service-failure.js';
 import { openServerKey } from '../../server-key.js';
-import type { WebhookDeps } from '../webhook.js';
+import type { WebhookCommandDeps } from '../webhook.js';
 
 /**
  * /webhook register events:<event|all>: registers a webhook with the service for this guild and keeps its
@@ -16,7 +16,7 @@ import type { WebhookDeps } from '../webhook.js';
  */
 export async function registerWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: WebhookDeps,
+  ctx: WebhookCommandDeps,
   guildId: string,
 ): Promise<void> {
   const events = expandEventChoice(interaction.options.getString('events', true));

@@ -2,7 +2,7 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { replyEphemeral } from '../../../../discord/reply.js';
 import { findGuildHook, webhookName } from '../../find-webhook.js';
-import type { WebhookDeps } from '../webhook.js';
+import type { WebhookCommandDeps } from '../webhook.js';
 
 /**
  * /webhook remove [webhook]: forgets a webhook here. The service documents no delete (upstream-api.md §4.2),
@@ -10,7 +10,7 @@ import type { WebhookDeps } from '../webhook.js';
  */
 export async function removeWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: WebhookDeps,
+  ctx: WebhookCommandDeps,
   guildId: string,
 ): Promise<void> {
   const hook = await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook'));

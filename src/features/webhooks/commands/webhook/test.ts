@@ -5,7 +5,7 @@ import { findGuildHook, requireServiceId } from '../../find-webhook.js';
 import { describePing } from '../../ping-result.js';
 import { pingWebhook } from '../../ping-webhook.js';
 import { openServerKey } from '../../server-key.js';
-import type { WebhookDeps } from '../webhook.js';
+import type { WebhookCommandDeps } from '../webhook.js';
 
 /**
  * /webhook test [webhook]: asks the service to ping the webhook and waits for the ping at our own intake, so
@@ -13,7 +13,7 @@ import type { WebhookDeps } from '../webhook.js';
  */
 export async function testWebhook(
   interaction: ChatInputCommandInteraction,
-  ctx: WebhookDeps,
+  ctx: WebhookCommandDeps,
   guildId: string,
 ): Promise<void> {
   const hook = requireServiceId(await findGuildHook(ctx.hooks, guildId, interaction.options.getString('webhook')));
