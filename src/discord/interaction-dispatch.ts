@@ -53,6 +53,7 @@ interface InteractionPlace {
   /** A button's or dialog's handler (`<feature>:<name>`), never the rest of its custom id (a typed search). */
   handler?: string;
   guildId: string | null;
+  /** Discord's name for the interaction's kind, as log lines have always said it (a dialog is a modal). */
   kind: 'command' | 'autocomplete' | 'modal' | 'button';
 }
 
@@ -236,7 +237,7 @@ async function answerFailure(
   }
 }
 
-/** Everything typed into a modal's text inputs: kept out of any log line, whatever an error says. */
+/** Everything typed into a dialog's text inputs: kept out of any log line, whatever an error says. */
 function typedValues(interaction: ModalSubmitInteraction): string[] {
   return [...interaction.fields.fields.values()].flatMap((field) =>
     field.type === ComponentType.TextInput ? [field.value] : [],
