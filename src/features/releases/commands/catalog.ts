@@ -27,7 +27,7 @@ const CATALOG_COMMAND = 'store';
 /** The handler of the catalog's Previous and Next: `releases:catalog:<prev|next>:<page>:<search>`. */
 const CATALOG_PAGE_BUTTON = 'releases:catalog';
 /** The catalog's one cache entry: it is the same whoever asks. */
-const CATALOG_CACHE_KEY = 'store';
+const CATALOG_CACHE_KEY = 'catalog';
 const MAX_SEARCH = 50;
 
 /**
