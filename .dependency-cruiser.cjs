@@ -2,17 +2,22 @@
  * The layers of the code and the one rule between them: nothing imports upward, and no feature reaches into
  * another's internals (ARCHITECTURE.md, "Layers"). `npm test` runs this check (npm run check:layers).
  *
- *   composition   src/*.ts                      (bot.ts, start-feed.ts, main.ts …): may import anything
- *   commands      commands/                     may import features and everything below
- *   features      src/features/<feature>/       may import feed/intake/embeds and the bottom; another feature
- *                                               only through its index.ts
- *   feed, intake  src/feed, src/intake, src/embeds
- *   bottom        src/upstream, src/store, src/discord
- *   base          src/base                      clock, config, logger, errors, timers
+ *   composition     src/*.ts                    (bot.ts, start-feed.ts, main.ts …): may import anything
+ *   shared commands src/commands/               /feed, /status: may import the features only through their
+ *                                               index.ts (and the features' list); imported by the composition
+ *                                               root alone
+ *   features        src/features/<feature>/     may import feed/intake/embeds and the bottom; another feature
+ *                                               only through its index.ts. Its commands/ (its slash commands,
+ *                                               buttons and dialogs) sit above the rest of it: only its own
+ *                                               index.ts and the features' list (src/features/index.ts) take them
+ *   feed, intake    src/feed, src/intake, src/embeds
+ *   bottom          src/upstream, src/store, src/discord
+ *   base            src/base                    clock, config, logger, errors, timers
  */
 const BOTTOM = '^src/(upstream|store|discord)/';
 const MIDDLE = '^src/(feed|intake|embeds)/';
 const FEATURES = '^src/features/';
+const SHARED_COMMANDS = '^src/commands/';
 const TOP = '^src/[^/]+[.]ts$';
 
 /** A rule that `from` imports nothing matching any of `to`. */
@@ -31,38 +36,60 @@ module.exports = {
       MIDDLE,
       FEATURES,
       TOP,
-      '^commands/',
     ]),
     forbid('store-imports-only-base', 'the store and its engines import nothing but base and upstream', '^src/store/', [
       '^src/discord/',
       MIDDLE,
       FEATURES,
       TOP,
-      '^commands/',
     ]),
     forbid('upstream-imports-only-base', 'the service clients import nothing but base', '^src/upstream/', [
       '^src/(store|discord)/',
       MIDDLE,
       FEATURES,
       TOP,
-      '^commands/',
     ]),
     forbid('discord-stays-at-the-bottom', 'src/discord imports nothing above the bottom layer', '^src/discord/', [
       MIDDLE,
       FEATURES,
       TOP,
-      '^commands/',
     ]),
     forbid('feed-and-intake-below-features', 'the feed, the intake and the embeds import no feature', MIDDLE, [
       FEATURES,
       TOP,
-      '^commands/',
     ]),
-    forbid('features-below-commands', 'a feature imports no command and not the composition root', FEATURES, [
+    forbid('features-below-the-root', 'a feature imports not the composition root', FEATURES, [TOP]),
+    forbid('shared-commands-below-the-root', 'a shared command imports not the composition root', SHARED_COMMANDS, [
       TOP,
-      '^commands/',
     ]),
-    forbid('commands-below-the-root', 'a command imports not the composition root', '^commands/', [TOP]),
+    {
+      name: 'only-the-root-takes-shared-commands',
+      comment: 'nothing but the composition root imports the shared commands (src/commands/)',
+      severity: 'error',
+      from: { pathNot: [TOP, SHARED_COMMANDS] },
+      to: { path: SHARED_COMMANDS },
+    },
+    {
+      name: 'shared-commands-through-index',
+      comment: "a shared command uses a feature only through that feature's index.ts (or the features' list)",
+      severity: 'error',
+      from: { path: SHARED_COMMANDS },
+      to: { path: FEATURES, pathNot: ['^src/features/[^/]+/index[.]ts$', '^src/features/index[.]ts$'] },
+    },
+    {
+      name: 'commands-above-their-feature',
+      comment: "a feature's commands/ are taken only by its own index.ts and the features' list, not by its logic",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/', pathNot: '^src/features/[^/]+/(commands/|index[.]ts$)' },
+      to: { path: '^src/features/$1/commands/' },
+    },
+    {
+      name: 'the-list-takes-commands-whole',
+      comment: "the features' list takes a feature's commands through their index.ts (what they all are)",
+      severity: 'error',
+      from: { path: '^src/features/index[.]ts$' },
+      to: { path: '^src/features/[^/]+/commands/', pathNot: '^src/features/[^/]+/commands/index[.]ts$' },
+    },
     {
       name: 'no-feature-internals',
       comment: "a feature uses another feature only through that feature's index.ts",

@@ -12,7 +12,6 @@ COPY scripts/check-node.cjs ./scripts/check-node.cjs
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY commands ./commands
 COPY scripts ./scripts
 RUN npm run build
 # Production dependencies only; the runtime stage copies the folder.

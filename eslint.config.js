@@ -26,8 +26,8 @@ export default tseslint.config(
     },
   },
   {
-    // What `npm start` ships (src/, commands/) never reaches into the tests, the fakes, the demo or the scripts.
-    files: ['src/**/*.ts', 'commands/**/*.ts'],
+    // What `npm start` ships (src/) never reaches into the tests, the fakes, the demo or the scripts.
+    files: ['src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -35,8 +35,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: '(^|/)(test|fakes|demo|scripts|bench)/',
-              message:
-                'src/ and commands/ ship with npm start: they must not import tests, fakes, the demo or scripts.',
+              message: 'src/ ships with npm start: it must not import tests, fakes, the demo or scripts.',
             },
           ],
         },

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pretty from 'pino-pretty';
 
-import { COMMANDS } from '../commands/index.js';
 import { startFakeDiscord, type FakeDiscord, type FakeMessage } from '../fakes/discord/index.js';
 import { startFakeService } from '../fakes/service/index.js';
 import { parseConfig } from '../src/base/config.js';
 import { createLogger } from '../src/base/logger.js';
 import { startBot } from '../src/bot.js';
+import { COMMANDS } from '../src/commands/index.js';
 import { registerCommands } from '../src/discord/register-commands.js';
 import { digestModule } from '../src/features/digest/store/digest-module.js';
 import { askTheRecord } from './ask-record.js';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DiscordAPIError, REST } from 'discord.js';
 
-import { COMMANDS } from '../commands/index.js';
 import { loadConfigFieldsOrExit } from '../src/base/config.js';
+import { COMMANDS } from '../src/commands/index.js';
 import { INVITE_PERMISSIONS, invitePermissions, inviteUrl } from '../src/discord/invite.js';
 import { fetchApplicationId, registerCommands } from '../src/discord/register-commands.js';
 

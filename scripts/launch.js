@@ -24,7 +24,7 @@ const ENTRIES = {
   'retry-set-aside': 'dist/scripts/retry-set-aside.js',
 };
 /** What the build compiles (tsconfig.build.json): newer sources than the build make it stale. */
-const SOURCES = ['src', 'commands', 'scripts', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const name = process.argv[2] ?? '';

@@ -1,10 +1,11 @@
 import { Events } from 'discord.js';
 
-import { bindCommands } from '../commands/index.js';
 import type { BackoffPolicy } from './base/backoff.js';
 import type { BridgeMetrics } from './base/metrics.js';
 import { StartupError } from './base/startup-error.js';
 import { RUNTIME_TIMERS } from './base/timers.js';
+import { bindAllInteractions } from './commands/index.js';
+import { LEGACY_CUSTOM_IDS } from './commands/legacy-custom-ids.js';
 import { checkToken, isTokenRefused, logGatewayShards, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { setGlobalRateShare } from './discord/global-rate-share.js';
@@ -107,9 +108,10 @@ export async function startFeed(
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
   attachInteractionDispatcher(
     discord,
-    bindCommands(features, { client: discord, clock: parts.clock, logger }),
+    bindAllInteractions(features, { client: discord, clock: parts.clock, logger }),
     logger,
     {
+      legacyCustomIds: LEGACY_CUSTOM_IDS,
       onAction: async (action) => {
         for (const feature of list) await feature.onAction?.(action);
       },

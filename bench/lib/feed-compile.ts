@@ -8,7 +8,7 @@ import { ROOT, runTsc } from './run-tsc.js';
 import { startFlags } from './start-flags.js';
 
 /**
- * Compiles the bot process of feed.rss_mb (lib/feed-bot-child.ts and everything it imports: src/, commands/)
+ * Compiles the bot process of feed.rss_mb (lib/feed-bot-child.ts and everything it imports in src/)
  * to plain JavaScript, as `npm start` runs the bot. Under `--import tsx` Node 20 runs the loader's hooks on a
  * thread of their own, with a V8 isolate of its own: ~35 MB of RSS that is tsx's, not the bot's.
  * Type errors are not checked here (`--noCheck`, `npm test` does that): only the emitted JavaScript matters.

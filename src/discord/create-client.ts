@@ -9,8 +9,9 @@ export interface DiscordClientOptions {
 
 /**
  * What discord.js keeps: only what the bot reads. It reads guilds, channels and roles (kept whole: discord.js
- * cannot limit those) and its own member, for permission checks (admin/feed-channel.ts, commands/feed/mention.ts);
- * a member or user arriving with an interaction is read from the interaction, which holds it uncached. Messages
+ * cannot limit those) and its own member, for permission checks (discord/feed-channel.ts, /feed mention's
+ * features/cards/commands/feed/mention.ts); a member or user arriving with an interaction is read from the
+ * interaction, which holds it uncached. Messages
  * go out through REST (discord/posting/poster.ts) and a button's message is the interaction's own, so none is
  * kept; nor emojis, stickers, presences, reactions, voice states, thread members, bans, invites, scheduled
  * events or stage instances, which a large server sends in every GUILD_CREATE and the bot never reads.

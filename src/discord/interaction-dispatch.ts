@@ -12,7 +12,8 @@ import {
 
 import { UserFacingError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
-import { commandOfCustomId, type BoundCommand } from './command.js';
+import type { BoundCommand, BoundInteractions } from './command.js';
+import { routeInteractions, type LegacyCustomId, type RoutedId } from './interaction-routes.js';
 import { toLoggableError } from './log-error.js';
 import { watchQueuedInteractions } from './queued-interactions.js';
 import { replyEphemeral } from './reply.js';
@@ -27,6 +28,8 @@ export const UNKNOWN_COMMAND =
 /** How an admin action ended, as the audit log records it. */
 export interface DispatchedAction {
   interaction: ChatInputCommandInteraction | ModalSubmitInteraction | ButtonInteraction;
+  /** The slash command the user knows the action by: the command itself, or the one a button or dialog is of. */
+  command: string;
   guildId: string;
   result: 'done' | 'refused' | 'failed';
   /** The refusal the user was shown. */
@@ -39,57 +42,59 @@ export interface DispatchOptions {
    * see Command.readOnly): the audit log. Its failure is logged and changes nothing for the user.
    */
   onAction?: (action: DispatchedAction) => Promise<void>;
+  /** Custom ids of earlier versions, still on posted messages, and the handlers that answer them now. */
+  legacyCustomIds?: readonly LegacyCustomId[];
 }
 
 /** Where an interaction was headed, for log lines: names and ids only, never an option's value. */
 interface InteractionPlace {
   command: string;
   subcommand?: string;
+  /** A button's or dialog's handler (`<feature>:<name>`), never the rest of its custom id (a typed search). */
+  handler?: string;
   guildId: string | null;
+  /** Discord's name for the interaction's kind, as log lines have always said it (a dialog is a modal). */
   kind: 'command' | 'autocomplete' | 'modal' | 'button';
 }
 
 /**
- * The one interactionCreate handler: routes slash commands, autocomplete, modal submits and button clicks to
- * their command (modals and buttons by the `<command>:` prefix of their custom id).
+ * The one interactionCreate handler: routes slash commands and autocomplete to their command, and dialog submits
+ * and button clicks to the handler of the feature that owns their custom id (`<feature>:<name>`, see
+ * interaction-routes.ts; an earlier version's id through `options.legacyCustomIds`).
  * A {@link UserFacingError} is shown to the user as it is; anything else is logged with where it happened
  * and answered with {@link GENERIC_FAILURE}. Every answer is ephemeral. The returned function never rejects.
  */
 export function createInteractionDispatcher(
-  commands: readonly BoundCommand[],
+  interactions: BoundInteractions,
   logger: Logger,
   options: DispatchOptions = {},
 ): (interaction: Interaction) => Promise<void> {
-  const byName = new Map(commands.map((command) => [command.data.name, command]));
+  const routes = routeInteractions(interactions, options.legacyCustomIds);
 
+  /** Runs `work` (undefined: nobody answers it here), answers a failure, then tells the audit log. */
   const run = async (
     interaction: DispatchedAction['interaction'],
     place: InteractionPlace,
-    work: (command: BoundCommand) => Promise<void>,
+    work: (() => Promise<void>) | undefined,
+    readOnly: () => boolean,
     typed: string[] = [],
   ) => {
-    const command = byName.get(place.command);
     let result: DispatchedAction['result'] = 'done';
     let detail: string | null = null;
     try {
-      if (!command) throw new UserFacingError(UNKNOWN_COMMAND);
-      await work(command);
+      if (!work) throw new UserFacingError(UNKNOWN_COMMAND);
+      await work();
     } catch (error) {
       result = error instanceof UserFacingError ? 'refused' : 'failed';
       if (error instanceof UserFacingError) detail = capitalise(error.message);
       await answerFailure(interaction, place, error, typed, logger);
     }
-    const target = interaction.isButton()
-      ? { customId: interaction.customId }
-      : place.subcommand
-        ? { subcommand: place.subcommand }
-        : {};
     if (!options.onAction || !interaction.guildId) return;
     // After the answer: recording never delays it, and its failure (thrown or rejected) is the host's to see,
     // not the user's.
     try {
-      if (command?.readOnly?.(target)) return;
-      await options.onAction({ interaction, guildId: interaction.guildId, result, detail });
+      if (readOnly()) return;
+      await options.onAction({ interaction, command: place.command, guildId: interaction.guildId, result, detail });
     } catch (error) {
       logger.error({ ...place, err: toLoggableError(error, typed) }, 'recording an admin action failed');
     }
@@ -104,34 +109,32 @@ export function createInteractionDispatcher(
         kind: 'command',
         ...(subcommand ? { subcommand } : {}),
       };
-      await run(interaction, place, (command) => command.execute(interaction));
-    } else if (interaction.isModalSubmit()) {
-      const place: InteractionPlace = {
-        command: commandOfCustomId(interaction.customId),
-        guildId: interaction.guildId,
-        kind: 'modal',
-      };
+      const command = routes.command(interaction.commandName);
       await run(
         interaction,
         place,
-        async (command) => {
-          if (!command.submitModal) throw new UserFacingError(UNKNOWN_COMMAND);
-          await command.submitModal(interaction);
-        },
+        command && (() => command.execute(interaction)),
+        () => command?.readOnly?.(subcommand ?? undefined) === true,
+      );
+    } else if (interaction.isModalSubmit()) {
+      const routed = routes.dialog(interaction.customId);
+      await run(
+        interaction,
+        componentPlace(interaction, routed, 'modal'),
+        routed && (() => routed.handler.run(interaction, routed.args)),
+        () => routed?.handler.readOnly?.(routed.args) === true,
         typedValues(interaction),
       );
     } else if (interaction.isButton()) {
-      const place: InteractionPlace = {
-        command: commandOfCustomId(interaction.customId),
-        guildId: interaction.guildId,
-        kind: 'button',
-      };
-      await run(interaction, place, async (command) => {
-        if (!command.button) throw new UserFacingError(UNKNOWN_COMMAND);
-        await command.button(interaction);
-      });
+      const routed = routes.button(interaction.customId);
+      await run(
+        interaction,
+        componentPlace(interaction, routed, 'button'),
+        routed && (() => routed.handler.run(interaction, routed.args)),
+        () => routed?.handler.readOnly?.(routed.args) === true,
+      );
     } else if (interaction.isAutocomplete()) {
-      await suggest(interaction, byName.get(interaction.commandName), logger);
+      await suggest(interaction, routes.command(interaction.commandName), logger);
     }
   };
 
@@ -159,11 +162,11 @@ export function createInteractionDispatcher(
  */
 export function attachInteractionDispatcher(
   client: Client,
-  commands: readonly BoundCommand[],
+  interactions: BoundInteractions,
   logger: Logger,
   options: DispatchOptions = {},
 ): () => void {
-  const dispatch = createInteractionDispatcher(commands, logger, options);
+  const dispatch = createInteractionDispatcher(interactions, logger, options);
   const queued = watchQueuedInteractions(client, logger);
   const listener = (interaction: Interaction) => {
     if (queued.answeredWhileQueued(interaction)) return;
@@ -174,6 +177,21 @@ export function attachInteractionDispatcher(
     client.off(Events.InteractionCreate, listener);
     queued.detach();
   };
+}
+
+/**
+ * Where a click or a dialog was headed: its handler and the command a user knows it by; one nobody answers is
+ * named by its custom id's first part.
+ */
+function componentPlace(
+  interaction: ButtonInteraction | ModalSubmitInteraction,
+  routed: RoutedId<unknown> | undefined,
+  kind: 'modal' | 'button',
+): InteractionPlace {
+  const { customId, guildId } = interaction;
+  return routed
+    ? { command: routed.handler.command, handler: routed.handler.id, guildId, kind }
+    : { command: customId.split(':')[0] ?? customId, guildId, kind };
 }
 
 async function suggest(
@@ -219,7 +237,7 @@ async function answerFailure(
   }
 }
 
-/** Everything typed into a modal's text inputs: kept out of any log line, whatever an error says. */
+/** Everything typed into a dialog's text inputs: kept out of any log line, whatever an error says. */
 function typedValues(interaction: ModalSubmitInteraction): string[] {
   return [...interaction.fields.fields.values()].flatMap((field) =>
     field.type === ComponentType.TextInput ? [field.value] : [],

@@ -41,14 +41,6 @@ export interface BotParts {
   metrics: Pick<BridgeMetrics, 'guildBackoff'>;
 }
 
-/** What every slash command may use, whatever its feature. */
-export interface CommandBasics {
-  /** The discord.js client: channels, roles and permissions of the server a command came from. */
-  client: Client;
-  clock: Clock;
-  logger: Logger;
-}
-
 /**
  * Work a feature does on its own time (polling, escalating, checking health). It runs in the one process that
  * holds the gateway, like the slash commands, so each thing it posts is posted once per deployment. Started and
@@ -65,7 +57,10 @@ export interface Job {
  * retention, and what it hears of the rest. The bot is composed from a list of these (src/features/index.ts).
  */
 export interface Feature<Deps extends object = object> {
-  /** What its slash commands are given (commands/<command>.ts names the shape). */
+  /**
+   * What its slash commands, buttons and dialogs are given, beside the basics: the features' list binds its
+   * `commands/` (src/features/<name>/commands/index.ts) to it.
+   */
   deps: Deps;
   jobs?: readonly Job[];
   /** Drops what is past its retention; run every hour with the time. */

@@ -1,18 +1,34 @@
+import {
+  bindInteractions,
+  joinInteractions,
+  type BoundInteractions,
+  type Command,
+  type CommandBasics,
+  type Interactions,
+} from '../discord/command.js';
 import type { StoreModule } from '../store/store-module.js';
+import { auditInteractions } from './audit/commands/index.js';
 import { createAuditFeature } from './audit/feature.js';
 import { auditModule } from './audit/store/audit-module.js';
+import { cardsInteractions } from './cards/commands/index.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
+import { digestInteractions } from './digest/commands/index.js';
 import { createDigestFeature, type DigestTimings } from './digest/feature.js';
 import { digestModule } from './digest/store/digest-module.js';
+import { dutyInteractions } from './duty/commands/index.js';
 import { createDutyFeature, type DutyTimings } from './duty/feature.js';
 import { dutyModule } from './duty/store/duty-module.js';
 import type { BotParts, Feature } from './feature.js';
+import { healthInteractions } from './health/commands/index.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
+import { recordInteractions } from './record/commands/index.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
 import { recordModule } from './record/store/record-module.js';
+import { releasesInteractions } from './releases/commands/index.js';
 import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
 import { createRoutingFeature } from './routing/feature.js';
 import { createThreadsFeature, type ThreadTimings } from './threads/feature.js';
+import { webhooksInteractions } from './webhooks/commands/index.js';
 import { createWebhooksFeature } from './webhooks/feature.js';
 
 /**
@@ -34,11 +50,13 @@ export interface FeatureTimings {
 }
 
 /**
- * Every feature of the bot, made from the shared parts. A new feature is one more line here (and its commands'
- * in commands/index.ts); the rest of the bot takes it from {@link featureList}.
+ * Every feature of the bot, made from the shared parts. A new feature is one more line here, and its commands'
+ * line in {@link FEATURE_INTERACTIONS}; the rest of the bot takes it from {@link featureList}.
  */
 export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
-  const health = createHealthFeature(parts, timings.health);
+  const webhooks = createWebhooksFeature(parts);
+  // An alert's Re-enable and Send test act on a webhook.
+  const health = createHealthFeature(parts, webhooks.deps, timings.health);
   const duty = createDutyFeature(parts, timings.duty, {
     // A running session short of staff is a health incident like any other: one alert, edited, resolved.
     onCoverage: (guildId, shortfall) => health.monitor.noteCoverage(guildId, shortfall),
@@ -66,7 +84,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     onModcallHandled: (guildId) => threads.recordChanged([guildId]),
   });
   return {
-    webhooks: createWebhooksFeature(parts),
+    webhooks,
     routing: createRoutingFeature(parts),
     health,
     cards,
@@ -88,6 +106,39 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
 }
 
 export type Features = ReturnType<typeof createFeatures>;
+
+/**
+ * What each feature answers in Discord: its slash commands, buttons and dialogs (its `commands/index.ts`), known
+ * without a store or a connection (deploy-commands registers the commands' definitions), each bound to its own
+ * feature's deps by {@link bindFeatureInteractions}. Every feature has its line, in the order its commands are
+ * registered; a feature whose commands need another's deps is handed them in {@link createFeatures}.
+ */
+export const FEATURE_INTERACTIONS: { [Name in keyof Features]: Interactions<CommandBasics & Features[Name]['deps']> } =
+  {
+    webhooks: webhooksInteractions,
+    health: healthInteractions,
+    audit: auditInteractions,
+    releases: releasesInteractions,
+    record: recordInteractions,
+    duty: dutyInteractions,
+    digest: digestInteractions,
+    cards: cardsInteractions,
+    routing: {},
+    threads: {},
+  };
+
+/** Every feature's slash commands, in the features' order: their definitions are what deploy-commands registers. */
+export function featureCommands(): Array<Command<never>> {
+  const all: ReadonlyArray<Interactions<never>> = Object.values(FEATURE_INTERACTIONS);
+  return all.flatMap((interactions) => interactions.commands ?? []);
+}
+
+/** Every feature's commands, buttons and dialogs, each bound to its feature's deps and the basics. */
+export function bindFeatureInteractions(features: Features, basics: CommandBasics): BoundInteractions {
+  const bind = <Name extends keyof Features>(name: Name) =>
+    bindInteractions(FEATURE_INTERACTIONS[name], { ...basics, ...features[name].deps });
+  return joinInteractions((Object.keys(FEATURE_INTERACTIONS) as Array<keyof Features>).map(bind));
+}
 
 /** The features as a list: what the frame starts, sweeps and tells. */
 export function featureList(features: Features): Feature[] {

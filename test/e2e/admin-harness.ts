@@ -1,6 +1,5 @@
 import { ChannelType, PermissionFlagsBits } from 'discord.js';
 
-import { COMMANDS } from '../../commands/index.js';
 import {
   chatInputCommand,
   commandOption,
@@ -15,6 +14,7 @@ import {
 } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import type { FeatureTimings } from '../../src/features/index.js';
 import { captureLogs } from '../helpers/capture-logs.js';

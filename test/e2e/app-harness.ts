@@ -1,6 +1,5 @@
 import { ComponentType } from 'discord.js';
 
-import { COMMANDS } from '../../commands/index.js';
 import {
   buttonClick,
   chatInputCommand,
@@ -16,6 +15,7 @@ import {
 } from '../../fakes/discord/index.js';
 import { startFakeService, type FakeService, type VersionInput } from '../../fakes/service/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import type { FeatureTimings } from '../../src/features/index.js';
 import type { ReleasePoller } from '../../src/features/releases/release-poller.js';

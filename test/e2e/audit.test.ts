@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { buttonClick } from '../../fakes/discord/index.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { clickButton } from '../helpers/click-button.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
 
 /** /audit end to end: what admins did, recorded by the dispatcher, shown newest first; secrets never in it. */
@@ -42,9 +43,7 @@ describe('the audit log', () => {
     const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
     await h.discord.waitFor(async () => (await h.bot.store.deliveries.countOpen()) === 0, 10_000, 'confirmed');
     if (!card) throw new Error('no modcall card');
-    await h.discord.dispatchInteraction(
-      buttonClick({ customId: 'feed:modcall:claim', message: card, as: 'admin', guildId: h.guild.id }),
-    );
+    await clickButton(h.discord, h.guild.id, card, 'Claim');
 
     const { answer, description } = await auditText();
     expect(answer.ephemeral).toBe(true);
@@ -90,16 +89,14 @@ describe('the audit log', () => {
       const [card] = await h.discord.waitForMessages(h.channel('modcalls'), 1, 10_000);
       await h.discord.waitFor(async () => (await h.bot.store.deliveries.countOpen()) === 0, 10_000, 'confirmed');
       if (!card) throw new Error('no modcall card');
-      await h.discord.dispatchInteraction(
-        buttonClick({ customId: 'feed:modcall:resolve', message: card, as: 'admin', guildId: h.guild.id }),
-      );
+      await clickButton(h.discord, h.guild.id, card, 'Resolve');
       const resolved = h.discord.messages(h.channel('modcalls'))[0];
       if (!resolved) throw new Error('no resolved card');
       expect(resolved.components).toEqual([]);
 
       // A second admin's screen still showed Claim: Discord sends the card as it is now, without the button.
       const stale = await h.discord.dispatchInteraction(
-        buttonClick({ customId: 'feed:modcall:claim', message: resolved, as: 'admin', guildId: h.guild.id }),
+        buttonClick({ customId: 'cards:claim', message: resolved, as: 'admin', guildId: h.guild.id }),
       );
       expect(stale.reply?.content).toBe(`Already resolved by <@${h.discord.users.admin.id}>.`);
 

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { autocomplete, buttonClick } from '../../fakes/discord/index.js';
+import { autocomplete } from '../../fakes/discord/index.js';
 import { recordModule } from '../../src/features/record/store/record-module.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
+import { clickButton } from '../helpers/click-button.js';
 import { downloadFiles } from '../helpers/downloaded-files.js';
 import { decodePng, pixelsNear } from '../helpers/png.js';
 import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from './admin-harness.js';
@@ -89,9 +90,7 @@ describe('the community record', () => {
 
     const reply = answer.outcome.reply;
     if (!reply) throw new Error('no reply');
-    const older = await h.discord.dispatchInteraction(
-      buttonClick({ customId: 'case:page:2391045817:2', message: reply, as: 'admin', guildId: h.guild.id }),
-    );
+    const older = await clickButton(h.discord, h.guild.id, reply, 'Older');
     const page2 = older.reply?.embeds[0]?.description ?? '';
     expect(
       page2
@@ -212,11 +211,7 @@ describe('the community record', () => {
       10_000,
       'confirmed',
     );
-    for (const button of ['feed:modcall:claim', 'feed:modcall:resolve']) {
-      await h.discord.dispatchInteraction(
-        buttonClick({ customId: button, message: card, as: 'admin', guildId: h.guild.id }),
-      );
-    }
+    for (const button of ['Claim', 'Resolve']) await clickButton(h.discord, h.guild.id, card, button);
     await recorded(3, 1);
     await h.discord.waitFor(
       async () =>
@@ -309,9 +304,7 @@ describe('the community record', () => {
       '**3** calls on **1** card · **0** claimed · **0** resolved · **1** never claimed',
     );
 
-    await h.discord.dispatchInteraction(
-      buttonClick({ customId: 'feed:modcall:claim', message: card, as: 'admin', guildId: h.guild.id }),
-    );
+    await clickButton(h.discord, h.guild.id, card, 'Claim');
     await h.discord.waitFor(
       async () =>
         (await h.bot.store.of(recordModule).memberModcalls(h.guild.id, admin, { from: 0, to: Date.now() })).claimed > 0,

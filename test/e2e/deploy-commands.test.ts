@@ -3,17 +3,15 @@ import { promisify } from 'node:util';
 import { REST } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { COMMANDS } from '../../commands/index.js';
 import { startFakeDiscord, type AddedGuild, type FakeDiscord } from '../../fakes/discord/index.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 
 const run = promisify(execFile);
 const NAMES = [
   'setup',
   'webhook',
-  'feed',
   'alerts',
-  'status',
   'audit',
   'app',
   'store',
@@ -25,6 +23,8 @@ const NAMES = [
   'duty',
   'quota',
   'digest',
+  'feed',
+  'status',
 ];
 /**
  * View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536) + Attach Files
@@ -75,7 +75,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /feed, /alerts, /status, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty, /quota, /digest\n` +
+      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty, /quota, /digest, /feed, /status\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

@@ -1,9 +1,9 @@
 import { REST } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { COMMANDS } from '../../commands/index.js';
 import { guildIdOnShard, startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.js';
 import { chatInputCommand } from '../../fakes/discord/interaction-builders.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { Fleet, type BotProcess } from './fleet.js';

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Status } from 'discord.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { COMMANDS } from '../../commands/index.js';
 import {
   chatInputCommand,
   commandOption,
@@ -13,6 +12,7 @@ import {
   type FakeMessage,
 } from '../../fakes/discord/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { STILL_STARTING } from '../../src/discord/queued-interactions.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { EVENT_NAMES } from '../../src/upstream/schemas.js';

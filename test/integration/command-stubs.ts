@@ -3,9 +3,9 @@ import { Client, PermissionFlagsBits, PermissionsBitField, type ChatInputCommand
 import type { Logger } from '../../src/base/logger.js';
 import { RUNTIME_TIMERS } from '../../src/base/timers.js';
 import type { RunningBot } from '../../src/bot.js';
+import type { CommandBasics } from '../../src/discord/command.js';
 import { createPostFinder } from '../../src/discord/posting/find-post.js';
 import { createPoster } from '../../src/discord/posting/poster.js';
-import type { CommandBasics } from '../../src/features/feature.js';
 import { createFeatures, type Features } from '../../src/features/index.js';
 import { IntakeFailures } from '../../src/intake/intake-failures.js';
 import { createServiceClient } from '../../src/upstream/client.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { webhook } from '../../commands/webhook.js';
 import { startFakeService, type FakeService } from '../../fakes/service/index.js';
 import { startBot, type RunningBot } from '../../src/bot.js';
+import { webhookCommand } from '../../src/features/webhooks/commands/webhook.js';
 import { saveServerKey } from '../../src/features/webhooks/server-key.js';
 import { captureLogs } from '../helpers/capture-logs.js';
 import { testConfig } from '../helpers/test-config.js';
@@ -41,14 +41,14 @@ afterEach(async () => {
 /** Runs /webhook <subcommand> as an admin and returns its one reply. */
 async function run(subcommand: string, strings: Record<string, string> = {}): Promise<string> {
   const { interaction, answers } = stubChatInput({ guildId: GUILD, subcommand, strings });
-  await webhook.execute(interaction, ctx);
+  await webhookCommand.execute(interaction, ctx);
   expect(answers.replies).toHaveLength(1);
   return answers.replies[0] ?? '';
 }
 
 async function runFailing(subcommand: string, strings: Record<string, string> = {}): Promise<string> {
   const { interaction } = stubChatInput({ guildId: GUILD, subcommand, strings });
-  const error = await webhook.execute(interaction, ctx).then(
+  const error = await webhookCommand.execute(interaction, ctx).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );

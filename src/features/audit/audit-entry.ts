@@ -1,5 +1,5 @@
 import type { DispatchedAction } from '../../discord/interaction-dispatch.js';
-import { describeButton, describeCommand, describeModal } from './describe-action.js';
+import { describeButton, describeCommand, describeDialog } from './describe-action.js';
 import type { AuditEntry } from './store/audit-log.js';
 
 /** The audit log's line for an answered interaction: who, what (never a typed value of a dialog), how, when. */
@@ -8,8 +8,8 @@ export function toAuditEntry(action: DispatchedAction, at: number): AuditEntry {
   const what = interaction.isChatInputCommand()
     ? describeCommand(interaction)
     : interaction.isModalSubmit()
-      ? describeModal(interaction)
-      : describeButton(interaction);
+      ? describeDialog(action.command)
+      : describeButton(interaction, action.command);
   return {
     guildId: action.guildId,
     userId: interaction.user.id,

@@ -3,11 +3,9 @@ import {
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
-  type ModalSubmitInteraction,
 } from 'discord.js';
 
 import { truncateText } from '../../base/truncate-text.js';
-import { commandOfCustomId } from '../../discord/command.js';
 
 /** A typed value is cut to this in an audit line: enough to recognise it, not to store a document. */
 const MAX_VALUE_LENGTH = 60;
@@ -44,18 +42,21 @@ export function describeCommand(interaction: ChatInputCommandInteraction): strin
   return parts.join(' ');
 }
 
-/** A dialog is named, never what was typed into it (keys are typed into dialogs). */
-export function describeModal(interaction: ModalSubmitInteraction): string {
-  return `/${commandOfCustomId(interaction.customId)} dialog submitted`;
+/**
+ * A dialog is named by its command (`/setup dialog submitted`), never by what was typed into it (keys are typed
+ * into dialogs).
+ */
+export function describeDialog(command: string): string {
+  return `/${command} dialog submitted`;
 }
 
-/** The button's label as the clicker saw it, and the command it belongs to. */
-export function describeButton(interaction: ButtonInteraction): string {
+/** The button's label as the clicker saw it, and the command a user knows it by (`Claim (/feed button)`). */
+export function describeButton(interaction: ButtonInteraction, command: string): string {
   // discord.js looks the button up in the message Discord sent along, which may no longer hold it (a stale view
   // of a card edited since): the typings promise a component that is then missing.
   const component = interaction.component as ButtonInteraction['component'] | undefined;
   const label = component && 'label' in component ? component.label : null;
-  return `${label ?? 'button'} (/${commandOfCustomId(interaction.customId)} button)`;
+  return `${label ?? 'button'} (/${command} button)`;
 }
 
 function describeValue(option: CommandInteractionOption): string {

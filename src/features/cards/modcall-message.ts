@@ -8,9 +8,9 @@ import type { RenderContext } from '../../embeds/types.js';
 import type { EventOf } from '../../upstream/schemas.js';
 import type { ModcallCard } from './modcall-card.js';
 
-/** The buttons of a modcall card; the dispatcher routes `feed:` custom ids to /feed's button handler. */
-export const CLAIM_BUTTON_ID = 'feed:modcall:claim';
-export const RESOLVE_BUTTON_ID = 'feed:modcall:resolve';
+/** The buttons of a modcall card: their custom ids are their handlers' (commands/modcall-buttons.ts). */
+export const CLAIM_BUTTON_ID = 'cards:claim';
+export const RESOLVE_BUTTON_ID = 'cards:resolve';
 
 /** A modcall message: the event's embed, its state, and the buttons while it is open. */
 export interface ModcallMessage extends MessagePayload {

@@ -2,6 +2,7 @@ import { Events, type Role } from 'discord.js';
 
 import { checkRoleGrant } from '../../discord/check-role-grant.js';
 import type { BotParts, Feature } from '../feature.js';
+import { alertSettingsOn, type AlertSettingsStore } from '../health/index.js';
 import { recordOf } from '../record/index.js';
 import { BoardUpdater } from './board-updater.js';
 import { CoverageGuard, type CoverageShortfall } from './coverage-guard.js';
@@ -14,6 +15,8 @@ export interface DutyDeps {
   duty: Pick<DutyStore, 'settingsOf' | 'setBoardChannel' | 'setRole' | 'coverageOf' | 'setMinimum'>;
   /** A guild's /duty choices changed: its board is redrawn, its role given and its coverage looked at, soon. */
   dutyChanged(guildId: string): void;
+  /** Where health alerts go: /duty minimum says where its coverage alert is posted. */
+  alertSettings: Pick<AlertSettingsStore, 'get'>;
 }
 
 export interface DutyTimings {
@@ -118,7 +121,7 @@ export function createDutyFeature(
     },
   };
   return {
-    deps: { duty, dutyChanged: changed },
+    deps: { duty, dutyChanged: changed, alertSettings: alertSettingsOn(parts.store.documents) },
     jobs: [board, roles, coverage, roleWatch],
     board,
     roles,

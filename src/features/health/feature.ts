@@ -5,6 +5,7 @@ import type { HeldEntries } from '../../store/held-entries.js';
 import type { SetAsideStore } from '../../store/set-aside.js';
 import { auditOf } from '../audit/index.js';
 import type { BotParts, Feature } from '../feature.js';
+import type { WebhooksDeps } from '../webhooks/index.js';
 import { AlertDesk } from './alert-desk.js';
 import { alertSettingsOn, type AlertSettingsStore } from './alert-settings.js';
 import { dropOldHeld } from './drop-old-held.js';
@@ -39,13 +40,22 @@ export interface HealthDeps {
   };
 }
 
-export type HealthFeature = Feature<HealthDeps> & { monitor: HealthMonitor };
+/**
+ * The health feature: its deps are its own and the webhooks feature's (an alert's Re-enable and Send test act on
+ * a webhook; the held list's Route reads the routing), what its commands and buttons are given.
+ */
+export type HealthFeature = Feature<HealthDeps & WebhooksDeps> & { monitor: HealthMonitor };
 
 /**
  * Feed health: alerts before the service switches a webhook off, when a channel refuses the feed, when entries
  * are held; held entries past their retention dropped. Its monitor, like the cards, runs where the gateway is.
+ * `webhooks`: the webhooks feature's deps (src/features/index.ts hands them over).
  */
-export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}): HealthFeature {
+export function createHealthFeature(
+  parts: BotParts,
+  webhooks: WebhooksDeps,
+  timings: HealthTimings = {},
+): HealthFeature {
   const { store, clock, logger } = parts;
   const settings = alertSettingsOn(store.documents, logger);
   const incidents = incidentsOn(store.documents, logger);
@@ -90,6 +100,7 @@ export function createHealthFeature(parts: BotParts, timings: HealthTimings = {}
   return {
     monitor,
     deps: {
+      ...webhooks,
       deliveries: store.deliveries,
       discordHealth: parts.discordHealth,
       setAside: store.setAside,

@@ -8,6 +8,7 @@ import {
 } from 'discord.js';
 
 import { truncateText } from '../../base/truncate-text.js';
+import { customIdOf } from '../../discord/command.js';
 import type { HeldEntry } from '../../store/deliveries.js';
 import type { GuildSettingsStore } from '../../store/guild-settings.js';
 import type { HeldEntries } from '../../store/held-entries.js';
@@ -17,15 +18,19 @@ import { describeEntry } from './describe-entry.js';
 /** Entries on one page of /feed held: each has a row of buttons, and Discord allows five rows (one for paging). */
 export const HELD_PER_PAGE = 4;
 
-/** What a held-entry button does; the custom id is `feed:held:<action>:<seq>:<page>`. */
+/** The held list's buttons' handler: their custom ids are `health:held:<action>:<seq>:<page>`. */
+export const HELD_BUTTON = 'health:held';
+
+/** What a held-entry button does. */
 export type HeldAction = 'retry' | 'route' | 'discard' | 'confirm' | 'cancel' | 'page';
 
 export function heldButtonId(action: HeldAction, seq: number, page: number): string {
-  return `feed:held:${action}:${seq}:${page}`;
+  return customIdOf(HELD_BUTTON, action, seq, page);
 }
 
-export function readHeldButtonId(customId: string): { action: string; seq: number; page: number } {
-  const [, , action = '', seq = '', page = ''] = customId.split(':');
+/** What a held-entry button's id carries after `health:held:`. */
+export function readHeldButtonArgs(args: string): { action: string; seq: number; page: number } {
+  const [action = '', seq = '', page = ''] = args.split(':');
   return { action, seq: Number(seq), page: Math.max(1, Number(page) || 1) };
 }
 

@@ -1,6 +1,7 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
 
 import { truncateText } from '../../base/truncate-text.js';
+import { customIdOf } from '../../discord/command.js';
 import type { MessagePayload } from '../../discord/message-payload.js';
 import { relativeTime } from '../../discord/relative-time.js';
 import { formatDuration } from '../../embeds/time.js';
@@ -19,12 +20,15 @@ export interface AlertPayload extends MessagePayload {
 
 const COLOUR = { warning: 0xffbf00, escalated: 0xed4245, resolved: 0x57f287 } as const;
 
-/** The buttons an alert can carry; their custom ids are routed to /alerts (commands/alerts.ts). */
+/** The buttons an alert can carry; their clicks are answered by commands/alert-buttons.ts. */
 export type AlertAction = 'reenable' | 'test' | 'held';
 
-/** `alerts:<action>:<incident subject>` (a hook id for reenable and test; nothing for held). */
+/** The alerts' buttons' handler: their custom ids are `health:alert:<action>:<incident subject>`. */
+export const ALERT_BUTTON = 'health:alert';
+
+/** An alert button's custom id (the subject: a hook id for reenable and test; nothing for held). */
 export function alertButtonId(action: AlertAction, subject = ''): string {
-  return `alerts:${action}:${subject}`;
+  return customIdOf(ALERT_BUTTON, action, subject);
 }
 
 /**

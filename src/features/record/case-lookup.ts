@@ -8,6 +8,7 @@ import {
   type APIEmbed,
 } from 'discord.js';
 
+import { customIdOf } from '../../discord/command.js';
 import { formatName, formatUserText } from '../../embeds/format.js';
 import type { CaseTypeCount, CommunityRecord, RecordedCase, RecordedPlayer } from './store/community-record.js';
 
@@ -18,13 +19,16 @@ const REASON_SHOWN = 200;
 
 const MAX_CUSTOM_ID = 100;
 
-/** The custom id of a lookup's page button: `case:page:<player id>:<page>`. */
+/** The handler of a lookup's page buttons (Newer, Older): their custom ids are `record:case-page:<player id>:<page>`. */
+export const CASE_PAGE_BUTTON = 'record:case-page';
+
 export function casePageButtonId(playerId: string, page: number): string {
-  return `case:page:${playerId}:${page}`;
+  return customIdOf(CASE_PAGE_BUTTON, playerId, page);
 }
 
-export function readCasePageButtonId(customId: string): { playerId: string; page: number } {
-  const [, , playerId = '', page = ''] = customId.split(':');
+/** What a page button's id carries after `record:case-page:`. */
+export function readCasePageArgs(args: string): { playerId: string; page: number } {
+  const [playerId = '', page = ''] = args.split(':');
   return { playerId, page: Math.max(1, Number(page) || 1) };
 }
 

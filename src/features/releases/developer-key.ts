@@ -8,7 +8,7 @@ import { callService } from '../../upstream/service-failure.js';
 import type { AppGuild, AppRecords } from './app-records.js';
 import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
 
-/** What an admin pasted into the /app key modal: a usable developer key, or why not (never quoting it). */
+/** What an admin pasted into the /app key dialog: a usable developer key, or why not (never quoting it). */
 export type DeveloperKeyInput = { ok: true; key: string } | { ok: false; problem: string };
 
 const DEVELOPER_KEY_PREFIX = 'upk_';

@@ -1,2 +1,3 @@
-/** What other features may use of the session threads. */
+/** What other features and the shared commands may use of the session threads. */
+export { setSessionThreads, type FeedThreadsDeps } from './commands/feed/threads.js';
 export type { SessionCardPosted } from './thread-records.js';

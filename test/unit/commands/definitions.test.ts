@@ -1,8 +1,8 @@
 import { ApplicationCommandOptionType, ChannelType, InteractionContextType, PermissionFlagsBits } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 
-import { COMMANDS } from '../../../commands/index.js';
 import { validateDiscordRequest } from '../../../fakes/discord/request-validator.js';
+import { COMMANDS } from '../../../src/commands/index.js';
 
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
@@ -11,9 +11,7 @@ describe('command definitions', () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
-      'feed',
       'alerts',
-      'status',
       'audit',
       'app',
       'store',
@@ -25,6 +23,8 @@ describe('command definitions', () => {
       'duty',
       'quota',
       'digest',
+      'feed',
+      'status',
     ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);

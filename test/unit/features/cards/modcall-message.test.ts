@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { describeEntries } from '../../../../commands/audit.js';
+import { describeEntries } from '../../../../src/features/audit/commands/audit.js';
 import { BOT_USER_ID } from '../../../../src/features/audit/store/audit-log.js';
 import { formatElapsed, freshState, renderModcallMessage } from '../../../../src/features/cards/modcall-message.js';
 import { SAMPLE_DELIVERIES } from '../../../fixtures/deliveries.js';
