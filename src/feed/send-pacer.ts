@@ -4,13 +4,19 @@ import type { Timers } from '../base/timers.js';
 
 const SECOND_MS = 1_000;
 /**
- * A second's share goes out in fifths: a fifth of a second apart, a fifth of the share at once. Spread out, the feed
- * processes' shares add up to the bot's 50 in any second however their seconds fall, and a new share counts from
- * the next fifth; together, a fifth's sends are answered together and their lanes' work is done in fewer turns of
- * the event loop (one send at a time cost the feed about 60 % more CPU a message in the backlog benchmark's drain;
- * in fifths, as much as whole seconds).
+ * A second's share goes out in parts, twenty a second, 50 ms apart: part i of a run lets go
+ * ceil((i + 1) x share / 20) - ceil(i x share / 20) sends (at 50 a second, 3 and 2 in turn). Any twenty parts in a row
+ * add up to the share exactly, so no second (counted from anywhere) holds more than the share, whatever the share;
+ * spread out, the feed processes' shares add up to the bot's 50 in any second however their seconds fall, and a new
+ * share counts from the next part. A part's sends are answered together and their lanes' work is done in fewer
+ * turns of the event loop (one send at a time cost the feed about 60 % more CPU a message in the backlog benchmark's
+ * drain; in fifths, as much as whole seconds). Fifths made a channel back from idle wait up to 200 ms for the next
+ * part even when it goes first (lane-turn.ts): twice the 100 ms a quiet channel's case may take from the intake's
+ * answer to its post (`feed.post_latency_p99_ms`, docs/benchmarks.md); and a share that fifths did not divide (37 of
+ * a process holding 48 partitions: 8 every 216 ms) let more than the share go in some seconds.
  */
-const PARTS_PER_SECOND = 5;
+const PARTS_PER_SECOND = 20;
+const PART_MS = SECOND_MS / PARTS_PER_SECOND;
 
 interface Waiter {
   /** Since when the lane's channel has waited for a post: the earliest goes first. */
@@ -39,8 +45,12 @@ export class SendPacer {
     (a, b) => a.since < b.since || (a.since === b.since && a.asked < b.asked),
   );
   private asks = 0;
-  private partEndsAt = 0;
+  /** When part 0 of the running run of parts began; a run begins with a send after a second without one. */
+  private runStartedAt = -Infinity;
+  /** The part of the run whose sends `left` counts. */
+  private part = -1;
   private left = 0;
+  private lastSentAt = -Infinity;
   private timer: unknown;
 
   constructor(
@@ -49,9 +59,14 @@ export class SendPacer {
     private readonly timers: Timers,
   ) {}
 
-  /** A new share of the limit, from the next part on. */
+  /** A new share of the limit, from the next part on (50 ms away at most). */
   setRate(perSecond: number): void {
     this.perSecond = Math.max(1, Math.floor(perSecond));
+    // The timer waits for the next part that lets a send go at the old share, which may be later.
+    if (this.timer === undefined) return;
+    this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.grant();
   }
 
   /**
@@ -80,16 +95,16 @@ export class SendPacer {
     });
   }
 
-  /** Lets the oldest waiters go while this part has room; else waits for the next part. */
+  /** Lets the oldest waiters go while this part has room; else waits for the next part that has. */
   private grant(): void {
-    for (;;) {
+    while (this.hasWaiter()) {
       const now = this.clock();
-      if (now >= this.partEndsAt && this.hasWaiter()) this.startPart(now);
+      this.enterPart(now);
       if (this.left <= 0) break;
       const next = this.waiting.pop();
-      if (!next) return;
-      if (next.withdrawn) continue;
+      if (!next || next.withdrawn) continue;
       this.left -= 1;
+      this.lastSentAt = now;
       next.go();
     }
     if (this.timer === undefined && this.hasWaiter()) {
@@ -98,22 +113,39 @@ export class SendPacer {
           this.timer = undefined;
           this.grant();
         },
-        Math.max(0, this.partEndsAt - this.clock()),
+        Math.max(0, this.nextPartWithSendsAt() - this.clock()),
       );
     }
   }
 
   /**
-   * A part of the share: at least one send, lasting as long as those sends take at this share. One opened a little
-   * late (the timer, a busy event loop) counts from when it was due, so the share holds; after an idle spell it counts
-   * from now, and what the last one left unused is gone: no sends are saved up.
+   * Counts `now` into its part of the run. After a second without a send a new run begins now, with the first send
+   * at once: none of its seconds can hold a send of the run before. A part opened late (a timer, a busy event loop)
+   * is the part its time falls in, so the share holds; what a skipped part did not send is gone: no sends are saved
+   * up.
    */
-  private startPart(now: number): void {
-    const sends = Math.max(1, Math.round(this.perSecond / PARTS_PER_SECOND));
-    const length = (SECOND_MS * sends) / this.perSecond;
-    const start = now - this.partEndsAt < length ? this.partEndsAt : now;
-    this.partEndsAt = start + length;
-    this.left = sends;
+  private enterPart(now: number): void {
+    if (now - this.lastSentAt >= SECOND_MS) {
+      this.runStartedAt = now;
+      this.part = -1;
+    }
+    const part = Math.floor((now - this.runStartedAt) / PART_MS);
+    if (part === this.part) return;
+    this.part = part;
+    this.left = this.sendsOf(part);
+  }
+
+  /** Part `part`'s sends at today's share: any PARTS_PER_SECOND parts in a row add up to the share. */
+  private sendsOf(part: number): number {
+    const upTo = (parts: number) => Math.ceil((parts * this.perSecond) / PARTS_PER_SECOND);
+    return upTo(part + 1) - upTo(part);
+  }
+
+  /** When the next part after this one that lets a send go begins (one in every part at a share of 20 or more). */
+  private nextPartWithSendsAt(): number {
+    let part = this.part + 1;
+    while (this.sendsOf(part) === 0) part += 1;
+    return this.runStartedAt + part * PART_MS;
   }
 
   /** True while a waiter is not withdrawn (the withdrawn ones at the top are dropped on the way). */
