@@ -79,7 +79,7 @@ export async function startFeed(
     onGateway: (held) => gateway.held(held),
     onShare: (share) => {
       // The feed processes share the bot's 50 requests a second, each as much of it as of the partitions (a
-      // process that took a dead one's partitions posts them at its rate within a fifth of a second: send-pacer.ts).
+      // process that took a dead one's partitions posts them at its rate within a part of its second (60 ms at 50 a second): send-pacer.ts).
       const perSecond = Math.max(1, Math.floor(DISCORD_GLOBAL_REQUESTS_PER_SECOND * share));
       setGlobalRateShare(discord.rest, perSecond);
       pacer.setRate(perSecond);

@@ -3,7 +3,7 @@ import type { REST } from 'discord.js';
 /**
  * Sets this process's share of the bot's global requests a second in @discordjs/rest. It counts a second from its
  * first request and reads `globalRequestsPerSecond` only when the next one starts, while the send pacer hands the
- * feed's sends out a fifth of a second at a time and takes a new share from its next fifth (src/feed/send-pacer.ts).
+ * feed's sends out a part of a second at a time and takes a new share from its next part (src/feed/send-pacer.ts).
  * So a share raised (partitions taken from a dead process) counts in the running second too, or @discordjs/rest
  * would hold the sends the pacer let go for up to a second. A share lowered counts from the next second: the pacer
  * already slowed down.

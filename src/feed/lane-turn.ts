@@ -4,11 +4,23 @@ import type { Outgoing } from './outgoing-message.js';
 import type { SendPacer } from './send-pacer.js';
 
 /**
+ * How far ahead a channel back from idle is counted: its first message goes before every channel that posted within
+ * this long before that message's entries arrived. Under more traffic than Discord's rate carries, a channel with one
+ * new case would otherwise wait for a whole cycle of the busy ones (100 busy channels at 50 posts a second: 2 s),
+ * while a busy channel waiting a moment longer only gets more in its next message. No channel waits more than this
+ * long on a newcomer's account, and a channel is a newcomer once per idle spell (its lane is dropped when idle).
+ */
+const BACK_FROM_IDLE_AHEAD_MS = 5_000;
+
+/**
  * One lane's place in the {@link SendPacer}'s queue: its channel has waited for a post since its last post was made
  * or since the oldest entry of the message arrived, whichever is later.
  *
  * - Under more traffic than the rate allows, each channel with work gets a post in turn: a channel whose backlog is
  *   old but which just posted waits behind the ones that did not.
+ * - A channel back from idle (a new lane: an idle one is dropped) goes first with its first message, so a quiet
+ *   channel's case is posted within a part of the pacer's rate, not after a cycle of every busy channel
+ *   ({@link BACK_FROM_IDLE_AHEAD_MS}).
  * - A channel taken over after a failover has no post made by this process: its entries waited through the
  *   hand-over, and it goes before the channels this process posted to a moment ago (counted from when its message
  *   was written down, as the pacer once counted, it queued behind all of those).
@@ -51,6 +63,8 @@ export class LaneTurn {
   private waitingSince(outgoing: Outgoing): number {
     let arrived = Infinity;
     for (const entry of outgoing.entries) arrived = Math.min(arrived, entry.receivedAt);
-    return Math.min(this.clock(), Math.max(arrived, this.lastPostAt ?? -Infinity));
+    const now = this.clock();
+    if (this.lastPostAt === undefined) return Math.min(now, arrived) - BACK_FROM_IDLE_AHEAD_MS;
+    return Math.min(now, Math.max(arrived, this.lastPostAt));
   }
 }

@@ -4,13 +4,23 @@ import type { Timers } from '../base/timers.js';
 
 const SECOND_MS = 1_000;
 /**
- * A second's share goes out in fifths: a fifth of a second apart, a fifth of the share at once. Spread out, the feed
- * processes' shares add up to the bot's 50 in any second however their seconds fall, and a new share counts from
- * the next fifth; together, a fifth's sends are answered together and their lanes' work is done in fewer turns of
- * the event loop (one send at a time cost the feed about 60 % more CPU a message in the backlog benchmark's drain;
- * in fifths, as much as whole seconds).
+ * A second's share goes out in parts, twenty a second, 50 ms apart: by the end of part i of a run,
+ * ceil((i + 1) x share / 20) sends may have gone (at 50 a second, 3 and 2 in turn). Spread out, the feed processes'
+ * shares add up to the bot's 50 in any second however their seconds fall, and a new share counts at once. A part's
+ * sends are answered together and their lanes' work is done in fewer turns of the event loop (one send at a time
+ * cost the feed about 60 % more CPU a message in the backlog benchmark's drain; in fifths, as much as whole
+ * seconds). Fifths made a channel back from idle wait up to 200 ms for the next part even when it goes first
+ * (lane-turn.ts): twice the 100 ms a quiet channel's case may take from the intake's answer to its post
+ * (`feed.post_latency_p99_ms`, docs/benchmarks.md).
  */
-const PARTS_PER_SECOND = 5;
+const PARTS_PER_SECOND = 20;
+const PART_MS = SECOND_MS / PARTS_PER_SECOND;
+/**
+ * How many parts' sends a late turn may still make up (a busy event loop fired the timer late, or the lanes asked
+ * late): a fifth of a second's. Small parts would otherwise lose most of the share on a slow machine; more would be
+ * a burst after an idle spell, which spreading is there to avoid.
+ */
+const PARTS_MADE_UP = 4;
 
 interface Waiter {
   /** Since when the lane's channel has waited for a post: the earliest goes first. */
@@ -24,23 +34,29 @@ interface Waiter {
 
 /**
  * Hands out this process's share of Discord's global rate limit to the feed's lanes, the channel that has waited
- * longest first (since its last post or its oldest entry, whichever is later: lane-turn.ts). discord.js queues sends
- * in the order they are made, one turn each: after a failover, the channels a process took over then queued behind
- * every channel it already had, though their entries had waited through the hand-over. A send still waiting here is
- * withdrawn when its lane stops, which one queued in discord.js cannot be.
+ * longest first (since its last post or its oldest entry, whichever is later; a channel back from idle first:
+ * lane-turn.ts). discord.js queues sends in the order they are made, one turn each: after a failover, the channels a
+ * process took over then queued behind every channel it already had, though their entries had waited through the
+ * hand-over. A send still waiting here is withdrawn when its lane stops, which one queued in discord.js cannot be.
  *
- * The share goes out a part at a time (PARTS_PER_SECOND). A process that took a dead one's partitions posts at the
- * larger share from its next part on, since the dead one's sends stopped when it died. Sent a whole second's share
- * at once, it had to keep its old share until its next second (up to 1 s of the channels it took waiting), or put
- * the bot over 50 in the second of the dead one's last burst.
+ * Two rules hold each send: the run's schedule (PARTS_PER_SECOND, a late turn making up at most PARTS_MADE_UP parts)
+ * spreads the share out, and no second counted from anywhere holds more than the share (the sends of the last
+ * second are kept), whatever the share, the event loop's delays or a change of share. A process that took a dead
+ * one's partitions posts at the larger share at once, since the dead one's sends stopped when it died. Sent a whole
+ * second's share at once, it had to keep its old share until its next second (up to 1 s of the channels it took
+ * waiting), or put the bot over 50 in the second of the dead one's last burst.
  */
 export class SendPacer {
   private readonly waiting = new MinHeap<Waiter>(
     (a, b) => a.since < b.since || (a.since === b.since && a.asked < b.asked),
   );
   private asks = 0;
-  private partEndsAt = 0;
-  private left = 0;
+  /** When the running run of parts began: at the first send, and again when the share changes. */
+  private runStartedAt: number | undefined;
+  /** Sends the run counted (those made, and those of parts too far back to make up). */
+  private sentInRun = 0;
+  /** When the sends of the last second went, oldest first. */
+  private readonly lastSecond: number[] = [];
   private timer: unknown;
 
   constructor(
@@ -49,9 +65,16 @@ export class SendPacer {
     private readonly timers: Timers,
   ) {}
 
-  /** A new share of the limit, from the next part on. */
+  /** A new share of the limit, counted at once: a new run begins, and the last second's sends still count. */
   setRate(perSecond: number): void {
     this.perSecond = Math.max(1, Math.floor(perSecond));
+    this.runStartedAt = undefined;
+    this.sentInRun = 0;
+    // The timer waits for a send at the old share, which may come later than one at the new.
+    if (this.timer === undefined) return;
+    this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.grant();
   }
 
   /**
@@ -80,40 +103,49 @@ export class SendPacer {
     });
   }
 
-  /** Lets the oldest waiters go while this part has room; else waits for the next part. */
+  /** Lets the oldest waiters go while both rules allow; else waits until they do. */
   private grant(): void {
-    for (;;) {
+    while (this.hasWaiter()) {
       const now = this.clock();
-      if (now >= this.partEndsAt && this.hasWaiter()) this.startPart(now);
-      if (this.left <= 0) break;
+      const waitMs = this.waitBeforeSend(now);
+      if (waitMs > 0) {
+        if (this.timer === undefined) {
+          this.timer = this.timers.setTimeout(() => {
+            this.timer = undefined;
+            this.grant();
+          }, waitMs);
+        }
+        return;
+      }
       const next = this.waiting.pop();
-      if (!next) return;
-      if (next.withdrawn) continue;
-      this.left -= 1;
+      if (!next || next.withdrawn) continue;
+      this.sentInRun += 1;
+      this.lastSecond.push(now);
       next.go();
-    }
-    if (this.timer === undefined && this.hasWaiter()) {
-      this.timer = this.timers.setTimeout(
-        () => {
-          this.timer = undefined;
-          this.grant();
-        },
-        Math.max(0, this.partEndsAt - this.clock()),
-      );
     }
   }
 
-  /**
-   * A part of the share: at least one send, lasting as long as those sends take at this share. One opened a little
-   * late (the timer, a busy event loop) counts from when it was due, so the share holds; after an idle spell it counts
-   * from now, and what the last one left unused is gone: no sends are saved up.
-   */
-  private startPart(now: number): void {
-    const sends = Math.max(1, Math.round(this.perSecond / PARTS_PER_SECOND));
-    const length = (SECOND_MS * sends) / this.perSecond;
-    const start = now - this.partEndsAt < length ? this.partEndsAt : now;
-    this.partEndsAt = start + length;
-    this.left = sends;
+  /** 0 when a send may go now; else how long until one may. */
+  private waitBeforeSend(now: number): number {
+    this.runStartedAt ??= now;
+    const part = Math.floor((now - this.runStartedAt) / PART_MS);
+    // Parts further back than PARTS_MADE_UP are counted as sent: no sends are saved up through an idle spell.
+    this.sentInRun = Math.max(this.sentInRun, this.dueBy(part + 1 - PARTS_MADE_UP));
+    let waitMs = 0;
+    if (this.sentInRun >= this.dueBy(part + 1)) {
+      let next = part + 1;
+      while (this.dueBy(next + 1) <= this.sentInRun) next += 1;
+      waitMs = this.runStartedAt + next * PART_MS - now;
+    }
+    while (this.lastSecond.length > 0 && (this.lastSecond[0] ?? now) <= now - SECOND_MS) this.lastSecond.shift();
+    const over = this.lastSecond.length - this.perSecond;
+    if (over >= 0) waitMs = Math.max(waitMs, (this.lastSecond[over] ?? now) + SECOND_MS - now);
+    return waitMs;
+  }
+
+  /** The sends the run's schedule allows by the end of its first `parts` parts. */
+  private dueBy(parts: number): number {
+    return Math.ceil((Math.max(0, parts) * this.perSecond) / PARTS_PER_SECOND);
   }
 
   /** True while a waiter is not withdrawn (the withdrawn ones at the top are dropped on the way). */

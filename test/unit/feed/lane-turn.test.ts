@@ -86,11 +86,37 @@ describe("a lane's turn", () => {
     expect(await takenOver.take(messageOf('taken-over', now - 5_000))).toBe(true);
     // Discord answers the resend with the post made 3 s ago, before the failover.
     takenOver.sent(snowflakeAt(now - 3_000));
-    ask(turn(), 'own', now - 2_000);
+    // A channel of this process's own that posted 2 s ago and has more waiting since before that post.
+    const own = turn();
+    const ownFirst = own.take(messageOf('own', now - 6_000));
+    await seconds(1);
+    expect(await ownFirst).toBe(true);
+    own.sent(snowflakeAt(now - 2_000));
+    ask(own, 'own', now - 2_500);
     await settle();
     ask(takenOver, 'taken-over', now - 4_000);
     await seconds(2);
     expect(went).toEqual(['taken-over', 'own']);
+  });
+
+  it('serves a channel back from idle before the busy channels that posted in the last 5 s', async () => {
+    const { time, went, turn, ask, seconds } = onePerSecond();
+    const now = time.now();
+    // Three busy channels posted 3, 2 and 1 s ago and have more waiting; then a quiet channel (a new lane: an idle
+    // one is dropped) gets one case. The first to ask goes at once: nothing was sent for a second.
+    const busy = ['busy-3', 'busy-2', 'busy-1'].map((channelId) => ({ channelId, turn: turn() }));
+    for (const lane of busy) {
+      const first = lane.turn.take(messageOf(lane.channelId, now - 10_000));
+      await seconds(1);
+      expect(await first).toBe(true);
+      lane.turn.sent(snowflakeAt(time.now()));
+    }
+    for (const lane of busy) ask(lane.turn, lane.channelId, now - 9_000);
+    await settle();
+    await time.advance(10, settle);
+    ask(turn(), 'quiet', time.now());
+    await seconds(4);
+    expect(went).toEqual(['busy-3', 'quiet', 'busy-2', 'busy-1']);
   });
 
   it('counts an entry stamped ahead of this clock (another host) as waiting from now, not behind every other', async () => {

@@ -17,40 +17,60 @@ function asker(pacer: SendPacer) {
 }
 
 describe('the send pacer', () => {
-  it('lets go a fifth of its rate every fifth of a second, the longest waiting first', async () => {
+  it('lets go its share twenty parts a second, 50 ms apart, the longest waiting first', async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(10, time.now, time);
     const { went, take } = asker(pacer);
     for (const since of [50, 10, 40, 20, 30]) void take(since);
     await settle();
-    // The first two asked went at once (nothing was sent before); the rest go two at a time, oldest first.
-    expect(went).toEqual([50, 10]);
-    await time.advance(199, settle);
-    expect(went).toEqual([50, 10]);
+    // The first asked went at once (nothing was sent before); at 10 a second one goes every other part, oldest first.
+    expect(went).toEqual([50]);
+    await time.advance(99, settle);
+    expect(went).toEqual([50]);
     await time.advance(1, settle);
-    expect(went).toEqual([50, 10, 20, 30]);
+    expect(went).toEqual([50, 10]);
+    await time.advance(100, settle);
+    expect(went).toEqual([50, 10, 20]);
     await time.advance(200, settle);
     expect(went).toEqual([50, 10, 20, 30, 40]);
     expect(time.waiting).toBe(0);
   });
 
-  it('never lets more than its rate go in any second while lanes keep asking', async () => {
+  it('lets a send go within 50 ms at 50 a second, 3 and 2 in turn, however many wait', async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(50, time.now, time);
-    const sentAt: number[] = [];
-    // Every lane asks again as soon as its send went, as lanes with a backlog do.
-    const lane = (since: number): void =>
-      void pacer.take(since).then(() => {
-        sentAt.push(time.now());
-        lane(time.now());
-      });
-    for (let channel = 0; channel < 120; channel += 1) lane(channel);
+    const { went, take } = asker(pacer);
+    for (let since = 0; since < 200; since += 1) void take(since);
     await settle();
-    await time.advance(10_000, settle);
-    expect(sentAt.length).toBeGreaterThanOrEqual(500);
-    const mostInASecond = Math.max(...sentAt.map((at) => sentAt.filter((t) => t >= at && t < at + 1_000).length));
-    expect(mostInASecond).toBe(50);
+    const counts = [went.length];
+    for (let part = 1; part < 6; part += 1) {
+      await time.advance(50, settle);
+      counts.push(went.length);
+    }
+    expect(counts).toEqual([3, 5, 8, 10, 13, 15]);
   });
+
+  it.each([50, 37, 25, 3])(
+    'never lets more than its share (%i) go in any second while lanes keep asking',
+    async (share) => {
+      const time = new ManualTime();
+      const pacer = new SendPacer(share, time.now, time);
+      const sentAt: number[] = [];
+      // Every lane asks again as soon as its send went, as lanes with a backlog do.
+      const lane = (since: number): void =>
+        void pacer.take(since).then(() => {
+          sentAt.push(time.now());
+          lane(time.now());
+        });
+      for (let channel = 0; channel < 120; channel += 1) lane(channel);
+      await settle();
+      await time.advance(10_000, settle);
+      // Ten seconds at the share, and the first part of the eleventh second.
+      expect(sentAt.length).toBeGreaterThanOrEqual(10 * share);
+      const mostInASecond = Math.max(...sentAt.map((at) => sentAt.filter((t) => t >= at && t < at + 1_000).length));
+      expect(mostInASecond).toBe(share);
+    },
+  );
 
   it("withdraws a send whose lane stopped: it never goes, and takes no other lane's turn", async () => {
     const time = new ManualTime();
@@ -80,18 +100,19 @@ describe('the send pacer', () => {
     expect(went).toEqual(lanes);
   });
 
-  it('takes a raised rate from the next fifth of a second, not the next second', async () => {
+  it('takes a raised rate at once, not from the next second', async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(5, time.now, time);
     const { went, take } = asker(pacer);
     for (const since of [1, 2, 3, 4, 5, 6]) void take(since);
     await settle();
-    await time.advance(100, settle);
-    // The process took a dead one's partitions: 50 a second, ten in the next fifth.
+    await time.advance(25, settle);
+    expect(went).toEqual([1]);
+    // The process took a dead one's partitions: 50 a second, 3 and 2 in turn from now.
     pacer.setRate(50);
     await settle();
-    expect(went).toEqual([1]);
-    await time.advance(100, settle);
+    expect(went).toEqual([1, 2, 3, 4]);
+    await time.advance(50, settle);
     expect(went).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
@@ -102,32 +123,61 @@ describe('the send pacer', () => {
     for (const since of [1, 2, 3, 4]) void take(since);
     await settle();
     pacer.setRate(1);
-    expect(went).toEqual([1, 2]);
-    await time.advance(200, settle);
-    expect(went).toEqual([1, 2, 3]);
+    expect(went).toEqual([1]);
     await time.advance(999, settle);
-    expect(went).toEqual([1, 2, 3]);
+    expect(went).toEqual([1]);
     await time.advance(1, settle);
-    expect(went).toEqual([1, 2, 3, 4]);
+    expect(went).toEqual([1, 2]);
+    await time.advance(1_000, settle);
+    expect(went).toEqual([1, 2, 3]);
   });
 
-  it('saves no sends up while idle: after a quiet spell a part starts with the first send', async () => {
+  it("saves no sends up while idle: after a quiet spell a fifth of a second's share goes at once, no more", async () => {
     const time = new ManualTime();
     const pacer = new SendPacer(10, time.now, time);
     const { went, take } = asker(pacer);
     void take(1);
     await settle();
     await time.advance(5_000, settle);
-    for (const since of [2, 3, 4]) void take(since);
+    for (const since of [2, 3, 4, 5]) void take(since);
     await settle();
     expect(went).toEqual([1, 2, 3]);
-    await time.advance(199, settle);
+    await time.advance(99, settle);
     expect(went).toEqual([1, 2, 3]);
     await time.advance(1, settle);
     expect(went).toEqual([1, 2, 3, 4]);
   });
 
-  it('counts a part opened late (a busy event loop) from when it was due, so the rate holds', async () => {
+  it('makes up what a late turn missed, a fifth of a second at most, and never more than the share in a second', async () => {
+    // Timers that fire only when the test says, at whatever time the clock shows then: a busy event loop.
+    let now = 0;
+    let fire: (() => void) | undefined;
+    const timers = {
+      setTimeout: (callback: () => void) => (fire = callback),
+      clearTimeout: () => (fire = undefined),
+    };
+    const pacer = new SendPacer(50, () => now, timers);
+    const sentAt: number[] = [];
+    const lane = (since: number): void =>
+      void pacer.take(since).then(() => {
+        sentAt.push(now);
+        lane(now);
+      });
+    for (let channel = 0; channel < 100; channel += 1) lane(channel);
+    await settle();
+    // The timer fires 130 ms late every time, for ten seconds.
+    while (now < 10_000) {
+      now += 180;
+      fire?.();
+      await settle();
+    }
+    const mostInASecond = Math.max(...sentAt.map((at) => sentAt.filter((t) => t >= at && t < at + 1_000).length));
+    expect(mostInASecond).toBe(50);
+    // Parts of 50 ms with a turn every 180 ms: without making up, 2 or 3 sends a turn, about 14 a second.
+    expect(sentAt.filter((at) => at < 10_000).length).toBeGreaterThanOrEqual(450);
+  });
+
+  it('counts a part opened late (a busy event loop) as the part its time falls in, so the rate holds', async () => {
     // Timers that fire only when the test says, at whatever time the clock shows then.
     let now = 0;
     let fire: (() => void) | undefined;
@@ -140,12 +190,12 @@ describe('the send pacer', () => {
     const { went, take } = asker(pacer);
     for (const since of [1, 2, 3, 4, 5]) void take(since);
     await settle();
-    expect(firesIn).toBe(200);
-    now = 230;
+    expect(firesIn).toBe(100);
+    now = 130;
     fire?.();
     await settle();
-    expect(went).toEqual([1, 2, 3, 4]);
-    // The part that opened at 230 was due at 200: the next is due at 400, as if nothing had been late.
-    expect(firesIn).toBe(170);
+    expect(went).toEqual([1, 2]);
+    // The part that opened at 130 was due at 100: the next send is due at 200, as if nothing had been late.
+    expect(firesIn).toBe(70);
   });
 });
