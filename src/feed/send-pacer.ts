@@ -38,9 +38,13 @@ export class SendPacer {
   private readonly waiting = new MinHeap<Waiter>(
     (a, b) => a.since < b.since || (a.since === b.since && a.asked < b.asked),
   );
+  /** Sends that go only when no lane waits (a replay): first come, first served. */
+  private readonly spare: Waiter[] = [];
   private asks = 0;
   private partEndsAt = 0;
   private left = 0;
+  /** How many of this part's sends the spare waiters may still take. */
+  private spareLeft = 0;
   private timer: unknown;
 
   constructor(
@@ -80,19 +84,54 @@ export class SendPacer {
     });
   }
 
-  /** Lets the oldest waiters go while this part has room; else waits for the next part. */
+  /**
+   * Resolves true when a send that must never delay the lanes may go (a replay's): only in a part no lane is
+   * waiting for, and at most half of a part's sends, so a lane whose work arrives meanwhile still finds its turn
+   * in this part or the next (a fifth of a second). False if `signal` aborted first.
+   */
+  takeSpare(signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const withdraw = () => {
+        waiter.withdrawn = true;
+        resolve(false);
+      };
+      const waiter: Waiter = {
+        since: Infinity,
+        asked: this.asks++,
+        go: () => {
+          signal?.removeEventListener('abort', withdraw);
+          resolve(true);
+        },
+        withdrawn: false,
+      };
+      signal?.addEventListener('abort', withdraw, { once: true });
+      this.spare.push(waiter);
+      this.grant();
+    });
+  }
+
+  /** Lets the oldest waiters go while this part has room, then spare ones; else waits for the next part. */
   private grant(): void {
     for (;;) {
       const now = this.clock();
-      if (now >= this.partEndsAt && this.hasWaiter()) this.startPart(now);
+      if (now >= this.partEndsAt && (this.hasWaiter() || this.hasSpareWaiter())) this.startPart(now);
       if (this.left <= 0) break;
-      const next = this.waiting.pop();
-      if (!next) return;
-      if (next.withdrawn) continue;
+      if (this.hasWaiter()) {
+        const next = this.waiting.pop();
+        if (!next) return;
+        this.left -= 1;
+        next.go();
+        continue;
+      }
+      if (this.spareLeft <= 0 || !this.hasSpareWaiter()) break;
+      const spare = this.spare.shift();
+      if (!spare) break;
       this.left -= 1;
-      next.go();
+      this.spareLeft -= 1;
+      spare.go();
     }
-    if (this.timer === undefined && this.hasWaiter()) {
+    if (this.timer === undefined && (this.hasWaiter() || this.hasSpareWaiter())) {
       this.timer = this.timers.setTimeout(
         () => {
           this.timer = undefined;
@@ -114,6 +153,17 @@ export class SendPacer {
     const start = now - this.partEndsAt < length ? this.partEndsAt : now;
     this.partEndsAt = start + length;
     this.left = sends;
+    this.spareLeft = Math.max(1, Math.floor(sends / 2));
+  }
+
+  /** True while a spare waiter is not withdrawn (withdrawn ones at the front are dropped on the way). */
+  private hasSpareWaiter(): boolean {
+    for (;;) {
+      const first = this.spare[0];
+      if (!first) return false;
+      if (!first.withdrawn) return true;
+      this.spare.shift();
+    }
   }
 
   /** True while a waiter is not withdrawn (the withdrawn ones at the top are dropped on the way). */
