@@ -52,20 +52,37 @@ export class ReplayRunner implements Job {
   private readonly sleeps = new Set<() => void>();
   private stopping = new AbortController();
   private running = false;
+  /** The runs' resumption at start: tried again while the store fails, so no stored run is left waiting. */
+  private resuming: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ReplayRunnerDeps) {}
 
-  async start(): Promise<void> {
+  start(): void {
     this.running = true;
     this.stopping = new AbortController();
-    for (const run of await this.deps.store.listRunning()) this.poke(run.runId);
+    this.resuming = this.resumeRuns();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.stopping.abort();
     for (const wake of this.sleeps) wake();
+    await this.resuming;
     await Promise.all(this.loops.values());
+  }
+
+  /** Every run the store holds as running goes on here (after a restart, or the gateway moving here). */
+  private async resumeRuns(): Promise<void> {
+    for (let failures = 1; this.running; failures += 1) {
+      try {
+        for (const run of await this.deps.store.listRunning()) this.poke(run.runId);
+        return;
+      } catch (error) {
+        const retryMs = backoffDelay(failures, this.deps.backoff ?? DEFAULT_BACKOFF, this.deps.random);
+        this.deps.logger.warn({ err: error, retryInMs: retryMs }, 'reading the running replays failed; reading again');
+        await this.sleep(retryMs);
+      }
+    }
   }
 
   /** A run was started (or may have work again): its loop runs, if it is not running already. */
@@ -75,8 +92,9 @@ export class ReplayRunner implements Job {
     this.loops.set(runId, loop);
   }
 
-  /** Resolves once no run has a loop here (tests, the benchmark). */
+  /** Resolves once the stored runs were resumed and no run has a loop here (tests). */
   async idle(): Promise<void> {
+    await this.resuming;
     while (this.loops.size > 0) await Promise.all(this.loops.values());
   }
 

@@ -151,10 +151,9 @@ describe.each(ENGINES)('replay on $engine', ({ engine, skip }) => {
           },
         };
         const runner = runnerOn(first, crashing, clock);
-        void runner.start().then(async () => {
-          const desk = new ReplayDesk({ store: first.of(replayModule), runner, clock }, 24);
-          await desk.start({ guildId: GUILD, channelId: REPLAYED, hours: 3, startedBy: 'admin-1' });
-        });
+        runner.start();
+        const desk = new ReplayDesk({ store: first.of(replayModule), runner, clock }, 24);
+        void desk.start({ guildId: GUILD, channelId: REPLAYED, hours: 3, startedBy: 'admin-1' });
       });
       await killedAfterSecond;
       expect(killed).toBe(true);
@@ -166,7 +165,7 @@ describe.each(ENGINES)('replay on $engine', ({ engine, skip }) => {
       // has), then the rest.
       const second = await open(url, clock);
       const runner = runnerOn(second, { post: (c, b, n) => Promise.resolve(discord.post(c, b, n)) }, clock);
-      await runner.start();
+      runner.start();
       await runner.idle();
       await runner.stop();
 
