@@ -228,4 +228,34 @@ describe.each(ENGINES)('replay on $engine', ({ engine, skip }) => {
     },
     60_000,
   );
+  it.skipIf(skip)(
+    'forgets what a replay posted once it is past the window, and an ended run a week after it ended',
+    async () => {
+      const url = await storeUrlOf(engine);
+      const now = { ms: Date.UTC(2026, 10, 28, 12) };
+      const clock = () => now.ms;
+      const store = await open(url, clock);
+      await postLive(store, [caseDelivery(1, now.ms - 3 * HOUR), caseDelivery(2, now.ms - HOUR)], now.ms - HOUR);
+      await store.guilds.update(GUILD, (settings) => ({ ...settings, defaultChannelId: REPLAYED }));
+      const discord = new NonceDiscord();
+      const runner = runnerOn(store, { post: (c, b, n) => Promise.resolve(discord.post(c, b, n)) }, clock);
+      runner.start();
+      const desk = new ReplayDesk({ store: store.of(replayModule), runner, clock }, 24);
+      const { run } = await desk.start({ guildId: GUILD, channelId: REPLAYED, hours: 4, startedBy: 'admin-1' });
+      await runner.idle();
+      await runner.stop();
+      expect(discord.shown(REPLAYED)).toEqual(['case-1', 'case-2']);
+
+      const replays = store.of(replayModule);
+      // The hourly sweep with a 2 h window: case-1 came 3 h ago and can no longer be replayed; case-2 can.
+      await replays.sweep(now.ms - 2 * HOUR, now.ms - 7 * 24 * HOUR);
+      expect((await replays.listAll()).posts.map((post) => post.deliveryId)).toEqual(['case-2']);
+      expect((await replays.runOf(run.runId))?.posted).toBe(2);
+      // A week and an hour later: the run is gone too.
+      now.ms += 7 * 24 * HOUR + HOUR;
+      await replays.sweep(now.ms - 2 * HOUR, now.ms - 7 * 24 * HOUR);
+      expect(await replays.listAll()).toEqual({ runs: [], posts: [] });
+    },
+    60_000,
+  );
 });
