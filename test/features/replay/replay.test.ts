@@ -160,6 +160,38 @@ describe('/feed replay beside the live feed', () => {
     expect(postedDeliveryIds(h.discord, backup)).toEqual(ids);
   }, 90_000);
 
+  it('a replay into a channel Discord refuses stops there, live events elsewhere go on, and a new replay posts what it did not', async () => {
+    const h = await harness('sqlite');
+    const ids = Array.from({ length: 15 }, (_, n) => `case-${n + 1}`);
+    await postLive(
+      h,
+      ids,
+      ids.map((_, n) => kase(n + 1)),
+    );
+    const backup = h.channel('backup');
+    await runFeedCommand(h, 'set', [
+      commandOption.string('event', 'case.created'),
+      commandOption.channel('channel', backup),
+    ]);
+    h.discord.failChannel(backup, { status: 403 });
+    expect(await runFeedCommand(h, 'replay', [commandOption.channel('channel', backup)])).toContain('Replaying');
+    const replays = h.bot.store.of(replayModule);
+    const stopped = await h.discord.waitFor(
+      async () => (await replays.listAll()).runs.find((run) => run.failure !== null),
+      10_000,
+      'the replay stopped',
+    );
+    expect(stopped.endedAt).not.toBeNull();
+    expect(stopped.posted).toBe(0);
+    expect(await h.deliver(shift(1))).toBe(204);
+    await h.discord.waitForMessages(h.channel('shifts'), 1);
+
+    h.discord.restoreChannel(backup);
+    expect(await runFeedCommand(h, 'replay', [commandOption.channel('channel', backup)])).toContain('Replaying');
+    await h.discord.waitFor(() => postedDeliveryIds(h.discord, backup).length >= ids.length, 20_000, 'replayed');
+    expect(postedDeliveryIds(h.discord, backup)).toEqual(ids);
+  }, 60_000);
+
   it('refuses hours past the replay window with what the window is, and a Replay click from a member without Manage Server', async () => {
     const h = await harness('sqlite', { REPLAY_WINDOW_HOURS: 6 });
     const backup = h.channel('backup');
