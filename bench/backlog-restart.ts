@@ -96,6 +96,7 @@ async function seed(
           secret: FEED_BENCH_SECRET,
           routes: scene.routes,
           seen: sizes.seen,
+          withBody: sizes.withBody,
           waiting: { events: [...BACKLOG_EVENTS], idPrefix, first: 0, count: sizes.size, inFlight: SEED_IN_FLIGHT },
         },
       },

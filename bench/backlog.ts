@@ -21,7 +21,12 @@ import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
  * - backlog.drain_vs_ideal: from there, Discord healthy, drain time over the ideal at Discord's global
  *   50 requests/s with 10 embeds per message. Target <= 1.1. One drain per run: it takes minutes.
  *
- * BACKLOG_SIZE=<n> scales everything (default 100,000; BACKLOG_SEEN=<n> sets the posted ids, default 10x).
+ * Every part runs with a 24 h replay window (REPLAY_WINDOW_HOURS=24, the default): posted deliveries keep their body
+ * that long, so the restart's store holds a day's 100,000 posted bodies besides its ids, and the drain keeps each
+ * body it posts.
+ *
+ * BACKLOG_SIZE=<n> scales everything (default 100,000; BACKLOG_SEEN=<n> sets the posted ids, default 10x;
+ * BACKLOG_REPLAY_BODIES=<n> how many of them keep their body, default 100,000).
  */
 const APPEND_ROUNDS = roundCount(3);
 const RESTART_ROUNDS = roundCount(3);
@@ -76,7 +81,10 @@ function logDrain(drain: DrainRun): void {
 
 function describeSizes(sizes: BacklogSizes): string {
   const scaled = sizes.scaled ? ` (BACKLOG_SIZE; the issue's size is ${DEFAULT_BACKLOG_SIZE})` : '';
-  return `${sizes.size} waiting${scaled} over 20 channels, ${sizes.seen} posted ids kept, low point ${sizes.low} waiting`;
+  return (
+    `${sizes.size} waiting${scaled} over 20 channels, ${sizes.seen} posted ids kept (the latest ${sizes.withBody} with ` +
+    `their body: a 24 h replay window at 100,000 deliveries a day), low point ${sizes.low} waiting`
+  );
 }
 
 export const backlogGroup: BenchGroup = {

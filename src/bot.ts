@@ -171,7 +171,13 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
       };
       feed = await startFeed(parts, feedOptions, options.timings ?? {});
     }
-    retention = startRetention({ store, features: feed?.features, clock, logger });
+    retention = startRetention({
+      store,
+      features: feed?.features,
+      clock,
+      logger,
+      replayWindowMs: config.REPLAY_WINDOW_HOURS * 60 * 60 * 1000,
+    });
     const running = feed;
     metrics.watchLeases(() => ({
       gateway: running !== undefined && discordHealth.gatewayHere,

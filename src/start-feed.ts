@@ -57,7 +57,10 @@ export async function startFeed(
   timings: FeatureTimings,
 ): Promise<RunningFeed> {
   const { config, store, discord, discordHealth, logger } = parts;
-  const features = createFeatures(parts, timings);
+  // On the runtime's clock, as discord.js counts its limit (a test's manual clock would never open the next second).
+  // Made before the features: a replay takes the sends the lanes leave of it.
+  const pacer = new SendPacer(DISCORD_GLOBAL_REQUESTS_PER_SECOND, Date.now, RUNTIME_TIMERS);
+  const features = createFeatures({ ...parts, pacer }, timings);
   const list = featureList(features);
   await refuseARefusedToken(parts);
 
@@ -70,8 +73,6 @@ export async function startFeed(
     loginBackoff: options.loginBackoff,
   });
   discordHealth.gatewayHere = false;
-  // On the runtime's clock, as discord.js counts its limit (a test's manual clock would never open the next second).
-  const pacer = new SendPacer(DISCORD_GLOBAL_REQUESTS_PER_SECOND, Date.now, RUNTIME_TIMERS);
   const ownership = store.coordinate({
     logger,
     ...options.leases,

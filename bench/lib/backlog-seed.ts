@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { STORE_MODULES } from '../../src/features/index.js';
 import { openStore } from '../../src/store/open-store.js';
 import { fillBacklog, type BacklogFill } from './backlog-fill.js';
+import { makeDeliveryBody, makeDeliveryId } from './delivery.js';
 
 /**
  * The store file a restart of backlog.restart_first_post_ms meets: the hook and the routes, `seen` deliveries
@@ -20,6 +21,11 @@ export interface BacklogSeed {
   routes: Record<string, string>;
   /** Posted rows to insert (raw SQL, before any bot opens the file). */
   seen: number;
+  /**
+   * How many of those, the latest, still keep their body: the replay window's (REPLAY_WINDOW_HOURS, 24 h) at the
+   * day's deliveries (100,000 a day: backlog-sizes.ts).
+   */
+  withBody: number;
   /** The waiting entries, accepted through the store. */
   waiting: BacklogFill;
 }
@@ -66,8 +72,9 @@ export async function seedBacklogStore(
 
 /**
  * `seen` posted rows through a connection of its own, as the store leaves a delivery once Discord confirmed it
- * (state 'posted', raw body dropped, posted within the last 24 h, so no sweep may remove it yet). Their seqs
- * come before the backlog's, as older deliveries' do.
+ * (state 'posted', posted within the last 24 h, so no sweep may remove it yet). The latest `withBody` keep their
+ * 1 KB body, as the replay window keeps it for /feed replay; the rest had it dropped. Their seqs come before the
+ * backlog's, as older deliveries' do.
  */
 function insertSeenIds(seed: BacklogSeed): void {
   const events = Object.keys(seed.routes).filter((event) => event.startsWith('backlog.'));
@@ -75,13 +82,16 @@ function insertSeenIds(seed: BacklogSeed): void {
   try {
     const insert = db.prepare(`
       INSERT INTO delivery (hook_id, delivery_id, guild_id, event, received_at, raw_body, state, channel_id, posted_at)
-      VALUES (?, ?, ?, ?, ?, NULL, 'posted', ?, ?)`);
+      VALUES (?, ?, ?, ?, ?, ?, 'posted', ?, ?)`);
+    const firstWithBody = seed.seen - Math.min(seed.withBody, seed.seen);
     const insertSlice = db.transaction((from: number, to: number) => {
       const oldest = Date.now() - DAY_MS;
       for (let n = from; n < to; n += 1) {
         const event = events[n % events.length] ?? 'backlog.0';
         const receivedAt = oldest + Math.floor((n / seed.seen) * DAY_MS);
-        insert.run(seed.hookId, `seen-${n}`, seed.guildId, event, receivedAt, seed.routes[event] ?? null, receivedAt);
+        const body = n >= firstWithBody ? makeDeliveryBody(makeDeliveryId('seen0000', n)) : null;
+        const channelId = seed.routes[event] ?? null;
+        insert.run(seed.hookId, `seen-${n}`, seed.guildId, event, receivedAt, body, channelId, receivedAt);
       }
     });
     for (let from = 0; from < seed.seen; from += SEEN_SLICE) insertSlice(from, Math.min(seed.seen, from + SEEN_SLICE));

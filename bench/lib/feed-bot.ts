@@ -93,6 +93,7 @@ async function launch(
     DISCORD_API_URL: options.apiUrl,
     LOG_LEVEL: 'warn',
     ROLE: 'all',
+    REPLAY_WINDOW_HOURS: 24,
   };
   // The REST options the real bot runs with (main.ts passes none): discord.js defaults, offset 50 ms included.
   const bot = await startBot({

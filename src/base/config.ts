@@ -71,6 +71,12 @@ export const ConfigSchema = z.object({
   ROLE: z
     .enum(ROLES, { error: `must be one of ${ROLES.join(', ')} (all: intake and feed in one process, the default)` })
     .default('all'),
+  REPLAY_WINDOW_HOURS: z.coerce
+    .number({ error: 'must be a number of hours (how long posted deliveries keep their bodies for /feed replay)' })
+    .int({ error: 'must be a whole number of hours' })
+    .min(0, { error: 'must be between 0 (no replay) and 720 hours' })
+    .max(720, { error: 'must be between 0 (no replay) and 720 hours' })
+    .default(24),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TLS_CERT: pemFile('the certificate chain, e.g. /etc/letsencrypt/live/bot.example.com/fullchain.pem').optional(),
   TLS_KEY: pemFile('its private key, e.g. /etc/letsencrypt/live/bot.example.com/privkey.pem').optional(),

@@ -11,6 +11,7 @@ import { FEED_CHANNEL_TYPES } from '../discord/feed-channel.js';
 import { requireAdmin } from '../discord/require-admin.js';
 import { setEventMention, type FeedMentionDeps } from '../features/cards/index.js';
 import { showHeld, type FeedHeldDeps } from '../features/health/index.js';
+import { startReplay, type FeedReplayDeps } from '../features/replay/index.js';
 import {
   clearRule,
   setDefaultChannel,
@@ -23,7 +24,15 @@ import { setSessionThreads, type FeedThreadsDeps } from '../features/threads/ind
 import { ALL_EVENTS, eventChoices } from '../upstream/event-choices.js';
 
 /** What /feed is given: what each feature's subcommands take, no more. */
-export type FeedCommandDeps = CommandBasics & FeedRoutingDeps & FeedMentionDeps & FeedHeldDeps & FeedThreadsDeps;
+export type FeedCommandDeps = CommandBasics &
+  FeedRoutingDeps &
+  FeedMentionDeps &
+  FeedHeldDeps &
+  FeedThreadsDeps &
+  FeedReplayDeps;
+
+/** The most hours /feed replay takes: the longest replay window a host may set (its own window is checked after). */
+const MAX_REPLAY_HOURS = 720;
 
 /** The longest escalation delay: a day. */
 const MAX_ESCALATE_AFTER_MINUTES = 1_440;
@@ -57,9 +66,10 @@ const channelOption = (description: string) => (option: SlashCommandChannelOptio
     .addChannelTypes(...FEED_CHANNEL_TYPES);
 
 /**
- * /feed set|off|clear|default|mention|threads|show|held: which event goes to which channel, and whom it pings.
- * Shared: each subcommand is its feature's (set, off, clear, default, show: the routing; mention and its
- * escalation options: the cards; threads: the session threads; held: feed health, whose buttons are its own).
+ * /feed set|off|clear|default|mention|threads|replay|show|held: which event goes to which channel, and whom it
+ * pings. Shared: each subcommand is its feature's (set, off, clear, default, show: the routing; mention and its
+ * escalation options: the cards; threads: the session threads; replay: the replay; held: feed health, whose buttons
+ * are its own).
  */
 export const feedCommand: Command<FeedCommandDeps> = {
   data: new SlashCommandBuilder()
@@ -145,6 +155,19 @@ export const feedCommand: Command<FeedCommandDeps> = {
         )
         .addBooleanOption((option) => option.setName('on').setDescription('On or off').setRequired(true)),
     )
+    .addSubcommand((sub) =>
+      sub
+        .setName('replay')
+        .setDescription('Post the last hours of the events that now go to a channel, marked as replayed')
+        .addChannelOption(channelOption('Where to replay them'))
+        .addIntegerOption((option) =>
+          option
+            .setName('hours')
+            .setDescription('How many hours back (default 24, at most the replay window)')
+            .setMinValue(1)
+            .setMaxValue(MAX_REPLAY_HOURS),
+        ),
+    )
     .addSubcommand((sub) => sub.setName('show').setDescription('Show where each event goes and whom it pings'))
     .addSubcommand((sub) =>
       sub
@@ -169,6 +192,8 @@ export const feedCommand: Command<FeedCommandDeps> = {
         return setEventMention(interaction, ctx, guildId);
       case 'threads':
         return setSessionThreads(interaction, ctx, guildId);
+      case 'replay':
+        return startReplay(interaction, ctx, guildId);
       case 'show':
         return showRoutes(interaction, ctx, guildId);
       case 'held':

@@ -20,12 +20,12 @@ export const COMMANDS: ReadonlyArray<Command<never>> = [...featureCommands(), ..
 
 /** Every command, button and dialog of the bot bound to what it uses of the features: what the dispatcher serves. */
 export function bindAllInteractions(features: Features, basics: CommandBasics): BoundInteractions {
-  const { routing, cards, health, threads, webhooks, releases } = features;
+  const { routing, cards, health, threads, webhooks, releases, replay } = features;
   return joinInteractions([
     bindFeatureInteractions(features, basics),
     bindInteractions(
       { commands: [feedCommand] },
-      { ...basics, ...routing.deps, ...cards.deps, ...health.deps, ...threads.deps },
+      { ...basics, ...routing.deps, ...cards.deps, ...health.deps, ...threads.deps, ...replay.deps },
     ),
     bindInteractions(
       { commands: [statusCommand] },

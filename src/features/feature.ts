@@ -10,6 +10,7 @@ import type { DispatchedAction } from '../discord/interaction-dispatch.js';
 import type { PostFinder } from '../discord/posting/find-post.js';
 import type { Poster } from '../discord/posting/poster.js';
 import type { CardPlanner } from '../feed/card-plan.js';
+import type { SendPacer } from '../feed/send-pacer.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
 import type { SecretBox } from '../store/secret-box.js';
 import type { Store } from '../store/store.js';
@@ -37,6 +38,11 @@ export interface BotParts {
   clock: Clock;
   timers: Timers;
   logger: Logger;
+  /**
+   * This process's share of Discord's rate, which the feed's lanes take turns in: a feature that posts in bulk
+   * (a replay) takes only what the lanes leave (`takeSpare`). Absent outside the feed (a tool, a test).
+   */
+  pacer?: SendPacer | undefined;
   /** Where a job counts a guild's backoff (GET /metrics). */
   metrics: Pick<BridgeMetrics, 'guildBackoff'>;
 }

@@ -26,6 +26,9 @@ import { createRecordFeature, type RecordTimings } from './record/feature.js';
 import { recordModule } from './record/store/record-module.js';
 import { releasesInteractions } from './releases/commands/index.js';
 import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
+import { replayInteractions } from './replay/commands/index.js';
+import { createReplayFeature } from './replay/feature.js';
+import { replayModule } from './replay/store/replay-module.js';
 import { createRoutingFeature } from './routing/feature.js';
 import { createThreadsFeature, type ThreadTimings } from './threads/feature.js';
 import { webhooksInteractions } from './webhooks/commands/index.js';
@@ -36,7 +39,13 @@ import { createWebhooksFeature } from './webhooks/feature.js';
  * below: the composition root opens the store with them (`openStore`), which applies their migrations after the
  * kernel's in this order, forgets a guild in each and copies each in migrate-store.
  */
-export const STORE_MODULES: readonly StoreModule[] = [auditModule, recordModule, dutyModule, digestModule];
+export const STORE_MODULES: readonly StoreModule[] = [
+  auditModule,
+  recordModule,
+  dutyModule,
+  digestModule,
+  replayModule,
+];
 
 /** The features' own timings: tests and the demo shorten them. */
 export interface FeatureTimings {
@@ -102,6 +111,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
       onPostOutcome: (guildId, refused) => void health.monitor.noteDigest(guildId, refused),
     }),
+    replay: createReplayFeature(parts),
   };
 }
 
@@ -125,6 +135,7 @@ export const FEATURE_INTERACTIONS: { [Name in keyof Features]: Interactions<Comm
     cards: cardsInteractions,
     routing: {},
     threads: {},
+    replay: replayInteractions,
   };
 
 /** Every feature's slash commands, in the features' order: their definitions are what deploy-commands registers. */

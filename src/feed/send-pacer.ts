@@ -57,6 +57,10 @@ export class SendPacer {
   private sentInRun = 0;
   /** When the sends of the last second went, oldest first. */
   private readonly lastSecond: number[] = [];
+  /** Sends that go only when no lane waits (a replay's): first come, first served. */
+  private readonly spare: Waiter[] = [];
+  /** Spare sends the run counted: at most half of the run's schedule. */
+  private spareInRun = 0;
   private timer: unknown;
 
   constructor(
@@ -70,6 +74,7 @@ export class SendPacer {
     this.perSecond = Math.max(1, Math.floor(perSecond));
     this.runStartedAt = undefined;
     this.sentInRun = 0;
+    this.spareInRun = 0;
     // The timer waits for a send at the old share, which may come later than one at the new.
     if (this.timer === undefined) return;
     this.timers.clearTimeout(this.timer);
@@ -103,11 +108,40 @@ export class SendPacer {
     });
   }
 
-  /** Lets the oldest waiters go while both rules allow; else waits until they do. */
+  /**
+   * Resolves true when a send that must never delay the lanes may go (a replay's): only when no lane is waiting, and
+   * at most half of a part's sends, so a lane whose work arrives meanwhile still finds its turn in this part or the
+   * next (50 ms). False if `signal` aborted first.
+   */
+  takeSpare(signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const withdraw = () => {
+        waiter.withdrawn = true;
+        resolve(false);
+      };
+      const waiter: Waiter = {
+        since: Infinity,
+        asked: this.asks++,
+        go: () => {
+          signal?.removeEventListener('abort', withdraw);
+          resolve(true);
+        },
+        withdrawn: false,
+      };
+      signal?.addEventListener('abort', withdraw, { once: true });
+      this.spare.push(waiter);
+      this.grant();
+    });
+  }
+
+  /** Lets the oldest waiters go while both rules allow, then spare ones; else waits until they may. */
   private grant(): void {
-    while (this.hasWaiter()) {
+    while (this.hasWaiter() || this.hasSpareWaiter()) {
       const now = this.clock();
-      const waitMs = this.waitBeforeSend(now);
+      let waitMs = this.waitBeforeSend(now);
+      const lane = waitMs > 0 ? undefined : this.waiting.peek();
+      if (waitMs === 0 && !lane) waitMs = this.waitBeforeSpare(now);
       if (waitMs > 0) {
         if (this.timer === undefined) {
           this.timer = this.timers.setTimeout(() => {
@@ -117,12 +151,27 @@ export class SendPacer {
         }
         return;
       }
-      const next = this.waiting.pop();
+      const next = lane ? this.waiting.pop() : this.spare.shift();
       if (!next || next.withdrawn) continue;
+      if (!lane) this.spareInRun += 1;
       this.sentInRun += 1;
       this.lastSecond.push(now);
       next.go();
     }
+  }
+
+  /**
+   * 0 when a spare send may go now: spare sends take at most half of the run's schedule (every other send at 20 a
+   * second, one or two of a part's 3 and 2 at 50), and none saved up beyond PARTS_MADE_UP; else how long until one may.
+   */
+  private waitBeforeSpare(now: number): number {
+    const runStartedAt = this.runStartedAt ?? now;
+    const part = Math.floor((now - runStartedAt) / PART_MS);
+    const spareBy = (parts: number) => Math.floor(this.dueBy(parts) / 2);
+    this.spareInRun = Math.max(this.spareInRun, spareBy(part + 1 - PARTS_MADE_UP));
+    let next = part;
+    while (spareBy(next + 1) <= this.spareInRun) next += 1;
+    return next === part ? 0 : runStartedAt + next * PART_MS - now;
   }
 
   /** 0 when a send may go now; else how long until one may. */
@@ -155,6 +204,16 @@ export class SendPacer {
       if (!top) return false;
       if (!top.withdrawn) return true;
       this.waiting.pop();
+    }
+  }
+
+  /** True while a spare waiter is not withdrawn (withdrawn ones at the front are dropped on the way). */
+  private hasSpareWaiter(): boolean {
+    for (;;) {
+      const first = this.spare[0];
+      if (!first) return false;
+      if (!first.withdrawn) return true;
+      this.spare.shift();
     }
   }
 }

@@ -41,6 +41,7 @@ export function composeQueue({ intake, lanes, held, migration, retention }: Queu
     rememberPosted: (deliveries) => migration.rememberPosted(deliveries),
     listOpen: () => migration.listOpen(),
     sweepPosted: (before) => retention.sweepPosted(before),
+    sweepBodies: (before) => retention.sweepBodies(before),
     dropHeld: (before, limit) => retention.dropHeld(before, limit),
   };
 }

@@ -14,7 +14,10 @@ export interface Placement {
   parkedAt: number | null;
   postedAt: number | null;
   muted: boolean;
-  /** False when the body is dropped: a muted delivery is only remembered (its key dedupes retries), never sent. */
+  /**
+   * False when the body is dropped. A muted delivery keeps it too, for the replay window (`sweepBodies`): never sent
+   * here, it may be replayed into a channel a later rule sends its event to.
+   */
   keepsBody: boolean;
 }
 
@@ -25,7 +28,7 @@ export interface Placement {
  * no channel at all holds it as unrouted, where an admin sees it and can route it.
  */
 export function placementOf(decision: RouteDecision, brokenReason: string | undefined, at: number): Placement {
-  if (decision === 'muted') return { ...NOWHERE, state: 'posted', postedAt: at, muted: true, keepsBody: false };
+  if (decision === 'muted') return { ...NOWHERE, state: 'posted', postedAt: at, muted: true, keepsBody: true };
   if (decision === null) return { ...NOWHERE, state: 'parked', parkKind: 'unrouted', parkDetail: '', parkedAt: at };
   const { channelId } = decision;
   if (brokenReason !== undefined) {

@@ -30,7 +30,10 @@ const STATE = columns('delivery', 'state');
 const GUILD = columns('delivery', 'guild_id');
 const LANE = columns('delivery', 'channel_id');
 
-/** What a posted delivery keeps of its body: nothing, once the community record's writer has read it. */
+/**
+ * What a discarded delivery keeps of its body: nothing, once the community record's writer has read it. One posted
+ * keeps it for the replay window (`sweepBodies` drops it after), so /feed replay can post it again elsewhere.
+ */
 const BODY_UNTIL_RECORDED = 'CASE WHEN unrecorded IS NOT NULL THEN raw_body END';
 
 /** The placement columns (placement.ts) a statement sets, in the order Placement lists them. */
@@ -80,7 +83,7 @@ export function queueStatements(d: SqlDialect) {
     writtenMessage: d.select(MESSAGE).from<[string, string]>('written_message WHERE channel_id = ? AND nonce = ?'),
     forgetMessage: d.sql<never, [string, string]>('DELETE FROM written_message WHERE channel_id = ? AND nonce = ?'),
     markPosted: d.sql<never, [number, string, string]>(
-      `UPDATE delivery${claimed} SET state = 'posted', raw_body = ${BODY_UNTIL_RECORDED}, posted_at = ?, claim_nonce = NULL
+      `UPDATE delivery${claimed} SET state = 'posted', posted_at = ?, claim_nonce = NULL
        WHERE claim_nonce = ? AND channel_id = ? AND state = 'waiting'`,
     ),
     clearFailures: d.sql<never, [string]>(
@@ -164,6 +167,13 @@ export function queueStatements(d: SqlDialect) {
       `DELETE FROM delivery WHERE seq IN
          (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND unrecorded IS NULL
           LIMIT ${SWEEP_SLICE})`,
+    ),
+    // The replay window is over: a posted (or muted) delivery's body goes, its row (the key that dedupes the
+    // service's retries) stays until sweepPosted. Read by the posted deliveries' index, up to the cutoff only.
+    sweepBodies: d.sql<never, [number]>(
+      `UPDATE delivery SET raw_body = NULL WHERE seq IN
+         (SELECT seq FROM delivery WHERE state = 'posted' AND posted_at < ? AND raw_body IS NOT NULL
+            AND unrecorded IS NULL LIMIT ${SWEEP_SLICE})`,
     ),
     dropHeld: d.sql<RowOf<typeof GUILD>, [number, number]>(
       `DELETE FROM delivery WHERE seq IN

@@ -221,6 +221,37 @@ export interface RecordShiftTable {
   seconds: number | null;
 }
 
+/** A row of `replay_post`. */
+export interface ReplayPostTable {
+  channel_id: string;
+  hook_id: string;
+  delivery_id: string;
+  guild_id: string;
+  run_id: string;
+  nonce: string;
+  received_at: number;
+  posted_at: number | null;
+}
+
+/** A row of `replay_run`. */
+export interface ReplayRunTable {
+  run_id: string;
+  guild_id: string;
+  channel_id: string;
+  since_at: number;
+  up_to_seq: number;
+  cursor_seq: number;
+  started_by: string;
+  started_at: number;
+  ended_at: number | null;
+  posted: number;
+  failure: string | null;
+  written_nonce: string | null;
+  written_message: string | null;
+  written_at: number | null;
+  written_up_to: number | null;
+}
+
 /** A row of `set_aside`. */
 export interface SetAsideTable {
   job: string;
@@ -260,6 +291,8 @@ export interface Tables<E extends Engine = Engine> {
   record_player: RecordPlayerTable;
   record_session: RecordSessionTable;
   record_shift: RecordShiftTable;
+  replay_post: ReplayPostTable;
+  replay_run: ReplayRunTable;
   set_aside: SetAsideTable;
   written_message: WrittenMessageTable;
 }

@@ -11,6 +11,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     SERVICE_URL: 'https://service.example.test',
     LOG_LEVEL: 'silent',
     ROLE: 'all',
+    REPLAY_WINDOW_HOURS: 24,
     ...overrides,
   };
 }

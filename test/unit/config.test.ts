@@ -25,8 +25,18 @@ describe('configuration', () => {
         STORE_URL: 'sqlite://data/bot.sqlite',
         LOG_LEVEL: 'info',
         ROLE: 'all',
+        REPLAY_WINDOW_HOURS: 24,
       },
     });
+  });
+
+  it('refuses a replay window past 720 hours, or not a whole number of hours, naming the variable', () => {
+    for (const value of ['721', '1.5', 'a day']) {
+      const result = parseConfig({ ...valid, REPLAY_WINDOW_HOURS: value });
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.problems.join('\n')).toMatch(/^REPLAY_WINDOW_HOURS must be/);
+    }
+    expect(parseConfig({ ...valid, REPLAY_WINDOW_HOURS: '0' })).toMatchObject({ config: { REPLAY_WINDOW_HOURS: 0 } });
   });
 
   it('names a missing DISCORD_TOKEN', () => {

@@ -16,6 +16,10 @@ export class PostgresDeliveryRetention implements DeliveryRetention {
     return sweepInSlices(() => changesOf(this.pool, SQL.sweepPosted, [before]), SWEEP_SLICE);
   }
 
+  sweepBodies(before: number): Promise<number> {
+    return sweepInSlices(() => changesOf(this.pool, SQL.sweepBodies, [before]), SWEEP_SLICE);
+  }
+
   async dropHeld(before: number, limit: number): Promise<DroppedHeld[]> {
     return countByGuild(await rowsOf(this.pool, SQL.dropHeld, [before, limit]));
   }

@@ -16,12 +16,20 @@ export class SqliteDeliveryRetention implements DeliveryRetention {
     db: Database,
     private readonly writes: WriteBatcher,
   ) {
-    this.statements = { sweepPosted: prepare(db, SQL.sweepPosted), dropHeld: prepare(db, SQL.dropHeld) };
+    this.statements = {
+      sweepPosted: prepare(db, SQL.sweepPosted),
+      sweepBodies: prepare(db, SQL.sweepBodies),
+      dropHeld: prepare(db, SQL.dropHeld),
+    };
   }
 
   /** A slice of SWEEP_SLICE at a time (the statement's own limit), the event loop running between slices. */
   sweepPosted(before: number): Promise<number> {
     return sweepInSlices(() => this.writes.run(() => this.statements.sweepPosted.run(before).changes), SWEEP_SLICE);
+  }
+
+  sweepBodies(before: number): Promise<number> {
+    return sweepInSlices(() => this.writes.run(() => this.statements.sweepBodies.run(before).changes), SWEEP_SLICE);
   }
 
   dropHeld(before: number, limit: number): Promise<DroppedHeld[]> {

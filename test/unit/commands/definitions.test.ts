@@ -29,7 +29,17 @@ describe('command definitions', () => {
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
     expect(subcommands('webhook')).toEqual(['register', 'test', 'enable', 'list', 'remove']);
-    expect(subcommands('feed')).toEqual(['set', 'off', 'clear', 'default', 'mention', 'threads', 'show', 'held']);
+    expect(subcommands('feed')).toEqual([
+      'set',
+      'off',
+      'clear',
+      'default',
+      'mention',
+      'threads',
+      'replay',
+      'show',
+      'held',
+    ]);
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role']);
     expect(subcommands('case')).toEqual(['lookup']);
@@ -91,8 +101,8 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /alerts set, /app watch, /duty board, /digest set.
-    expect(channelOptions).toHaveLength(6);
+    // /feed set, /feed default, /feed replay, /alerts set, /app watch, /duty board, /digest set.
+    expect(channelOptions).toHaveLength(7);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { placementOf } from '../../../src/store/placement.js';
 
 describe('placementOf', () => {
-  it('keeps a delivery that an off rule covers as posted and muted, without its body', () => {
+  it('keeps a delivery that an off rule covers as posted and muted, with its body for the replay window', () => {
     expect(placementOf('muted', undefined, 5)).toEqual({
       state: 'posted',
       channelId: null,
@@ -12,7 +12,7 @@ describe('placementOf', () => {
       parkedAt: null,
       postedAt: 5,
       muted: true,
-      keepsBody: false,
+      keepsBody: true,
     });
   });
 

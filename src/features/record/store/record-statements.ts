@@ -61,11 +61,8 @@ export function recordStatements(d: SqlDialect) {
     oldestUnrecorded: d
       .select(columns('delivery', 'received_at'))
       .from<[]>('delivery WHERE unrecorded = 1 ORDER BY seq LIMIT 1'),
-    // Read: what is posted keeps no body any more (what waits or is held keeps it, to be posted).
-    markRecorded: d.sql(
-      `UPDATE delivery SET unrecorded = NULL, raw_body = CASE WHEN state = 'posted' THEN NULL ELSE raw_body END
-       WHERE ${d.inList('seq')}`,
-    ),
+    // Read: the body stays (to be posted, or for the replay window: the kernel's sweepBodies drops it after).
+    markRecorded: d.sql(`UPDATE delivery SET unrecorded = NULL WHERE ${d.inList('seq')}`),
     // The guild has a record, its oldest row merged now at the time given: it is due for the sweep then plus its
     // retention, or earlier if it already was.
     // (A new guild has the default retention; `excluded.due_at` is that time with it, and a guild's own retention

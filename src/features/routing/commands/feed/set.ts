@@ -5,6 +5,7 @@ import { readFeedChannel, requireFeedChannel } from '../../../../discord/feed-ch
 import { replyEphemeral } from '../../../../discord/reply.js';
 import type { GuildSettings } from '../../../../store/guild-settings.js';
 import { resolveRoute } from '../../../../store/routing-rules.js';
+import { replayOffer } from '../../../replay/index.js';
 import {
   describeScope,
   describeTarget,
@@ -44,7 +45,12 @@ export async function setEventChannel(
     ? ''
     : ` No webhook of this server delivers ${scope.event ?? 'events'} yet: /webhook register.`;
   const ping = role ? ` They ping <@&${role.id}>.` : '';
-  await replyEphemeral(interaction, `${describeScope(scope)} now goes to <#${channel.id}>.${ping}${note}`);
+  // Events of the rule posted elsewhere (or muted) before it may be replayed into the channel it names now.
+  await replyEphemeral(
+    interaction,
+    `${describeScope(scope)} now goes to <#${channel.id}>.${ping}${note}`,
+    replayOffer(channel.id, ctx.replays),
+  );
 }
 
 /** /feed off event [server] [case-type]: those events are stored and counted as muted, never posted. */
