@@ -11,6 +11,7 @@ import { CardRecords } from '../../src/features/cards/card-records.js';
 import { dutyModule } from '../../src/features/duty/store/duty-module.js';
 import { ThreadRecords } from '../../src/features/threads/thread-records.js';
 import { signDelivery } from '../../src/upstream/signature.js';
+import { sessionEnded, sessionStarted, threadShowing } from '../features/threads/e2e/session-threads-fixtures.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import {
   runFeedCommand,
@@ -19,7 +20,6 @@ import {
   type FeedHarness,
   type FeedHarnessOptions,
 } from './feed-harness.js';
-import { sessionEnded, sessionStarted, threadShowing } from './session-threads-fixtures.js';
 
 /** Discord recognises a nonce this long here (and the bot is told so): a later try must look for its post first. */
 const NONCE_WINDOW_MS = 500;
