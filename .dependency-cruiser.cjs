@@ -9,7 +9,8 @@
  *   features        src/features/<feature>/     may import feed/intake/embeds and the bottom; another feature
  *                                               only through its index.ts. Its commands/ (its slash commands,
  *                                               buttons and dialogs) sit above the rest of it: only its own
- *                                               index.ts and the features' list (src/features/index.ts) take them
+ *                                               index.ts and the features' list (src/features/index.ts) take them.
+ *                                               Its store/ imports only the store kernel, base and upstream
  *   feed, intake    src/feed, src/intake, src/embeds
  *   bottom          src/upstream, src/store, src/discord
  *   base            src/base                    clock, config, logger, errors, timers
@@ -89,6 +90,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/features/index[.]ts$' },
       to: { path: '^src/features/[^/]+/commands/', pathNot: '^src/features/[^/]+/commands/index[.]ts$' },
+    },
+    {
+      name: 'feature-store-on-the-kernel',
+      comment:
+        "a feature's store/ (its statements, migrations, module) imports only the store kernel (src/store/), base, " +
+        'upstream (what the kernel may import) and its own store/: not its feature, not another feature, not Discord',
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/store/' },
+      to: { path: '^src/', pathNot: ['^src/features/$1/store/', '^src/store/', '^src/base/', '^src/upstream/'] },
     },
     {
       name: 'no-feature-internals',

@@ -15,5 +15,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     maxWorkers: 2,
+    // Worker threads that keep their modules from one file to the next: importing discord.js, the store and the
+    // renderers once a worker rather than once a file is most of the run's time (about 5x less CPU). The unit
+    // tests leave nothing behind them (each restores its timers and closes what it opens), and `npm test` runs
+    // them again isolated, as before.
+    pool: 'threads',
+    isolate: false,
   },
 });
