@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The developer API v1's records (upstream-api.md §2.1–§2.3). Where the document shows fields (the upload
  * answer, the submission body) they are typed strictly; where it does not (account, options, apps, versions,
- * uploads list, store) only their types are here, and their readers (read-developer-records.ts) are tolerant.
+ * uploads list, store) only their types are here, and their readers (read-developer-objects.ts) are tolerant.
  */
 
 /** The answer of POST /uploads (§2.1). */
@@ -158,7 +158,7 @@ export interface UnusedUpload {
 }
 
 /** An app of the store (GET /store). */
-export interface StoreApp {
+export interface CatalogApp {
   id: string;
   name: string;
   tagline: string | undefined;

@@ -1,6 +1,6 @@
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { AppGuild } from './app-records.js';
+import type { AppGuild } from './app-documents.js';
 import { AppSchedule } from './app-schedule.js';
 import { pollGuild, type GuildPollDeps, type PollRun } from './guild-poll.js';
 import { postKeyRefusalNotice } from './key-refusal-notice.js';
@@ -130,7 +130,7 @@ export class ReleasePoller {
 
   /** Starts the poll of every guild that is due and not being polled; posts the notice of a refused key. */
   private async runCycle(): Promise<void> {
-    const guilds = await this.options.records.listGuilds();
+    const guilds = await this.options.documents.listGuilds();
     const now = this.options.clock();
     const polled = new Set<string>();
     for (const guild of guilds) {

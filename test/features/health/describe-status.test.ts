@@ -42,7 +42,7 @@ describe('/status', () => {
       since: NOW,
     });
     await store.deliveries.accept(delivery('waiting-1', 'case.created'));
-    await store.deliveries.recordFailure(CHANNEL_B, GUILD, NOW + 60_000);
+    await store.deliveries.noteFailure(CHANNEL_B, GUILD, NOW + 60_000);
 
     const lines = await describeStatus(GUILD, [], {
       ...store,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { emptyAppGuild, type AppGuild, type Card } from '../../../src/features/releases/app-records.js';
+import { emptyAppGuild, type AppGuild, type Card } from '../../../src/features/releases/app-documents.js';
 import { describeApp, describeAppLine } from '../../../src/features/releases/describe-apps.js';
 import { describeReleaseStatus } from '../../../src/features/releases/describe-releases.js';
 import type { AppDetail } from '../../../src/upstream/developer-schemas.js';

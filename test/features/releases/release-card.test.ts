@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { assertValidCreateMessage } from '../../../fakes/discord/index.js';
-import type { Card } from '../../../src/features/releases/app-records.js';
+import type { Card } from '../../../src/features/releases/app-documents.js';
 import { renderKeyRefusal, renderOutcome, renderReleaseCard } from '../../../src/features/releases/release-card.js';
 
 const T = Date.UTC(2026, 10, 20, 12, 0, 0);

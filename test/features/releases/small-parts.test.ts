@@ -10,7 +10,7 @@ import { createAttachmentDownloader } from '../../../src/features/releases/downl
 import { DRAFT_LIFETIME_MS, DraftStore, MAX_DRAFTS } from '../../../src/features/releases/drafts.js';
 import { SingleFlightCache } from '../../../src/features/releases/single-flight-cache.js';
 import { returnSubmissionSlot, takeSubmissionSlot } from '../../../src/features/releases/submission-quota.js';
-import { openAppRecords } from '../../helpers/app-records.js';
+import { openAppDocuments } from '../../helpers/app-documents.js';
 
 describe('readDeveloperKeyInput', () => {
   it('forgives a Bearer prefix and refuses spaces inside', () => {
@@ -56,7 +56,7 @@ describe('createAttachmentDownloader', () => {
 
 describe('the submission count', () => {
   it('takes places atomically, refuses the 11th, and gives one back', async () => {
-    const records = await openAppRecords('memory://');
+    const records = await openAppDocuments('memory://');
     const results = await Promise.allSettled(Array.from({ length: 11 }, () => takeSubmissionSlot(records, 'g', 1000)));
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
     const refused = results.find((result) => result.status === 'rejected');

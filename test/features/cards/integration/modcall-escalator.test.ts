@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { CardRecords } from '../../../../src/features/cards/card-records.js';
+import { CardDocuments } from '../../../../src/features/cards/card-documents.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../../../../src/features/cards/modcall-escalator.js';
 import { STORE_MODULES } from '../../../../src/features/index.js';
@@ -8,7 +8,7 @@ import type { DocumentStore } from '../../../../src/store/documents.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
-import { failReadsOf } from '../../../helpers/failing-records.js';
+import { failReadsOf } from '../../../helpers/failing-documents.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { recordingPoster } from '../../../helpers/recording-poster.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
@@ -49,7 +49,7 @@ describe('the modcall escalator on a store', () => {
   it("a card whose server's settings cannot be read is logged and retried; the other card escalates meanwhile", async () => {
     const time = new ManualTime();
     const logs = captureLogs();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     for (const guildId of ['g1', 'g2']) {
       await cards.updateModcall(guildId, `card-${guildId}`, () => openCard(guildId, time.now()));
       await cards.saveEscalation(guildId, { afterMinutes: 1, roleId: `leads-${guildId}` });
@@ -63,7 +63,7 @@ describe('the modcall escalator on a store', () => {
     });
     const poster = recordingPoster();
     escalator = new ModcallEscalator({
-      records: new CardRecords(records),
+      documents: new CardDocuments(records),
       poster,
       clock: time.now,
       timers: time,
@@ -92,7 +92,7 @@ describe('the modcall escalator on a store', () => {
   it("escalates a server's card on time behind a hundred cards of a server whose settings cannot be read: those back off, and escalate once readable", async () => {
     const time = new ManualTime();
     const logs = captureLogs();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     // A hundred cards (a whole read) of a server whose settings fail to read, older than the healthy server's card.
     for (let i = 0; i < 100; i += 1) {
       await cards.updateModcall('bad', `card-bad-${i}`, () =>
@@ -107,7 +107,7 @@ describe('the modcall escalator on a store', () => {
     const poster = recordingPoster();
     let backoffs = 0;
     escalator = new ModcallEscalator({
-      records: new CardRecords(records),
+      documents: new CardDocuments(records),
       poster,
       clock: time.now,
       timers: time,
@@ -142,7 +142,7 @@ describe('the modcall escalator on a store', () => {
   it('a stored card it cannot read is logged and dropped; the cards due after it still escalate', async () => {
     const time = new ManualTime();
     const logs = captureLogs();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     // Due first (the earliest time), and not a card: written by hand, or damaged.
     await store.documents.update(
       'modcall_card',
@@ -154,7 +154,7 @@ describe('the modcall escalator on a store', () => {
     await cards.saveEscalation('g1', { afterMinutes: 1, roleId: 'leads-g1' });
     const poster = recordingPoster();
     escalator = new ModcallEscalator({
-      records: cards,
+      documents: cards,
       poster,
       clock: time.now,
       timers: time,
@@ -174,7 +174,7 @@ describe('the modcall escalator on a store', () => {
   // The escalator's first step for a card that pinged the staff on shift: its role, once, when its time comes.
   it('comes role-after minutes after the card, once; at once for a server that turned on-duty-first off', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     await cards.saveOnDutyFirst('g1', { roleAfterMinutes: 2 });
     for (const guildId of ['g1', 'g2'])
       await cards.updateModcall(guildId, `card-${guildId}`, () =>
@@ -182,7 +182,7 @@ describe('the modcall escalator on a store', () => {
       );
     const poster = recordingPoster();
     escalator = new ModcallEscalator({
-      records: cards,
+      documents: cards,
       poster,
       clock: time.now,
       timers: time,
@@ -282,7 +282,7 @@ describe('the modcall escalator over many stored cards', () => {
   const startEscalator = (records: DocumentStore, time: ManualTime, poster = recordingPoster()) => ({
     poster,
     escalator: new ModcallEscalator({
-      records: new CardRecords(records),
+      documents: new CardDocuments(records),
       poster,
       clock: time.now,
       timers: time,
@@ -293,7 +293,7 @@ describe('the modcall escalator over many stored cards', () => {
 
   it('escalates the one due card among hundreds claimed, reading only that one', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
         cards.updateModcall('g1', `claimed-${i}`, () => card('g1', `claimed-${i}`, time.now(), 'mod')),
@@ -318,7 +318,7 @@ describe('the modcall escalator over many stored cards', () => {
 
   it('gives a new card its escalation time, escalates it then, and deletes cards a day old', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     await cards.saveEscalation('g1', { afterMinutes: 3, roleId: 'leads' });
     await cards.updateModcall('g1', 'open', () => card('g1', 'open', time.now(), null));
     await cards.updateModcall('g1', 'claimed', () => card('g1', 'claimed', time.now(), 'mod'));
@@ -347,7 +347,7 @@ describe('the modcall escalator over many stored cards', () => {
 
   it('escalates nothing where escalation is off, and reads such a card only when it is new and when it is forgotten', async () => {
     const time = new ManualTime();
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     await cards.updateModcall('g1', 'open', () => card('g1', 'open', time.now(), null));
     const { records, counted } = countingCardReads(store.documents);
     const { escalator, poster } = startEscalator(records, time);

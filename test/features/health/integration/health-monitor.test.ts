@@ -11,7 +11,7 @@ import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
 import { createServiceClient } from '../../../../src/upstream/client.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
-import { failReadsOf } from '../../../helpers/failing-records.js';
+import { failReadsOf } from '../../../helpers/failing-documents.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { recordingPoster } from '../../../helpers/recording-poster.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
@@ -70,7 +70,7 @@ describe('the health monitor on a failing store', () => {
       incidents,
       settings,
       desk: new AlertDesk({ incidents, settings, poster, clock: time.now, logger: logs.logger }),
-      records,
+      documents: records,
       probe: {
         signals: store.signals,
         service: createServiceClient({ serviceUrl: 'http://127.0.0.1:9' }),

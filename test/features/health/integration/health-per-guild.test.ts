@@ -103,7 +103,7 @@ describe('the health monitor, server by server', () => {
       incidents,
       settings,
       desk,
-      records: store.documents,
+      documents: store.documents,
       probe: {
         signals: store.signals,
         service: createServiceClient({ serviceUrl, timeoutMs: 60_000 }),

@@ -61,14 +61,14 @@ describe('/app key', () => {
     const revoked = h.service.issueDeveloperKey('Gone Studio');
     h.service.replaceDeveloperKey(revoked);
     expect((await h.setKey(revoked)).text).toMatch(/^The service does not accept this key \(401/);
-    expect((await h.bot.apps.records.readGuild(h.guild.id)).developerKey).toBeNull();
+    expect((await h.bot.apps.documents.readGuild(h.guild.id)).developerKey).toBeNull();
 
     const key = h.service.issueDeveloperKey('Lantern_Studio');
     const saved = await h.setKey(key);
     expect(saved.text).toBe(
       'Developer key saved for **Lantern\\_Studio**. It is stored encrypted. Next: /app list, then /app watch to post release cards.',
     );
-    const stored = await h.bot.apps.records.readGuild(h.guild.id);
+    const stored = await h.bot.apps.documents.readGuild(h.guild.id);
     expect(stored.developerKey).toMatch(/^sealed:v1:/);
     expect(stored.developerKey).not.toContain(key.slice(4, 20));
     expect(stored.accountName).toBe('Lantern_Studio');

@@ -9,7 +9,7 @@ import { DeveloperCache } from '../../../../src/features/releases/developer-cach
 import { ReleasePoller } from '../../../../src/features/releases/release-poller.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
 import { createDeveloperClient } from '../../../../src/upstream/developer-client.js';
-import { openAppRecords } from '../../../helpers/app-records.js';
+import { openAppDocuments } from '../../../helpers/app-documents.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 
@@ -22,7 +22,7 @@ let time: ManualTime;
 let service: FakeService;
 let discord: FakeDiscord;
 let client: Client;
-let records: Awaited<ReturnType<typeof openAppRecords>>;
+let documents: Awaited<ReturnType<typeof openAppDocuments>>;
 let poller: ReleasePoller;
 let guildId: string;
 let channelId: string;
@@ -39,11 +39,11 @@ beforeEach(async () => {
   // One try of half a second: a post held longer is given up, its answer lost.
   client = new Client({ intents: [], rest: { api: discord.apiUrl, timeout: 500, retries: 0 } });
   client.rest.setToken(discord.botToken);
-  records = await openAppRecords('memory://');
+  documents = await openAppDocuments('memory://');
   key = service.issueDeveloperKey('Lantern Studio');
-  await records.updateGuild(guildId, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
+  await documents.updateGuild(guildId, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
   poller = new ReleasePoller({
-    records,
+    documents,
     developer: createDeveloperClient({ serviceUrl: service.baseUrl, clock: time.now }),
     secrets: createSecretBox(SECRET),
     poster: createPoster(client),
@@ -59,7 +59,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await poller.stop();
   await client.destroy();
-  await records.close();
+  await documents.close();
   await discord.close();
   await service.close();
   expect(discord.violations).toEqual([]);
@@ -78,7 +78,7 @@ async function watch(appId: number): Promise<void> {
     createdBy: '1',
     baseline: null,
   };
-  await records.updateGuild(guildId, (current) => ({ ...current, watches: { [entry.appId]: entry } }));
+  await documents.updateGuild(guildId, (current) => ({ ...current, watches: { [entry.appId]: entry } }));
 }
 
 /** The next post to #releases gets no answer in time; Discord makes it when {@link answerLate} is called. */
@@ -102,7 +102,7 @@ describe('a release card or outcome whose answer was lost, tried again at the ne
     await advance(MINUTE);
     const messages = discord.messages(channelId);
     expect(messages.map((message) => message.embeds[0]?.title)).toEqual(['Pricewise 1.0']);
-    const card = (await records.readCards(guildId, String(appId))).versions['1.0'];
+    const card = (await documents.readCards(guildId, String(appId))).versions['1.0'];
     expect(card?.messageId).toBe(messages[0]?.id);
   });
 
@@ -124,7 +124,7 @@ describe('a release card or outcome whose answer was lost, tried again at the ne
     expect(rest).toEqual([]);
     expect(JSON.stringify(card?.embeds[0]?.fields)).toContain('`` approved ``');
     expect(outcome?.content).toMatch(/^\*\*Pricewise 1\.0\*\* left review: `` approved ``/);
-    const stored = (await records.readCards(guildId, String(appId))).versions['1.0'];
+    const stored = (await documents.readCards(guildId, String(appId))).versions['1.0'];
     expect(stored?.outcomeAnnounced).toBe('approved');
   });
 });

@@ -10,14 +10,14 @@ import {
 } from '../../../../fakes/discord/index.js';
 import { startFakeService, type FakeService } from '../../../../fakes/service/index.js';
 import { createPoster } from '../../../../src/discord/posting/poster.js';
-import type { Watch } from '../../../../src/features/releases/app-records.js';
+import type { Watch } from '../../../../src/features/releases/app-documents.js';
 import { describeReleaseStatus } from '../../../../src/features/releases/describe-releases.js';
 import { DeveloperCache } from '../../../../src/features/releases/developer-cache.js';
 import { ALERT_AFTER_FAILURES, type PollHealth } from '../../../../src/features/releases/poll-failures.js';
 import { ReleasePoller } from '../../../../src/features/releases/release-poller.js';
 import { createSecretBox } from '../../../../src/store/secret-box.js';
 import { createDeveloperClient } from '../../../../src/upstream/developer-client.js';
-import { openAppRecords } from '../../../helpers/app-records.js';
+import { openAppDocuments } from '../../../helpers/app-documents.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
@@ -30,7 +30,7 @@ let service: FakeService;
 let discord: FakeDiscord;
 let guild: AddedGuild;
 let client: Client;
-let records: Awaited<ReturnType<typeof openAppRecords>>;
+let documents: Awaited<ReturnType<typeof openAppDocuments>>;
 let poller: ReleasePoller;
 let logs: ReturnType<typeof captureLogs>;
 let key: string;
@@ -53,18 +53,18 @@ beforeEach(async () => {
   // Only the REST side of discord.js: the poller posts and edits, it needs no gateway.
   client = new Client({ intents: [], rest: { api: discord.apiUrl } });
   client.rest.setToken(discord.botToken);
-  records = await openAppRecords('memory://');
+  documents = await openAppDocuments('memory://');
   logs = captureLogs('debug');
   key = service.issueDeveloperKey('Lantern Studio');
   otherKeys = [];
-  await records.updateGuild(guild.id, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
+  await documents.updateGuild(guild.id, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
   poller = makePoller(serviceUrl);
 });
 
 afterEach(async () => {
   await poller.stop();
   await client.destroy();
-  await records.close();
+  await documents.close();
   await discord.close();
   await service.close();
   expect(discord.violations).toEqual([]);
@@ -77,7 +77,7 @@ let pollHealth: PollHealth[] = [];
 function makePoller(url: string): ReleasePoller {
   return new ReleasePoller({
     onPollHealth: (_guildId, health) => pollHealth.push(health),
-    records,
+    documents,
     developer: createDeveloperClient({ serviceUrl: url, clock: time.now }),
     secrets: createSecretBox(SECRET),
     poster: createPoster(client),
@@ -105,7 +105,7 @@ async function watchIn(guildId: string, channelId: string, appId: number): Promi
     createdBy: '1',
     baseline: null,
   };
-  await records.updateGuild(guildId, (current) => ({
+  await documents.updateGuild(guildId, (current) => ({
     ...current,
     watches: { ...current.watches, [entry.appId]: entry },
   }));
@@ -120,7 +120,7 @@ async function addSecondGuild(): Promise<{ guildId: string; channelId: string; a
   const channelId = second.channels['releases'] ?? '';
   const secondKey = service.issueDeveloperKey('Harbor Games');
   otherKeys.push(secondKey);
-  await records.updateGuild(second.id, (current) => ({
+  await documents.updateGuild(second.id, (current) => ({
     ...current,
     developerKey: createSecretBox(SECRET).seal(secondKey),
   }));
@@ -149,7 +149,7 @@ describe('the release poller', () => {
       failures: ALERT_AFTER_FAILURES,
       problem: 'could not reach the service at 127.0.0.1:9',
     });
-    const failing = await records.readGuild(guild.id);
+    const failing = await documents.readGuild(guild.id);
     expect(failing.poll.failures).toBeGreaterThanOrEqual(ALERT_AFTER_FAILURES);
     expect(failing.poll.alertedAt).not.toBeNull();
     expect(logs.lines.filter((line) => line.includes('release poller alert'))).toHaveLength(1);
@@ -161,7 +161,7 @@ describe('the release poller', () => {
     poller = makePoller(serviceUrl);
     poller.start();
     await advance(MINUTE);
-    const healthy = await records.readGuild(guild.id);
+    const healthy = await documents.readGuild(guild.id);
     expect(healthy.poll).toEqual({ lastGoodAt: time.now(), failures: 0, lastProblem: null, alertedAt: null });
     expect(pollHealth.at(-1)).toEqual({ failing: false });
     expect(discord.messages(channel('releases'))).toHaveLength(1);
@@ -176,7 +176,7 @@ describe('the release poller', () => {
     expect(first?.embeds[0]?.title).toBe('Pricewise 1.0');
 
     // Someone deleted the card in Discord: the edit finds no message, a new card is posted.
-    await records.updateCards(guild.id, String(appId), (cards) => {
+    await documents.updateCards(guild.id, String(appId), (cards) => {
       const card = cards.versions['1.0'];
       return card ? { ...cards, versions: { '1.0': { ...card, messageId: '123456789012345678' } } } : cards;
     });
@@ -186,7 +186,7 @@ describe('the release poller', () => {
     expect(discord.messages(channel('releases'))[1]?.embeds[0]?.title).toBe('Pricewise 1.0');
 
     await watch(appId, 'elsewhere');
-    await records.updateGuild(guild.id, (current) => {
+    await documents.updateGuild(guild.id, (current) => {
       const moved = current.watches[String(appId)];
       return moved ? { ...current, watches: { [String(appId)]: { ...moved, baseline: [] } } } : current;
     });
@@ -226,7 +226,7 @@ describe('the release poller', () => {
     discord.failRequests({ status: 403, count: 1, match: new RegExp(`/channels/${channel('releases')}/messages$`) });
     await advance(MINUTE);
     expect(discord.messages(channel('releases'))).toHaveLength(1);
-    expect((await records.readGuild(guild.id)).poll.lastProblem).toMatch(/could not post or edit release cards/);
+    expect((await documents.readGuild(guild.id)).poll.lastProblem).toMatch(/could not post or edit release cards/);
     await advance(MINUTE);
     await advance(MINUTE);
     const [card, outcome, ...rest] = discord.messages(channel('releases'));
@@ -244,7 +244,7 @@ describe('the release poller', () => {
     poller.start();
     await advance(0);
     expect(discord.messages(channel('releases'))).toHaveLength(1);
-    const status = describeReleaseStatus(await records.readGuild(guild.id), true).join('\n');
+    const status = describeReleaseStatus(await documents.readGuild(guild.id), true).join('\n');
     expect(status).toContain(
       `could not post or edit release cards in <#${channel('locked')}>: Discord 403: Missing Permissions`,
     );
@@ -304,9 +304,9 @@ describe('the release poller', () => {
     const dir = makeTempDir();
     try {
       await poller.stop();
-      await records.close();
-      records = await openAppRecords(`sqlite://${dir.path}/bot.sqlite`);
-      await records.updateGuild(guild.id, (current) => ({
+      await documents.close();
+      documents = await openAppDocuments(`sqlite://${dir.path}/bot.sqlite`);
+      await documents.updateGuild(guild.id, (current) => ({
         ...current,
         developerKey: createSecretBox(SECRET).seal(key),
       }));
@@ -333,7 +333,7 @@ describe('the release poller', () => {
       service.setVersionState(failing, '1.0', 'approved');
       await advance(MINUTE);
       expect(stateOf(discord.messages(channel('releases'))[0])).toContain('`` approved ``');
-      expect((await records.readGuild(guild.id)).poll).toMatchObject({ failures: 0, lastGoodAt: time.now() });
+      expect((await documents.readGuild(guild.id)).poll).toMatchObject({ failures: 0, lastGoodAt: time.now() });
     } finally {
       await poller.stop();
       dir.remove();
@@ -344,8 +344,8 @@ describe('the release poller', () => {
     const dir = makeTempDir();
     try {
       await poller.stop();
-      await records.close();
-      records = await openAppRecords(`sqlite://${dir.path}/bot.sqlite`, logs.logger);
+      await documents.close();
+      documents = await openAppDocuments(`sqlite://${dir.path}/bot.sqlite`, logs.logger);
       const other = await addSecondGuild();
       // Listed first (its key sorts before any snowflake), and not a guild's record: damaged, or written by hand.
       const db = new Database(`${dir.path}/bot.sqlite`);
@@ -367,7 +367,7 @@ describe('the release poller', () => {
     // The first guild's key was refused, and its notice not posted yet (the bot stopped between the two).
     const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
     await watch(appId, 'releases');
-    await records.updateGuild(guild.id, (current) => ({
+    await documents.updateGuild(guild.id, (current) => ({
       ...current,
       keyRefusal: { status: 403, at: time.now(), noticePosted: false },
     }));
@@ -388,17 +388,20 @@ describe('the release poller', () => {
   it('says when the stored key cannot be decrypted, and stops for a 403 with one notice', async () => {
     const appId = service.addApp(key, { name: 'Pricewise', versions: [{ version: '1.0', status: 'in_review' }] });
     await watch(appId, 'releases');
-    await records.updateGuild(guild.id, (current) => ({
+    await documents.updateGuild(guild.id, (current) => ({
       ...current,
       developerKey: createSecretBox('another-secret-0123456789').seal(key),
     }));
     poller.start();
     await advance(0);
-    expect((await records.readGuild(guild.id)).poll.lastProblem).toBe(
+    expect((await documents.readGuild(guild.id)).poll.lastProblem).toBe(
       "the stored developer key cannot be decrypted with this bot's SECRET_KEY: run /app key",
     );
 
-    await records.updateGuild(guild.id, (current) => ({ ...current, developerKey: createSecretBox(SECRET).seal(key) }));
+    await documents.updateGuild(guild.id, (current) => ({
+      ...current,
+      developerKey: createSecretBox(SECRET).seal(key),
+    }));
     service.revokeDeveloperAccess(key);
     await advance(MINUTE);
     const [notice] = discord.messages(channel('releases'));
@@ -409,7 +412,7 @@ describe('the release poller', () => {
     await advance(5 * MINUTE);
     expect(service.requests).toHaveLength(requests);
     expect(discord.messages(channel('releases'))).toHaveLength(1);
-    expect(describeReleaseStatus(await records.readGuild(guild.id), false)[0]).toMatch(
+    expect(describeReleaseStatus(await documents.readGuild(guild.id), false)[0]).toMatch(
       /^Developer key: refused by the service <t:\d+:R>, developer access revoked \(403\): run \/app key\.$/,
     );
   });

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SendError } from '../../../../src/discord/posting/send-failure.js';
 import { STORE_MODULES } from '../../../../src/features/index.js';
 import { recordModule } from '../../../../src/features/record/store/record-module.js';
+import { ThreadDocuments } from '../../../../src/features/threads/thread-documents.js';
 import { ThreadKeeper } from '../../../../src/features/threads/thread-keeper.js';
-import { ThreadRecords } from '../../../../src/features/threads/thread-records.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { captureLogs } from '../../../helpers/capture-logs.js';
-import { failReadsOf } from '../../../helpers/failing-records.js';
+import { failReadsOf } from '../../../helpers/failing-documents.js';
 import { ManualTime } from '../../../helpers/manual-time.js';
 import { recordingPoster } from '../../../helpers/recording-poster.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
@@ -46,7 +46,7 @@ describe('the session threads of many guilds', () => {
   it("starts a guild's thread while 101 guilds' documents cannot be read: those back off, and start once readable", async () => {
     const time = new ManualTime();
     // Another process's lanes post the session cards and follow their threads (its own records, as that process).
-    const elsewhere = new ThreadRecords(store.documents);
+    const elsewhere = new ThreadDocuments(store.documents);
     const failing = Array.from({ length: 101 }, (_, i) => `4000000000000${String(i).padStart(5, '0')}`);
     for (const [i, guildId] of failing.entries()) {
       await elsewhere.setOn(guildId, true);
@@ -57,7 +57,7 @@ describe('the session threads of many guilds', () => {
     const started: string[] = [];
     let backoffs = 0;
     keeper = new ThreadKeeper({
-      threads: new ThreadRecords(records),
+      threads: new ThreadDocuments(records),
       record: store.of(recordModule),
       poster: recordingPoster(),
       startThread: (_channelId, messageId) => {
@@ -97,12 +97,12 @@ describe('the session threads of many guilds', () => {
     readable = true;
     await time.advance(20_000, settle);
     expect(started).toHaveLength(102);
-    expect(await new ThreadRecords(store.documents).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
+    expect(await new ThreadDocuments(store.documents).followed(failing[0] ?? '')).toMatchObject({ retryAt: undefined });
   });
 
   it("starts a guild's other threads while Discord fails to start one of them, and that one at its retry", async () => {
     const time = new ManualTime();
-    const threads = new ThreadRecords(store.documents);
+    const threads = new ThreadDocuments(store.documents);
     await threads.setOn('g1', true);
     await threads.follow({ ...card('g1', time.now() - 1_000), sessionId: 1, messageId: 'card-1' });
     await threads.follow({ ...card('g1', time.now()), sessionId: 2, messageId: 'card-2' });

@@ -157,13 +157,13 @@ describe('when the bot is removed from a server', () => {
 
     h.discord.removeBotFromGuild(h.guild.id);
     await h.discord.waitFor(
-      async () => (await h.bot.apps.records.listGuilds()).length === 0,
+      async () => (await h.bot.apps.documents.listGuilds()).length === 0,
       5_000,
       'the watches forgotten',
     );
     const removedAt = polls();
     await h.advance(10 * MINUTE);
     expect(polls()).toBe(removedAt);
-    expect((await h.bot.apps.records.readGuild(h.guild.id)).developerKey).toBeNull();
+    expect((await h.bot.apps.documents.readGuild(h.guild.id)).developerKey).toBeNull();
   });
 });

@@ -37,9 +37,9 @@ export async function sendSubmission(
 ): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'submission');
   const at = ctx.clock();
-  const left = await takeSubmissionSlot(ctx.appRecords, guildId, at);
+  const left = await takeSubmissionSlot(ctx.appDocuments, guildId, at);
   await interaction.deferUpdate();
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   let answer: unknown;
   try {
     const { file } = draft;
@@ -59,7 +59,7 @@ export async function sendSubmission(
   } catch (error) {
     // The service did not take it: the place in the hour's count goes back (a timeout may have counted: kept).
     if (!(error instanceof ServiceApiError && (error.failure === 'timeout' || error.failure === 'unreachable'))) {
-      await returnSubmissionSlot(ctx.appRecords, guildId, at);
+      await returnSubmissionSlot(ctx.appDocuments, guildId, at);
     }
     const text =
       error instanceof UserFacingError ? error.message : 'Something went wrong on our side; it has been logged.';
@@ -104,7 +104,7 @@ async function keepSentFields(
   at: number,
 ): Promise<void> {
   try {
-    await ctx.appRecords.writeSentFields(guildId, appId, { sentAt: at, fields: pickKeptFields(submission) });
+    await ctx.appDocuments.writeSentFields(guildId, appId, { sentAt: at, fields: pickKeptFields(submission) });
   } catch (error) {
     ctx.logger.error({ guildId, appId, err: toLoggableError(error) }, 'could not keep the fields sent');
   }

@@ -34,7 +34,7 @@ export async function prepareSubmission(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   requireReleaseManager(interaction, guild);
   const version = interaction.options.getString('version', true).trim();
   const whatsNew = interaction.options.getString('whats-new', true).trim();
@@ -62,7 +62,7 @@ export async function prepareSubmission(
     );
   }
   const fromVersion = prefillFromVersion(detail.versions.at(-1));
-  const sent = await ctx.appRecords.readSentFields(guildId, app.id);
+  const sent = await ctx.appDocuments.readSentFields(guildId, app.id);
   // The service's record comes first: a field changed in the developer portal since wins over what was sent.
   const fromSent = Object.fromEntries(
     Object.entries(pickKeptFields(sent?.fields ?? {})).filter(([field]) => !(field in fromVersion)),

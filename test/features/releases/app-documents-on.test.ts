@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { emptyAppGuild, type Watch } from '../../../src/features/releases/app-records.js';
-import { openAppRecords } from '../../helpers/app-records.js';
+import { emptyAppGuild, type Watch } from '../../../src/features/releases/app-documents.js';
+import { openAppDocuments } from '../../helpers/app-documents.js';
 import { makeTempDir } from '../../helpers/temp-dir.js';
 
-const opened: Awaited<ReturnType<typeof openAppRecords>>[] = [];
+const opened: Awaited<ReturnType<typeof openAppDocuments>>[] = [];
 const dirs: Array<ReturnType<typeof makeTempDir>> = [];
 
 afterEach(async () => {
@@ -12,8 +12,8 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) dir.remove();
 });
 
-async function open(storeUrl: string): Promise<Awaited<ReturnType<typeof openAppRecords>>> {
-  const records = await openAppRecords(storeUrl);
+async function open(storeUrl: string): Promise<Awaited<ReturnType<typeof openAppDocuments>>> {
+  const records = await openAppDocuments(storeUrl);
   opened.push(records);
   return records;
 }
@@ -28,7 +28,7 @@ const watch = (appId: string): Watch => ({
   baseline: null,
 });
 
-describe('AppRecords on the store', () => {
+describe('AppDocuments on the store', () => {
   it('answers an empty record for a guild it has never seen, and lists only stored guilds', async () => {
     const records = await open('memory://');
     expect(await records.readGuild('g1')).toEqual(emptyAppGuild('g1'));

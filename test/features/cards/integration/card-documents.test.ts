@@ -1,22 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { CardRecords } from '../../../../src/features/cards/card-records.js';
+import { CardDocuments } from '../../../../src/features/cards/card-documents.js';
 import type { ModcallCard } from '../../../../src/features/cards/modcall-card.js';
 import { STORE_MODULES } from '../../../../src/features/index.js';
 import { openStore, type Store } from '../../../../src/store/open-store.js';
 import { modcallCard } from '../../../fixtures/modcall-cards.js';
-import { failSweepsOf } from '../../../helpers/failing-records.js';
+import { failSweepsOf } from '../../../helpers/failing-documents.js';
 import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 describe('card records', () => {
   let dir: ReturnType<typeof makeTempDir>;
   let store: Store;
-  let cards: CardRecords;
+  let cards: CardDocuments;
 
   beforeEach(async () => {
     dir = makeTempDir();
     store = await openStore(`sqlite://${dir.path}/cards.sqlite`, STORE_MODULES, Date.now);
-    cards = new CardRecords(store.documents);
+    cards = new CardDocuments(store.documents);
   });
 
   afterEach(async () => {
@@ -53,7 +53,7 @@ describe('card records', () => {
     await cards.saveMessageEmbeds('c1', 'm1000', [{ title: 'old' }], 1_000);
     await cards.saveFinalState('g1', 'case:1:1', { deliveryId: 'd1', event: 'case.voided', rawBody: '{}', at: 1_000 });
     await cards.saveLatestCall('g1', '1', 'caller', 'm1000', 1_000);
-    const failing = new CardRecords(failSweepsOf(store.documents, 'card'));
+    const failing = new CardDocuments(failSweepsOf(store.documents, 'card'));
 
     await expect(failing.sweep(2_000)).rejects.toThrow("1 of the cards' kinds could not be swept");
     // The card itself is kept (its kind failed); its message, final state and caller went.

@@ -69,7 +69,7 @@ const KIND = 'session_threads';
  * go), and no sooner than its retry while its last update failed: the keeper reads only the guilds due, so guilds
  * whose updates keep failing do not fill its read.
  */
-export class ThreadRecords {
+export class ThreadDocuments {
   constructor(private readonly documents: DocumentStore) {}
 
   async isOn(guildId: string): Promise<boolean> {

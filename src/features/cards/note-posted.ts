@@ -2,14 +2,14 @@ import type { Clock } from '../../base/clock.js';
 import type { RenderedEntry } from '../../feed/card-plan.js';
 import type { EventOf } from '../../upstream/schemas.js';
 import type { SessionCardPosted } from '../threads/index.js';
+import type { CardDocuments, SubjectCard } from './card-documents.js';
 import type { CardEdits } from './card-edits.js';
-import type { CardRecords, SubjectCard } from './card-records.js';
 import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { storedEnding } from './final-state.js';
 import { freshState } from './modcall-message.js';
 
-export interface RecordPostedDeps {
-  records: CardRecords;
+export interface NotePostedDeps {
+  documents: CardDocuments;
   clock: Clock;
   edits: Pick<CardEdits, 'drawFinal'>;
   /** Told of each session's card once Discord confirmed it (the session threads start from it). */
@@ -29,8 +29,8 @@ export interface PostedMessage {
  * while its end was being posted elsewhere): whichever is recorded second sees the first, so the card is
  * turned into its final state by at least one of them (an edit to the same state twice changes nothing).
  */
-export async function recordPosted(
-  deps: RecordPostedDeps,
+export async function notePosted(
+  deps: NotePostedDeps,
   posted: PostedMessage,
   items: readonly RenderedEntry[],
 ): Promise<void> {
@@ -65,10 +65,10 @@ export async function recordPosted(
   }
   // A message's cards and final events are written in one statement each, not one per entry: on PostgreSQL each
   // costs the lane a round trip before its next message (ten entries made this the feed's slowest step).
-  if (cards.length > 0) await deps.records.saveSubjects(guildId, cards);
+  if (cards.length > 0) await deps.documents.saveSubjects(guildId, cards);
   for (const session of sessions) await deps.onSessionCard?.(session);
   if (finals.length > 0) {
-    await deps.records.saveFinalStates(
+    await deps.documents.saveFinalStates(
       guildId,
       finals.map(({ subject, rendered: { item } }) => ({
         subjectKey: subject?.key ?? '',
@@ -77,9 +77,9 @@ export async function recordPosted(
     );
   }
   const unsettled = cards.filter((card) => !card.settled);
-  if (unsettled.length > 0) await deps.records.saveMessageEmbeds(channelId, messageId, embeds, deps.clock());
+  if (unsettled.length > 0) await deps.documents.saveMessageEmbeds(channelId, messageId, embeds, deps.clock());
 
-  const ended = await deps.records.finalStates(
+  const ended = await deps.documents.finalStates(
     guildId,
     unsettled.map(({ subjectKey }) => subjectKey),
   );
@@ -89,14 +89,14 @@ export async function recordPosted(
   }
   for (const final of finals) {
     const key = final.subject?.key ?? '';
-    const card = await deps.records.subject(guildId, key);
+    const card = await deps.documents.subject(guildId, key);
     if (card && card.messageId !== messageId) await deps.edits.drawFinal(guildId, key, card, endingOf(final));
   }
 }
 
 /** A new modcall card, and its caller's latest call (a repeat call within the window edits this card). */
 async function saveNewModcall(
-  deps: RecordPostedDeps,
+  deps: NotePostedDeps,
   { guildId, channelId, messageId }: PostedMessage,
   entry: RenderedEntry,
   event: EventOf<'modcall'>,
@@ -106,7 +106,7 @@ async function saveNewModcall(
   const pingRoleId = entry.deferredRoleId ?? entry.payload.allowed_mentions.roles?.[0] ?? null;
   const pingedOnDuty = entry.payload.allowed_mentions.users ?? [];
   const postedAt = deps.clock();
-  const card = await deps.records.updateModcall(guildId, messageId, (current) => {
+  const card = await deps.documents.updateModcall(guildId, messageId, (current) => {
     if (current) return current;
     return {
       guildId,
@@ -122,5 +122,5 @@ async function saveNewModcall(
     };
   });
   const { robloxId } = event.data.caller;
-  await deps.records.saveLatestCall(guildId, event.server, robloxId, messageId, card?.postedAt ?? postedAt);
+  await deps.documents.saveLatestCall(guildId, event.server, robloxId, messageId, card?.postedAt ?? postedAt);
 }

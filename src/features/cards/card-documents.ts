@@ -54,7 +54,7 @@ const ON_DUTY_FIRST = 'modcall_on_duty_first';
  * in the store: followed cards, their messages and final states, and callers are swept by it (see {@link sweep});
  * a modcall card's is when the escalator must look at it next ({@link dueOf}).
  */
-export class CardRecords {
+export class CardDocuments {
   constructor(private readonly documents: DocumentStore) {}
 
   async subject(guildId: string, subjectKey: string): Promise<SubjectCard | undefined> {

@@ -6,10 +6,10 @@ import {
   emptyAppGuild,
   emptyCardSet,
   SentFieldsSchema,
+  type AppDocuments,
   type AppGuild,
-  type AppRecords,
   type CardSet,
-} from './app-records.js';
+} from './app-documents.js';
 
 /** The store's document kinds of the developer-API features. */
 const GUILD_KIND = 'app_guild';
@@ -17,12 +17,12 @@ const CARDS_KIND = 'app_cards';
 const SENT_KIND = 'app_sent';
 
 /**
- * {@link AppRecords} on the store's documents (SQLite or PostgreSQL, beside the bot's other records): each
+ * {@link AppDocuments} on the store's documents (SQLite or PostgreSQL, beside the bot's other documents): each
  * change is one atomic update of its document, in any number of processes. Every read is checked against the
- * record's schema, so a document written by an older version fails loudly where it is read; `listGuilds` passes
- * such a guild over (told to `logger`), so one guild's damaged record stops no other guild's polls.
+ * document's schema, so a document written by an older version fails loudly where it is read; `listGuilds` passes
+ * such a guild over (told to `logger`), so one guild's damaged document stops no other guild's polls.
  */
-export function appRecordsOn(documents: DocumentStore, logger?: Logger): AppRecords {
+export function appDocumentsOn(documents: DocumentStore, logger?: Logger): AppDocuments {
   const readGuild = async (guildId: string): Promise<AppGuild> => {
     const stored = await documents.get(GUILD_KIND, guildId);
     return stored === undefined ? emptyAppGuild(guildId) : AppGuildSchema.parse(stored);
@@ -40,7 +40,7 @@ export function appRecordsOn(documents: DocumentStore, logger?: Logger): AppReco
       return AppGuildSchema.parse(stored);
     },
     async listGuilds() {
-      // A record that fails its schema (damaged, or written by hand) is passed over: the other guilds are polled.
+      // A document that fails its schema (damaged, or written by hand) is passed over: the other guilds are polled.
       // Its own guild's reads still fail loudly where they read it (/app, /status).
       return (await documents.list(GUILD_KIND)).flatMap(({ key, value }) => {
         const parsed = AppGuildSchema.safeParse(value);

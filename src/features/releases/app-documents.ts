@@ -2,19 +2,19 @@ import { z } from 'zod';
 
 /**
  * Everything the developer-API features keep between restarts, behind one small port, implemented on the store's
- * documents (store-app-records.ts: SQLite or PostgreSQL, shared by every process). Every record is plain JSON
+ * documents (app-documents-on.ts: SQLite or PostgreSQL, shared by every process). Every document is plain JSON
  * checked by its zod schema on the way out.
  *
- * Contract for implementations: `updateGuild` and `updateCards` run one change at a time per record (per guild,
+ * Contract for implementations: `updateGuild` and `updateCards` run one change at a time per document (per guild,
  * per guild and app), so two interactions at once, or an interaction and the poller, never lose a write;
  * reads return copies the caller may change freely.
  */
-export interface AppRecords {
-  /** The guild's record, or an empty one ({@link emptyAppGuild}) when it has none. */
+export interface AppDocuments {
+  /** The guild's document, or an empty one ({@link emptyAppGuild}) when it has none. */
   readGuild(guildId: string): Promise<AppGuild>;
-  /** Applies `change` to (a copy of) the guild's record and stores the result; returns what was stored. */
+  /** Applies `change` to (a copy of) the guild's document and stores the result; returns what was stored. */
   updateGuild(guildId: string, change: (guild: AppGuild) => AppGuild): Promise<AppGuild>;
-  /** Every guild that has a record (one that cannot be read is left out): what the poller walks. */
+  /** Every guild that has a document (one that cannot be read is left out): what the poller walks. */
   listGuilds(): Promise<AppGuild[]>;
   /** The release cards of one app in one guild, or an empty set. */
   readCards(guildId: string, appId: string): Promise<CardSet>;
@@ -139,7 +139,7 @@ export const SentFieldsSchema = z.object({
 });
 export type SentFields = z.infer<typeof SentFieldsSchema>;
 
-/** The record of a guild nobody configured yet. */
+/** The document of a guild nobody configured yet. */
 export function emptyAppGuild(guildId: string): AppGuild {
   return {
     guildId,

@@ -4,25 +4,25 @@ import type {
   AppDetail,
   AppSummary,
   AppVersion,
+  CatalogApp,
   DeveloperAccount,
   DeveloperOptions,
-  StoreApp,
   UnusedUpload,
 } from './developer-schemas.js';
 import {
   asArray,
-  asRecord,
+  asJsonObject,
   pickNumber,
   pickString,
   pickTime,
   readList,
   readNamedList,
   readStringList,
-  type JsonRecord,
+  type JsonObject,
 } from './tolerant-json.js';
 
 /**
- * The readers of the developer API's records whose fields the document does not show (account, options, apps,
+ * The readers of the developer API's objects whose fields the document does not show (account, options, apps,
  * versions, uploads list, store; see developer-schemas.ts): every field is kept, a few usual names are tried
  * for what we show, and a review state is kept verbatim as the service spells it.
  */
@@ -41,22 +41,23 @@ export function isPendingState(state: string | undefined): boolean {
 
 /** The account's name from GET /me, wherever it is: `name`, `account.name`, `developer.name`, … */
 export function readDeveloperAccount(json: unknown): DeveloperAccount {
-  const raw = asRecord(json) ?? {};
-  const nested = ['account', 'developer', 'user'].map((key) => asRecord(raw[key])).filter((r) => r !== undefined);
+  const raw = asJsonObject(json) ?? {};
+  const nested = ['account', 'developer', 'user'].map((key) => asJsonObject(raw[key])).filter((r) => r !== undefined);
   const name = [raw, ...nested]
-    .map((record) => pickString(record, ['name', 'displayName', 'display_name', 'studio', 'username']))
+    .map((object) => pickString(object, ['name', 'displayName', 'display_name', 'studio', 'username']))
     .find((value) => value !== undefined);
   return { name, raw };
 }
 
 /** The lists of GET /options we check submissions against, under the names they are likely to have. */
 export function readDeveloperOptions(json: unknown): DeveloperOptions {
-  const raw = asRecord(json) ?? {};
-  const limits = asRecord(raw['uploadLimits']) ?? asRecord(raw['upload_limits']) ?? asRecord(raw['uploads']) ?? {};
+  const raw = asJsonObject(json) ?? {};
+  const limits =
+    asJsonObject(raw['uploadLimits']) ?? asJsonObject(raw['upload_limits']) ?? asJsonObject(raw['uploads']) ?? {};
   const hosts = asArray(raw['repositoryHosts'] ?? raw['repository_hosts'] ?? raw['repoHosts'] ?? raw['repositories']);
   const accessKinds = hosts?.flatMap((host) => {
-    const record = asRecord(host);
-    return readStringList(record?.['access'] ?? record?.['repoAccess'] ?? record?.['accessKinds']) ?? [];
+    const object = asJsonObject(host);
+    return readStringList(object?.['access'] ?? object?.['repoAccess'] ?? object?.['accessKinds']) ?? [];
   });
   const ownAccess = readStringList(raw['repoAccess'] ?? raw['repositoryAccess']);
   return {
@@ -68,7 +69,7 @@ export function readDeveloperOptions(json: unknown): DeveloperOptions {
   };
 }
 
-/** The apps of GET /apps, in the order given; records without an id are skipped. */
+/** The apps of GET /apps, in the order given; objects without an id are skipped. */
 export function readAppList(json: unknown): AppSummary[] {
   return (readList(json, 'apps') ?? []).flatMap((item) => {
     const summary = readAppSummary(item);
@@ -81,8 +82,8 @@ export function readAppList(json: unknown): AppSummary[] {
  * Versions are sorted oldest first by submission time when every version has one, else kept in order.
  */
 export function readAppDetail(json: unknown): AppDetail | undefined {
-  const record = asRecord(json);
-  const source = record && 'id' in record ? record : asRecord(record?.['app']);
+  const object = asJsonObject(json);
+  const source = object && 'id' in object ? object : asJsonObject(object?.['app']);
   const summary = readAppSummary(source);
   if (!summary || !source) return undefined;
   const pendingLabel = summary.pending?.label;
@@ -99,8 +100,8 @@ export function readAppDetail(json: unknown): AppDetail | undefined {
 /** The unused uploads of GET /uploads. */
 export function readUnusedUploads(json: unknown): UnusedUpload[] {
   return (readList(json, 'uploads') ?? []).flatMap((item) => {
-    const record = asRecord(item);
-    const file = asRecord(record?.['file']) ?? record;
+    const object = asJsonObject(item);
+    const file = asJsonObject(object?.['file']) ?? object;
     const name = file && pickString(file, ['name', 'fileName', 'filename']);
     if (!file || name === undefined) return [];
     return [
@@ -116,37 +117,37 @@ export function readUnusedUploads(json: unknown): UnusedUpload[] {
 }
 
 /** The apps of GET /store. */
-export function readStoreApps(json: unknown): StoreApp[] {
+export function readCatalogApps(json: unknown): CatalogApp[] {
   return (readList(json, 'apps') ?? []).flatMap((item) => {
-    const record = asRecord(item);
-    const id = AppId.safeParse(record?.['id']);
-    const name = record && pickString(record, ['name', 'title']);
-    if (!record || !id.success || name === undefined) return [];
-    const latest = asRecord(record['latestVersion']) ?? asRecord(record['latest']);
+    const object = asJsonObject(item);
+    const id = AppId.safeParse(object?.['id']);
+    const name = object && pickString(object, ['name', 'title']);
+    if (!object || !id.success || name === undefined) return [];
+    const latest = asJsonObject(object['latestVersion']) ?? asJsonObject(object['latest']);
     return [
       {
         id: id.data,
         name,
-        tagline: pickString(record, ['tagline', 'summary']),
-        category: pickString(record, ['category']),
-        version: pickString(record, ['version']) ?? (latest ? pickString(latest, ['version', 'label']) : undefined),
+        tagline: pickString(object, ['tagline', 'summary']),
+        category: pickString(object, ['category']),
+        version: pickString(object, ['version']) ?? (latest ? pickString(latest, ['version', 'label']) : undefined),
       },
     ];
   });
 }
 
 function readAppSummary(item: unknown): AppSummary | undefined {
-  const record = asRecord(item);
-  const id = AppId.safeParse(record?.['id']);
-  if (!record || !id.success) return undefined;
-  const name = pickString(record, ['name', 'title']) ?? `App ${id.data}`;
-  const withoutVersions = { ...record };
+  const object = asJsonObject(item);
+  const id = AppId.safeParse(object?.['id']);
+  if (!object || !id.success) return undefined;
+  const name = pickString(object, ['name', 'title']) ?? `App ${id.data}`;
+  const withoutVersions = { ...object };
   delete withoutVersions['versions'];
-  const latest = readPendingMarker(record['latestVersion'] ?? record['latest']);
+  const latest = readPendingMarker(object['latestVersion'] ?? object['latest']);
   return {
     id: id.data,
     name,
-    pending: readPendingMarker(record['pending']),
+    pending: readPendingMarker(object['pending']),
     latest: latest && { label: latest.label, state: latest.state },
     fingerprint: JSON.stringify(withoutVersions),
   };
@@ -155,10 +156,10 @@ function readAppSummary(item: unknown): AppSummary | undefined {
 /** An app's `pending` (or `latestVersion`) field: a version object, a label, or nothing we can read. */
 function readPendingMarker(value: unknown): AppSummary['pending'] {
   if (typeof value === 'string' && value !== '') return { label: value, state: undefined, since: undefined };
-  const record = asRecord(value);
-  const label = record && pickString(record, ['version', 'label', 'versionName']);
-  if (!record || label === undefined) return undefined;
-  return { label, state: readState(record), since: pickTime(record, STATE_TIME_FIELDS) };
+  const object = asJsonObject(value);
+  const label = object && pickString(object, ['version', 'label', 'versionName']);
+  if (!object || label === undefined) return undefined;
+  return { label, state: readState(object), since: pickTime(object, STATE_TIME_FIELDS) };
 }
 
 const STATE_TIME_FIELDS = [
@@ -172,15 +173,15 @@ const STATE_TIME_FIELDS = [
 ];
 
 function readVersion(item: unknown, pendingLabel: string | undefined): AppVersion | undefined {
-  const record = asRecord(item);
-  if (!record) return undefined;
-  const id = record['id'];
+  const object = asJsonObject(item);
+  if (!object) return undefined;
+  const id = object['id'];
   const label =
-    pickString(record, ['version', 'label', 'versionName', 'version_name']) ??
+    pickString(object, ['version', 'label', 'versionName', 'version_name']) ??
     (typeof id === 'number' || typeof id === 'string' ? String(id) : undefined);
   if (label === undefined) return undefined;
-  const state = readState(record);
-  const flagged = record['pending'];
+  const state = readState(object);
+  const flagged = object['pending'];
   const pending =
     typeof flagged === 'boolean'
       ? flagged
@@ -190,19 +191,19 @@ function readVersion(item: unknown, pendingLabel: string | undefined): AppVersio
   return {
     label,
     state,
-    stateSince: pickTime(record, STATE_TIME_FIELDS),
-    submittedAt: pickTime(record, ['submittedAt', 'submitted_at', 'createdAt', 'created_at']),
+    stateSince: pickTime(object, STATE_TIME_FIELDS),
+    submittedAt: pickTime(object, ['submittedAt', 'submitted_at', 'createdAt', 'created_at']),
     pending,
-    raw: record,
+    raw: object,
   };
 }
 
 /** The review state, verbatim: `status`, `state`, `reviewState`, or `review` (a word, or an object with one). */
-function readState(record: JsonRecord): string | undefined {
-  const direct = pickString(record, ['status', 'state', 'reviewState', 'review_state', 'reviewStatus']);
+function readState(object: JsonObject): string | undefined {
+  const direct = pickString(object, ['status', 'state', 'reviewState', 'review_state', 'reviewStatus']);
   if (direct !== undefined) return direct;
-  const review = record['review'];
+  const review = object['review'];
   if (typeof review === 'string') return review;
-  const nested = asRecord(review);
+  const nested = asJsonObject(review);
   return nested ? pickString(nested, ['status', 'state']) : undefined;
 }
