@@ -131,7 +131,7 @@ export type CardSet = z.infer<typeof CardSetSchema>;
 /**
  * The fields of the last submission sent from a guild for one app, except those of one version only (version,
  * change note, files, repository ref, icon): what the next /app submit falls back on where the service's
- * version record does not show a field (upstream-api.md §2.3). One document per app, replaced on each send.
+ * version does not show a field (upstream-api.md §2.3). One document per app, replaced on each send.
  */
 export const SentFieldsSchema = z.object({
   sentAt: Time,

@@ -93,7 +93,7 @@ export async function sendSubmission(
 }
 
 /**
- * Keeps what was sent for the app, for the next /app submit where the service's version record shows less. The
+ * Keeps what was sent for the app, for the next /app submit where the service's version shows less. The
  * submission is already sent: a store failure here is logged, and the member still reads that it was sent.
  */
 async function keepSentFields(
@@ -113,8 +113,8 @@ async function keepSentFields(
 /** The new app's id from the answer of POST /apps, whose shape is not documented: `app.id` or `id`. */
 function readCreatedAppId(answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null) return undefined;
-  const record = answer as Record<string, unknown>;
-  const app = record['app'];
-  const id = typeof app === 'object' && app !== null ? (app as Record<string, unknown>)['id'] : record['id'];
+  const object = answer as Record<string, unknown>;
+  const app = object['app'];
+  const id = typeof app === 'object' && app !== null ? (app as Record<string, unknown>)['id'] : object['id'];
   return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : undefined;
 }
