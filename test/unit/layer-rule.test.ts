@@ -101,6 +101,33 @@ describe('the layer rule', () => {
     ]);
   });
 
+  it("lets the features' list take a feature through its definition.ts, and nothing else take a definition", async () => {
+    const violations = await violationsOf({
+      'src/features/index.ts': [
+        'src/features/alpha/definition.ts',
+        'src/features/alpha/feature.ts',
+        'src/features/alpha/commands/index.ts',
+        'src/features/alpha/describe-alpha.ts',
+      ],
+      'src/features/alpha/definition.ts': [
+        'src/features/alpha/commands/index.ts',
+        'src/features/alpha/feature.ts',
+        'src/features/alpha/store/alpha-module.ts',
+      ],
+      'src/features/alpha/describe-alpha.ts': ['src/features/alpha/commands/index.ts'],
+      'src/features/beta/describe-beta.ts': ['src/features/beta/definition.ts'],
+      'src/bot.ts': ['src/features/index.ts', 'src/features/alpha/definition.ts'],
+    });
+
+    expect(violations.sort()).toEqual([
+      'commands-above-their-feature: src/features/alpha/describe-alpha.ts → src/features/alpha/commands/index.ts',
+      'only-the-list-takes-definitions: src/bot.ts → src/features/alpha/definition.ts',
+      'only-the-list-takes-definitions: src/features/beta/describe-beta.ts → src/features/beta/definition.ts',
+      'the-list-takes-definitions: src/features/index.ts → src/features/alpha/commands/index.ts',
+      'the-list-takes-definitions: src/features/index.ts → src/features/alpha/describe-alpha.ts',
+    ]);
+  });
+
   it("lets a shared command reach a feature only through that feature's index.ts or the features' list", async () => {
     const violations = await violationsOf({
       'src/commands/feed.ts': [
