@@ -7,7 +7,7 @@ import type { AppDocuments } from './app-documents.js';
 import type { AppDraft } from './app-draft.js';
 import { DeveloperCache } from './developer-cache.js';
 import { createAttachmentDownloader, type AttachmentDownloader } from './download-attachment.js';
-import { DraftStore } from './drafts.js';
+import { Drafts } from './drafts.js';
 import type { PollHealth } from './poll-failures.js';
 import { ReleasePoller, type PollIntervals } from './release-poller.js';
 
@@ -22,7 +22,7 @@ export interface ReleasesDeps {
   /** The release poller: told to look at an app at once after a submission or a withdrawal. */
   releases: { pollSoon(guildId: string, appId: string): void };
   /** Previews and confirmations waiting for their buttons (memory only). */
-  appDrafts: DraftStore<AppDraft>;
+  appDrafts: Drafts<AppDraft>;
   /** Fetches a command's attachment from Discord. */
   downloadAttachment: AttachmentDownloader;
   /** Seals the developer key before it is stored, and opens it for a call. */
@@ -67,7 +67,7 @@ export function createReleasesFeature(parts: BotParts, options: ReleasesOptions 
       developer,
       developerCache,
       releases: poller,
-      appDrafts: new DraftStore(clock),
+      appDrafts: new Drafts(clock),
       downloadAttachment: createAttachmentDownloader(),
       secrets: parts.secrets,
       poster: parts.poster,

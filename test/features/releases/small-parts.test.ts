@@ -7,7 +7,7 @@ import {
 } from '../../../src/features/releases/build-submission.js';
 import { readDeveloperKeyInput } from '../../../src/features/releases/developer-key.js';
 import { createAttachmentDownloader } from '../../../src/features/releases/download-attachment.js';
-import { DRAFT_LIFETIME_MS, DraftStore, MAX_DRAFTS } from '../../../src/features/releases/drafts.js';
+import { DRAFT_LIFETIME_MS, Drafts, MAX_DRAFTS } from '../../../src/features/releases/drafts.js';
 import { SingleFlightCache } from '../../../src/features/releases/single-flight-cache.js';
 import { returnSubmissionSlot, takeSubmissionSlot } from '../../../src/features/releases/submission-quota.js';
 import { openAppDocuments } from '../../helpers/app-documents.js';
@@ -22,10 +22,10 @@ describe('readDeveloperKeyInput', () => {
   });
 });
 
-describe('DraftStore', () => {
+describe('Drafts', () => {
   it('forgets drafts after 15 minutes and keeps at most 20', () => {
     let now = 0;
-    const drafts = new DraftStore<number>(() => now);
+    const drafts = new Drafts<number>(() => now);
     const first = drafts.put('g', 'u', 1);
     now += DRAFT_LIFETIME_MS;
     expect(drafts.get(first)).toBeUndefined();
