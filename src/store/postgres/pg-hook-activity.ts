@@ -54,12 +54,12 @@ export class PostgresHookActivity implements HookActivityStore {
     await notify(this.pool, { kind: 'hook-state', hookId, enabled });
   }
 
-  async restore(hookId: string, record: HookActivity): Promise<void> {
+  async restore(hookId: string, activity: HookActivity): Promise<void> {
     await this.pool.query(
       `INSERT INTO hook_activity (hook_id, ${ACTIVITY.text}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (hook_id) DO UPDATE SET (${ACTIVITY.text}) = (EXCLUDED.last_delivery_at, EXCLUDED.last_event,
          EXCLUDED.refused, EXCLUDED.refused_in_a_row, EXCLUDED.last_refusal, EXCLUDED.enabled, EXCLUDED.enabled_at)`,
-      [hookId, ...toActivityColumns(record)],
+      [hookId, ...toActivityColumns(activity)],
     );
   }
 

@@ -39,20 +39,20 @@ export class PostgresHooks implements HookStore {
     const [row] = await rowsOf(this.pool, BY_ID, [hookId]);
     if (!row) return undefined;
     // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
-    const record = toStoredHook(row);
-    this.cache.set(hookId, record);
-    return record;
+    const hook = toStoredHook(row);
+    this.cache.set(hookId, hook);
+    return hook;
   }
 
-  async save(record: StoredHook): Promise<void> {
+  async save(hook: StoredHook): Promise<void> {
     await this.pool.query(
       `INSERT INTO hook (hook_id, guild_id, webhook_id, secret, events, created_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (hook_id) DO UPDATE SET guild_id = EXCLUDED.guild_id, webhook_id = EXCLUDED.webhook_id,
          secret = EXCLUDED.secret, events = EXCLUDED.events, created_at = EXCLUDED.created_at`,
-      [record.hookId, record.guildId, record.webhookId, record.secret, JSON.stringify(record.events), record.createdAt],
+      [hook.hookId, hook.guildId, hook.webhookId, hook.secret, JSON.stringify(hook.events), hook.createdAt],
     );
-    this.cache.delete(record.hookId);
-    await notify(this.pool, { kind: 'hook-changed', hookId: record.hookId });
+    this.cache.delete(hook.hookId);
+    await notify(this.pool, { kind: 'hook-changed', hookId: hook.hookId });
   }
 
   async remove(hookId: string): Promise<void> {

@@ -70,9 +70,9 @@ export class SqliteHookActivity implements HookActivityStore {
     });
   }
 
-  restore(hookId: string, record: HookActivity): Promise<void> {
+  restore(hookId: string, activity: HookActivity): Promise<void> {
     // SQLite has no boolean: `enabled` is stored 0/1.
-    const columns = toActivityColumns(record).map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    const columns = toActivityColumns(activity).map((value) => (typeof value === 'boolean' ? Number(value) : value));
     return this.writes.run(() => {
       this.remove.run(hookId);
       this.db

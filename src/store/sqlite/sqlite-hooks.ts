@@ -19,7 +19,7 @@ const BY_GUILD = d.select(HOOK).from<[string]>('hook WHERE guild_id = ? ORDER BY
 const ALL = d.select(HOOK).from<[]>('hook ORDER BY created_at, hook_id');
 const IDS = columns('hook', 'hook_id');
 
-function toRecord(row: SqliteHookRow): StoredHook {
+function storedHookOf(row: SqliteHookRow): StoredHook {
   return toStoredHook({ ...row, events: JSON.parse(row.events) as unknown });
 }
 
@@ -59,23 +59,23 @@ export class SqliteHooks implements HookStore {
     const row = this.byId.get(hookId);
     if (!row) return Promise.resolve(undefined);
     // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
-    const record = toRecord(row);
-    this.cache.set(hookId, record);
-    return Promise.resolve(record);
+    const hook = storedHookOf(row);
+    this.cache.set(hookId, hook);
+    return Promise.resolve(hook);
   }
 
-  save(record: StoredHook): Promise<void> {
+  save(hook: StoredHook): Promise<void> {
     return this.writes.run((tx) => {
       this.upsert.run(
-        record.hookId,
-        record.guildId,
-        record.webhookId,
-        record.secret,
-        JSON.stringify(record.events),
-        record.createdAt,
+        hook.hookId,
+        hook.guildId,
+        hook.webhookId,
+        hook.secret,
+        JSON.stringify(hook.events),
+        hook.createdAt,
       );
-      this.cache.delete(record.hookId);
-      tx.afterCommit({ kind: 'hook-changed', hookId: record.hookId });
+      this.cache.delete(hook.hookId);
+      tx.afterCommit({ kind: 'hook-changed', hookId: hook.hookId });
     });
   }
 
@@ -102,10 +102,10 @@ export class SqliteHooks implements HookStore {
   }
 
   listAll(): Promise<StoredHook[]> {
-    return Promise.resolve(this.all.all().map(toRecord));
+    return Promise.resolve(this.all.all().map(storedHookOf));
   }
 
   listForGuild(guildId: string): Promise<StoredHook[]> {
-    return Promise.resolve(this.byGuild.all(guildId).map(toRecord));
+    return Promise.resolve(this.byGuild.all(guildId).map(storedHookOf));
   }
 }
