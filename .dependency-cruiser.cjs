@@ -9,7 +9,9 @@
  *   features        src/features/<feature>/     may import feed/intake/embeds and the bottom; another feature
  *                                               only through its index.ts. Its commands/ (its slash commands,
  *                                               buttons and dialogs) sit above the rest of it: only its own
- *                                               index.ts and the features' list (src/features/index.ts) take them
+ *                                               index.ts and definition.ts take them; the features' list
+ *                                               (src/features/index.ts) takes each feature's definition.ts.
+ *                                               Its store/ imports only the store kernel, base and upstream
  *   feed, intake    src/feed, src/intake, src/embeds
  *   bottom          src/upstream, src/store, src/discord
  *   base            src/base                    clock, config, logger, errors, timers
@@ -78,17 +80,35 @@ module.exports = {
     },
     {
       name: 'commands-above-their-feature',
-      comment: "a feature's commands/ are taken only by its own index.ts and the features' list, not by its logic",
+      comment: "a feature's commands/ are taken only by its own index.ts and definition.ts, not by its logic",
       severity: 'error',
-      from: { path: '^src/features/([^/]+)/', pathNot: '^src/features/[^/]+/(commands/|index[.]ts$)' },
+      from: { path: '^src/features/([^/]+)/', pathNot: '^src/features/[^/]+/(commands/|index[.]ts$|definition[.]ts$)' },
       to: { path: '^src/features/$1/commands/' },
     },
     {
-      name: 'the-list-takes-commands-whole',
-      comment: "the features' list takes a feature's commands through their index.ts (what they all are)",
+      name: 'the-list-takes-definitions',
+      comment:
+        "the features' list takes a feature through its definition.ts (its interactions, store module and making), " +
+        'its types from its feature.ts, and its index.ts',
       severity: 'error',
       from: { path: '^src/features/index[.]ts$' },
-      to: { path: '^src/features/[^/]+/commands/', pathNot: '^src/features/[^/]+/commands/index[.]ts$' },
+      to: { path: '^src/features/[^/]+/', pathNot: '^src/features/[^/]+/(definition|feature|index)[.]ts$' },
+    },
+    {
+      name: 'only-the-list-takes-definitions',
+      comment: "a feature's definition.ts is taken by the features' list alone",
+      severity: 'error',
+      from: { pathNot: '^src/features/index[.]ts$' },
+      to: { path: '^src/features/[^/]+/definition[.]ts$' },
+    },
+    {
+      name: 'feature-store-on-the-kernel',
+      comment:
+        "a feature's store/ (its statements, migrations, module) imports only the store kernel (src/store/), base, " +
+        'upstream (what the kernel may import) and its own store/: not its feature, not another feature, not Discord',
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/store/' },
+      to: { path: '^src/', pathNot: ['^src/features/$1/store/', '^src/store/', '^src/base/', '^src/upstream/'] },
     },
     {
       name: 'no-feature-internals',

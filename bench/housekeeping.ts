@@ -5,7 +5,7 @@ import type { APIEmbed } from 'discord.js';
 
 import { createLogger } from '../src/base/logger.js';
 import { RUNTIME_TIMERS } from '../src/base/timers.js';
-import { CardRecords } from '../src/features/cards/card-records.js';
+import { CardDocuments } from '../src/features/cards/card-documents.js';
 import type { ModcallCard } from '../src/features/cards/modcall-card.js';
 import { ModcallEscalator } from '../src/features/cards/modcall-escalator.js';
 import { STORE_MODULES } from '../src/features/index.js';
@@ -25,7 +25,7 @@ import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
  *   and 6 due: 5 new cards it gives their escalation time and 1 it escalates (to a poster that answers at once).
  *   Limit 5 ms.
  * - housekeeping.sweep_block_ms: the longest the main thread is blocked (longest gap between two turns of the
- *   event loop) while the hourly card sweep (CardRecords.sweep) deletes 150,000 followed cards and their 150,000
+ *   event loop) while the hourly card sweep (CardDocuments.sweep) deletes 150,000 followed cards and their 150,000
  *   messages' embeds older than 30 days, 1,000 newer ones of each staying. Limit 50 ms.
  *
  * Each is printed with its limit and its ratio to it. The raw values per round come first, and the old way's cost
@@ -110,7 +110,7 @@ async function measureEscalatorTicks(): Promise<TickRun> {
   const { store, remove } = tempStore();
   try {
     let now = Date.UTC(2026, 10, 25, 12);
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     const started = performance.now();
     await seed(GUILDS, (g) => cards.saveEscalation(`g${g}`, { afterMinutes: 5, roleId: `leads-g${g}` }));
     // Where the new cards of the checks below come: none of them escalates while the checks run.
@@ -132,7 +132,7 @@ async function measureEscalatorTicks(): Promise<TickRun> {
 
     const posts: string[] = [];
     const escalator = new ModcallEscalator({
-      records: cards,
+      documents: cards,
       poster: {
         post: (channelId) => Promise.resolve(String(posts.push(channelId))),
         edit: () => Promise.resolve('edited'),
@@ -200,7 +200,7 @@ async function measureSweep(round: number): Promise<SweepRun> {
   const { store, remove } = tempStore();
   try {
     const now = Date.UTC(2026, 10, 25, 12);
-    const cards = new CardRecords(store.documents);
+    const cards = new CardDocuments(store.documents);
     const started = performance.now();
     const save = async (i: number, postedAt: number) => {
       const messageId = `m${i}`;

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 
 import { loadConfigFieldsOrExit } from '../src/base/config.js';
 import { STORE_MODULES } from '../src/features/index.js';
-import { appRecordsOn } from '../src/features/releases/store-app-records.js';
+import { appDocumentsOn } from '../src/features/releases/app-documents-on.js';
 import { findLostSecrets, forgetLostSecrets, type LostSecrets } from '../src/forget-lost-secrets.js';
 import { openStore } from '../src/store/open-store.js';
 import { createSecretBox } from '../src/store/secret-box.js';
@@ -27,7 +27,7 @@ try {
   const stores = {
     hooks: store.hooks,
     guilds: store.guilds,
-    apps: appRecordsOn(store.documents),
+    apps: appDocumentsOn(store.documents),
     secrets: createSecretBox(SECRET_KEY),
   };
   const lost = await findLostSecrets(stores);

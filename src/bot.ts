@@ -13,9 +13,9 @@ import type { CoverageGuard } from './features/duty/coverage-guard.js';
 import type { HealthMonitor } from './features/health/health-monitor.js';
 import { STORE_MODULES, type FeatureTimings } from './features/index.js';
 import { recordOf } from './features/record/index.js';
-import type { AppRecords } from './features/releases/app-records.js';
+import { appDocumentsOn } from './features/releases/app-documents-on.js';
+import type { AppDocuments } from './features/releases/app-documents.js';
 import type { ReleasePoller } from './features/releases/release-poller.js';
-import { appRecordsOn } from './features/releases/store-app-records.js';
 import type { FeedWorker } from './feed/feed-worker.js';
 import { reportHealth } from './health-report.js';
 import { listen, readTlsFiles, type RunningServer } from './http-server.js';
@@ -44,8 +44,8 @@ export interface RunningBot {
   discord: Client | undefined;
   feed: FeedWorker | undefined;
   discordHealth: DiscordHealth;
-  /** The developer API's records, and the release poller (absent where this process runs no feed). */
-  apps: { records: AppRecords; poller: ReleasePoller | undefined };
+  /** The developer API's documents, and the release poller (absent where this process runs no feed). */
+  apps: { documents: AppDocuments; poller: ReleasePoller | undefined };
   /** The feed's health monitor (absent where this process runs no feed). */
   health: HealthMonitor | undefined;
   /** The duty feature's coverage guard (absent where this process runs no feed). */
@@ -84,9 +84,9 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
   const clock = options.clock ?? Date.now;
   const store = await openStore(config.STORE_URL, STORE_MODULES, clock, logger);
   const secrets = createSecretBox(config.SECRET_KEY);
-  const appRecords = appRecordsOn(store.documents, logger);
+  const appDocuments = appDocumentsOn(store.documents, logger);
   try {
-    const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appRecords, secrets });
+    const sealed = await sealStoredSecrets({ hooks: store.hooks, guilds: store.guilds, apps: appDocuments, secrets });
     if (Object.values(sealed).some((count) => count > 0)) logger.info(sealed, 'sealed stored secrets with SECRET_KEY');
   } catch (error) {
     await store.close();
@@ -189,7 +189,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     throw error;
   }
   const { worker, features } = feed ?? {};
-  const apps = { records: appRecords, poller: features?.releases.poller };
+  const apps = { documents: appDocuments, poller: features?.releases.poller };
   return {
     store,
     http,

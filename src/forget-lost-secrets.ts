@@ -1,4 +1,4 @@
-import type { AppRecords } from './features/releases/app-records.js';
+import type { AppDocuments } from './features/releases/app-documents.js';
 import { cannotOpen } from './seal-stored-secrets.js';
 import type { GuildSettingsStore } from './store/guild-settings.js';
 import type { HookStore } from './store/hooks.js';
@@ -8,7 +8,7 @@ import type { SecretBox } from './store/secret-box.js';
 export interface LostSecretsStores {
   hooks: Pick<HookStore, 'listAll' | 'remove'>;
   guilds: Pick<GuildSettingsStore, 'listAll' | 'update'>;
-  apps: Pick<AppRecords, 'listGuilds' | 'updateGuild'>;
+  apps: Pick<AppDocuments, 'listGuilds' | 'updateGuild'>;
   /** The SecretBox of the SECRET_KEY the bot runs with now (or none). */
   secrets: SecretBox;
 }

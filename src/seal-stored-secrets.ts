@@ -1,5 +1,5 @@
 import { StartupError } from './base/startup-error.js';
-import type { AppRecords } from './features/releases/app-records.js';
+import type { AppDocuments } from './features/releases/app-documents.js';
 import type { GuildSettingsStore } from './store/guild-settings.js';
 import type { HookStore } from './store/hooks.js';
 import { isSealed, type SecretBox } from './store/secret-box.js';
@@ -15,7 +15,7 @@ export interface SealedCounts {
 export interface StoredSecrets {
   hooks: Pick<HookStore, 'listAll' | 'get' | 'save'>;
   guilds: Pick<GuildSettingsStore, 'listAll' | 'update'>;
-  apps: Pick<AppRecords, 'listGuilds' | 'updateGuild'>;
+  apps: Pick<AppDocuments, 'listGuilds' | 'updateGuild'>;
   secrets: SecretBox;
 }
 

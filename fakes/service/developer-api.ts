@@ -97,7 +97,7 @@ export function createDeveloperRouter(parts: DeveloperApiParts): express.Router 
 
   router.get('/store', (_req, res) => {
     res.json({
-      apps: developers.storeApps().map((app) => {
+      apps: developers.catalogApps().map((app) => {
         const latest = [...app.versions].reverse().find((version) => version.status === 'approved');
         return {
           id: app.id,

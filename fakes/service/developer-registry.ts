@@ -171,7 +171,7 @@ export class DeveloperRegistry {
   }
 
   /** Apps with an approved version: what the store lists. */
-  storeApps(): FakeApp[] {
+  catalogApps(): FakeApp[] {
     return [...this.apps.values()].filter((app) => app.versions.some((version) => version.status === 'approved'));
   }
 

@@ -29,7 +29,7 @@ export function bindAllInteractions(features: Features, basics: CommandBasics): 
     ),
     bindInteractions(
       { commands: [statusCommand] },
-      { ...basics, ...webhooks.deps, ...health.deps, appRecords: releases.deps.appRecords },
+      { ...basics, ...webhooks.deps, ...health.deps, appDocuments: releases.deps.appDocuments },
     ),
   ]);
 }

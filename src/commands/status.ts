@@ -12,7 +12,7 @@ import { describeSealing, type WebhooksDeps } from '../features/webhooks/index.j
 export type StatusCommandDeps = CommandBasics &
   HealthDeps &
   Pick<WebhooksDeps, 'hooks' | 'guilds' | 'secrets' | 'activity'> &
-  Pick<ReleasesDeps, 'appRecords'>;
+  Pick<ReleasesDeps, 'appDocuments'>;
 
 /**
  * /status: what an admin needs to see whether the feed flows, and if not, why. Shared: its lines are the webhooks'
@@ -28,7 +28,7 @@ export const statusCommand: Command<StatusCommandDeps> = {
   async execute(interaction, ctx) {
     const guildId = requireAdmin(interaction);
     const hooks = await ctx.hooks.listForGuild(guildId);
-    const appGuild = await ctx.appRecords.readGuild(guildId);
+    const appGuild = await ctx.appDocuments.readGuild(guildId);
     const releases = describeReleaseStatus(appGuild, ctx.secrets.encrypts);
     const sealing = describeSealing({
       webhookSecrets: hooks.map((hook) => hook.secret),
@@ -38,7 +38,7 @@ export const statusCommand: Command<StatusCommandDeps> = {
     const health = describeHealth(
       await ctx.health.settings.get(guildId),
       ctx.health.monitor.openIn(guildId),
-      await readRecoveryReport(ctx.health.records, guildId),
+      await readRecoveryReport(ctx.health.documents, guildId),
     );
     await replyEphemeral(
       interaction,

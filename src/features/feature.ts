@@ -5,6 +5,7 @@ import type { Config } from '../base/config.js';
 import type { Logger } from '../base/logger.js';
 import type { BridgeMetrics } from '../base/metrics.js';
 import type { Timers } from '../base/timers.js';
+import type { CommandBasics, Interactions } from '../discord/command.js';
 import type { DiscordHealth } from '../discord/discord-health.js';
 import type { DispatchedAction } from '../discord/interaction-dispatch.js';
 import type { PostFinder } from '../discord/posting/find-post.js';
@@ -13,6 +14,7 @@ import type { CardPlanner } from '../feed/card-plan.js';
 import type { SendPacer } from '../feed/send-pacer.js';
 import type { IntakeFailures } from '../intake/intake-failures.js';
 import type { SecretBox } from '../store/secret-box.js';
+import type { StoreModule } from '../store/store-module.js';
 import type { Store } from '../store/store.js';
 import type { ServiceClient } from '../upstream/client.js';
 
@@ -82,4 +84,20 @@ export interface Feature<Deps extends object = object> {
    * was down, when no GUILD_DELETE could reach it) are forgotten as a removal is (src/guilds-left-while-down.ts).
    */
   keptGuilds?(): Promise<string[]>;
+}
+
+/**
+ * A feature as the features' list (src/features/index.ts) takes it, from the feature's `definition.ts`: what it
+ * answers in Discord, its tables, and how it is made. The first two are known without a store or a connection
+ * (deploy-commands registers `interactions`; the store is opened with every `storeModule`); `create` runs once
+ * the bot's parts exist, handed what the feature needs of the others (`Needs`: listeners, another feature's
+ * deps, the timings tests shorten), when it needs anything.
+ */
+export interface FeatureDefinition<Made extends Feature, Needs = undefined> {
+  /** Its slash commands, buttons and dialogs (its `commands/index.ts`), bound to `Made`'s deps. */
+  readonly interactions: Interactions<CommandBasics & Made['deps']>;
+  /** Its tables, when it has any (its `store/<name>-module.ts`). */
+  readonly storeModule?: StoreModule;
+  /** Makes the feature. */
+  readonly create: (parts: BotParts, needs: Needs) => Made;
 }

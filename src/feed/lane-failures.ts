@@ -118,7 +118,7 @@ export class LaneFailures {
       case 'retry':
       case 'unauthorized': {
         const delay = backoffDelay(this.failures + 1, this.deps.backoff, this.deps.random);
-        this.failures = await this.deps.queue.recordFailure(this.channelId, this.guildId, this.deps.clock() + delay);
+        this.failures = await this.deps.queue.noteFailure(this.channelId, this.guildId, this.deps.clock() + delay);
         return this.retryIn(delay, { ...log, failures: this.failures });
       }
     }

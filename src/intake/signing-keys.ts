@@ -1,6 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 
-import type { HookRecord } from '../store/hooks.js';
+import type { StoredHook } from '../store/hooks.js';
 import type { SecretBox } from '../store/secret-box.js';
 
 /**
@@ -14,7 +14,7 @@ export class SigningKeys {
 
   constructor(private readonly secrets: SecretBox) {}
 
-  keyOf(hook: Pick<HookRecord, 'hookId' | 'secret'>): KeyObject {
+  keyOf(hook: Pick<StoredHook, 'hookId' | 'secret'>): KeyObject {
     const cached = this.keys.get(hook.hookId);
     if (cached?.sealed === hook.secret) return cached.key;
     const key = createSecretKey(Buffer.from(this.secrets.open(hook.secret), 'utf8'));

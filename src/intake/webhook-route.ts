@@ -29,7 +29,7 @@ export const BUSY_RETRY_AFTER_S = 5;
 export interface WebhookRouteDeps {
   hooks: HookStore;
   deliveries: Pick<DeliveryIntake, 'accept'>;
-  activity: Pick<HookActivityStore, 'recordAccepted' | 'recordRefused'>;
+  activity: Pick<HookActivityStore, 'noteAccepted' | 'noteRefused'>;
   secrets: SecretBox;
   /** Deliveries this process failed to store, per hook: the feed's health alerts count them. */
   intakeFailures: Pick<IntakeFailures, 'failed' | 'stored'>;
@@ -88,7 +88,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       deps.logger.warn({ hookId: hook.hookId, reason: verdict.reason }, 'delivery refused');
       // Counted for /webhook list and the feed's health; a store too broken to count it changes nothing here.
       await deps.activity
-        .recordRefused(hook.hookId, verdict.reason, now)
+        .noteRefused(hook.hookId, verdict.reason, now)
         .catch((error: unknown) =>
           deps.logger.error({ err: error, hookId: hook.hookId }, 'recording a refusal failed'),
         );
@@ -110,7 +110,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     if (problem) return sendError(res, 400, problem.code, problem.message);
 
     if (envelope.data.event === PING_EVENT) {
-      if (!(await deps.activity.recordAccepted(hook.hookId, PING_EVENT, now))) {
+      if (!(await deps.activity.noteAccepted(hook.hookId, PING_EVENT, now))) {
         keys.forget(hook.hookId);
         return refuseUnknownHook(res);
       }

@@ -28,7 +28,7 @@ export function composeQueue({ intake, lanes, held, migration, retention }: Queu
     writtenMessage: (channelId, nonce) => lanes.writtenMessage(channelId, nonce),
     ack: (channelId, nonce, postedAt, lease) => lanes.ack(channelId, nonce, postedAt, lease),
     release: (channelId, nonce, lease) => lanes.release(channelId, nonce, lease),
-    recordFailure: (channelId, guildId, retryAt) => lanes.recordFailure(channelId, guildId, retryAt),
+    noteFailure: (channelId, guildId, retryAt) => lanes.noteFailure(channelId, guildId, retryAt),
     holdRefused: (seqs, detail, at, lease) => lanes.holdRefused(seqs, detail, at, lease),
     holdBrokenChannel: (channel, lease) => lanes.holdBrokenChannel(channel, lease),
     retryAtOf: (channelId) => lanes.retryAtOf(channelId),

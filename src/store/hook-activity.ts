@@ -8,7 +8,7 @@ export interface KnownWebhookState {
 }
 
 /** What the bot saw of one hook (shown by /webhook list and /status). */
-export interface HookActivityRecord {
+export interface HookActivity {
   lastDeliveryAt: number | undefined;
   lastEvent: string | undefined;
   /** Deliveries refused for a bad signature or timestamp, in all. */
@@ -28,23 +28,23 @@ export type HookOutcome = { ok: true; event: string; at: number } | { ok: false;
 
 /** Per-hook activity, stored so it survives restarts and is shared by every process. */
 export interface HookActivityStore {
-  get(hookId: string): Promise<HookActivityRecord>;
+  get(hookId: string): Promise<HookActivity>;
   /**
    * The service's verified ping arrived: counted and announced only if the hook is stored when it is (the
    * intake may hold a cached copy of a hook removed since); false, and nothing recorded, when it is not.
    */
-  recordAccepted(hookId: string, event: string, at: number): Promise<boolean>;
-  recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void>;
+  noteAccepted(hookId: string, event: string, at: number): Promise<boolean>;
+  noteRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void>;
   /** What the service said (or a registration or enable implied) about the webhook's on/off state. */
-  recordState(hookId: string, enabled: boolean, at: number): Promise<void>;
-  /** Replaces what is known of a hook by a record read elsewhere (migrate-store: another store's). */
-  restore(hookId: string, record: HookActivityRecord): Promise<void>;
+  noteState(hookId: string, enabled: boolean, at: number): Promise<void>;
+  /** Replaces what is known of a hook by what was read elsewhere (migrate-store: another store's). */
+  restore(hookId: string, activity: HookActivity): Promise<void>;
   /** Forgets everything about a hook removed here. */
   forget(hookId: string): Promise<void>;
 }
 
-/** An activity record of a hook nothing was seen of yet. */
-export function emptyHookActivity(): HookActivityRecord {
+/** The activity of a hook nothing was seen of yet. */
+export function emptyHookActivity(): HookActivity {
   return {
     lastDeliveryAt: undefined,
     lastEvent: undefined,

@@ -1,9 +1,9 @@
 import type { SignatureFailure } from '../upstream/signature.js';
-import { emptyHookActivity, type HookActivityRecord } from './hook-activity.js';
-import { HookRecordSchema, type HookRecord } from './hooks.js';
+import { emptyHookActivity, type HookActivity } from './hook-activity.js';
+import { StoredHookSchema, type StoredHook } from './hooks.js';
 import { columns, type RowOf } from './table-columns.js';
 
-/** What a hook is read with: {@link toHookRecord}'s columns (`events` is JSON text in SQLite, parsed in PostgreSQL). */
+/** What a hook is read with: {@link toStoredHook}'s columns (`events` is JSON text in SQLite, parsed in PostgreSQL). */
 export const HOOK = columns('hook', 'hook_id', 'guild_id', 'webhook_id', 'secret', 'events', 'created_at');
 
 /** A hook's activity, in `hook_activity`'s column order after hook_id: what {@link toActivityColumns} fills. */
@@ -18,24 +18,24 @@ export const ACTIVITY = columns(
   'enabled_at',
 );
 
-/** An activity record as the row's column values, in `hook_activity`'s column order after hook_id. */
+/** A hook's activity as the row's column values, in `hook_activity`'s column order after hook_id. */
 export function toActivityColumns(
-  record: HookActivityRecord,
+  activity: HookActivity,
 ): [number | null, string | null, number, number, string | null, boolean | null, number | null] {
   return [
-    record.lastDeliveryAt ?? null,
-    record.lastEvent ?? null,
-    record.refused,
-    record.refusedInARow,
-    record.lastRefusal ?? null,
-    record.state?.enabled ?? null,
-    record.state?.at ?? null,
+    activity.lastDeliveryAt ?? null,
+    activity.lastEvent ?? null,
+    activity.refused,
+    activity.refusedInARow,
+    activity.lastRefusal ?? null,
+    activity.state?.enabled ?? null,
+    activity.state?.at ?? null,
   ];
 }
 
-/** A hook's row (its `events` parsed, whichever engine read it) as the record the port speaks. */
-export function toHookRecord(row: RowOf<typeof HOOK>): HookRecord {
-  return HookRecordSchema.parse({
+/** A hook's row (its `events` parsed, whichever engine read it) as the value the port speaks. */
+export function toStoredHook(row: RowOf<typeof HOOK>): StoredHook {
+  return StoredHookSchema.parse({
     hookId: row.hook_id,
     guildId: row.guild_id,
     webhookId: row.webhook_id,
@@ -45,8 +45,8 @@ export function toHookRecord(row: RowOf<typeof HOOK>): HookRecord {
   });
 }
 
-/** A hook's activity row (`enabled`: 0 or 1 in SQLite, a boolean in PostgreSQL) as the port's record. */
-export function toHookActivity(row: RowOf<typeof ACTIVITY> | undefined): HookActivityRecord {
+/** A hook's activity row (`enabled`: 0 or 1 in SQLite, a boolean in PostgreSQL) as the port's value. */
+export function toHookActivity(row: RowOf<typeof ACTIVITY> | undefined): HookActivity {
   if (!row) return emptyHookActivity();
   return {
     lastDeliveryAt: row.last_delivery_at ?? undefined,

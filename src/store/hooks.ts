@@ -7,7 +7,7 @@ export function makeHookId(): string {
 }
 
 /** One registered webhook: the intake finds it by the unguessable hookId in its URL. */
-export const HookRecordSchema = z.object({
+export const StoredHookSchema = z.object({
   hookId: z.string(),
   guildId: z.string(),
   /** The service's own id for the webhook (used for /test and /enable); null until the service answered. */
@@ -17,16 +17,16 @@ export const HookRecordSchema = z.object({
   events: z.array(z.string()),
   createdAt: z.number().int(),
 });
-export type HookRecord = z.infer<typeof HookRecordSchema>;
+export type StoredHook = z.infer<typeof StoredHookSchema>;
 
 /** The registered webhooks, stored. */
 export interface HookStore {
   /** The hook at this address; undefined for an unknown id (anyone can send random ids: nothing is kept for them). */
-  get(hookId: string): Promise<HookRecord | undefined>;
-  save(record: HookRecord): Promise<void>;
+  get(hookId: string): Promise<StoredHook | undefined>;
+  save(hook: StoredHook): Promise<void>;
   remove(hookId: string): Promise<void>;
   /** Every hook of one guild, oldest first. */
-  listForGuild(guildId: string): Promise<HookRecord[]>;
+  listForGuild(guildId: string): Promise<StoredHook[]>;
   /** Every hook (moving a store to another engine). */
-  listAll(): Promise<HookRecord[]>;
+  listAll(): Promise<StoredHook[]>;
 }

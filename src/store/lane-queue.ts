@@ -31,7 +31,7 @@ export interface LaneQueue {
   /** Forgets a written-down message that Discord did not post (it refused it): its entries wait as before. */
   release(channelId: string, nonce: string, lease?: Lease): Promise<void>;
   /** A send failed in a way worth retrying: stores the failure count and when to try again. */
-  recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
+  noteFailure(channelId: string, guildId: string, retryAt: number): Promise<number>;
   /**
    * Discord refused this message on its own: its entries are held (never lost), the rest of the lane goes on.
    * Like the writes above, refused with LeaseLostError once `lease` is no longer the partition's: the next owner

@@ -89,7 +89,7 @@ export function queueStatements(d: SqlDialect) {
     clearFailures: d.sql<never, [string]>(
       'UPDATE channel_state SET failures = 0, retry_at = NULL WHERE channel_id = ?',
     ),
-    recordFailure: d.sql<RowOf<typeof FAILURES>, [string, string, number]>(
+    noteFailure: d.sql<RowOf<typeof FAILURES>, [string, string, number]>(
       `INSERT INTO channel_state (channel_id, guild_id, failures, retry_at) VALUES (?, ?, 1, ?)
        ON CONFLICT (channel_id) DO UPDATE SET failures = channel_state.failures + 1, retry_at = excluded.retry_at
        RETURNING ${FAILURES.text}`,

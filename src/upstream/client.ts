@@ -106,7 +106,7 @@ export function buildServiceTransport(options: ServiceClientOptions, apiPath: st
 }
 
 /**
- * The webhook record from the creation answer. The documentation says only "the created webhook", so a record
+ * The webhook object of the creation answer. The documentation says only "the created webhook", so an object
  * wrapped as `{ webhook: {…} }` is accepted too rather than failing a registration over an envelope.
  */
 function readCreatedWebhook(answer: ServiceAnswer, host: string): CreatedWebhook {

@@ -6,9 +6,9 @@ import {
   UploadedFileSchema,
   type AppDetail,
   type AppSummary,
+  type CatalogApp,
   type DeveloperAccount,
   type DeveloperOptions,
-  type StoreApp,
   type Submission,
   type UnusedUpload,
   type UploadedFile,
@@ -16,11 +16,11 @@ import {
 import {
   readAppDetail,
   readAppList,
+  readCatalogApps,
   readDeveloperAccount,
   readDeveloperOptions,
-  readStoreApps,
   readUnusedUploads,
-} from './read-developer-records.js';
+} from './read-developer-objects.js';
 import { ServiceApiError, type DeveloperOperation } from './service-api-error.js';
 
 /** The calls that count against the 10 submissions an hour (§8). */
@@ -60,7 +60,7 @@ export interface DeveloperClient {
   /** GET /uploads: uploads not part of a version yet. */
   listUploads(caller: DeveloperCaller): Promise<UnusedUpload[]>;
   /** GET /store: every app of the store. */
-  getStore(caller: DeveloperCaller): Promise<StoreApp[]>;
+  getStore(caller: DeveloperCaller): Promise<CatalogApp[]>;
   /** GET /apps: the caller's apps. */
   listApps(caller: DeveloperCaller): Promise<AppSummary[]>;
   /** GET /apps/:id: one app with its versions. */
@@ -147,7 +147,7 @@ export function createDeveloperClient(options: DeveloperClientOptions): Develope
       return readUnusedUploads((await send(caller, 'listUploads', { path: '/uploads' })).json);
     },
     async getStore(caller) {
-      return readStoreApps((await send(caller, 'getStore', { path: '/store' })).json);
+      return readCatalogApps((await send(caller, 'getStore', { path: '/store' })).json);
     },
     async listApps(caller) {
       const answer = await send(caller, 'listApps', { path: '/apps' });

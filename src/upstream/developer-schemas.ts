@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The developer API v1's records (upstream-api.md §2.1–§2.3). Where the document shows fields (the upload
+ * The developer API v1's objects (upstream-api.md §2.1–§2.3). Where the document shows fields (the upload
  * answer, the submission body) they are typed strictly; where it does not (account, options, apps, versions,
- * uploads list, store) only their types are here, and their readers (read-developer-records.ts) are tolerant.
+ * uploads list, store) only their types are here, and their readers (read-developer-objects.ts) are tolerant.
  */
 
 /** The answer of POST /uploads (§2.1). */
@@ -139,7 +139,7 @@ export interface AppSummary {
   pending: { label: string; state: string | undefined; since: number | undefined } | undefined;
   /** The latest version as the list tells it, when it does. */
   latest: { label: string; state: string | undefined } | undefined;
-  /** The record as JSON: a change in it means something about the app changed. */
+  /** The object as JSON: a change in it means something about the app changed. */
   fingerprint: string;
 }
 
@@ -158,7 +158,7 @@ export interface UnusedUpload {
 }
 
 /** An app of the store (GET /store). */
-export interface StoreApp {
+export interface CatalogApp {
   id: string;
   name: string;
   tagline: string | undefined;

@@ -183,7 +183,7 @@ export const ServiceErrorBodySchema = z.looseObject({
 });
 export type ServiceErrorBody = z.infer<typeof ServiceErrorBodySchema>;
 
-/** The webhook record returned by POST /webhooks (§2.4, §4.2); only the fields we rely on are required. */
+/** The webhook object returned by POST /webhooks (§2.4, §4.2); only the fields we rely on are required. */
 export const CreatedWebhookSchema = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String),
   secret: z.string().min(1),

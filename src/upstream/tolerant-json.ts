@@ -2,21 +2,21 @@ import { z } from 'zod';
 
 /**
  * Reading JSON whose shape the developer API does not document: every helper tries a few usual names or shapes
- * and answers `undefined` when none fits, so a record the service words differently is read as far as it can be
+ * and answers `undefined` when none fits, so an object the service words differently is read as far as it can be
  * instead of refused.
  */
 
-const JsonRecordSchema = z.record(z.string(), z.unknown());
+const JsonObjectSchema = z.record(z.string(), z.unknown());
 /** A JSON object. */
-export type JsonRecord = z.infer<typeof JsonRecordSchema>;
+export type JsonObject = z.infer<typeof JsonObjectSchema>;
 
 /** An array, or the array under `key` (or `items`, `data`, `results`) of an object. */
 export function readList(json: unknown, key: string): unknown[] | undefined {
   const direct = asArray(json);
   if (direct) return direct;
-  const record = asRecord(json);
-  if (!record) return undefined;
-  return [key, 'items', 'data', 'results'].map((name) => asArray(record[name])).find((list) => list !== undefined);
+  const object = asJsonObject(json);
+  if (!object) return undefined;
+  return [key, 'items', 'data', 'results'].map((name) => asArray(object[name])).find((list) => list !== undefined);
 }
 
 /** A list of words, or of objects naming one (`{ id: 'games', name: 'Games' }` gives `games`). */
@@ -25,8 +25,8 @@ export function readNamedList(value: unknown): string[] | undefined {
   if (!list) return undefined;
   return list.flatMap((item) => {
     if (typeof item === 'string') return [item];
-    const record = asRecord(item);
-    const word = record && pickString(record, ['id', 'value', 'slug', 'key', 'name']);
+    const object = asJsonObject(item);
+    const word = object && pickString(object, ['id', 'value', 'slug', 'key', 'name']);
     return word === undefined ? [] : [word];
   });
 }
@@ -38,8 +38,8 @@ export function readStringList(value: unknown): string[] | undefined {
 }
 
 /** A JSON object (not an array), or undefined. */
-export function asRecord(value: unknown): JsonRecord | undefined {
-  const parsed = JsonRecordSchema.safeParse(value);
+export function asJsonObject(value: unknown): JsonObject | undefined {
+  const parsed = JsonObjectSchema.safeParse(value);
   return parsed.success && !Array.isArray(value) ? parsed.data : undefined;
 }
 
@@ -49,27 +49,27 @@ export function asArray(value: unknown): unknown[] | undefined {
 }
 
 /** The first of `names` that holds a non-blank string. */
-export function pickString(record: JsonRecord, names: readonly string[]): string | undefined {
+export function pickString(object: JsonObject, names: readonly string[]): string | undefined {
   for (const name of names) {
-    const value = record[name];
+    const value = object[name];
     if (typeof value === 'string' && value.trim() !== '') return value;
   }
   return undefined;
 }
 
 /** The first of `names` that holds a finite number. */
-export function pickNumber(record: JsonRecord, names: readonly string[]): number | undefined {
+export function pickNumber(object: JsonObject, names: readonly string[]): number | undefined {
   for (const name of names) {
-    const value = record[name];
+    const value = object[name];
     if (typeof value === 'number' && Number.isFinite(value)) return value;
   }
   return undefined;
 }
 
 /** A time as milliseconds since the epoch: from epoch milliseconds, epoch seconds or an ISO date. */
-export function pickTime(record: JsonRecord, names: readonly string[]): number | undefined {
+export function pickTime(object: JsonObject, names: readonly string[]): number | undefined {
   for (const name of names) {
-    const value = record[name];
+    const value = object[name];
     if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
       // Below 10^11 a number cannot be milliseconds of any date after 1973: it is seconds.
       return value < 1e11 ? value * 1000 : value;

@@ -40,8 +40,8 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       await store.hooks.save({ ...hook, hookId: 'hook-0', createdAt: 1 });
       expect(await store.hooks.get('hook-1')).toEqual(hook);
       expect((await store.hooks.listForGuild(GUILD)).map((h) => h.hookId)).toEqual(['hook-0', 'hook-1']);
-      await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
-      await store.activity.recordRefused('hook-1', 'stale_timestamp', 11);
+      await store.activity.noteRefused('hook-1', 'signature_mismatch', 10);
+      await store.activity.noteRefused('hook-1', 'stale_timestamp', 11);
       // What the service says of on/off is announced, for the health alerts of whichever process holds them.
       const announced = new Promise((resolve) => {
         const stop = store.signals.subscribe((signal) => {
@@ -51,7 +51,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
           }
         });
       });
-      await store.activity.recordState('hook-1', false, 12);
+      await store.activity.noteState('hook-1', false, 12);
       expect(await announced).toEqual({ kind: 'hook-state', hookId: 'hook-1', enabled: false });
       expect(await store.activity.get('hook-1')).toMatchObject({
         refused: 2,
@@ -75,7 +75,7 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
           }
         });
       });
-      await store.activity.recordAccepted('hook-1', 'ping', 2_000);
+      await store.activity.noteAccepted('hook-1', 'ping', 2_000);
       expect(await heard).toEqual({ ok: true, event: 'ping', at: 2_000 });
       expect(await store.activity.get('hook-1')).toMatchObject({ lastDeliveryAt: 2_000, lastEvent: 'ping' });
       // What another store knew of a hook replaces what this one knew.
@@ -167,8 +167,8 @@ export function describeGuildStoreContract(engine: string, makeEngine: () => Pro
       await store.deliveries.accept(delivery('waiting', 'modcall', 'hook-2'));
       await store.deliveries.accept(delivery('unrouted', 'shift.started'));
       await store.deliveries.accept({ ...delivery('elsewhere', 'modcall', 'hook-x'), guildId: other });
-      await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + HOUR);
-      await store.activity.recordRefused('hook-1', 'signature_mismatch', 10);
+      await store.deliveries.noteFailure(CHANNEL_A, GUILD, now.ms + HOUR);
+      await store.activity.noteRefused('hook-1', 'signature_mismatch', 10);
       await store.documents.update('app_guild', GUILD, () => ({ developerKey: 'sealed:v1:developer-key' }));
       await store.documents.update('app_cards', `${GUILD}:77`, () => ({ versions: {} }));
       await store.documents.update('incident', `${GUILD}:held:`, () => null);

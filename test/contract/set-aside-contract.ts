@@ -13,7 +13,7 @@ import {
   shift,
   T0,
   useRecordStores,
-} from './community-record-contract.js';
+} from '../features/record/community-record-contract.js';
 import type { StoreUnderTest } from './store-under-test.js';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -99,8 +99,8 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.deliveries.accept(delivery('d1'), { requireHook: true })).toBe('accepted');
       expect(await store.deliveries.accept(delivery('d1'), { requireHook: true })).toBe('duplicate');
       // The service's ping, likewise.
-      expect(await store.activity.recordAccepted('hook-1', 'ping', 1_500)).toBe(true);
-      expect(await store.activity.recordAccepted('hook-never', 'ping', 1_500)).toBe(false);
+      expect(await store.activity.noteAccepted('hook-1', 'ping', 1_500)).toBe(true);
+      expect(await store.activity.noteAccepted('hook-never', 'ping', 1_500)).toBe(false);
       const never = delivery('d2', 'modcall', 'hook-never');
       expect(await store.deliveries.accept(never, { requireHook: true })).toBe('unknown-hook');
       expect(await store.deliveries.stateOf('hook-never', 'd2')).toBeUndefined();
@@ -117,7 +117,7 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       expect(await store.deliveries.accept(delivery('d3'), { requireHook: true })).toBe('unknown-hook');
       expect(await store.deliveries.stateOf('hook-1', 'd3')).toBeUndefined();
       const seen = await store.activity.get('hook-1');
-      expect(await store.activity.recordAccepted('hook-1', 'ping', 2_000)).toBe(false);
+      expect(await store.activity.noteAccepted('hook-1', 'ping', 2_000)).toBe(false);
       expect(await store.activity.get('hook-1')).toEqual(seen);
     });
 
@@ -196,8 +196,8 @@ export function describeStoreContract(engine: string, makeEngine: () => Promise<
       const store = await start();
       await routeTo(store, CHANNEL_A);
       await store.deliveries.accept(delivery('r1'));
-      expect(await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + 1_000)).toBe(1);
-      expect(await store.deliveries.recordFailure(CHANNEL_A, GUILD, now.ms + 2_000)).toBe(2);
+      expect(await store.deliveries.noteFailure(CHANNEL_A, GUILD, now.ms + 1_000)).toBe(1);
+      expect(await store.deliveries.noteFailure(CHANNEL_A, GUILD, now.ms + 2_000)).toBe(2);
       expect(await store.deliveries.retryAtOf(CHANNEL_A)).toBe(now.ms + 2_000);
       expect((await store.deliveries.statusOf(GUILD)).retrying).toEqual([
         { channelId: CHANNEL_A, guildId: GUILD, failures: 2, nextTryAt: now.ms + 2_000 },

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { STORE_MODULES } from '../../src/features/index.js';
-import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
+import { appDocumentsOn } from '../../src/features/releases/app-documents-on.js';
 import { sealStoredSecrets } from '../../src/seal-stored-secrets.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
@@ -46,7 +46,7 @@ function storesOf(store: Awaited<ReturnType<typeof openStore>>, key: string) {
   return {
     hooks: store.hooks,
     guilds: store.guilds,
-    apps: appRecordsOn(store.documents),
+    apps: appDocumentsOn(store.documents),
     secrets: createSecretBox(key),
   };
 }
@@ -78,7 +78,7 @@ beforeEach(async () => {
     serverKey: lost.seal(PLAIN.serverKey),
     defaultChannelId: '333333333333333333',
   }));
-  const apps = appRecordsOn(store.documents);
+  const apps = appDocumentsOn(store.documents);
   await apps.updateGuild(GUILD, (app) => ({ ...app, developerKey: lost.seal(PLAIN.developerKey), keySetAt: 5 }));
   await store.close();
 });
@@ -116,7 +116,10 @@ describe('npm run forget-lost-secrets', () => {
     expect((await store.hooks.listForGuild(OTHER_GUILD)).map((hook) => hook.webhookId)).toEqual(['wh_kept']);
     const settings = await store.guilds.get(GUILD);
     expect(settings).toMatchObject({ serverKey: null, defaultChannelId: '333333333333333333' });
-    expect(await appRecordsOn(store.documents).readGuild(GUILD)).toMatchObject({ developerKey: null, keySetAt: null });
+    expect(await appDocumentsOn(store.documents).readGuild(GUILD)).toMatchObject({
+      developerKey: null,
+      keySetAt: null,
+    });
     await store.close();
 
     expect((await forgetLost()).stdout).toContain('nothing to forget');

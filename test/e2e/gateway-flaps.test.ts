@@ -7,11 +7,11 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { chatInputCommand, commandOption } from '../../fakes/discord/index.js';
+import { caseCreated, sessionStarted, threadShowing } from '../features/threads/e2e/session-threads-fixtures.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { countingTimers } from '../helpers/counting-timers.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { postedDeliveryIds, runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
-import { caseCreated, sessionStarted, threadShowing } from './session-threads-fixtures.js';
 
 /** The advisory lock (class, object) of the gateway, as src/store/postgres/partition-locks.ts takes it. */
 const GATEWAY_LOCK = [0x42524447, 0] as const;

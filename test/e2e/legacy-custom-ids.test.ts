@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { buttonClick, chatInputCommand, modalSubmit, type FakeMessage } from '../../fakes/discord/index.js';
+import { startAppHarness, type AppHarness } from '../features/releases/e2e/app-harness.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import { commandOption, startAdminHarness, type AdminHarness } from './admin-harness.js';
-import { startAppHarness, type AppHarness } from './app-harness.js';
 
 /**
  * The message as the version before issue 43 posted it: the same message, its buttons carrying that version's

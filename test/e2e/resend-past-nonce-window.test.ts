@@ -7,10 +7,11 @@ import {
   DEFAULT_BOT_PERMISSIONS,
   type CommandOptionValue,
 } from '../../fakes/discord/index.js';
-import { CardRecords } from '../../src/features/cards/card-records.js';
+import { CardDocuments } from '../../src/features/cards/card-documents.js';
 import { dutyModule } from '../../src/features/duty/store/duty-module.js';
-import { ThreadRecords } from '../../src/features/threads/thread-records.js';
+import { ThreadDocuments } from '../../src/features/threads/thread-documents.js';
 import { signDelivery } from '../../src/upstream/signature.js';
+import { sessionEnded, sessionStarted, threadShowing } from '../features/threads/e2e/session-threads-fixtures.js';
 import { SAMPLE_DELIVERIES } from '../fixtures/deliveries.js';
 import {
   runFeedCommand,
@@ -19,7 +20,6 @@ import {
   type FeedHarness,
   type FeedHarnessOptions,
 } from './feed-harness.js';
-import { sessionEnded, sessionStarted, threadShowing } from './session-threads-fixtures.js';
 
 /** Discord recognises a nonce this long here (and the bot is told so): a later try must look for its post first. */
 const NONCE_WINDOW_MS = 500;
@@ -154,7 +154,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
       { content: reply?.content ?? '', message_reference: { message_id: card?.id ?? '' } },
     );
 
-    const cards = new CardRecords(harness.bot.store.documents);
+    const cards = new CardDocuments(harness.bot.store.documents);
     await harness.discord.waitFor(
       async () => (await cards.modcall(harness.guild.id, card?.id ?? ''))?.escalatedAt != null,
       15_000,
@@ -200,7 +200,7 @@ describe('a post whose answer was lost, tried again after the nonce window', () 
       (messages) => messages.some((message) => isReport(message.embeds[0]?.title)),
       'the report made',
     );
-    const threads = new ThreadRecords(harness.bot.store.documents);
+    const threads = new ThreadDocuments(harness.bot.store.documents);
     const noted = await harness.discord.waitFor(
       async () => (await threads.followed(harness.guild.id)).threads[0]?.parts['report'],
       20_000,

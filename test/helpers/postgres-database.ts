@@ -6,7 +6,23 @@ import { migrate } from '../../src/store/postgres/migrate.js';
 import { createDatabase, type PostgresDatabase } from './postgres-cluster.js';
 
 /** The run's throwaway cluster (test/setup/postgres.ts); empty when PostgreSQL tests are skipped. */
-export const POSTGRES_URL = inject('postgresUrl');
+export const POSTGRES_URL = postgresUrlOfTheRun();
+
+/**
+ * The cluster's URL the suite's global setup provides. `npm run test:unit` (vitest.unit.config.ts) has no such
+ * setup and provides nothing: a test that needs PostgreSQL there is not a unit test, and fails saying so rather
+ * than skipping its PostgreSQL half unseen.
+ */
+function postgresUrlOfTheRun(): string {
+  const url = inject('postgresUrl') as string | undefined;
+  if (url === undefined) {
+    throw new Error(
+      'this test needs PostgreSQL, which the unit run (npm run test:unit) does not start: a test of a feature that ' +
+        'needs it goes in test/features/<name>/integration/ (or e2e/), which npm test runs',
+    );
+  }
+  return url;
+}
 
 /** A database of its own in the run's cluster, for one test or suite; drop() removes it. */
 export function createTestDatabase(): Promise<PostgresDatabase> {

@@ -120,8 +120,8 @@ describe.skipIf(!POSTGRES_URL)('npm run migrate-store', () => {
     });
     await source.of(dutyModule).setMinimum(GUILD, { staff: 3, afterMinutes: 15 });
     await source.of(dutyModule).setUncoveredSince(GUILD, 5_000);
-    await source.activity.recordRefused('h1', 'signature_mismatch', 6);
-    await source.activity.recordState('h1', false, 7);
+    await source.activity.noteRefused('h1', 'signature_mismatch', 6);
+    await source.activity.noteState('h1', false, 7);
     const activity = await source.activity.get('h1');
     await source.close();
 

@@ -78,6 +78,6 @@ describe.skipIf(!POSTGRES_URL)("a lane's writes checked against its lease in one
   });
 
   it('refuses a statement it cannot add the check to', () => {
-    expect(() => new LeaseCheckedWrites([SQL.recordFailure])).toThrow(/must end in its WHERE/);
+    expect(() => new LeaseCheckedWrites([SQL.noteFailure])).toThrow(/must end in its WHERE/);
   });
 });

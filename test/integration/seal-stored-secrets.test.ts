@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StartupError } from '../../src/base/startup-error.js';
 import { startBot } from '../../src/bot.js';
 import { STORE_MODULES } from '../../src/features/index.js';
-import { appRecordsOn } from '../../src/features/releases/store-app-records.js';
+import { appDocumentsOn } from '../../src/features/releases/app-documents-on.js';
 import { openStore } from '../../src/store/open-store.js';
 import { createSecretBox } from '../../src/store/secret-box.js';
 import { signDelivery } from '../../src/upstream/signature.js';
@@ -59,7 +59,7 @@ async function storeWithPlainSecrets(storeUrl: string): Promise<void> {
     createdAt: 1,
   });
   await store.guilds.update(GUILD, (settings) => ({ ...settings, serverKey: SERVER_KEY }));
-  await appRecordsOn(store.documents).updateGuild(GUILD, (app) => ({ ...app, developerKey: DEVELOPER_KEY }));
+  await appDocumentsOn(store.documents).updateGuild(GUILD, (app) => ({ ...app, developerKey: DEVELOPER_KEY }));
   await store.close();
 }
 
@@ -69,7 +69,7 @@ async function readStored(storeUrl: string) {
     return {
       webhookSecret: (await store.hooks.get(HOOK_ID))?.secret,
       serverKey: (await store.guilds.get(GUILD)).serverKey,
-      developerKey: (await appRecordsOn(store.documents).readGuild(GUILD)).developerKey,
+      developerKey: (await appDocumentsOn(store.documents).readGuild(GUILD)).developerKey,
     };
   } finally {
     await store.close();

@@ -7,14 +7,14 @@ import { formatCaseType } from '../../embeds/case-type.js';
 import { formatPersonId } from '../../embeds/people.js';
 import { formatEventTime } from '../../embeds/time.js';
 import type { EventOf } from '../../upstream/schemas.js';
-import type { CardRecords, SubjectCard } from './card-records.js';
+import type { CardDocuments, SubjectCard } from './card-documents.js';
 import { endingOf, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, fitsOneMessage, type Ending } from './final-state.js';
 import type { ModcallCard } from './modcall-card.js';
 import { eventOfCard, renderModcallMessage } from './modcall-message.js';
 
 export interface CardEditsDeps {
-  records: CardRecords;
+  documents: CardDocuments;
   poster: Poster;
   logger: Logger;
   /** Tells the community record a card's calls (after a repeat call); never throws. */
@@ -34,7 +34,7 @@ export class CardEdits {
 
   /** Counts the call on its card (once, whatever resends) and edits the card; no ping. */
   async addCall(card: ModcallCard, event: EventOf<'modcall'>): Promise<'done' | 'gone'> {
-    const updated = await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+    const updated = await this.deps.documents.updateModcall(card.guildId, card.messageId, (current) =>
       current && !current.calls.some((call) => call.deliveryId === event.id)
         ? { ...current, calls: [...current.calls, { deliveryId: event.id, at: event.data.at }] }
         : current,
@@ -43,7 +43,7 @@ export class CardEdits {
     const { embeds, components } = renderModcallMessage(eventOfCard(updated), updated, {});
     const edited = await this.edit(card.channelId, card.messageId, { embeds, components });
     if (edited === 'gone') {
-      await this.deps.records.updateModcall(card.guildId, card.messageId, () => undefined);
+      await this.deps.documents.updateModcall(card.guildId, card.messageId, () => undefined);
       return edited;
     }
     // The record counts the call as this card's, so the card (claimed or not yet) counts once.
@@ -68,10 +68,10 @@ export class CardEdits {
    */
   async drawFinal(guildId: string, key: string, card: SubjectCard, ending: Ending): Promise<'done' | 'gone'> {
     const forget = async () => {
-      await this.deps.records.saveSubject(guildId, key, null);
+      await this.deps.documents.saveSubject(guildId, key, null);
       return 'gone' as const;
     };
-    const current = await this.deps.records.messageEmbeds(card.channelId, card.messageId);
+    const current = await this.deps.documents.messageEmbeds(card.channelId, card.messageId);
     if (!current) return forget();
     const replacement = finalEmbeds(ending, card.sessionStart);
     const embeds = [
@@ -82,8 +82,8 @@ export class CardEdits {
     if (!fitsOneMessage(embeds) || replacement.length === 0) return forget();
     if (JSON.stringify(embeds) === JSON.stringify(current)) return 'done';
     if ((await this.edit(card.channelId, card.messageId, { embeds })) === 'gone') return forget();
-    await this.deps.records.saveMessageEmbeds(card.channelId, card.messageId, embeds, card.postedAt);
-    await this.deps.records.saveSubject(guildId, key, { ...card, embedCount: replacement.length });
+    await this.deps.documents.saveMessageEmbeds(card.channelId, card.messageId, embeds, card.postedAt);
+    await this.deps.documents.saveSubject(guildId, key, { ...card, embedCount: replacement.length });
     return 'done';
   }
 

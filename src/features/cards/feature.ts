@@ -2,7 +2,7 @@ import type { BackoffPolicy } from '../../base/backoff.js';
 import type { BotParts, Feature } from '../feature.js';
 import { recordOf } from '../record/index.js';
 import type { SessionCardPosted } from '../threads/index.js';
-import { CardRecords } from './card-records.js';
+import { CardDocuments } from './card-documents.js';
 import { FeedCards } from './feed-cards.js';
 import type { ModcallCard } from './modcall-card.js';
 import { ModcallEscalator } from './modcall-escalator.js';
@@ -23,7 +23,7 @@ export interface EscalationTimings {
 /** What /feed mention and the modcall cards' Claim and Resolve use. */
 export interface CardsDeps {
   /** Modcall cards (Claim, Resolve) and escalation settings. */
-  cards: CardRecords;
+  cards: CardDocuments;
   /** Tells the community record of a claim or resolution, once the card has it (and of the card's calls). */
   recordModcallHandling: (card: ModcallCard) => Promise<void>;
 }
@@ -59,7 +59,7 @@ export function createCardsFeature(
   listeners: CardsListeners = {},
 ): CardsFeature {
   const { clock, logger } = parts;
-  const cards = new CardRecords(parts.store.documents);
+  const cards = new CardDocuments(parts.store.documents);
   const record = recordOf(parts.store);
   const recordHandling = recordModcallHandling(record, logger);
   const noteCard = async (card: ModcallCard) => {
@@ -69,7 +69,7 @@ export function createCardsFeature(
   return {
     deps: { cards, recordModcallHandling: noteCard },
     feedCards: new FeedCards({
-      records: cards,
+      documents: cards,
       community: record,
       poster: parts.poster,
       clock,
@@ -79,7 +79,7 @@ export function createCardsFeature(
     }),
     jobs: [
       new ModcallEscalator({
-        records: cards,
+        documents: cards,
         poster: parts.poster,
         findPosted: parts.findPosted,
         nonceWindowMs: parts.nonceWindowMs,

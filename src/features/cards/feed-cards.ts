@@ -7,14 +7,14 @@ import type { EventOf } from '../../upstream/schemas.js';
 import { splitOpenShifts } from '../duty/index.js';
 import type { RecordQueries } from '../record/index.js';
 import type { SessionCardPosted } from '../threads/index.js';
+import type { CardDocuments, FinalState } from './card-documents.js';
 import { CardEdits } from './card-edits.js';
-import type { CardRecords, FinalState } from './card-records.js';
 import { withEarlierCases } from './earlier-cases.js';
 import { endingOf, readFacts, type EntryFacts } from './entry-facts.js';
 import { finalEmbeds, sessionStartOf, storedEnding } from './final-state.js';
 import type { ModcallCard } from './modcall-card.js';
 import { freshState, renderModcallMessage } from './modcall-message.js';
-import { recordPosted } from './record-posted.js';
+import { notePosted } from './note-posted.js';
 
 /**
  * A call of the same caller within this time of one of their card's calls is the same modcall: its card is edited,
@@ -26,7 +26,7 @@ export const REPEAT_CALL_WINDOW_MS = 10 * 60 * 1000;
 export const MOST_ON_DUTY_PINGED = 10;
 
 export interface FeedCardsDeps {
-  records: CardRecords;
+  documents: CardDocuments;
   /** What a new case's card says of the player's earlier cases; who is on shift for a modcall's first ping. */
   community: Pick<RecordQueries, 'earlierCases' | 'openShifts'>;
   poster: Poster;
@@ -44,7 +44,7 @@ export interface FeedCardsDeps {
 /**
  * The living feed's part of a lane: modcalls go alone with Claim and Resolve, and later events of a case,
  * session or shift edit the card their first event posted. This plans what the lane sends next; the edits are
- * card-edits.ts's, and what a confirmed message leaves on record is record-posted.ts's.
+ * card-edits.ts's, and what a confirmed message leaves in the cards' documents is note-posted.ts's.
  */
 export class FeedCards implements CardPlanner {
   private readonly edits: CardEdits;
@@ -65,14 +65,14 @@ export class FeedCards implements CardPlanner {
       return this.planNewModcall(guildId, first, first.event);
     }
     if (first.subject?.role === 'final') {
-      const card = await this.deps.records.subject(guildId, first.subject.key);
+      const card = await this.deps.documents.subject(guildId, first.subject.key);
       if (card)
         return { kind: 'update', entry: first.rendered.item, run: () => this.edits.finish(guildId, first, card) };
     }
 
     // The ends already kept of the cases, sessions and shifts this message may open, read at once (one round trip).
     const originKeys = facts.flatMap((fact) => (fact.subject?.role === 'origin' ? [fact.subject.key] : []));
-    const ended = await this.deps.records.finalStates(guildId, originKeys);
+    const ended = await this.deps.documents.finalStates(guildId, originKeys);
     const items: RenderedEntry[] = [];
     for (const fact of facts) {
       if (items.length > 0 && (await this.mustGoAlone(guildId, fact, items))) {
@@ -97,10 +97,15 @@ export class FeedCards implements CardPlanner {
     };
   }
 
-  /** Records what a message Discord confirmed carries (see {@link recordPosted}). */
+  /** Records what a message Discord confirmed carries (see {@link notePosted}). */
   posted(guildId: string, channelId: string, messageId: string, items: readonly RenderedEntry[]): Promise<void> {
-    return recordPosted(
-      { records: this.deps.records, clock: this.deps.clock, edits: this.edits, onSessionCard: this.deps.onSessionCard },
+    return notePosted(
+      {
+        documents: this.deps.documents,
+        clock: this.deps.clock,
+        edits: this.edits,
+        onSessionCard: this.deps.onSessionCard,
+      },
       { guildId, channelId, messageId },
       items,
     );
@@ -112,7 +117,7 @@ export class FeedCards implements CardPlanner {
     if (fact.subject?.role !== 'final') return false;
     const key = fact.subject.key;
     if (before.some((entry) => readFacts(entry).subject?.key === key)) return false;
-    return (await this.deps.records.subject(guildId, key)) !== undefined;
+    return (await this.deps.documents.subject(guildId, key)) !== undefined;
   }
 
   /**
@@ -168,7 +173,7 @@ export class FeedCards implements CardPlanner {
    */
   private async planNewModcall(guildId: string, first: EntryFacts, event: EventOf<'modcall'>): Promise<LanePlan> {
     const pingRoleId = first.rendered.payload.allowed_mentions.roles?.[0];
-    const onDuty = (await this.deps.records.onDutyFirst(guildId))
+    const onDuty = (await this.deps.documents.onDutyFirst(guildId))
       ? await this.staffOnShift(guildId).catch((error: unknown) => {
           // Nobody known on shift: the role is pinged at once, as without on-duty-first.
           this.deps.logger.warn({ guildId, err: toLoggableError(error) }, 'who is on shift could not be read');
@@ -198,8 +203,8 @@ export class FeedCards implements CardPlanner {
     first: EntryFacts,
     event: EventOf<'modcall'>,
   ): Promise<LanePlan | undefined> {
-    const messageId = await this.deps.records.latestCallOf(guildId, event.server, event.data.caller.robloxId);
-    const card = messageId === undefined ? undefined : await this.deps.records.modcall(guildId, messageId);
+    const messageId = await this.deps.documents.latestCallOf(guildId, event.server, event.data.caller.robloxId);
+    const card = messageId === undefined ? undefined : await this.deps.documents.modcall(guildId, messageId);
     if (!card || card.resolvedAt !== null) return undefined;
     const counted = card.calls.some((call) => call.deliveryId === event.id);
     const near = card.calls.some((call) => Math.abs(event.data.at - call.at) <= REPEAT_CALL_WINDOW_MS);

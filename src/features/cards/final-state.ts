@@ -4,7 +4,7 @@ import { embedLength, MAX_EMBEDS_PER_MESSAGE, MAX_MESSAGE_EMBED_CHARS } from '..
 import { renderDelivery } from '../../embeds/render-delivery.js';
 import { classifyEntry } from '../../feed/render-entry.js';
 import type { ServiceEvent } from '../../upstream/schemas.js';
-import type { FinalState } from './card-records.js';
+import type { FinalState } from './card-documents.js';
 
 /*
  * How a card looks in its subject's final state (a voided case, an ended session or shift): drawn from the final

@@ -11,7 +11,7 @@ import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/pos
 import type { OutgoingMessage, Poster } from '../../discord/posting/poster.js';
 import { SendError } from '../../discord/posting/send-failure.js';
 import { formatName } from '../../embeds/format.js';
-import type { CardRecords } from './card-records.js';
+import type { CardDocuments } from './card-documents.js';
 import { awaitsRolePing, forgetAtOf, isOpen, type ModcallCard } from './modcall-card.js';
 
 /** How often due modcall cards are looked at. */
@@ -23,7 +23,7 @@ const SLICES_PER_CHECK = 10;
 const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 15_000, capMs: 10 * 60_000 };
 
 export interface ModcallEscalatorDeps extends EarlierPostDeps {
-  records: CardRecords;
+  documents: CardDocuments;
   poster: Poster;
   clock: Clock;
   timers: Timers;
@@ -42,7 +42,7 @@ export interface ModcallEscalatorDeps extends EarlierPostDeps {
  * the escalation role only (its nonce is the card's, so a retry after a crash lands on the same reply; when it was
  * first tried is written down in the card, so a retry later than Discord keeps nonces looks for the reply first).
  * Runs in the process that holds the gateway, like the cards' buttons. Each check asks the store only for the cards
- * that are due (card-records.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
+ * that are due (card-documents.ts, dueOf): new ones, given their escalation time from the server's escalate-after of
  * that moment; those whose escalation time came; and those to forget. A card whose look fails (its server's
  * settings unreadable, Discord failing) backs off, its retry stored with it (15 s, doubling to 10 min): it is not
  * due meanwhile, so however many cards of failing servers there are, the others' escalations come on time.
@@ -72,7 +72,7 @@ export class ModcallEscalator {
   async check(): Promise<void> {
     for (let slice = 0; slice < SLICES_PER_CHECK; slice += 1) {
       const now = this.deps.clock();
-      const { cards: due, unreadable } = await this.deps.records.dueModcalls(now, DUE_SLICE);
+      const { cards: due, unreadable } = await this.deps.documents.dueModcalls(now, DUE_SLICE);
       for (const key of unreadable) {
         this.deps.logger.warn({ key }, 'a stored modcall card could not be read; it was dropped, with its escalation');
       }
@@ -105,7 +105,7 @@ export class ModcallEscalator {
   /** A look at the card went through: failures before it are forgotten. True (it moved on). */
   private async forgetFailures(card: ModcallCard): Promise<boolean> {
     if (card.failures === undefined) return true;
-    await this.deps.records
+    await this.deps.documents
       .updateModcall(card.guildId, card.messageId, (current) => current && withoutBackoff(current))
       .catch((error: unknown) =>
         this.deps.logger.warn(
@@ -122,7 +122,7 @@ export class ModcallEscalator {
     const retryAt = this.deps.clock() + backoffDelay(failures, this.deps.backoff ?? DEFAULT_BACKOFF);
     this.deps.onBackoff?.();
     try {
-      await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+      await this.deps.documents.updateModcall(card.guildId, card.messageId, (current) =>
         current ? { ...current, failures, retryAt } : current,
       );
       return true;
@@ -139,34 +139,34 @@ export class ModcallEscalator {
   private async checkCard(card: ModcallCard, now: number): Promise<boolean> {
     const key = [card.guildId, card.messageId] as const;
     if (now >= forgetAtOf(card)) {
-      await this.deps.records.updateModcall(...key, () => undefined);
+      await this.deps.documents.updateModcall(...key, () => undefined);
       return true;
     }
     if (!isOpen(card)) {
       // Stored before cards had due times: storing it again gives it its time (when it is forgotten).
-      await this.deps.records.updateModcall(...key, (current) => current);
+      await this.deps.documents.updateModcall(...key, (current) => current);
       return true;
     }
     const minuteMs = this.deps.minuteMs ?? 60_000;
     // The first step of an on-duty-first card: its role, once the staff on shift let it wait role-after minutes.
     if (awaitsRolePing(card) && card.pingRoleId !== null) {
-      const onDutyFirst = await this.deps.records.onDutyFirst(card.guildId);
+      const onDutyFirst = await this.deps.documents.onDutyFirst(card.guildId);
       // Turned off since the card was posted: its role, which only the staff on shift were pinged before, now.
       const rolePingAt =
         card.rolePingAt ?? (onDutyFirst ? card.postedAt + onDutyFirst.roleAfterMinutes * minuteMs : card.postedAt);
       if (rolePingAt !== null && rolePingAt <= now) {
         if (!(await this.pingRole(card, card.pingRoleId, rolePingAt))) return false;
       } else if (card.rolePingAt === undefined) {
-        await this.deps.records.updateModcall(...key, (current) => (current ? { ...current, rolePingAt } : current));
+        await this.deps.documents.updateModcall(...key, (current) => (current ? { ...current, rolePingAt } : current));
       }
     }
-    const escalation = await this.deps.records.escalation(card.guildId);
+    const escalation = await this.deps.documents.escalation(card.guildId);
     const escalateAt = escalation ? card.postedAt + escalation.afterMinutes * minuteMs : null;
     if (escalation && escalateAt !== null && escalateAt <= now) {
       return this.escalate(card, escalation.roleId, escalation.afterMinutes);
     }
     // Not yet, or escalation is off (null): the card is due again at that time, or when it is forgotten.
-    await this.deps.records.updateModcall(...key, (current) =>
+    await this.deps.documents.updateModcall(...key, (current) =>
       current && isOpen(current) ? { ...current, escalateAt } : current,
     );
     return true;
@@ -189,7 +189,7 @@ export class ModcallEscalator {
     const nonce = makeCardNonce(['role', card.guildId, card.messageId]);
     if (!(await this.postReply(card, body, nonce, 'rolePingAskedAt', replyOf(card, opening)))) return false;
     const pingedAt = this.deps.clock();
-    await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+    await this.deps.documents.updateModcall(card.guildId, card.messageId, (current) =>
       current
         ? { ...current, rolePingAt: current.rolePingAt ?? at, rolePingedAt: current.rolePingedAt ?? pingedAt }
         : current,
@@ -233,7 +233,7 @@ export class ModcallEscalator {
     const earlier = card[asked];
     if (earlier !== undefined) return earlier;
     const now = this.deps.clock();
-    const stored = await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+    const stored = await this.deps.documents.updateModcall(card.guildId, card.messageId, (current) =>
       current && current[asked] === undefined ? { ...current, [asked]: now } : current,
     );
     return stored?.[asked] ?? now;
@@ -251,7 +251,7 @@ export class ModcallEscalator {
     if (!(await this.postReply(card, body, nonce, 'escalationAskedAt', replyOf(card, opening)))) return false;
     // Posted, or given up: either way this card's escalation is over.
     const at = this.deps.clock();
-    await this.deps.records.updateModcall(card.guildId, card.messageId, (current) =>
+    await this.deps.documents.updateModcall(card.guildId, card.messageId, (current) =>
       current ? { ...current, escalatedAt: current.escalatedAt ?? at } : current,
     );
     return true;

@@ -5,7 +5,7 @@ import type { GuildFeedStatus, HeldEntry } from '../../store/deliveries.js';
 import type { GuildSettingsStore } from '../../store/guild-settings.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { HookActivityStore } from '../../store/hook-activity.js';
-import type { HookRecord } from '../../store/hooks.js';
+import type { StoredHook } from '../../store/hooks.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import type { SetAsideItem, SetAsideStore } from '../../store/set-aside.js';
 import { describeLastDelivery, webhookName } from '../webhooks/index.js';
@@ -33,7 +33,7 @@ export interface StatusDeps {
  */
 export async function describeStatus(
   guildId: string,
-  hooks: readonly HookRecord[],
+  hooks: readonly StoredHook[],
   ctx: StatusDeps,
   releaseLines: readonly string[] = [],
 ): Promise<string[]> {

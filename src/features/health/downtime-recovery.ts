@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { relativeTime } from '../../discord/relative-time.js';
 import { formatDuration } from '../../embeds/time.js';
 import type { DocumentStore } from '../../store/documents.js';
-import type { HookRecord } from '../../store/hooks.js';
+import type { StoredHook } from '../../store/hooks.js';
 import { requireServiceId, webhookName } from '../webhooks/index.js';
 import { probeWebhook, tryToSwitchOn, type ProbeDeps } from './probe-webhook.js';
 
@@ -57,7 +57,7 @@ export async function saveRecoveryReport(documents: DocumentStore, report: Recov
  * deliveries failed and may have switched it off. Where the ping does not arrive, the webhook is switched on
  * and tested again. Returns one line per webhook saying what was found and done.
  */
-export async function proveWebhooks(deps: ProbeDeps, hooks: readonly HookRecord[]): Promise<string[]> {
+export async function proveWebhooks(deps: ProbeDeps, hooks: readonly StoredHook[]): Promise<string[]> {
   const lines: string[] = [];
   for (const stored of hooks) {
     if (stored.webhookId === null) continue;

@@ -35,7 +35,7 @@ export interface HealthDeps {
   health: {
     settings: AlertSettingsStore;
     /** Where the recovery reports are kept. */
-    records: DocumentStore;
+    documents: DocumentStore;
     monitor: Pick<HealthMonitor, 'checkGuild' | 'postOpen' | 'openIn' | 'noteAction'>;
   };
 }
@@ -79,7 +79,7 @@ export function createHealthFeature(
       backoff: timings.alertBackoff,
       onBackoff: () => parts.metrics.guildBackoff('health_alert'),
     }),
-    records: store.documents,
+    documents: store.documents,
     probe: {
       signals: store.signals,
       service: parts.service,
@@ -104,7 +104,7 @@ export function createHealthFeature(
       deliveries: store.deliveries,
       discordHealth: parts.discordHealth,
       setAside: store.setAside,
-      health: { settings, records: store.documents, monitor },
+      health: { settings, documents: store.documents, monitor },
     },
     jobs: [
       {

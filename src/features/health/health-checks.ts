@@ -5,7 +5,7 @@ import type { IntakeFailures } from '../../intake/intake-failures.js';
 import type { DocumentStore } from '../../store/documents.js';
 import type { HeldEntries } from '../../store/held-entries.js';
 import type { HookActivityStore } from '../../store/hook-activity.js';
-import type { HookRecord, HookStore } from '../../store/hooks.js';
+import type { HookStore, StoredHook } from '../../store/hooks.js';
 import { requireServiceId, webhookName } from '../webhooks/index.js';
 import type { AlertDesk } from './alert-desk.js';
 import type { AlertSettings, AlertSettingsStore } from './alert-settings.js';
@@ -30,7 +30,7 @@ export interface HealthChecksDeps {
   settings: AlertSettingsStore;
   desk: AlertDesk;
   /** The recovery reports. */
-  records: DocumentStore;
+  documents: DocumentStore;
   /** What a test ping needs (the service, the server key, the intake's signals). */
   probe: ProbeDeps;
   clock: Clock;
@@ -142,7 +142,7 @@ export class HealthChecks {
 
   /** After the bot's own downtime: every webhook proved, and what was done reported per server. */
   async recover(downSince: number, backAt: number): Promise<void> {
-    const byGuild = new Map<string, HookRecord[]>();
+    const byGuild = new Map<string, StoredHook[]>();
     for (const hook of await this.deps.hooks.listAll()) {
       byGuild.set(hook.guildId, [...(byGuild.get(hook.guildId) ?? []), hook]);
     }
@@ -153,7 +153,7 @@ export class HealthChecks {
       for (const hookId of hookIds) await this.checkSwitchedOff(hookId);
       if (lines.length === 0) continue;
       const report = { guildId, downSince, backAt, lines };
-      await saveRecoveryReport(this.deps.records, report);
+      await saveRecoveryReport(this.deps.documents, report);
       this.deps.logger.info({ guildId, downSince, backAt, lines }, 'webhooks proved after downtime');
       const settings = await this.deps.settings.get(guildId);
       if (settings) {

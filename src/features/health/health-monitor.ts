@@ -14,7 +14,7 @@ import { describeRefusal, describeRoleRefusal, describeShortfall, type DigestRef
 /** How often the feed's channels, held entries and silent webhooks are checked in servers with alerts set. */
 export const DEFAULT_CHECK_EVERY_MS = 30_000;
 
-/** What the checks and the incidents need (the store's records also keep the heartbeat), and what starts them. */
+/** What the checks and the incidents need (the store's documents also keep the heartbeat), and what starts them. */
 export interface HealthMonitorDeps extends HealthChecksDeps, OpenIncidentsDeps {
   signals: StoreSignals;
   timers: Timers;
@@ -47,7 +47,7 @@ export class HealthMonitor {
   private readonly silenceChecks = new Set<string>();
 
   constructor(private readonly deps: HealthMonitorDeps) {
-    this.heartbeat = new Heartbeat(deps.records);
+    this.heartbeat = new Heartbeat(deps.documents);
     this.incidents = new OpenIncidents(deps);
     this.checks = new HealthChecks(deps, this.incidents);
   }

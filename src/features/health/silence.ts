@@ -1,6 +1,6 @@
 import { relativeTime } from '../../discord/relative-time.js';
-import type { HookActivityRecord } from '../../store/hook-activity.js';
-import type { HookRecord } from '../../store/hooks.js';
+import type { HookActivity } from '../../store/hook-activity.js';
+import type { StoredHook } from '../../store/hooks.js';
 import { webhookName } from '../webhooks/index.js';
 import type { Incident } from './incidents.js';
 import type { Probe } from './probe-webhook.js';
@@ -9,7 +9,7 @@ import type { Probe } from './probe-webhook.js';
 export const SILENCE_TEST_EVERY_MS = 30 * 60 * 1000;
 
 /** When the webhook was last heard from: its last delivery or ping, or its registration. */
-export function lastHeardAt(hook: HookRecord, activity: HookActivityRecord): number {
+export function lastHeardAt(hook: StoredHook, activity: HookActivity): number {
   return Math.max(hook.createdAt, activity.lastDeliveryAt ?? 0);
 }
 
@@ -28,6 +28,6 @@ export function silenceTestDue(
 }
 
 /** The silence incident's detail: since when nothing came, and what the test ping showed. */
-export function describeSilence(hook: HookRecord, heardAt: number, probe: Probe): string {
+export function describeSilence(hook: StoredHook, heardAt: number, probe: Probe): string {
   return `Nothing from webhook \`${webhookName(hook)}\` since ${relativeTime(heardAt)}, and the service's test ping did not get through: ${probe.text}`;
 }

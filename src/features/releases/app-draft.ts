@@ -13,7 +13,7 @@ export interface FieldSource {
  * that answers it:
  * - `submission`: a checked submission waiting for Submit or Cancel (a new version, or with `appId` null a
  *   new app), with the bytes of its file, already fetched from Discord;
- * - `submission-fields`: /app submit waiting for the fields neither the version record nor an earlier
+ * - `submission-fields`: /app submit waiting for the fields neither the service's version nor an earlier
  *   submission from here gives (`ask`); `typed` keeps what the dialog got, so a correction starts from it;
  * - `new-app`: /app new waiting for its dialog, with the attachments it was given;
  * - `withdrawal`: the version /app withdraw asks to confirm.

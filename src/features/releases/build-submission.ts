@@ -26,13 +26,13 @@ export function prefillFromVersion(latest: AppVersion | undefined): Record<strin
 }
 
 /**
- * The fields of a record (a version, or a submission sent) that a next version takes over: those of
+ * The fields of an object (a version, or a submission sent) that a next version takes over: those of
  * {@link PREFILLED_FIELDS} that hold a value.
  */
-export function pickKeptFields(record: Record<string, unknown>): Record<string, unknown> {
+export function pickKeptFields(source: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const field of PREFILLED_FIELDS) {
-    const value = record[field];
+    const value = source[field];
     if (value !== undefined && value !== null) kept[field] = value;
   }
   return kept;

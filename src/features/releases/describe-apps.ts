@@ -1,6 +1,6 @@
 import { formatInlineCode, formatName } from '../../embeds/format.js';
 import type { AppDetail, AppSummary, AppVersion } from '../../upstream/developer-schemas.js';
-import type { Card, Watch } from './app-records.js';
+import type { Card, Watch } from './app-documents.js';
 
 /** Versions /app show lists, newest first. */
 const MAX_VERSIONS_SHOWN = 15;

@@ -1,6 +1,6 @@
 import { truncateText } from '../../base/truncate-text.js';
 import { relativeTime } from '../../discord/relative-time.js';
-import type { AppGuild } from './app-records.js';
+import type { AppGuild } from './app-documents.js';
 
 /** A poller problem can be long (several apps); /status has room for one line. */
 const MAX_PROBLEM = 300;

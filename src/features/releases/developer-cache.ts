@@ -1,5 +1,5 @@
 import type { Clock } from '../../base/clock.js';
-import type { AppSummary, DeveloperOptions, StoreApp } from '../../upstream/developer-schemas.js';
+import type { AppSummary, CatalogApp, DeveloperOptions } from '../../upstream/developer-schemas.js';
 import { SingleFlightCache } from './single-flight-cache.js';
 
 /**
@@ -22,7 +22,7 @@ export class DeveloperCache {
   /** By guild id (the guild's key decides the account). */
   readonly options: SingleFlightCache<DeveloperOptions>;
   /** One entry: the catalog. */
-  readonly catalog: SingleFlightCache<StoreApp[]>;
+  readonly catalog: SingleFlightCache<CatalogApp[]>;
 
   constructor(clock: Clock) {
     this.apps = new SingleFlightCache(clock, APPS_TTL_MS);

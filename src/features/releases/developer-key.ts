@@ -5,7 +5,7 @@ import type { SecretBox } from '../../store/secret-box.js';
 import type { DeveloperCaller } from '../../upstream/developer-client.js';
 import type { ServiceApiError } from '../../upstream/service-api-error.js';
 import { callService } from '../../upstream/service-failure.js';
-import type { AppGuild, AppRecords } from './app-records.js';
+import type { AppDocuments, AppGuild } from './app-documents.js';
 import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
 
 /** What an admin pasted into the /app key dialog: a usable developer key, or why not (never quoting it). */
@@ -49,7 +49,7 @@ export function readDeveloperKeyInput(raw: string): DeveloperKeyInput {
 
 /** What opening and using the guild's developer key needs. */
 export interface DeveloperKeyDeps {
-  records: Pick<AppRecords, 'updateGuild'>;
+  documents: Pick<AppDocuments, 'updateGuild'>;
   secrets: SecretBox;
   logger: Logger;
   clock: Clock;
@@ -102,7 +102,7 @@ export async function callDeveloper<T>(
       try {
         return await call({ key, purpose: 'command' });
       } catch (error) {
-        if (isKeyRefusal(error)) await markKeyRefused(deps.records, guild.guildId, error.status, deps.clock());
+        if (isKeyRefusal(error)) await markKeyRefused(deps.documents, guild.guildId, error.status, deps.clock());
         throw error;
       }
     },

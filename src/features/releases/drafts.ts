@@ -22,7 +22,7 @@ export interface Draft<T> {
  * Previews waiting for their Submit or Cancel (and confirmations for their Withdraw), in memory only: a draft
  * lives as long as the interaction that shows it, and after a restart its buttons say to start again.
  */
-export class DraftStore<T> {
+export class Drafts<T> {
   private readonly drafts = new Map<string, Draft<T>>();
   /** Ids of drafts taken, with when: only their ids, never what they held. */
   private readonly answered = new Map<string, number>();

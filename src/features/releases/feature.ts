@@ -2,19 +2,19 @@ import type { Poster } from '../../discord/posting/poster.js';
 import type { SecretBox } from '../../store/secret-box.js';
 import { createDeveloperClient, type DeveloperClient } from '../../upstream/developer-client.js';
 import type { BotParts, Feature } from '../feature.js';
+import { appDocumentsOn } from './app-documents-on.js';
+import type { AppDocuments } from './app-documents.js';
 import type { AppDraft } from './app-draft.js';
-import type { AppRecords } from './app-records.js';
 import { DeveloperCache } from './developer-cache.js';
 import { createAttachmentDownloader, type AttachmentDownloader } from './download-attachment.js';
-import { DraftStore } from './drafts.js';
+import { Drafts } from './drafts.js';
 import type { PollHealth } from './poll-failures.js';
 import { ReleasePoller, type PollIntervals } from './release-poller.js';
-import { appRecordsOn } from './store-app-records.js';
 
 /** What /app and /store use of the developer API. */
 export interface ReleasesDeps {
-  /** The developer API's records: key, managers role, watches, release cards, submission counts. */
-  appRecords: AppRecords;
+  /** The developer API's documents: key, managers role, watches, release cards, submission counts. */
+  appDocuments: AppDocuments;
   /** The developer API v1, with one request budget per key shared with the poller. */
   developer: DeveloperClient;
   /** App lists, options and the store, so autocomplete and paging cost no request per keystroke or click. */
@@ -22,7 +22,7 @@ export interface ReleasesDeps {
   /** The release poller: told to look at an app at once after a submission or a withdrawal. */
   releases: { pollSoon(guildId: string, appId: string): void };
   /** Previews and confirmations waiting for their buttons (memory only). */
-  appDrafts: DraftStore<AppDraft>;
+  appDrafts: Drafts<AppDraft>;
   /** Fetches a command's attachment from Discord. */
   downloadAttachment: AttachmentDownloader;
   /** Seals the developer key before it is stored, and opens it for a call. */
@@ -43,11 +43,11 @@ export type ReleasesFeature = Feature<ReleasesDeps> & { poller: ReleasePoller };
 /** A studio's apps in the service's app store: release cards kept current by a poller, submit, withdraw. */
 export function createReleasesFeature(parts: BotParts, options: ReleasesOptions = {}): ReleasesFeature {
   const { clock, logger } = parts;
-  const appRecords = appRecordsOn(parts.store.documents, logger);
+  const appDocuments = appDocumentsOn(parts.store.documents, logger);
   const developer = createDeveloperClient({ serviceUrl: parts.config.SERVICE_URL, clock });
   const developerCache = new DeveloperCache(clock);
   const poller = new ReleasePoller({
-    records: appRecords,
+    documents: appDocuments,
     developer,
     secrets: parts.secrets,
     poster: parts.poster,
@@ -63,17 +63,17 @@ export function createReleasesFeature(parts: BotParts, options: ReleasesOptions 
   return {
     poller,
     deps: {
-      appRecords,
+      appDocuments,
       developer,
       developerCache,
       releases: poller,
-      appDrafts: new DraftStore(clock),
+      appDrafts: new Drafts(clock),
       downloadAttachment: createAttachmentDownloader(),
       secrets: parts.secrets,
       poster: parts.poster,
     },
     jobs: [poller],
     // A developer key kept, and polled with, for a guild the bot left while down.
-    keptGuilds: async () => (await appRecords.listGuilds()).map((guild) => guild.guildId),
+    keptGuilds: async () => (await appDocuments.listGuilds()).map((guild) => guild.guildId),
   };
 }

@@ -2,12 +2,12 @@ import { makeCardNonce } from '../../discord/posting/nonce.js';
 import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { AppDetail, AppVersion } from '../../upstream/developer-schemas.js';
-import type { AppRecords, Card, Watch } from './app-records.js';
+import type { AppDocuments, Card, Watch } from './app-documents.js';
 import { outcomeHeadline, renderOutcome, renderReleaseCard, type CardApp } from './release-card.js';
 
 /** What following an app needs (and how a post tried again past Discord's nonce window finds an earlier one). */
 export interface FollowDeps extends EarlierPostDeps {
-  records: AppRecords;
+  documents: AppDocuments;
   poster: Poster;
 }
 
@@ -44,7 +44,7 @@ export async function followApp(
   const { baseline, firstSight } = await settleBaseline(deps, guildId, watch, detail);
   const app: CardApp = { appId: watch.appId, appName: detail.name };
   const where = { guildId, channelId: watch.channelId, roleId: watch.roleId };
-  const known = (await deps.records.readCards(guildId, watch.appId)).versions;
+  const known = (await deps.documents.readCards(guildId, watch.appId)).versions;
 
   for (const version of detail.versions) {
     const existing = known[version.label];
@@ -102,7 +102,7 @@ async function settleBaseline(
   const featured = waiting.length > 0 ? waiting : detail.versions.slice(-1);
   const featuredLabels = new Set(featured.map((version) => version.label));
   const baseline = detail.versions.map((version) => version.label).filter((label) => !featuredLabels.has(label));
-  await deps.records.updateGuild(guildId, (guild) => {
+  await deps.documents.updateGuild(guildId, (guild) => {
     const current = guild.watches[watch.appId];
     // Unwatched meanwhile: nothing to write.
     if (!current) return guild;
@@ -184,7 +184,7 @@ async function announceOutcome(
 
 /** Stores a card, keeping what /app withdraw may have written meanwhile (who withdrew it). */
 async function saveCard(deps: FollowDeps, guildId: string, appId: string, card: Card): Promise<void> {
-  await deps.records.updateCards(guildId, appId, (cards) => {
+  await deps.documents.updateCards(guildId, appId, (cards) => {
     const stored = cards.versions[card.label];
     const withdrawnBy = stored?.withdrawnBy ?? card.withdrawnBy;
     return { ...cards, versions: { ...cards.versions, [card.label]: { ...card, withdrawnBy } } };
@@ -201,12 +201,12 @@ function readWhatsNew(version: AppVersion): string | null {
  * asking the service anything. Nothing happens when the version has no card yet.
  */
 export async function refreshCard(
-  deps: Pick<FollowDeps, 'records' | 'poster'>,
+  deps: Pick<FollowDeps, 'documents' | 'poster'>,
   guildId: string,
   app: CardApp,
   label: string,
 ): Promise<void> {
-  const card = (await deps.records.readCards(guildId, app.appId)).versions[label];
+  const card = (await deps.documents.readCards(guildId, app.appId)).versions[label];
   if (!card || card.messageId === null) return;
   await deps.poster.edit(card.channelId, card.messageId, renderReleaseCard(app, card));
 }

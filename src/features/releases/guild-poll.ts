@@ -8,17 +8,17 @@ import type { SecretBox } from '../../store/secret-box.js';
 import type { DeveloperClient } from '../../upstream/developer-client.js';
 import type { AppDetail } from '../../upstream/developer-schemas.js';
 import { ServiceApiError } from '../../upstream/service-api-error.js';
-import type { AppGuild, AppRecords } from './app-records.js';
+import type { AppDocuments, AppGuild } from './app-documents.js';
 import type { AppSchedule } from './app-schedule.js';
 import type { DeveloperCache } from './developer-cache.js';
 import { followApp } from './follow-app.js';
 import { postKeyRefusalNotice } from './key-refusal-notice.js';
 import { isKeyRefusal, markKeyRefused } from './key-refusal.js';
-import { recordPollFailure, recordPollSuccess, type PollHealth } from './poll-failures.js';
+import { notePollFailure, notePollSuccess, type PollHealth } from './poll-failures.js';
 
 /** What one guild's poll uses. */
 export interface GuildPollDeps extends EarlierPostDeps {
-  records: AppRecords;
+  documents: AppDocuments;
   developer: DeveloperClient;
   secrets: SecretBox;
   poster: Poster;
@@ -62,7 +62,7 @@ export async function pollGuild(
     key = deps.secrets.open(guild.developerKey ?? '');
   } catch {
     const problem = "the stored developer key cannot be decrypted with this bot's SECRET_KEY: run /app key";
-    await recordPollFailure(deps, guild.guildId, problem);
+    await notePollFailure(deps, guild.guildId, problem);
     return undefined;
   }
   const caller = { key, purpose: 'poll' as const };
@@ -92,16 +92,16 @@ export async function pollGuild(
       return { heldUntil: error.untilMs };
     }
     if (isKeyRefusal(error)) {
-      await markKeyRefused(deps.records, guild.guildId, error.status, deps.clock());
-      await postKeyRefusalNotice(deps, await deps.records.readGuild(guild.guildId));
+      await markKeyRefused(deps.documents, guild.guildId, error.status, deps.clock());
+      await postKeyRefusalNotice(deps, await deps.documents.readGuild(guild.guildId));
       deps.logger.warn({ guildId: guild.guildId, status: error.status }, 'developer key refused: polling stops');
       return undefined;
     }
-    await recordPollFailure(deps, guild.guildId, describeProblem(deps, error, guild.guildId));
+    await notePollFailure(deps, guild.guildId, describeProblem(deps, error, guild.guildId));
     return undefined;
   }
-  if (problems.length > 0) await recordPollFailure(deps, guild.guildId, problems.join('; '));
-  else await recordPollSuccess(deps, guild.guildId);
+  if (problems.length > 0) await notePollFailure(deps, guild.guildId, problems.join('; '));
+  else await notePollSuccess(deps, guild.guildId);
   return undefined;
 }
 

@@ -2,11 +2,11 @@ import type { Logger } from '../../base/logger.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { Poster } from '../../discord/posting/poster.js';
-import type { AppGuild, AppRecords } from './app-records.js';
+import type { AppDocuments, AppGuild } from './app-documents.js';
 import { renderKeyRefusal } from './release-card.js';
 
 export interface KeyRefusalNoticeDeps {
-  records: Pick<AppRecords, 'updateGuild'>;
+  documents: Pick<AppDocuments, 'updateGuild'>;
   poster: Pick<Poster, 'post'>;
   logger: Logger;
 }
@@ -26,7 +26,7 @@ export async function postKeyRefusalNotice(deps: KeyRefusalNoticeDeps, guild: Ap
   } catch (error) {
     deps.logger.warn({ guildId: guild.guildId, err: toLoggableError(error) }, 'could not post the key notice');
   }
-  await deps.records.updateGuild(guild.guildId, (current) =>
+  await deps.documents.updateGuild(guild.guildId, (current) =>
     current.keyRefusal ? { ...current, keyRefusal: { ...current.keyRefusal, noticePosted: true } } : current,
   );
 }

@@ -1,5 +1,5 @@
 import { ServiceApiError } from '../../upstream/service-api-error.js';
-import type { AppRecords } from './app-records.js';
+import type { AppDocuments } from './app-documents.js';
 
 /** True for the service's 401 or 403 to a developer call: the key is no good until a new one is set. */
 export function isKeyRefusal(error: unknown): error is ServiceApiError & { status: 401 | 403 } {
@@ -13,12 +13,12 @@ export function isKeyRefusal(error: unknown): error is ServiceApiError & { statu
  * the one admin message, until /app key sets a new key. A refusal already written down is kept as it is.
  */
 export async function markKeyRefused(
-  records: Pick<AppRecords, 'updateGuild'>,
+  documents: Pick<AppDocuments, 'updateGuild'>,
   guildId: string,
   status: 401 | 403,
   now: number,
 ): Promise<void> {
-  await records.updateGuild(guildId, (guild) =>
+  await documents.updateGuild(guildId, (guild) =>
     guild.keyRefusal === null || guild.keyRefusal.status !== status
       ? { ...guild, keyRefusal: { status, at: now, noticePosted: false } }
       : guild,

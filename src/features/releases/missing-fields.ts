@@ -18,13 +18,13 @@ export interface AskedField {
 }
 
 /**
- * The fields a new version still lacks once the version record and what was last sent from here are used,
+ * The fields a new version still lacks once the service's version and what was last sent from here are used,
  * required ones first, at most {@link MAX_DIALOG_INPUTS}; none when nothing required is missing:
  * - what the submission check needs: tagline, description, category, and a repository address when no file is
  *   attached and none is known (§2.2: `files`, `repoUrl`, or both);
  * - the enumerated fields GET /options lists (age rating, data kinds), offered as choices and left optional: the
  *   service does not say which fields it requires (§4.1 rule 3).
- * The name is never asked: the app's record always has one.
+ * The name is never asked: the app as the service shows it always has one.
  */
 export function findMissingFields(
   candidate: Record<string, unknown>,

@@ -1,6 +1,6 @@
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
-import type { AppRecords } from './app-records.js';
+import type { AppDocuments } from './app-documents.js';
 
 /** Failed polls in a row that raise the alert (logged, and shown in /status). */
 export const ALERT_AFTER_FAILURES = 5;
@@ -10,7 +10,7 @@ export type PollHealth = { failing: false } | { failing: true; failures: number;
 
 /** Where a poll's outcome is written down and told. */
 export interface PollOutcomeDeps {
-  records: Pick<AppRecords, 'updateGuild'>;
+  documents: Pick<AppDocuments, 'updateGuild'>;
   clock: Clock;
   logger: Logger;
   /** Told after each poll of a guild whether its polls keep failing (the feed-health alerts raise an alert). */
@@ -18,9 +18,9 @@ export interface PollOutcomeDeps {
 }
 
 /** A guild's poll went through: its failures in a row and its alert end. */
-export async function recordPollSuccess(deps: PollOutcomeDeps, guildId: string): Promise<void> {
+export async function notePollSuccess(deps: PollOutcomeDeps, guildId: string): Promise<void> {
   const now = deps.clock();
-  await deps.records.updateGuild(guildId, (guild) => ({
+  await deps.documents.updateGuild(guildId, (guild) => ({
     ...guild,
     poll: { lastGoodAt: now, failures: 0, lastProblem: null, alertedAt: null },
   }));
@@ -31,9 +31,9 @@ export async function recordPollSuccess(deps: PollOutcomeDeps, guildId: string):
  * A guild's poll failed with `problem` (shown in /status): one more failure in a row, and at
  * {@link ALERT_AFTER_FAILURES} the alert, logged once as an error.
  */
-export async function recordPollFailure(deps: PollOutcomeDeps, guildId: string, problem: string): Promise<void> {
+export async function notePollFailure(deps: PollOutcomeDeps, guildId: string, problem: string): Promise<void> {
   const now = deps.clock();
-  const guild = await deps.records.updateGuild(guildId, (current) => {
+  const guild = await deps.documents.updateGuild(guildId, (current) => {
     const failures = current.poll.failures + 1;
     const alert = failures >= ALERT_AFTER_FAILURES && current.poll.alertedAt === null;
     return {

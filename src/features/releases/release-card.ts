@@ -4,7 +4,7 @@ import type { MessagePayload } from '../../discord/message-payload.js';
 import { formatInlineCode, formatName, formatUserText } from '../../embeds/format.js';
 import { fitMessageToLimits } from '../../embeds/limits.js';
 import { formatDuration, toEmbedTimestamp } from '../../embeds/time.js';
-import type { Card } from './app-records.js';
+import type { Card } from './app-documents.js';
 
 /** Card colours: waiting amber, approved green, refused red, withdrawn grey, anything else blurple. */
 const CARD_COLOURS = { pending: 0xffbf00, approved: 0x57f287, refused: 0xed4245, withdrawn: 0x95a5a6, other: 0x5865f2 };

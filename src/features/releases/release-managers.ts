@@ -2,7 +2,7 @@ import { GuildMemberRoleManager, type APIInteractionGuildMember, type GuildMembe
 
 import { UserFacingError } from '../../base/errors.js';
 import { isAdmin, type AdminCheckable } from '../../discord/require-admin.js';
-import type { AppGuild } from './app-records.js';
+import type { AppGuild } from './app-documents.js';
 
 /** The parts of an interaction that say who acts, and with which roles. */
 export interface ManagerCheckable extends AdminCheckable {

@@ -1,6 +1,6 @@
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
-import type { AppGuild } from './app-records.js';
+import type { AppGuild } from './app-documents.js';
 import { AppSchedule } from './app-schedule.js';
 import { pollGuild, type GuildPollDeps, type PollRun } from './guild-poll.js';
 import { postKeyRefusalNotice } from './key-refusal-notice.js';
@@ -37,7 +37,7 @@ export interface ReleasePollerOptions extends GuildPollDeps {
  * Guilds are polled side by side, so one guild's trouble is its own: every request waits for its key's polling
  * share of the budget (30 a minute, see RequestBudget), so with many apps that guild's poll stretches instead
  * of going over it; a key the service's `retry-after` holds is skipped, not waited for, until it has passed;
- * a poll that throws is logged and the others go on; a guild whose record cannot be read is passed over. A 401
+ * a poll that throws is logged and the others go on; a guild whose document cannot be read is passed over. A 401
  * or 403 stops polling for that guild until /app key sets a new key, with one admin message (posted beside the
  * cycle when it is left over from an earlier run).
  */
@@ -130,7 +130,7 @@ export class ReleasePoller {
 
   /** Starts the poll of every guild that is due and not being polled; posts the notice of a refused key. */
   private async runCycle(): Promise<void> {
-    const guilds = await this.options.records.listGuilds();
+    const guilds = await this.options.documents.listGuilds();
     const now = this.options.clock();
     const polled = new Set<string>();
     for (const guild of guilds) {

@@ -1,7 +1,7 @@
 import { time } from 'discord.js';
 
 import { UserFacingError } from '../../base/errors.js';
-import type { AppGuild, AppRecords } from './app-records.js';
+import type { AppDocuments, AppGuild } from './app-documents.js';
 
 /** The service's limit (upstream-api.md §8), counted here too, so the 11th is refused before any call. */
 export const SUBMISSIONS_PER_HOUR = 10;
@@ -18,12 +18,12 @@ export function submissionsLeft(guild: Pick<AppGuild, 'submissions'>, now: numbe
  * @throws UserFacingError when 10 were sent in the last hour, saying when the next one is possible
  */
 export async function takeSubmissionSlot(
-  records: Pick<AppRecords, 'updateGuild'>,
+  documents: Pick<AppDocuments, 'updateGuild'>,
   guildId: string,
   now: number,
 ): Promise<number> {
   let full: number | undefined;
-  const guild = await records.updateGuild(guildId, (current) => {
+  const guild = await documents.updateGuild(guildId, (current) => {
     const recent = current.submissions.filter((at) => now - at < HOUR_MS);
     if (recent.length >= SUBMISSIONS_PER_HOUR) {
       full = Math.min(...recent) + HOUR_MS;
@@ -42,11 +42,11 @@ export async function takeSubmissionSlot(
 
 /** Gives back the place taken at `at`, for a submission the service refused (it did not count it either). */
 export async function returnSubmissionSlot(
-  records: Pick<AppRecords, 'updateGuild'>,
+  documents: Pick<AppDocuments, 'updateGuild'>,
   guildId: string,
   at: number,
 ): Promise<void> {
-  await records.updateGuild(guildId, (guild) => {
+  await documents.updateGuild(guildId, (guild) => {
     const index = guild.submissions.lastIndexOf(at);
     if (index === -1) return guild;
     return { ...guild, submissions: guild.submissions.filter((_, i) => i !== index) };

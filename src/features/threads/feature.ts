@@ -1,12 +1,12 @@
 import { createThreadStarter } from '../../discord/posting/start-thread.js';
 import type { BotParts, Feature } from '../feature.js';
 import { recordOf } from '../record/index.js';
+import { ThreadDocuments, type SessionCardPosted } from './thread-documents.js';
 import { ThreadKeeper } from './thread-keeper.js';
-import { ThreadRecords, type SessionCardPosted } from './thread-records.js';
 
 /** What /feed threads uses. */
 export interface ThreadsDeps {
-  sessionThreads: ThreadRecords;
+  sessionThreads: ThreadDocuments;
   /**
    * Follows the sessions running now whose card is known (threads were just turned on: their cards came before),
    * so they get a thread too; resolves with how many were not followed already.
@@ -48,7 +48,7 @@ export function createThreadsFeature(
   sources: ThreadSources,
   timings: ThreadTimings = {},
 ): SessionThreadsFeature {
-  const sessionThreads = new ThreadRecords(parts.store.documents);
+  const sessionThreads = new ThreadDocuments(parts.store.documents);
   const record = recordOf(parts.store);
   const keeper = new ThreadKeeper({
     threads: sessionThreads,

@@ -15,7 +15,7 @@ import { partsWithReportLast } from './report-last.js';
 import { LOG_LINES_PER_MESSAGE, LOG_MESSAGES_AT_MOST, renderSessionLog, type ThreadPart } from './session-log.js';
 import { renderSessionReport } from './session-report.js';
 import { ShownParts } from './shown-parts.js';
-import { dueOf, type SessionCardPosted, type SessionThread, type ThreadRecords } from './thread-records.js';
+import { dueOf, type SessionCardPosted, type SessionThread, type ThreadDocuments } from './thread-documents.js';
 
 /** Discord lets a bot edit about 5 messages per 5 s in a channel: one update of a guild's threads per 1.2 s. */
 const MIN_UPDATE_GAP_MS = 1_200;
@@ -29,7 +29,7 @@ const GUILDS_AT_START = 1_000;
 const READ_AT_MOST = LOG_LINES_PER_MESSAGE * LOG_MESSAGES_AT_MOST + 1;
 
 export interface ThreadKeeperDeps extends EarlierPostDeps {
-  threads: ThreadRecords;
+  threads: ThreadDocuments;
   record: SessionRecord;
   poster: Poster;
   startThread: ThreadStarter;

@@ -12,7 +12,7 @@ import { readServiceReport } from './ping-result.js';
 export async function switchWebhookOn(
   deps: {
     service: Pick<ServiceClient, 'enableWebhook'>;
-    activity: Pick<HookActivityStore, 'recordState'>;
+    activity: Pick<HookActivityStore, 'noteState'>;
     clock: () => number;
   },
   hook: ServiceHook,
@@ -20,6 +20,6 @@ export async function switchWebhookOn(
 ): Promise<boolean> {
   const answer = await callService('switch the webhook on', () => deps.service.enableWebhook(key, hook.webhookId));
   const enabled = readServiceReport(answer).enabled ?? true;
-  await deps.activity.recordState(hook.hookId, enabled, deps.clock());
+  await deps.activity.noteState(hook.hookId, enabled, deps.clock());
   return enabled;
 }

@@ -1,8 +1,8 @@
 import { UserFacingError } from '../../base/errors.js';
-import type { HookRecord, HookStore } from '../../store/hooks.js';
+import type { HookStore, StoredHook } from '../../store/hooks.js';
 
 /** A stored webhook the service confirmed, with the service's id for it. */
-export type ServiceHook = HookRecord & { webhookId: string };
+export type ServiceHook = StoredHook & { webhookId: string };
 
 /**
  * The guild's webhook an admin chose: by the autocomplete value (our hookId) or by the service's id typed by
@@ -13,7 +13,7 @@ export async function findGuildHook(
   hookStore: Pick<HookStore, 'listForGuild'>,
   guildId: string,
   choice: string | null,
-): Promise<HookRecord> {
+): Promise<StoredHook> {
   const hooks = await hookStore.listForGuild(guildId);
   if (hooks.length === 0) throw new UserFacingError('This server has no webhooks yet: run /webhook register first.');
   if (choice === null) {
@@ -34,7 +34,7 @@ export async function findGuildHook(
  * The webhook with the service's id, which test and enable need.
  * @throws UserFacingError for a record the service never confirmed (a registration cut short)
  */
-export function requireServiceId(hook: HookRecord): ServiceHook {
+export function requireServiceId(hook: StoredHook): ServiceHook {
   if (hook.webhookId === null) {
     throw new UserFacingError(
       'The service never confirmed this webhook: remove it with /webhook remove and register again.',
@@ -44,6 +44,6 @@ export function requireServiceId(hook: HookRecord): ServiceHook {
 }
 
 /** How a webhook is named to admins: the service's id, which is what the service itself shows. */
-export function webhookName(hook: Pick<HookRecord, 'webhookId'>): string {
+export function webhookName(hook: Pick<StoredHook, 'webhookId'>): string {
   return hook.webhookId ?? 'unconfirmed webhook';
 }

@@ -16,7 +16,7 @@ const ANSWERED_GRACE_MS = 250;
 export interface PingDeps {
   signals: StoreSignals;
   service: Pick<ServiceClient, 'testWebhook'>;
-  activity: Pick<HookActivityStore, 'recordState'>;
+  activity: Pick<HookActivityStore, 'noteState'>;
   clock: () => number;
   /** How long to wait for the ping at the intake when the service's answer does not say how it went. */
   pingTimeoutMs: number;
@@ -49,11 +49,11 @@ export async function pingWebhook(deps: PingDeps, hook: ServiceHook, key: string
       return `The service says webhook \`${hook.webhookId}\` is switched off: run /webhook enable, then test again.`;
     },
   ).catch(async (error: unknown) => {
-    if (saidOff) await deps.activity.recordState(hook.hookId, false, deps.clock());
+    if (saidOff) await deps.activity.noteState(hook.hookId, false, deps.clock());
     throw error;
   });
   const report = readServiceReport(answer);
-  if (report.enabled !== undefined) await deps.activity.recordState(hook.hookId, report.enabled, deps.clock());
+  if (report.enabled !== undefined) await deps.activity.noteState(hook.hookId, report.enabled, deps.clock());
   const outcome = report.delivered === undefined ? await arrival : await settleWithin(arrival, ANSWERED_GRACE_MS);
   return { outcome, report, elapsedMs: outcome ? outcome.at - startedAt : 0 };
 }

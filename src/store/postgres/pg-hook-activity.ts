@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
-import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
+import type { HookActivity, HookActivityStore } from '../hook-activity.js';
 import { ACTIVITY, toActivityColumns, toHookActivity } from '../hook-rows.js';
 import { postgresDialect as d } from '../sql-dialect.js';
 import { notify } from './pg-signals.js';
@@ -13,12 +13,12 @@ const BY_ID = d.select(ACTIVITY).from<[string]>('hook_activity WHERE hook_id = ?
 export class PostgresHookActivity implements HookActivityStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async get(hookId: string): Promise<HookActivityRecord> {
+  async get(hookId: string): Promise<HookActivity> {
     const [row] = await rowsOf(this.pool, BY_ID, [hookId]);
     return toHookActivity(row);
   }
 
-  async recordAccepted(hookId: string, event: string, at: number): Promise<boolean> {
+  async noteAccepted(hookId: string, event: string, at: number): Promise<boolean> {
     // The hook's row locked FOR KEY SHARE, which a removal's FOR UPDATE conflicts with: a removal under way is
     // waited for, and a removed hook counts nothing. A ping is rare: the lock's write costs nothing here.
     const { rows } = await this.pool.query(
@@ -35,7 +35,7 @@ export class PostgresHookActivity implements HookActivityStore {
     return rows.length > 0;
   }
 
-  async recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void> {
+  async noteRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void> {
     await this.pool.query(
       `INSERT INTO hook_activity (hook_id, refused, refused_in_a_row, last_refusal) VALUES ($1, 1, 1, $2)
        ON CONFLICT (hook_id) DO UPDATE SET refused = hook_activity.refused + 1,
@@ -45,7 +45,7 @@ export class PostgresHookActivity implements HookActivityStore {
     await notify(this.pool, { kind: 'hook-outcome', hookId, outcome: { ok: false, reason, at } });
   }
 
-  async recordState(hookId: string, enabled: boolean, at: number): Promise<void> {
+  async noteState(hookId: string, enabled: boolean, at: number): Promise<void> {
     await this.pool.query(
       `INSERT INTO hook_activity (hook_id, enabled, enabled_at) VALUES ($1, $2, $3)
        ON CONFLICT (hook_id) DO UPDATE SET enabled = EXCLUDED.enabled, enabled_at = EXCLUDED.enabled_at`,
@@ -54,12 +54,12 @@ export class PostgresHookActivity implements HookActivityStore {
     await notify(this.pool, { kind: 'hook-state', hookId, enabled });
   }
 
-  async restore(hookId: string, record: HookActivityRecord): Promise<void> {
+  async restore(hookId: string, activity: HookActivity): Promise<void> {
     await this.pool.query(
       `INSERT INTO hook_activity (hook_id, ${ACTIVITY.text}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (hook_id) DO UPDATE SET (${ACTIVITY.text}) = (EXCLUDED.last_delivery_at, EXCLUDED.last_event,
          EXCLUDED.refused, EXCLUDED.refused_in_a_row, EXCLUDED.last_refusal, EXCLUDED.enabled, EXCLUDED.enabled_at)`,
-      [hookId, ...toActivityColumns(record)],
+      [hookId, ...toActivityColumns(activity)],
     );
   }
 

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 
 import { BoundedCache } from '../bounded-cache.js';
-import { HOOK, toHookRecord } from '../hook-rows.js';
-import type { HookRecord, HookStore } from '../hooks.js';
+import { HOOK, toStoredHook } from '../hook-rows.js';
+import type { HookStore, StoredHook } from '../hooks.js';
 import type { StoreSignals } from '../signals.js';
 import { postgresDialect as d } from '../sql-dialect.js';
 import { columns } from '../table-columns.js';
@@ -21,7 +21,7 @@ const CACHED_HOOKS = 10_000;
 
 /** Hooks in the `hook` table, with a bounded cache invalidated by the `hook-changed` signal of any process. */
 export class PostgresHooks implements HookStore {
-  private readonly cache = new BoundedCache<HookRecord>(CACHED_HOOKS);
+  private readonly cache = new BoundedCache<StoredHook>(CACHED_HOOKS);
 
   constructor(
     private readonly pool: pg.Pool,
@@ -33,26 +33,26 @@ export class PostgresHooks implements HookStore {
     });
   }
 
-  async get(hookId: string): Promise<HookRecord | undefined> {
+  async get(hookId: string): Promise<StoredHook | undefined> {
     const cached = this.cache.get(hookId);
     if (cached) return cached;
     const [row] = await rowsOf(this.pool, BY_ID, [hookId]);
     if (!row) return undefined;
     // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
-    const record = toHookRecord(row);
-    this.cache.set(hookId, record);
-    return record;
+    const hook = toStoredHook(row);
+    this.cache.set(hookId, hook);
+    return hook;
   }
 
-  async save(record: HookRecord): Promise<void> {
+  async save(hook: StoredHook): Promise<void> {
     await this.pool.query(
       `INSERT INTO hook (hook_id, guild_id, webhook_id, secret, events, created_at) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (hook_id) DO UPDATE SET guild_id = EXCLUDED.guild_id, webhook_id = EXCLUDED.webhook_id,
          secret = EXCLUDED.secret, events = EXCLUDED.events, created_at = EXCLUDED.created_at`,
-      [record.hookId, record.guildId, record.webhookId, record.secret, JSON.stringify(record.events), record.createdAt],
+      [hook.hookId, hook.guildId, hook.webhookId, hook.secret, JSON.stringify(hook.events), hook.createdAt],
     );
-    this.cache.delete(record.hookId);
-    await notify(this.pool, { kind: 'hook-changed', hookId: record.hookId });
+    this.cache.delete(hook.hookId);
+    await notify(this.pool, { kind: 'hook-changed', hookId: hook.hookId });
   }
 
   async remove(hookId: string): Promise<void> {
@@ -75,11 +75,11 @@ export class PostgresHooks implements HookStore {
     for (const hookId of hookIds) this.cache.delete(hookId);
   }
 
-  async listAll(): Promise<HookRecord[]> {
-    return (await rowsOf(this.pool, ALL, [])).map(toHookRecord);
+  async listAll(): Promise<StoredHook[]> {
+    return (await rowsOf(this.pool, ALL, [])).map(toStoredHook);
   }
 
-  async listForGuild(guildId: string): Promise<HookRecord[]> {
-    return (await rowsOf(this.pool, BY_GUILD, [guildId])).map(toHookRecord);
+  async listForGuild(guildId: string): Promise<StoredHook[]> {
+    return (await rowsOf(this.pool, BY_GUILD, [guildId])).map(toStoredHook);
   }
 }

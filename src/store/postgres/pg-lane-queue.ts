@@ -80,8 +80,8 @@ export class PostgresLaneQueue implements LaneQueue {
     ]);
   }
 
-  async recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
-    return (await rowsOf(this.pool, SQL.recordFailure, [channelId, guildId, retryAt]))[0]?.failures ?? 1;
+  async noteFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
+    return (await rowsOf(this.pool, SQL.noteFailure, [channelId, guildId, retryAt]))[0]?.failures ?? 1;
   }
 
   async holdRefused(seqs: readonly number[], detail: string, at: number, lease?: Lease): Promise<void> {

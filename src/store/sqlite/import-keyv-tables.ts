@@ -2,7 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { z } from 'zod';
 
 import { emptyGuildSettings, GuildSettingsSchema, type GuildSettings } from '../guild-settings.js';
-import { HookRecordSchema } from '../hooks.js';
+import { StoredHookSchema } from '../hooks.js';
 import { channelOf, resolveRoute } from '../routing-rules.js';
 
 /** The key-value tables of versions before the store had a schema of its own (one keyv namespace each). */
@@ -49,7 +49,7 @@ export function importKeyvTables(db: Database): void {
   const insertHook = db.prepare(
     'INSERT INTO hook (hook_id, guild_id, webhook_id, secret, events, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  for (const [, hook] of read('hooks', HookRecordSchema)) {
+  for (const [, hook] of read('hooks', StoredHookSchema)) {
     insertHook.run(hook.hookId, hook.guildId, hook.webhookId, hook.secret, JSON.stringify(hook.events), hook.createdAt);
   }
   const settings = new Map<string, GuildSettings>();

@@ -25,7 +25,7 @@ const PARSED_SETTINGS = 1_000;
  */
 export class SqliteDeliveryIntake implements DeliveryIntake {
   private readonly statements;
-  private readonly recordAccepted: Statement<[string, number, string]>;
+  private readonly noteAccepted: Statement<[string, number, string]>;
   private readonly settingsOf: Statement<[string], RowOf<typeof SETTINGS, 'sqlite'>>;
   private readonly hookStored: Statement<[string], { found: number }>;
   /** Stored settings text -> parsed: always right (keyed by what is stored now), bounded. */
@@ -43,7 +43,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       oldestWaiting: prepare(db, SQL.oldestWaiting),
       insertPlaced: prepare(db, SQL.insertPlaced),
     };
-    this.recordAccepted = db.prepare(RECORD_ACCEPTED_SQL);
+    this.noteAccepted = db.prepare(RECORD_ACCEPTED_SQL);
     this.settingsOf = prepare(db, d.select(SETTINGS).from<[string]>('guild_settings WHERE guild_id = ?'));
     this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
   }
@@ -58,7 +58,7 @@ export class SqliteDeliveryIntake implements DeliveryIntake {
       const broken = channelId === undefined ? undefined : this.statements.brokenReason.get(channelId);
       const place = placementOf(route, broken?.reason, receivedAt);
       // Counted, not announced: only the service's ping and refusals are waited for (hook-outcome signals).
-      this.recordAccepted.run(hookId, receivedAt, event);
+      this.noteAccepted.run(hookId, receivedAt, event);
       // The community record's writer reads the body of what tells it something, muted or not (migrations/0007-unrecorded-mark.ts).
       const unrecorded = tellsRecord(event);
       const { changes } = this.statements.insertPlaced.run(

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 import type { SignatureFailure } from '../../upstream/signature.js';
-import type { HookActivityRecord, HookActivityStore } from '../hook-activity.js';
+import type { HookActivity, HookActivityStore } from '../hook-activity.js';
 import { ACTIVITY, toActivityColumns, toHookActivity } from '../hook-rows.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
 import type { RowOf } from '../table-columns.js';
@@ -42,12 +42,12 @@ export class SqliteHookActivity implements HookActivityStore {
     this.hookStored = db.prepare('SELECT 1 AS found FROM hook WHERE hook_id = ?');
   }
 
-  get(hookId: string): Promise<HookActivityRecord> {
+  get(hookId: string): Promise<HookActivity> {
     const row = this.byId.get(hookId);
     return Promise.resolve(toHookActivity(row));
   }
 
-  recordAccepted(hookId: string, event: string, at: number): Promise<boolean> {
+  noteAccepted(hookId: string, event: string, at: number): Promise<boolean> {
     return this.writes.run((tx) => {
       if (!this.hookStored.get(hookId)) return false;
       this.accepted.run(hookId, at, event);
@@ -56,23 +56,23 @@ export class SqliteHookActivity implements HookActivityStore {
     });
   }
 
-  recordRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void> {
+  noteRefused(hookId: string, reason: SignatureFailure, at: number): Promise<void> {
     return this.writes.run((tx) => {
       this.refused.run(hookId, reason);
       tx.afterCommit({ kind: 'hook-outcome', hookId, outcome: { ok: false, reason, at } });
     });
   }
 
-  recordState(hookId: string, enabled: boolean, at: number): Promise<void> {
+  noteState(hookId: string, enabled: boolean, at: number): Promise<void> {
     return this.writes.run((tx) => {
       this.state.run(hookId, enabled ? 1 : 0, at);
       tx.afterCommit({ kind: 'hook-state', hookId, enabled });
     });
   }
 
-  restore(hookId: string, record: HookActivityRecord): Promise<void> {
+  restore(hookId: string, activity: HookActivity): Promise<void> {
     // SQLite has no boolean: `enabled` is stored 0/1.
-    const columns = toActivityColumns(record).map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    const columns = toActivityColumns(activity).map((value) => (typeof value === 'boolean' ? Number(value) : value));
     return this.writes.run(() => {
       this.remove.run(hookId);
       this.db

@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 
 import { BoundedCache } from '../bounded-cache.js';
-import { HOOK, toHookRecord } from '../hook-rows.js';
-import type { HookRecord, HookStore } from '../hooks.js';
+import { HOOK, toStoredHook } from '../hook-rows.js';
+import type { HookStore, StoredHook } from '../hooks.js';
 import { sqliteDialect as d } from '../sql-dialect.js';
 import { columns, type RowOf } from '../table-columns.js';
 import { prepare } from './sqlite-sql.js';
@@ -19,8 +19,8 @@ const BY_GUILD = d.select(HOOK).from<[string]>('hook WHERE guild_id = ? ORDER BY
 const ALL = d.select(HOOK).from<[]>('hook ORDER BY created_at, hook_id');
 const IDS = columns('hook', 'hook_id');
 
-function toRecord(row: SqliteHookRow): HookRecord {
-  return toHookRecord({ ...row, events: JSON.parse(row.events) as unknown });
+function storedHookOf(row: SqliteHookRow): StoredHook {
+  return toStoredHook({ ...row, events: JSON.parse(row.events) as unknown });
 }
 
 /** Hooks in the `hook` table, with an exact bounded cache of the ones the intake looked up. */
@@ -30,7 +30,7 @@ export class SqliteHooks implements HookStore {
    * The intake looks its hook up on every delivery. This process is the file's only writer and every write of a
    * hook goes through here, which drops the copy: the cache is exact.
    */
-  private readonly cache = new BoundedCache<HookRecord>(CACHED_HOOKS);
+  private readonly cache = new BoundedCache<StoredHook>(CACHED_HOOKS);
   private readonly byGuild: Statement<[string], SqliteHookRow>;
   private readonly upsert: Statement<[string, string, string | null, string, string, number]>;
   private readonly delete: Statement<[string]>;
@@ -53,29 +53,29 @@ export class SqliteHooks implements HookStore {
     this.idsOfGuild = prepare(db, d.select(IDS).from<[string]>('hook WHERE guild_id = ?'));
   }
 
-  get(hookId: string): Promise<HookRecord | undefined> {
+  get(hookId: string): Promise<StoredHook | undefined> {
     const cached = this.cache.get(hookId);
     if (cached) return Promise.resolve(cached);
     const row = this.byId.get(hookId);
     if (!row) return Promise.resolve(undefined);
     // Unknown ids are not cached: anyone can send random ids and the cache must not fill with them.
-    const record = toRecord(row);
-    this.cache.set(hookId, record);
-    return Promise.resolve(record);
+    const hook = storedHookOf(row);
+    this.cache.set(hookId, hook);
+    return Promise.resolve(hook);
   }
 
-  save(record: HookRecord): Promise<void> {
+  save(hook: StoredHook): Promise<void> {
     return this.writes.run((tx) => {
       this.upsert.run(
-        record.hookId,
-        record.guildId,
-        record.webhookId,
-        record.secret,
-        JSON.stringify(record.events),
-        record.createdAt,
+        hook.hookId,
+        hook.guildId,
+        hook.webhookId,
+        hook.secret,
+        JSON.stringify(hook.events),
+        hook.createdAt,
       );
-      this.cache.delete(record.hookId);
-      tx.afterCommit({ kind: 'hook-changed', hookId: record.hookId });
+      this.cache.delete(hook.hookId);
+      tx.afterCommit({ kind: 'hook-changed', hookId: hook.hookId });
     });
   }
 
@@ -101,11 +101,11 @@ export class SqliteHooks implements HookStore {
     return hookIds;
   }
 
-  listAll(): Promise<HookRecord[]> {
-    return Promise.resolve(this.all.all().map(toRecord));
+  listAll(): Promise<StoredHook[]> {
+    return Promise.resolve(this.all.all().map(storedHookOf));
   }
 
-  listForGuild(guildId: string): Promise<HookRecord[]> {
-    return Promise.resolve(this.byGuild.all(guildId).map(toRecord));
+  listForGuild(guildId: string): Promise<StoredHook[]> {
+    return Promise.resolve(this.byGuild.all(guildId).map(storedHookOf));
   }
 }

@@ -31,7 +31,7 @@ export class SqliteLaneQueue implements LaneQueue {
       forgetMessage: prepare(db, SQL.forgetMessage),
       markPosted: prepare(db, SQL.markPosted),
       clearFailures: prepare(db, SQL.clearFailures),
-      recordFailure: prepare(db, SQL.recordFailure),
+      noteFailure: prepare(db, SQL.noteFailure),
       holdRefused: prepare(db, SQL.holdRefused),
       markBroken: prepare(db, SQL.markBroken),
       holdBrokenLane: prepare(db, SQL.holdBrokenLane),
@@ -83,8 +83,8 @@ export class SqliteLaneQueue implements LaneQueue {
     });
   }
 
-  recordFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
-    return this.writes.run(() => this.statements.recordFailure.get(channelId, guildId, retryAt)?.failures ?? 1);
+  noteFailure(channelId: string, guildId: string, retryAt: number): Promise<number> {
+    return this.writes.run(() => this.statements.noteFailure.get(channelId, guildId, retryAt)?.failures ?? 1);
   }
 
   holdRefused(seqs: readonly number[], detail: string, at: number): Promise<void> {

@@ -5,11 +5,11 @@ import {
   isPendingState,
   readAppDetail,
   readAppList,
+  readCatalogApps,
   readDeveloperAccount,
   readDeveloperOptions,
-  readStoreApps,
   readUnusedUploads,
-} from '../../../src/upstream/read-developer-records.js';
+} from '../../../src/upstream/read-developer-objects.js';
 
 const T = Date.UTC(2026, 10, 20, 12, 0, 0);
 
@@ -144,7 +144,7 @@ describe('readAppDetail', () => {
   });
 });
 
-describe('readUnusedUploads and readStoreApps', () => {
+describe('readUnusedUploads and readCatalogApps', () => {
   it('read what they can of each record', () => {
     expect(
       readUnusedUploads({
@@ -159,7 +159,7 @@ describe('readUnusedUploads and readStoreApps', () => {
       { name: 'b.tar', kind: undefined, size: undefined, createdAt: undefined, expiresAt: T },
     ]);
     expect(
-      readStoreApps([
+      readCatalogApps([
         { id: 1, name: 'One', tagline: 't', category: 'games', version: '1.0' },
         { id: 2, title: 'Two', latestVersion: { label: '2.0' } },
         { id: 'x', name: 'bad id' },

@@ -12,8 +12,8 @@ import { UserFacingError } from '../../../base/errors.js';
 import { customIdOf, type ButtonHandler, type Command, type CommandBasics } from '../../../discord/command.js';
 import { formatName, formatUserText } from '../../../embeds/format.js';
 import { fitMessageToLimits } from '../../../embeds/limits.js';
-import type { StoreApp } from '../../../upstream/developer-schemas.js';
-import type { AppGuild } from '../app-records.js';
+import type { CatalogApp } from '../../../upstream/developer-schemas.js';
+import type { AppGuild } from '../app-documents.js';
 import type { ReleasesDeps } from '../feature.js';
 import { askService } from './app/shared.js';
 
@@ -53,7 +53,7 @@ export const catalogCommand: Command<CatalogCommandDeps> = {
     if (!guildId) throw new UserFacingError('Use this command in a server, not in direct messages.');
     const search = (interaction.options.getString('search') ?? '').trim();
     const visible = interaction.options.getBoolean('public') === true;
-    const guild = await ctx.appRecords.readGuild(guildId);
+    const guild = await ctx.appDocuments.readGuild(guildId);
     if (guild.developerKey === null) {
       throw new UserFacingError(
         'The store is read with the developer key, and none is set: an admin runs /app key first.',
@@ -77,7 +77,7 @@ export const catalogPageButton: ButtonHandler<CatalogCommandDeps> = {
     const guildId = interaction.guildId;
     if (!guildId) throw new UserFacingError('Use this command in a server, not in direct messages.');
     const { page, search } = readPageArgs(args);
-    const apps = await loadCatalog(ctx, await ctx.appRecords.readGuild(guildId));
+    const apps = await loadCatalog(ctx, await ctx.appDocuments.readGuild(guildId));
     await interaction.update(renderCatalogPage(apps, search, page));
   },
 
@@ -85,14 +85,14 @@ export const catalogPageButton: ButtonHandler<CatalogCommandDeps> = {
   readOnly: () => true,
 };
 
-function loadCatalog(ctx: CatalogCommandDeps, guild: AppGuild): Promise<StoreApp[]> {
+function loadCatalog(ctx: CatalogCommandDeps, guild: AppGuild): Promise<CatalogApp[]> {
   return ctx.developerCache.catalog.get(CATALOG_CACHE_KEY, () =>
     askService(ctx, guild, 'read the store', (caller) => ctx.developer.getStore(caller)),
   );
 }
 
 /** One page of the catalog, with Previous and Next (disabled at the ends). */
-export function renderCatalogPage(all: readonly StoreApp[], search: string, requested: number) {
+export function renderCatalogPage(all: readonly CatalogApp[], search: string, requested: number) {
   const needle = search.toLowerCase();
   const apps =
     needle === ''

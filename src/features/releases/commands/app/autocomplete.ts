@@ -18,7 +18,7 @@ export async function suggestApps(interaction: AutocompleteInteraction, ctx: App
     await interaction.respond([]);
     return;
   }
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   const apps =
     ctx.developerCache.apps.peek(guildId) ??
     (guild.developerKey === null ? [] : await loadApps(ctx, guild).catch(() => []));

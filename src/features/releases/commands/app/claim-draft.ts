@@ -51,6 +51,6 @@ export async function claimDraft<K extends AppDraft['kind']>(
 ): Promise<DraftOf<K>> {
   const draft = findOwnDraft(interaction, ctx, draftId, kinds);
   ctx.appDrafts.take(draftId);
-  requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
+  requireReleaseManager(interaction, await ctx.appDocuments.readGuild(draft.guildId));
   return draft;
 }

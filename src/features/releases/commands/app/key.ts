@@ -61,8 +61,8 @@ export async function saveDeveloperKey(interaction: ModalSubmitInteraction, ctx:
     explainRefusal,
   );
   const now = ctx.clock();
-  const before = await ctx.appRecords.readGuild(guildId);
-  await ctx.appRecords.updateGuild(guildId, (guild) => ({
+  const before = await ctx.appDocuments.readGuild(guildId);
+  await ctx.appDocuments.updateGuild(guildId, (guild) => ({
     ...guild,
     developerKey: ctx.secrets.seal(input.key),
     accountName: account.name ?? null,

@@ -12,7 +12,7 @@ export async function listApps(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   await deferEphemeral(interaction);
   const apps = await loadApps(ctx, guild);
   const account = guild.accountName === null ? 'the developer account' : formatName(guild.accountName);
@@ -30,10 +30,10 @@ export async function showApp(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   await deferEphemeral(interaction);
   const app = await resolveApp(ctx, guild, interaction.options.getString('app', true));
   const detail = await askService(ctx, guild, 'read the app', (caller) => ctx.developer.getApp(caller, app.id));
-  const cards = (await ctx.appRecords.readCards(guildId, app.id)).versions;
+  const cards = (await ctx.appDocuments.readCards(guildId, app.id)).versions;
   await replyEphemeral(interaction, describeApp(detail, cards, guild.watches[app.id]).join('\n'));
 }

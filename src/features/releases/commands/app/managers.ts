@@ -12,7 +12,7 @@ export async function setManagers(
 ): Promise<void> {
   const role = interaction.options.getRole('role');
   if (role?.id === guildId) throw new UserFacingError('Choose a role other than @everyone.');
-  await ctx.appRecords.updateGuild(guildId, (guild) => ({ ...guild, managersRoleId: role?.id ?? null }));
+  await ctx.appDocuments.updateGuild(guildId, (guild) => ({ ...guild, managersRoleId: role?.id ?? null }));
   await replyEphemeral(
     interaction,
     role

@@ -43,7 +43,7 @@ export async function openNewAppDialog(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   requireReleaseManager(interaction, guild);
   const details = interaction.options.getAttachment('details', true);
   const file = interaction.options.getAttachment('file');
@@ -89,7 +89,7 @@ export async function prepareNewApp(
   draftId: string,
 ): Promise<void> {
   const draft = await claimDraft(interaction, ctx, draftId, 'new-app');
-  const guild = await ctx.appRecords.readGuild(draft.guildId);
+  const guild = await ctx.appDocuments.readGuild(draft.guildId);
   await deferEphemeral(interaction);
   const options = await loadOptions(ctx, guild);
   const detailsBytes = await ctx.downloadAttachment(draft.value.details, MAX_DETAILS_BYTES);

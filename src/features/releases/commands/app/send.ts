@@ -37,9 +37,9 @@ export async function sendSubmission(
 ): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'submission');
   const at = ctx.clock();
-  const left = await takeSubmissionSlot(ctx.appRecords, guildId, at);
+  const left = await takeSubmissionSlot(ctx.appDocuments, guildId, at);
   await interaction.deferUpdate();
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   let answer: unknown;
   try {
     const { file } = draft;
@@ -59,7 +59,7 @@ export async function sendSubmission(
   } catch (error) {
     // The service did not take it: the place in the hour's count goes back (a timeout may have counted: kept).
     if (!(error instanceof ServiceApiError && (error.failure === 'timeout' || error.failure === 'unreachable'))) {
-      await returnSubmissionSlot(ctx.appRecords, guildId, at);
+      await returnSubmissionSlot(ctx.appDocuments, guildId, at);
     }
     const text =
       error instanceof UserFacingError ? error.message : 'Something went wrong on our side; it has been logged.';
@@ -93,7 +93,7 @@ export async function sendSubmission(
 }
 
 /**
- * Keeps what was sent for the app, for the next /app submit where the service's version record shows less. The
+ * Keeps what was sent for the app, for the next /app submit where the service's version shows less. The
  * submission is already sent: a store failure here is logged, and the member still reads that it was sent.
  */
 async function keepSentFields(
@@ -104,7 +104,7 @@ async function keepSentFields(
   at: number,
 ): Promise<void> {
   try {
-    await ctx.appRecords.writeSentFields(guildId, appId, { sentAt: at, fields: pickKeptFields(submission) });
+    await ctx.appDocuments.writeSentFields(guildId, appId, { sentAt: at, fields: pickKeptFields(submission) });
   } catch (error) {
     ctx.logger.error({ guildId, appId, err: toLoggableError(error) }, 'could not keep the fields sent');
   }
@@ -113,8 +113,8 @@ async function keepSentFields(
 /** The new app's id from the answer of POST /apps, whose shape is not documented: `app.id` or `id`. */
 function readCreatedAppId(answer: unknown): string | undefined {
   if (typeof answer !== 'object' || answer === null) return undefined;
-  const record = answer as Record<string, unknown>;
-  const app = record['app'];
-  const id = typeof app === 'object' && app !== null ? (app as Record<string, unknown>)['id'] : record['id'];
+  const object = answer as Record<string, unknown>;
+  const app = object['app'];
+  const id = typeof app === 'object' && app !== null ? (app as Record<string, unknown>)['id'] : object['id'];
   return typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? String(id) : undefined;
 }

@@ -13,7 +13,7 @@ import { customIdOf } from '../../../../discord/command.js';
 import type { DeveloperCaller } from '../../../../upstream/developer-client.js';
 import type { AppSummary, DeveloperOptions } from '../../../../upstream/developer-schemas.js';
 import type { ServiceApiError } from '../../../../upstream/service-api-error.js';
-import type { AppGuild } from '../../app-records.js';
+import type { AppGuild } from '../../app-documents.js';
 import { callDeveloper, type DeveloperKeyDeps } from '../../developer-key.js';
 import type { AppCommandDeps } from '../app.js';
 
@@ -32,7 +32,7 @@ export function appCustomId(action: string, draftId = ''): string {
 
 /** What calling the developer API for a command needs, from the command context. */
 export function keyDeps(ctx: AppCommandDeps): DeveloperKeyDeps {
-  return { records: ctx.appRecords, secrets: ctx.secrets, logger: ctx.logger, clock: ctx.clock };
+  return { documents: ctx.appDocuments, secrets: ctx.secrets, logger: ctx.logger, clock: ctx.clock };
 }
 
 /** One developer API call for a command (see callDeveloper): the guild's key, errors in words. */

@@ -62,7 +62,7 @@ export async function openFieldsDialog(
   draftId: string,
 ): Promise<void> {
   const draft = findOwnDraft(interaction, ctx, draftId, ['submission-fields']);
-  requireReleaseManager(interaction, await ctx.appRecords.readGuild(draft.guildId));
+  requireReleaseManager(interaction, await ctx.appDocuments.readGuild(draft.guildId));
   const modal = new ModalBuilder()
     .setCustomId(appCustomId(FIELDS_ACTION, draftId))
     .setTitle(truncateText(`Fields for ${draft.value.appName}`, 45));
@@ -80,7 +80,7 @@ export async function completeFields(
   draftId: string,
 ): Promise<void> {
   const draft = findOwnDraft(interaction, ctx, draftId, ['submission-fields']);
-  const guild = await ctx.appRecords.readGuild(draft.guildId);
+  const guild = await ctx.appDocuments.readGuild(draft.guildId);
   requireReleaseManager(interaction, guild);
   await interaction.deferUpdate();
   const { value } = draft;

@@ -95,7 +95,7 @@ export async function showSubmissionPreview(
     fields,
   };
   const [fitted] = fitMessageToLimits({ embeds: [embed], allowed_mentions: { parse: [] } }).embeds;
-  const left = submissionsLeft(await ctx.appRecords.readGuild(guildId), ctx.clock());
+  const left = submissionsLeft(await ctx.appDocuments.readGuild(guildId), ctx.clock());
   const upload = file ? 'Submit uploads the file, then sends the submission' : 'Submit sends the submission';
   await showPreview(
     interaction,

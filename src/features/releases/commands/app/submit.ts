@@ -23,7 +23,7 @@ export const FROM_LAST_SENT = 'Kept from the last submission sent from here';
 
 /**
  * /app submit app version whats-new [file] [repo-ref]: a new version whose other fields come from the app's
- * latest version where its record shows them (the service does not document that it does, §2.3), else from
+ * latest version where the service shows them (the service does not document that it does, §2.3), else from
  * the last submission this bot sent for the app; a dialog asks for whatever is still missing. Everything is
  * checked before anything is sent (description length, enumerated fields against GET /options, the file's
  * name, kind and size, then what Discord delivered), then shown with Submit and Cancel. Only release managers;
@@ -34,7 +34,7 @@ export async function prepareSubmission(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   requireReleaseManager(interaction, guild);
   const version = interaction.options.getString('version', true).trim();
   const whatsNew = interaction.options.getString('whats-new', true).trim();
@@ -62,8 +62,8 @@ export async function prepareSubmission(
     );
   }
   const fromVersion = prefillFromVersion(detail.versions.at(-1));
-  const sent = await ctx.appRecords.readSentFields(guildId, app.id);
-  // The service's record comes first: a field changed in the developer portal since wins over what was sent.
+  const sent = await ctx.appDocuments.readSentFields(guildId, app.id);
+  // The service's version comes first: a field changed in the developer portal since wins over what was sent.
   const fromSent = Object.fromEntries(
     Object.entries(pickKeptFields(sent?.fields ?? {})).filter(([field]) => !(field in fromVersion)),
   );

@@ -14,7 +14,7 @@ export async function listUploads(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   requireReleaseManager(interaction, guild);
   await deferEphemeral(interaction);
   const uploads = await askService(ctx, guild, 'list the uploads', (caller) => ctx.developer.listUploads(caller));

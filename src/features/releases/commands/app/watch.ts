@@ -21,11 +21,11 @@ export async function watchApp(
   await requirePostableChannel(channel);
   const role = interaction.options.getRole('role');
   if (role?.id === guildId) throw new UserFacingError('Choose a role other than @everyone.');
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   await deferEphemeral(interaction);
   const app = await resolveApp(ctx, guild, interaction.options.getString('app', true));
   const replaced = guild.watches[app.id] !== undefined;
-  await ctx.appRecords.updateGuild(guildId, (current) => ({
+  await ctx.appDocuments.updateGuild(guildId, (current) => ({
     ...current,
     watches: {
       ...current.watches,
@@ -57,17 +57,17 @@ export async function unwatchApp(
   guildId: string,
 ): Promise<void> {
   const typed = interaction.options.getString('app', true).trim();
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   const watch =
     guild.watches[typed] ??
     Object.values(guild.watches).find((candidate) => candidate.appName.toLowerCase() === typed.toLowerCase());
   if (!watch) throw new UserFacingError('No watched app by that name: /app list shows where cards go.');
-  await ctx.appRecords.updateGuild(guildId, (current) => {
+  await ctx.appDocuments.updateGuild(guildId, (current) => {
     const watches = { ...current.watches };
     delete watches[watch.appId];
     return { ...current, watches };
   });
-  await ctx.appRecords.deleteCards(guildId, watch.appId);
+  await ctx.appDocuments.deleteCards(guildId, watch.appId);
   await replyEphemeral(
     interaction,
     `Release cards of **${formatName(watch.appName)}** stop. The cards already in <#${watch.channelId}> stay as they are.`,

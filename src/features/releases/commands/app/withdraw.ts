@@ -23,7 +23,7 @@ export async function confirmWithdrawal(
   ctx: AppCommandDeps,
   guildId: string,
 ): Promise<void> {
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   requireReleaseManager(interaction, guild);
   await deferEphemeral(interaction);
   const app = await resolveApp(ctx, guild, interaction.options.getString('app', true));
@@ -75,9 +75,9 @@ export async function withdrawSubmission(
 ): Promise<void> {
   const { guildId, value: draft } = await claimDraft(interaction, ctx, draftId, 'withdrawal');
   await interaction.deferUpdate();
-  const guild = await ctx.appRecords.readGuild(guildId);
+  const guild = await ctx.appDocuments.readGuild(guildId);
   await askService(ctx, guild, 'withdraw the version', (caller) => ctx.developer.withdrawPending(caller, draft.appId));
-  const cards = await ctx.appRecords.updateCards(guildId, draft.appId, (current) => {
+  const cards = await ctx.appDocuments.updateCards(guildId, draft.appId, (current) => {
     const card = current.versions[draft.label];
     if (!card) return current;
     return {
@@ -89,7 +89,7 @@ export async function withdrawSubmission(
   if (cards.versions[draft.label]) {
     try {
       await refreshCard(
-        { records: ctx.appRecords, poster: ctx.poster },
+        { documents: ctx.appDocuments, poster: ctx.poster },
         guildId,
         { appId: draft.appId, appName: draft.appName },
         draft.label,

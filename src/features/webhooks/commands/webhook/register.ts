@@ -46,7 +46,7 @@ export async function registerWebhook(
     events,
     createdAt: now,
   });
-  await ctx.activity.recordState(hookId, true, now);
+  await ctx.activity.noteState(hookId, true, now);
   await replyEphemeral(
     interaction,
     `Webhook \`${created.id}\` registered for ${describeEvents(events)}. ` +
