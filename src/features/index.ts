@@ -27,6 +27,9 @@ import { recordModule } from './record/store/record-module.js';
 import { releasesInteractions } from './releases/commands/index.js';
 import { createReleasesFeature, type ReleasesOptions } from './releases/feature.js';
 import { createRoutingFeature } from './routing/feature.js';
+import { staffActionsInteractions } from './staff-actions/commands/index.js';
+import { createStaffActionsFeature } from './staff-actions/feature.js';
+import { staffActionsModule } from './staff-actions/store/staff-actions-module.js';
 import { createThreadsFeature, type ThreadTimings } from './threads/feature.js';
 import { webhooksInteractions } from './webhooks/commands/index.js';
 import { createWebhooksFeature } from './webhooks/feature.js';
@@ -36,7 +39,13 @@ import { createWebhooksFeature } from './webhooks/feature.js';
  * below: the composition root opens the store with them (`openStore`), which applies their migrations after the
  * kernel's in this order, forgets a guild in each and copies each in migrate-store.
  */
-export const STORE_MODULES: readonly StoreModule[] = [auditModule, recordModule, dutyModule, digestModule];
+export const STORE_MODULES: readonly StoreModule[] = [
+  auditModule,
+  recordModule,
+  dutyModule,
+  digestModule,
+  staffActionsModule,
+];
 
 /** The features' own timings: tests and the demo shorten them. */
 export interface FeatureTimings {
@@ -102,6 +111,8 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
       onPostOutcome: (guildId, refused) => void health.monitor.noteDigest(guildId, refused),
     }),
+    // Discipline and promotions; a feature with a timeline of its own (leave) hands its source here.
+    staffActions: createStaffActionsFeature(parts, []),
   };
 }
 
@@ -125,6 +136,7 @@ export const FEATURE_INTERACTIONS: { [Name in keyof Features]: Interactions<Comm
     cards: cardsInteractions,
     routing: {},
     threads: {},
+    staffActions: staffActionsInteractions,
   };
 
 /** Every feature's slash commands, in the features' order: their definitions are what deploy-commands registers. */
