@@ -33,7 +33,7 @@ export interface InfractionRequest {
  * @throws UserFacingError for a refusal, in plain words; nothing is written then
  */
 export async function giveInfraction(ctx: StaffActionContext, request: InfractionRequest): Promise<string> {
-  const expiresAt = expiryOf(request, ctx.clock());
+  const expiresAt = infractionExpiry(request.type, request.expiresInDays, ctx.clock());
   const reason = request.reason.trim();
   if (reason === '') throw new UserFacingError('Give a reason. Nothing was recorded.');
   const settings = await ctx.staffActions.settingsOf(request.guildId);
@@ -85,16 +85,20 @@ export async function voidInfraction(
   return `Infraction #${voided.number} of <@${voided.memberId}> is voided: kept, struck through, in the history.${cardNote}`;
 }
 
-function expiryOf(request: InfractionRequest, now: number): number | null {
-  const days = request.expiresInDays;
+/**
+ * When an infraction given at `now` stops counting: `expires` days on, a strike's default without it, never for
+ * the rest; a termination takes no expiry.
+ * @throws UserFacingError for days out of bounds, or a termination given an expiry
+ */
+export function infractionExpiry(type: InfractionType, days: number | null, now: number): number | null {
   if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_EXPIRES_DAYS)) {
     throw new UserFacingError(`expires is 1 to ${MAX_EXPIRES_DAYS} days. Nothing was recorded.`);
   }
-  if (request.type === 'termination' && days !== null) {
+  if (type === 'termination' && days !== null) {
     throw new UserFacingError('A termination does not expire: leave expires out. Nothing was recorded.');
   }
   if (days !== null) return now + days * DAY_MS;
-  return request.type === 'strike' ? now + DEFAULT_STRIKE_DAYS * DAY_MS : null;
+  return type === 'strike' ? now + DEFAULT_STRIKE_DAYS * DAY_MS : null;
 }
 
 /** Posts its card unless posted already (a retried command); what to add to the answer. */
