@@ -15,6 +15,7 @@ import { recordChartGroup } from './record-chart.js';
 import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
 import { scaleGroup } from './scale.js';
+import { staffGroup } from './staff.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
 
@@ -38,6 +39,7 @@ const GROUPS: readonly BenchGroup[] = [
   recordExportGroup,
   recordChartGroup,
   liveGroup,
+  staffGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {
