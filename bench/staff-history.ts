@@ -65,7 +65,7 @@ function planChecks(engine: Engine): PlanCheck[] {
   const params = [HISTORY_GUILD, staffMemberId(0), 0, Number.MAX_SAFE_INTEGER];
   return [
     { name: 'memberMonths shifts', sql: statements.shiftDays, params, index: 'record_shift_by_member' },
-    { name: 'memberMonths cases', sql: statements.caseDays, params, index: 'record_case_standing_by_moderator' },
+    { name: 'memberMonths cases', sql: statements.caseDays, params, index: 'record_case_by_moderator' },
     { name: 'memberMonths claims', sql: statements.claims, params, index: 'record_modcall_by_claimer' },
   ];
 }

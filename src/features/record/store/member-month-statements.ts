@@ -30,7 +30,8 @@ const made = new WeakMap<SqlDialect, MemberMonthStatements>();
 
 /**
  * The monthly figures' statements in the dialect, each over an index by member (record_shift_by_member,
- * record_case_standing_by_moderator, record_modcall_by_claimer: migrations/0006-member-history-indexes.ts): a member's years are read as a few thousand days, never the
+ * record_case_by_moderator, record_modcall_by_claimer; each holds every column its read needs:
+ * migrations/0006-member-history-indexes.ts): a member's years are read as a few thousand days, never the
  * guild's rows. Grouped by UTC day (an integer division on both engines); the caller adds the days into months.
  * sum() of a BIGINT is a NUMERIC in PostgreSQL: cast back to the integer both engines return.
  */
@@ -45,11 +46,9 @@ export function memberMonthStatements(d: SqlDialect): MemberMonthStatements {
          GROUP BY at / ${DAY_MS}`,
       ),
       // A case counts where it was made and stands: a voided one, or a case.voided whose case.created never came, not.
-      // Read from the index of standing cases alone (SQLite's planner, with no statistics, is told which).
       caseDays: d.sql(
         `SELECT (at / ${DAY_MS}) * ${DAY_MS} AS day, count(*) AS count, 0 AS seconds
-         FROM record_case${d.indexedBy('record_case_standing_by_moderator')}
-         WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND voided_at IS NULL
+         FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND voided_at IS NULL
          GROUP BY at / ${DAY_MS}`,
       ),
       // A card's claim counts once, on its first call's row (CARD_ROW); every column read is in the index.

@@ -2,14 +2,20 @@ import type { MigrationStep } from '../../../../store/migrations/migration-step.
 
 /**
  * What /staff history reads of a member's years (memberMonths, member-month-statements.ts) from the indexes alone,
- * never the guild's rows: the modcall cards each member claimed, by when the card's first call came, with the claim's
- * time and the card (only claimed calls are in it); and each moderator's cases that stand (not voided), by when they
- * were made. A moderator with 20,000 cases in five years is then 20,000 index entries, not 20,000 rows of the table.
+ * never the guild's rows: a moderator with 20,000 cases in five years is 20,000 index entries, not 20,000 lookups in
+ * the table. The member's indexes of cases and shifts are made again with the column each read needs besides
+ * (whether a case was voided; a shift's seconds): what read them before reads them as it did, on the same first
+ * columns. The modcall cards each member claimed get an index of their own, by when the card's first call came,
+ * with the claim's time and the card (only claimed calls are in it). Rebuilding both takes a few seconds on a record
+ * of a million cases.
  */
 const SQL = `
+    DROP INDEX record_case_by_moderator;
+    CREATE INDEX record_case_by_moderator ON record_case (guild_id, moderator_id, at, voided_at);
+    DROP INDEX record_shift_by_member;
+    CREATE INDEX record_shift_by_member ON record_shift (guild_id, member_id, at, seconds);
     CREATE INDEX record_modcall_by_claimer ON record_modcall (guild_id, claimed_by, at, claimed_at, card_at)
       WHERE claimed_by IS NOT NULL;
-    CREATE INDEX record_case_standing_by_moderator ON record_case (guild_id, moderator_id, at) WHERE voided_at IS NULL;
 `;
 
 export const memberHistoryIndexes: MigrationStep = {
