@@ -33,6 +33,9 @@ export interface RankChangeRequest {
  */
 export async function changeRank(ctx: StaffActionContext, request: RankChangeRequest): Promise<string> {
   const { guildId } = request;
+  // The same interaction delivered again (another process, a replay) answers what the first one did.
+  const earlier = await ctx.staffActions.promotionOf(guildId, request.requestId);
+  if (earlier && earlier.doneAt !== null) return `Already done: <@${earlier.memberId}> is <@&${earlier.toRoleId}>.`;
   const ladder = await ctx.staffActions.ranksOf(guildId);
   if (ladder.length === 0)
     throw new UserFacingError('There is no rank ladder yet: an admin sets one with /staff ranks.');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { chatInputCommand } from '../../../fakes/discord/index.js';
 import { commandOption } from '../../e2e/admin-harness.js';
 import { setUpStaff, startStaffActionsHarness, type StaffActionsHarness } from './staff-actions-harness.js';
 
@@ -60,6 +61,45 @@ describe('/staff discipline and promotions', () => {
       commandOption.string('reason', 'twice'),
     ]);
     expect(again.text).toContain('was voided already');
+  });
+
+  it('writes an infraction and a promotion once when Discord delivers the same interaction twice', async () => {
+    const twice = async (subcommand: string, id: string, options: Parameters<typeof s.staff>[1]) => {
+      const answers = [];
+      for (let i = 0; i < 2; i += 1) {
+        const draft = chatInputCommand({
+          name: 'staff',
+          subcommand,
+          options: options ?? [],
+          as: { userId: s.mia },
+          guildId: s.h.guild.id,
+          overrides: { id },
+        });
+        answers.push((await s.h.discord.dispatchInteraction(draft, { timeoutMs: 15_000 })).reply?.content ?? '');
+      }
+      return answers;
+    };
+    const given = await twice('infraction', '1300000000000000001', [
+      commandOption.user('member', s.sam),
+      commandOption.string('type', 'warning'),
+      commandOption.string('reason', 'late to a session'),
+    ]);
+    expect(given[0]).toContain(`Recorded: Warning #1 for <@${s.sam}>`);
+    expect(given[1]).toContain(`Already recorded: Warning #1 for <@${s.sam}>`);
+    const promoted = await twice('promote', '1300000000000000002', [
+      commandOption.user('member', s.sam),
+      commandOption.role('to', s.roles.moderator),
+    ]);
+    expect(promoted[0]).toContain('Promoted');
+    expect(promoted[1]).toContain(`Already done: <@${s.sam}> is <@&${s.roles.moderator}>`);
+    await s.h.discord.waitForMessages(s.log, 2);
+    expect(s.h.discord.messages(s.log).map((message) => message.embeds[0]?.title)).toEqual([
+      'Infraction #1: Warning',
+      'Promotion',
+    ]);
+    const shown = await history(s.sam);
+    expect(shown.match(/Warning #/g)).toHaveLength(1);
+    expect(shown.match(/Promoted/g)).toHaveLength(1);
   });
 
   it('refuses staff actions to a member without the staff-manager role, and records nothing', async () => {

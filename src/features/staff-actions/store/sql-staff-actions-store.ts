@@ -260,6 +260,11 @@ export class SqlStaffActionsStore implements StaffActionsStore {
     return { promotion: toPromotion(row), created: written > 0 };
   }
 
+  async promotionOf(guildId: string, requestId: string): Promise<Promotion | undefined> {
+    const [row] = await this.runner.read(this.sql.promotionByRequest, [guildId, requestId]);
+    return row && toPromotion(row);
+  }
+
   async confirmPromotion(guildId: string, requestId: string, doneAt: number): Promise<void> {
     await this.runner.write([{ sql: this.sql.confirmPromotion, params: [doneAt, guildId, requestId] }]);
   }

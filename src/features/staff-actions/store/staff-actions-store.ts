@@ -100,6 +100,8 @@ export interface StaffActionsStore {
    * answers the first one's row (`created` false).
    */
   askPromotion(promotion: NewPromotion): Promise<{ promotion: Promotion; created: boolean }>;
+  /** The promotion asked by this request (the interaction's id), if kept. */
+  promotionOf(guildId: string, requestId: string): Promise<Promotion | undefined>;
   /** Discord made the role change: the promotion is done. */
   confirmPromotion(guildId: string, requestId: string, doneAt: number): Promise<void>;
   /** Discord refused the role change: nothing of it is kept. */
