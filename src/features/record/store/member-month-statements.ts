@@ -30,7 +30,7 @@ const made = new WeakMap<SqlDialect, MemberMonthStatements>();
 
 /**
  * The monthly figures' statements in the dialect, each over an index by member (record_shift_by_member,
- * record_case_by_moderator, record_modcall_by_claimer; each holds every column its read needs:
+ * record_case_by_moderator, record_modcall_by_claimer; the first two hold every column their read needs:
  * migrations/0006-member-history-indexes.ts): a member's years are read as a few thousand days, never the
  * guild's rows. Grouped by UTC day (an integer division on both engines); the caller adds the days into months.
  * sum() of a BIGINT is a NUMERIC in PostgreSQL: cast back to the integer both engines return.
@@ -51,7 +51,7 @@ export function memberMonthStatements(d: SqlDialect): MemberMonthStatements {
          FROM record_case WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND voided_at IS NULL
          GROUP BY at / ${DAY_MS}`,
       ),
-      // A card's claim counts once, on its first call's row (CARD_ROW); every column read is in the index.
+      // A card's claim counts once, on its first call's row (CARD_ROW).
       claims: d.sql(
         `SELECT at, claimed_at - at AS to_claim
          FROM record_modcall
