@@ -16,6 +16,7 @@ import { recordChartGroup } from './record-chart.js';
 import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
 import { scaleGroup } from './scale.js';
+import { staffGroup } from './staff.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
 
@@ -40,6 +41,7 @@ const GROUPS: readonly BenchGroup[] = [
   recordChartGroup,
   liveGroup,
   oversightGroup,
+  staffGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

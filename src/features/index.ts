@@ -20,9 +20,10 @@ import type { HealthTimings } from './health/feature.js';
 import { recordDefinition } from './record/definition.js';
 import type { RecordTimings } from './record/feature.js';
 import { releasesDefinition } from './releases/definition.js';
-import { replayDefinition } from './replay/definition.js';
 import type { ReleasesOptions } from './releases/feature.js';
+import { replayDefinition } from './replay/definition.js';
 import { routingDefinition } from './routing/definition.js';
+import { staffActionsDefinition } from './staff-actions/definition.js';
 import { threadsDefinition } from './threads/definition.js';
 import type { ThreadTimings } from './threads/feature.js';
 import { webhooksDefinition } from './webhooks/definition.js';
@@ -46,6 +47,7 @@ const FEATURES = {
   threads: threadsDefinition,
   digest: digestDefinition,
   replay: replayDefinition,
+  staffActions: staffActionsDefinition,
 };
 
 type Definitions = typeof FEATURES;
@@ -146,6 +148,8 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}): F
       // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
       listeners: { onPostOutcome: (guildId, refused) => void the('health').monitor.noteDigest(guildId, refused) },
     }),
+    // Discipline and promotions; a feature with a timeline of its own (leave) hands its source here.
+    staffActions: () => ({ timeline: [] }),
   };
   const needsOf = (name: Name): unknown => (name in wiring ? wiring[name as keyof Wiring]() : undefined);
   for (const name of NAMES) {

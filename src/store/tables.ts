@@ -264,6 +264,55 @@ export interface SetAsideTable {
   retry_at: number;
 }
 
+/** A row of `staff_guild`. */
+export interface StaffGuildTable {
+  guild_id: string;
+  manager_role_id: string | null;
+  log_channel_id: string | null;
+}
+
+/** A row of `staff_infraction`. */
+export interface StaffInfractionTable {
+  guild_id: string;
+  number: number;
+  request_id: string;
+  member_id: string;
+  type: string;
+  reason: string;
+  evidence: string | null;
+  given_by: string;
+  given_at: number;
+  expires_at: number | null;
+  voided_by: string | null;
+  voided_at: number | null;
+  void_reason: string | null;
+  card_channel_id: string | null;
+  card_message_id: string | null;
+}
+
+/** A row of `staff_promotion`. */
+export interface StaffPromotionTable {
+  guild_id: string;
+  request_id: string;
+  member_id: string;
+  direction: string;
+  from_role_id: string | null;
+  to_role_id: string;
+  reason: string | null;
+  given_by: string;
+  asked_at: number;
+  done_at: number | null;
+  card_channel_id: string | null;
+  card_message_id: string | null;
+}
+
+/** A row of `staff_rank`. */
+export interface StaffRankTable {
+  guild_id: string;
+  role_id: string;
+  position: number;
+}
+
 /** A row of `written_message`. */
 export interface WrittenMessageTable {
   channel_id: string;
@@ -294,5 +343,9 @@ export interface Tables<E extends Engine = Engine> {
   replay_post: ReplayPostTable;
   replay_run: ReplayRunTable;
   set_aside: SetAsideTable;
+  staff_guild: StaffGuildTable;
+  staff_infraction: StaffInfractionTable;
+  staff_promotion: StaffPromotionTable;
+  staff_rank: StaffRankTable;
   written_message: WrittenMessageTable;
 }

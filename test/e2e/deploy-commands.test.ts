@@ -17,7 +17,6 @@ const NAMES = [
   'store',
   'record',
   'case',
-  'staff',
   'leaderboard',
   'export',
   'duty',
@@ -25,6 +24,7 @@ const NAMES = [
   'digest',
   'feed',
   'status',
+  'staff',
 ];
 /**
  * View Channel (1024) + Send Messages (2048) + Embed Links (16384) + Read Message History (65536) + Attach Files
@@ -75,7 +75,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty, /quota, /digest, /feed, /status\n` +
+      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /leaderboard, /export, /duty, /quota, /digest, /feed, /status, /staff\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

@@ -4,8 +4,9 @@ import { recordModule } from './store/record-module.js';
 import type { RecordQueries } from './store/record-queries.js';
 import type { SessionRecord } from './store/session-facts.js';
 
-/** What other features may use of the community record feature. */
+/** What other features may use of the community record feature, and its part of the shared /staff. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
+export { showStaffRecord, STAFF_RECORD_SUBCOMMANDS, type StaffCommandDeps } from './commands/staff.js';
 export type { ChartDrawer } from './chart-renderer.js';
 export { describeModcallCounts, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from './describe-stats.js';
 export { dayLabel } from './hours-per-day.js';
@@ -15,6 +16,7 @@ export type {
   Board,
   EarlierCases,
   GuildDay,
+  MemberMonth,
   ModcallResponse,
   OpenShift,
   RecordQueries,

@@ -17,7 +17,6 @@ describe('command definitions', () => {
       'store',
       'record',
       'case',
-      'staff',
       'leaderboard',
       'export',
       'duty',
@@ -25,6 +24,7 @@ describe('command definitions', () => {
       'digest',
       'feed',
       'status',
+      'staff',
     ]);
     const subcommands = (name: string) =>
       bodies.find((body) => body.name === name)?.options?.map((option) => option.name);
@@ -43,7 +43,17 @@ describe('command definitions', () => {
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role']);
     expect(subcommands('case')).toEqual(['lookup']);
-    expect(subcommands('staff')).toEqual(['stats', 'response']);
+    expect(subcommands('staff')).toEqual([
+      'stats',
+      'response',
+      'infraction',
+      'infraction-void',
+      'history',
+      'promote',
+      'demote',
+      'ranks',
+      'setup',
+    ]);
     expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
     expect(subcommands('duty')).toEqual(['board', 'role', 'minimum']);
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);
@@ -101,8 +111,8 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /feed replay, /alerts set, /app watch, /duty board, /digest set.
-    expect(channelOptions).toHaveLength(7);
+    // /feed set, /feed default, /feed replay, /alerts set, /app watch, /duty board, /digest set, /staff setup.
+    expect(channelOptions).toHaveLength(8);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,

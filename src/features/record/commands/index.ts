@@ -4,13 +4,12 @@ import { caseCommand, casePageButton } from './case.js';
 import { exportCommand } from './export.js';
 import { leaderboardCommand } from './leaderboard.js';
 import { recordCommand } from './record.js';
-import { staffCommand } from './staff.js';
 
 /**
- * The community record's slash commands (/record, /case, /staff, /leaderboard, /export) and the pages of a
- * /case lookup.
+ * The community record's slash commands (/record, /case, /leaderboard, /export) and the pages of a /case lookup;
+ * its part of the shared /staff (stats, response) is lent by its index.ts.
  */
 export const recordInteractions: Interactions<CommandBasics & RecordDeps> = {
-  commands: [recordCommand, caseCommand, staffCommand, leaderboardCommand, exportCommand],
+  commands: [recordCommand, caseCommand, leaderboardCommand, exportCommand],
   buttons: [casePageButton],
 };

@@ -120,6 +120,25 @@ export interface RecordQueries {
    * guild-wide.
    */
   guildDays(guildId: string, range: TimeRange, timeZone: string): Promise<GuildDay[]>;
+  /**
+   * One member's figures per UTC month of the range (months with nothing left out; oldest first): shifts begun and
+   * their seconds, cases made that stand, modcall cards claimed (in the month of their first call) and the median
+   * time to claim them. Over the member's own indexes: /staff history.
+   */
+  memberMonths(guildId: string, memberId: string, range: TimeRange): Promise<MemberMonth[]>;
+}
+
+/**
+ * A month of one member's record (`month`: its first midnight in UTC, ms since the epoch). `medianToClaimMs` is the
+ * lower median of the month's claims' times (null: no claim), as {@link percentile}'s 0.5 reads it.
+ */
+export interface MemberMonth {
+  month: number;
+  shifts: number;
+  seconds: number;
+  cases: number;
+  claims: number;
+  medianToClaimMs: number | null;
 }
 
 /** The sessions of a period; `seconds` of the ended ones, `peakPlayers` null when none said. */

@@ -2,6 +2,7 @@ import { wallDate } from '../../../base/time-zone.js';
 import type { SqlDialect } from '../../../store/sql-dialect.js';
 import type { SqlRunner } from '../../../store/sql-runner.js';
 import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-record.js';
+import { memberMonthStatements } from './member-month-statements.js';
 import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
@@ -12,6 +13,7 @@ import type {
   DaySeconds,
   EarlierCases,
   GuildDay,
+  MemberMonth,
   ModcallResponse,
   ModcallTimes,
   OpenShift,
@@ -202,6 +204,46 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
     const rows = await this.runner.read(this.chartSql.shiftDays, [guildId, memberId, range.from, range.to]);
     return rows.map(({ day, seconds }) => ({ day, seconds }));
   }
+
+  async memberMonths(guildId: string, memberId: string, range: TimeRange): Promise<MemberMonth[]> {
+    const statements = memberMonthStatements(this.d);
+    const params: [string, string, number, number] = [guildId, memberId, range.from, range.to];
+    const [shiftDays, caseDays, claims] = await Promise.all([
+      this.runner.read(statements.shiftDays, params),
+      this.runner.read(statements.caseDays, params),
+      this.runner.read(statements.claims, params),
+    ]);
+    const months = new Map<number, MemberMonth & { toClaimMs: number[] }>();
+    const monthOf = (at: number) => {
+      const date = new Date(at);
+      const month = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+      let found = months.get(month);
+      if (!found) {
+        found = { month, shifts: 0, seconds: 0, cases: 0, claims: 0, medianToClaimMs: null, toClaimMs: [] };
+        months.set(month, found);
+      }
+      return found;
+    };
+    for (const row of shiftDays) {
+      const month = monthOf(row.day);
+      month.shifts += row.count;
+      month.seconds += row.seconds;
+    }
+    for (const row of caseDays) monthOf(row.day).cases += row.count;
+    for (const row of claims) {
+      const month = monthOf(row.at);
+      month.claims += 1;
+      month.toClaimMs.push(row.to_claim);
+    }
+    return [...months.values()]
+      .sort((a, b) => a.month - b.month)
+      .map(({ toClaimMs, ...month }) => ({ ...month, medianToClaimMs: lowerMedian(sorted(toClaimMs)) }));
+  }
+}
+
+/** The lower median of sorted times (percentile 0.5 as describe-stats.ts reads it); null for none. */
+function lowerMedian(sortedMs: readonly number[]): number | null {
+  return sortedMs.length === 0 ? null : (sortedMs[Math.ceil(sortedMs.length / 2) - 1] ?? null);
 }
 
 /** Calls, cards, and the cards' claims and resolutions (on their first calls' rows), with their times sorted. */
