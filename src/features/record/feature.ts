@@ -1,5 +1,6 @@
-import type { BotParts, Feature } from '../feature.js';
+import type { BotParts, Feature, Job } from '../feature.js';
 import { ChartRenderer, type ChartDrawer } from './chart-renderer.js';
+import { removeLeftExports } from './export-leftovers.js';
 import { RecordWriter } from './record-writer.js';
 import type { CommunityRecord } from './store/community-record.js';
 import type { RecordExport } from './store/record-export.js';
@@ -49,9 +50,21 @@ export function createRecordFeature(
     onRecordChanged: listeners.onRecordChanged,
   });
   const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
+  // What a process killed while it sent an export left in the temporary folder goes at start, then hourly.
+  const leftovers: Job = {
+    start: () => {
+      removeLeftExports(parts.clock()).catch((error: unknown) =>
+        parts.logger.warn({ err: error }, 'removing the export folders left behind failed'),
+      );
+    },
+    stop: () => Promise.resolve(),
+  };
   return {
     deps: { community, charts },
-    jobs: [writer, charts],
-    sweep: (now) => community.sweep(now),
+    jobs: [writer, charts, leftovers],
+    sweep: async (now) => {
+      const [swept] = await Promise.all([community.sweep(now), removeLeftExports(now)]);
+      return swept;
+    },
   };
 }
