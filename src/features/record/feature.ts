@@ -1,3 +1,5 @@
+import type { PersonData } from '../../store/person-data.js';
+import { auditOf, type AuditLog } from '../audit/index.js';
 import type { BotParts, Feature, Job } from '../feature.js';
 import { ChartRenderer, type ChartDrawer } from './chart-renderer.js';
 import { removeLeftExports } from './export-leftovers.js';
@@ -12,6 +14,10 @@ export interface RecordDeps {
   community: RecordQueries & RecordExport & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
   /** Draws /staff stats' and /leaderboard's chart images, in a process of its own. */
   charts: ChartDrawer;
+  /** Where a lookup about one person writes its line (who looked whom up), before its answer. */
+  audit: Pick<AuditLog, 'append'>;
+  /** What the store keeps about one person: `/record mine` and `/record forget`. */
+  people: PersonData;
 }
 
 export interface RecordTimings {
@@ -60,7 +66,7 @@ export function createRecordFeature(
     stop: () => Promise.resolve(),
   };
   return {
-    deps: { community, charts },
+    deps: { community, charts, audit: auditOf(parts.store), people: parts.store.people },
     jobs: [writer, charts, leftovers],
     sweep: async (now) => {
       const [swept] = await Promise.all([community.sweep(now), removeLeftExports(now)]);

@@ -3,7 +3,7 @@ import type { RecordDeps } from '../feature.js';
 import { caseCommand, casePageButton } from './case.js';
 import { exportCommand } from './export.js';
 import { leaderboardCommand } from './leaderboard.js';
-import { recordCommand } from './record.js';
+import { forgetButton, recordCommand } from './record.js';
 import { staffCommand } from './staff.js';
 
 /**
@@ -12,5 +12,5 @@ import { staffCommand } from './staff.js';
  */
 export const recordInteractions: Interactions<CommandBasics & RecordDeps> = {
   commands: [recordCommand, caseCommand, staffCommand, leaderboardCommand, exportCommand],
-  buttons: [casePageButton],
+  buttons: [casePageButton, forgetButton],
 };
