@@ -21,6 +21,29 @@ const MENTIONS_BINDS: readonly PersonBind[] = ['person', 'person', 'name'];
 const OF_GUILD = `(key = ? OR key LIKE CAST(? AS TEXT) || ':%')`;
 const OF_GUILD_BINDS: readonly PersonBind[] = ['guild', 'guild'];
 
+/** A document's value as text on the engine (PostgreSQL keeps it as jsonb). */
+function valueText(engine: 'sqlite' | 'postgres'): string {
+  return engine === 'postgres' ? 'CAST(value AS TEXT)' : 'value';
+}
+
+/** A card's message is keyed by channel: those of the guild are the channels its followed cards are in. */
+function cardChannelOf(engine: 'sqlite' | 'postgres'): string {
+  return engine === 'postgres'
+    ? `split_part(key, ':', 1) IN (SELECT value->>'channelId' FROM record WHERE kind = 'card' AND key LIKE CAST(? AS TEXT) || ':%')`
+    : `substr(key, 1, instr(key, ':') - 1) IN (SELECT json_extract(value, '$.channelId') FROM record WHERE kind = 'card' AND key LIKE CAST(? AS TEXT) || ':%')`;
+}
+
+/**
+ * The bot's posted cards in the guild whose kept embeds name the person (`card_message`: key
+ * `<channel>:<message>`, value `{ embeds }`), read before forgetting deletes them: what redacting them edits.
+ */
+export function postedCardsStatement(engine: 'sqlite' | 'postgres'): PersonStatement {
+  return statement(
+    `SELECT key, ${valueText(engine)} AS value FROM record WHERE kind = 'card_message' AND ${cardChannelOf(engine)} AND ${MENTIONS(valueText(engine))} ORDER BY key`,
+    ['guild', ...MENTIONS_BINDS],
+  );
+}
+
 function statement(sql: string, binds: readonly PersonBind[]): PersonStatement {
   return { sql, binds };
 }
@@ -33,12 +56,8 @@ function statement(sql: string, binds: readonly PersonBind[]): PersonStatement {
  * written-down message a crash left naming them. `jsonText` reads a document's value as text on the engine.
  */
 export function kernelPersonRows(engine: 'sqlite' | 'postgres'): PersonRows[] {
-  const value = engine === 'postgres' ? 'CAST(value AS TEXT)' : 'value';
-  // A card's message is keyed by channel: those of the guild are the channels its followed cards are in.
-  const cardChannel =
-    engine === 'postgres'
-      ? `split_part(key, ':', 1) IN (SELECT value->>'channelId' FROM record WHERE kind = 'card' AND key LIKE CAST(? AS TEXT) || ':%')`
-      : `substr(key, 1, instr(key, ':') - 1) IN (SELECT json_extract(value, '$.channelId') FROM record WHERE kind = 'card' AND key LIKE CAST(? AS TEXT) || ':%')`;
+  const value = valueText(engine);
+  const cardChannel = cardChannelOf(engine);
   const rows = (of: 'player' | 'member'): PersonRows[] => [
     {
       of,

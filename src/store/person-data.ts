@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import { bindPerson, type Person, type PersonRows } from './person-rows.js';
+import { bindPerson, type Person, type PersonRows, type PersonStatement } from './person-rows.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { SqlRunner } from './sql-runner.js';
 
@@ -9,6 +9,14 @@ export interface KeptRows {
   what: string;
   forgetting: PersonRows['forgetting'];
   rows: Array<Record<string, unknown>>;
+}
+
+/** A message the bot posted whose kept embeds name a person: what redacting it edits. */
+export interface PostedCard {
+  channelId: string;
+  messageId: string;
+  /** Its embeds as the bot last posted or edited them. */
+  embeds: unknown[];
 }
 
 /** How many rows of one kind forgetting a person deleted or anonymised. */
@@ -32,6 +40,8 @@ export interface PersonData {
    * both engines); returns what it counted just before, kinds without rows left out.
    */
   forget(person: Person): Promise<ForgottenRows[]>;
+  /** The bot's posted cards in the guild whose kept embeds name the person (read before forgetting). */
+  postedCards(person: Person): Promise<PostedCard[]>;
 }
 
 /** {@link PersonData} over an engine's SQL runner. */
@@ -40,7 +50,20 @@ export class SqlPersonData implements PersonData {
     private readonly dialect: SqlDialect,
     private readonly runner: SqlRunner,
     private readonly kinds: readonly PersonRows[],
+    private readonly cards: PersonStatement,
   ) {}
+
+  async postedCards(person: Person): Promise<PostedCard[]> {
+    const rows = await this.runner.read<{ key: string; value: string }, unknown[]>(
+      this.dialect.sql(this.cards.sql),
+      bindPerson(this.cards, person, ''),
+    );
+    return rows.flatMap(({ key, value }) => {
+      const [channelId = '', messageId = ''] = key.split(':');
+      const parsed = JSON.parse(value) as { embeds?: unknown };
+      return Array.isArray(parsed.embeds) ? [{ channelId, messageId, embeds: parsed.embeds as unknown[] }] : [];
+    });
+  }
 
   async keptAbout(person: Person): Promise<KeptRows[]> {
     const kept: KeptRows[] = [];

@@ -1,3 +1,4 @@
+import type { Poster } from '../../discord/posting/poster.js';
 import type { PersonData } from '../../store/person-data.js';
 import { auditOf, type AuditLog } from '../audit/index.js';
 import type { BotParts, Feature, Job } from '../feature.js';
@@ -18,6 +19,8 @@ export interface RecordDeps {
   audit: Pick<AuditLog, 'append'>;
   /** What the store keeps about one person: `/record mine` and `/record forget`. */
   people: PersonData;
+  /** Edits the bot's posted cards naming a forgotten person (`/record forget`'s Forget and redact cards). */
+  poster: Pick<Poster, 'edit'>;
 }
 
 export interface RecordTimings {
@@ -66,7 +69,7 @@ export function createRecordFeature(
     stop: () => Promise.resolve(),
   };
   return {
-    deps: { community, charts, audit: auditOf(parts.store), people: parts.store.people },
+    deps: { community, charts, audit: auditOf(parts.store), people: parts.store.people, poster: parts.poster },
     jobs: [writer, charts, leftovers],
     sweep: async (now) => {
       const [swept] = await Promise.all([community.sweep(now), removeLeftExports(now)]);

@@ -17,9 +17,10 @@ import type { RecordedPlayer } from './store/community-record.js';
 /** The handler of a forgetting's Forget and Cancel buttons: `record:forget:<confirm|cancel>:<player|member>:<id>`. */
 export const FORGET_BUTTON = 'record:forget';
 
-/** What a Forget or Cancel button carries after `record:forget:`. */
+/** What a Forget, Forget and redact or Cancel button carries after `record:forget:`. */
 export interface ForgetButtonArgs {
-  confirmed: boolean;
+  /** `confirm`: forget; `redact`: forget, then redact the bot's posted cards naming them; `cancel`. */
+  choice: 'confirm' | 'redact' | 'cancel';
   kind: PersonKind;
   id: string;
 }
@@ -29,7 +30,7 @@ export function readForgetArgs(args: string): ForgetButtonArgs {
   if ((kind !== 'player' && kind !== 'member') || !/^\d{1,20}$/.test(id)) {
     throw new UserFacingError('This button is no longer valid: run /record forget again.');
   }
-  return { confirmed: choice === 'confirm', kind, id };
+  return { choice: choice === 'confirm' || choice === 'redact' ? choice : 'cancel', kind, id };
 }
 
 /**
@@ -82,17 +83,24 @@ export function totalOf(counts: readonly ForgottenRows[]): number {
 export function forgetConfirmation(
   person: Person,
   counts: readonly ForgottenRows[],
+  postedCards: number,
 ): { embeds: APIEmbed[]; components: Array<APIActionRowComponent<APIButtonComponent>> } {
   const description = [
     `This deletes or anonymises, in one go, every row the bot keeps that names ${describePerson(person)} in this server:`,
     describeCounts(counts),
     '',
     "Others' figures stay as they are: a case or a claim stays counted, by a former member or about a former player. " +
-      "Messages the bot already posted in this server's channels are not changed. The audit log records that a " +
-      `${person.kind} was forgotten and by whom, never who.`,
+      `The audit log records that a ${person.kind} was forgotten and by whom, never who.`,
+    '',
+    postedCards > 0
+      ? `The bot's posted cards naming them in this server's channels: ${postedCards}. **Forget** leaves them as they ` +
+        'are (they are the server’s messages); **Forget and redact cards** also edits them to name a former ' +
+        `${person.kind} instead, a few at a time, with progress here.`
+      : 'The bot keeps no posted card of this server naming them (older cards, and reports and digests, are the ' +
+        'server’s messages: an admin edits or deletes them by hand).',
   ].join('\n');
   const button = (
-    choice: 'confirm' | 'cancel',
+    choice: ForgetButtonArgs['choice'],
     label: string,
     style: ButtonStyle.Danger | ButtonStyle.Secondary,
   ): APIButtonComponent => ({
@@ -108,6 +116,7 @@ export function forgetConfirmation(
         type: ComponentType.ActionRow,
         components: [
           button('confirm', 'Forget', ButtonStyle.Danger),
+          ...(postedCards > 0 ? [button('redact', 'Forget and redact cards', ButtonStyle.Danger)] : []),
           button('cancel', 'Cancel', ButtonStyle.Secondary),
         ],
       },

@@ -118,6 +118,7 @@ describe.each(STORE_ENGINES)('forgetting a player, on $name', ({ available, crea
     expect(counts).toContain("- the player's modcalls: 1 (kept without them)");
     expect(counts).toContain('- deliveries kept with their body: 1 (deleted)');
     expect(counts).toContain('- lookups about the player: 1 (kept without them)');
+    expect(counts).toContain("The bot's posted cards naming them in this server's channels: 2.");
 
     // A member who sees the message cannot forget: Manage Server is checked at the click.
     const refused = await clickButton(harness.discord, guildId, confirmation, 'Forget', 'member');
@@ -128,8 +129,24 @@ describe.each(STORE_ENGINES)('forgetting a player, on $name', ({ available, crea
 
     // Every row naming them is still there (the heartbeat and the leases change on their own meanwhile).
     expect(await harness.bot.store.people.keptAbout(person)).toEqual(kept);
-    const done = await clickButton(harness.discord, guildId, confirmation, 'Forget');
+    const done = await clickButton(harness.discord, guildId, confirmation, 'Forget and redact cards');
     expect(done.reply?.content).toMatch(/^Forgot SpeedyRacer\\_09 \(Roblox id 2391045817\): \d+ rows\./);
+    // Then the bot's own cards are edited, a slice at a time, the progress shown in the same reply.
+    const lastAnswer = () =>
+      harness.discord
+        .interactionResponses(done.id)
+        .filter((response) => response.kind !== 'callback')
+        .at(-1)?.message?.content ?? '';
+    await harness.discord.waitFor(() => lastAnswer().includes('Redacted'), 10_000, 'the cards redacted');
+    expect(lastAnswer()).toMatch(/\nRedacted 2 of 2 posted cards\.$/);
+    const cards = JSON.stringify(harness.discord.messages(harness.channel('cases')).map((message) => message.embeds));
+    expect(cards).not.toContain(PLAYER.robloxId);
+    expect(cards).not.toContain('SpeedyRacer');
+    expect(cards).not.toContain('spawn killing');
+    expect(cards).toContain('a former player');
+    // Another player's case on the same message stays as it was.
+    expect(cards).toContain('GhostRider');
+    expect(cards).toContain('exploiting');
 
     const after = await everyTable(engine);
     for (const [table, rows] of Object.entries(after)) {

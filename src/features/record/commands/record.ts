@@ -2,6 +2,7 @@ import { AttachmentBuilder, InteractionContextType, MessageFlags, SlashCommandBu
 
 import { UserFacingError } from '../../../base/errors.js';
 import type { ButtonHandler, Command, CommandBasics } from '../../../discord/command.js';
+import { toLoggableError } from '../../../discord/log-error.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { auditLookup, memberSubject } from '../audit-lookup.js';
@@ -17,6 +18,7 @@ import {
   totalOf,
 } from '../forget-person.js';
 import { describeKeptAbout } from '../kept-about-member.js';
+import { redactPostedCards } from '../redact-posted-cards.js';
 import { MAX_RECORD_RETENTION_DAYS } from '../store/community-record.js';
 
 /** What /record is given. */
@@ -111,8 +113,9 @@ export const recordCommand: Command<RecordCommandDeps> = {
         if (counts.length === 0) {
           return replyEphemeral(interaction, `The bot keeps nothing that names ${describePerson(person)} here.`);
         }
+        const cards = await ctx.people.postedCards(person);
         await interaction.reply({
-          ...forgetConfirmation(person, counts),
+          ...forgetConfirmation(person, counts, cards.length),
           flags: MessageFlags.Ephemeral,
           allowedMentions: NO_MENTIONS,
         });
@@ -139,14 +142,16 @@ export const forgetButton: ButtonHandler<RecordCommandDeps> = {
 
   async run(interaction, ctx, args) {
     const guildId = requireAdmin(interaction);
-    const { confirmed, kind, id } = readForgetArgs(args);
-    if (!confirmed) {
+    const { choice, kind, id } = readForgetArgs(args);
+    if (choice === 'cancel') {
       await interaction.update({ content: 'Nothing was forgotten.', embeds: [], components: [] });
       return;
     }
     // The name, while the record still has it: bodies and documents name a player by it too.
     const player = kind === 'player' ? await ctx.community.findPlayer(guildId, id) : undefined;
     const person = { guildId, kind, id, ...(player ? { name: player.name } : {}) };
+    // Read before forgetting deletes what the bot kept of its cards' embeds.
+    const cards = choice === 'redact' ? await ctx.people.postedCards(person) : [];
     const forgotten = await ctx.people.forget(person);
     await ctx.audit.append({
       guildId,
@@ -157,15 +162,34 @@ export const forgetButton: ButtonHandler<RecordCommandDeps> = {
       at: ctx.clock(),
       kind: 'forget',
     });
-    await interaction.update({
-      content:
-        forgotten.length === 0
-          ? `Nothing named ${describePerson(person)} any more.`
-          : `Forgot ${describePerson(person)}: ${totalOf(forgotten).toLocaleString('en-US')} rows.\n${describeCounts(forgotten)}`,
-      embeds: [],
-      components: [],
-      allowedMentions: NO_MENTIONS,
-    });
+    const result =
+      forgotten.length === 0
+        ? `Nothing named ${describePerson(person)} any more.`
+        : `Forgot ${describePerson(person)}: ${totalOf(forgotten).toLocaleString('en-US')} rows.\n${describeCounts(forgotten)}`;
+    const show = (progress: string) =>
+      interaction.editReply({
+        content: `${result}${progress}`,
+        embeds: [],
+        components: [],
+        allowedMentions: NO_MENTIONS,
+      });
+    await interaction.update({ content: result, embeds: [], components: [], allowedMentions: NO_MENTIONS });
+    if (cards.length === 0) return;
+    const done = await redactPostedCards(
+      ctx.poster,
+      cards,
+      person,
+      (so) => show(`\nRedacting posted cards: ${so.edited + so.failed} of ${so.total}…`).then(() => undefined),
+      (card, error) =>
+        ctx.logger.warn(
+          { guildId, channelId: card.channelId, messageId: card.messageId, err: toLoggableError(error) },
+          'a posted card could not be redacted',
+        ),
+    );
+    await show(
+      `\nRedacted ${done.edited} of ${done.total} posted cards` +
+        (done.failed > 0 ? ` (${done.failed} deleted meanwhile or refused by Discord: edit them by hand).` : '.'),
+    );
   },
 
   // It writes its own line (kind forget), without whom.
