@@ -11,7 +11,15 @@ const created = SAMPLE_DELIVERIES['case.created'].data.case;
  * Who looked whom up: /case lookup, /staff stats and /export are lines of the audit log (kind `lookup`), each
  * naming who asked, when and about whom, never what the record answered; /audit kind: shows one kind.
  */
-describe.each(STORE_ENGINES)('lookups in the audit log, on $name', ({ available, create }) => {
+/** The SQL that makes the database refuse a new audit line, as a full disk would. */
+const REFUSE_AUDIT_LINES = {
+  SQLite: `CREATE TRIGGER refuse_audit BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'disk full'); END`,
+  PostgreSQL: `
+    CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
+    CREATE TRIGGER refuse_audit BEFORE INSERT ON audit FOR EACH ROW EXECUTE FUNCTION refuse_audit();`,
+};
+
+describe.each(STORE_ENGINES)('lookups in the audit log, on $name', ({ name, available, create }) => {
   let h: AdminHarness | undefined;
   let db: EngineDatabase | undefined;
 
@@ -82,4 +90,28 @@ describe.each(STORE_ENGINES)('lookups in the audit log, on $name', ({ available,
       expect(stored).not.toContain(created.evidence);
     },
   );
+
+  it.skipIf(!available)('shows nothing of a lookup whose audit line cannot be written', async () => {
+    db = await create();
+    h = await startAdminHarness({ storeUrl: db.url });
+    const harness = h;
+    const webhookId = await registerEveryEvent(harness);
+    await harness.service.deliver(webhookId, {
+      event: 'case.created',
+      data: { case: { ...created, createdAt: Date.now() } },
+    });
+    await harness.discord.waitFor(
+      async () =>
+        (await harness.bot.store.of(recordModule).caseTotals(harness.guild.id, created.target.robloxId)).length > 0,
+      10_000,
+      'the case recorded',
+    );
+    await db.exec(REFUSE_AUDIT_LINES[name]);
+
+    const answer = await harness.run('case', 'lookup', [commandOption.string('player', created.target.robloxId)]);
+    expect(answer.ephemeral).toBe(true);
+    expect(answer.text).toBe('Something went wrong on our side; it has been logged.');
+    expect(answer.outcome.reply?.embeds ?? []).toEqual([]);
+    expect(JSON.stringify(answer.outcome.reply)).not.toContain(created.reason);
+  });
 });
