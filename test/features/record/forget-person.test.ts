@@ -94,9 +94,11 @@ describe.each(STORE_ENGINES)('forgetting a player, on $name', ({ available, crea
     await harness.discord.waitFor(
       async () =>
         (await record.caseTotals(guildId, PLAYER.robloxId)).reduce((n, row) => n + row.count, 0) === 2 &&
+        // The held void merged too: the figures below are read once the writer has nothing left to merge.
+        (await record.caseTotals(guildId, PLAYER.robloxId)).reduce((n, row) => n + row.voided, 0) === 1 &&
         (await record.memberModcalls(guildId, admin, ALL_TIME)).claimed === 1,
       10_000,
-      'the cases and the claim recorded',
+      'the cases, the void and the claim recorded',
     );
     await harness.run('case', 'lookup', [commandOption.string('player', PLAYER.name)]);
 
@@ -118,7 +120,12 @@ describe.each(STORE_ENGINES)('forgetting a player, on $name', ({ available, crea
     expect(counts).toContain("- the player's modcalls: 1 (kept without them)");
     expect(counts).toContain('- deliveries kept with their body: 1 (deleted)');
     expect(counts).toContain('- lookups about the player: 1 (kept without them)');
-    expect(counts).toContain("The bot's posted cards naming them in this server's channels: 2.");
+    // The feed packs cards into messages as they come: one or two messages hold the player's two cards.
+    const naming = harness.discord
+      .messages(harness.channel('cases'))
+      .filter((message) => JSON.stringify(message.embeds).includes(PLAYER.robloxId)).length;
+    expect(naming).toBeGreaterThan(0);
+    expect(counts).toContain(`The bot's posted cards naming them in this server's channels: ${naming}.`);
 
     // A member who sees the message cannot forget: Manage Server is checked at the click.
     const refused = await clickButton(harness.discord, guildId, confirmation, 'Forget', 'member');
@@ -138,13 +145,13 @@ describe.each(STORE_ENGINES)('forgetting a player, on $name', ({ available, crea
         .filter((response) => response.kind !== 'callback')
         .at(-1)?.message?.content ?? '';
     await harness.discord.waitFor(() => lastAnswer().includes('Redacted'), 10_000, 'the cards redacted');
-    expect(lastAnswer()).toMatch(/\nRedacted 2 of 2 posted cards\.$/);
+    expect(lastAnswer()).toMatch(new RegExp(`\\nRedacted ${naming} of ${naming} posted cards\\.$`));
     const cards = JSON.stringify(harness.discord.messages(harness.channel('cases')).map((message) => message.embeds));
     expect(cards).not.toContain(PLAYER.robloxId);
     expect(cards).not.toContain('SpeedyRacer');
     expect(cards).not.toContain('spawn killing');
     expect(cards).toContain('a former player');
-    // Another player's case on the same message stays as it was.
+    // Another player's case stays as it was, on its own message or on one of theirs.
     expect(cards).toContain('GhostRider');
     expect(cards).toContain('exploiting');
 
