@@ -32,6 +32,12 @@ export interface Command<in Deps> {
    * leaves it out. Absent: everything is recorded.
    */
   readOnly?(subcommand: string | undefined): boolean;
+  /**
+   * True for a subcommand that reads the community record about people (an export): the audit log records it as
+   * a lookup (`/audit kind:lookup`), refusals too. A lookup about one person writes its own line instead, naming
+   * whom (readOnly, then).
+   */
+  lookup?(subcommand: string | undefined): boolean;
 }
 
 /**
@@ -71,6 +77,7 @@ export interface BoundCommand {
   execute(interaction: ChatInputCommandInteraction): Promise<void>;
   autocomplete?(interaction: AutocompleteInteraction): Promise<void>;
   readOnly?(subcommand: string | undefined): boolean;
+  lookup?(subcommand: string | undefined): boolean;
 }
 
 /** A button or dialog handler with its dependencies bound. */
@@ -119,6 +126,7 @@ function bindCommand<Deps>(command: Command<Deps>, deps: Deps): BoundCommand {
   const autocomplete = command.autocomplete?.bind(command);
   if (autocomplete) bound.autocomplete = (interaction) => autocomplete(interaction, deps);
   if (command.readOnly) bound.readOnly = command.readOnly.bind(command);
+  if (command.lookup) bound.lookup = command.lookup.bind(command);
   return bound;
 }
 

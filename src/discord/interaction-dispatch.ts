@@ -34,6 +34,8 @@ export interface DispatchedAction {
   result: 'done' | 'refused' | 'failed';
   /** The refusal the user was shown. */
   detail: string | null;
+  /** True for a lookup in the community record (Command.lookup): the audit log's kind. */
+  lookup?: boolean;
 }
 
 export interface DispatchOptions {
@@ -78,6 +80,7 @@ export function createInteractionDispatcher(
     work: (() => Promise<void>) | undefined,
     readOnly: () => boolean,
     typed: string[] = [],
+    lookup = false,
   ) => {
     let result: DispatchedAction['result'] = 'done';
     let detail: string | null = null;
@@ -94,7 +97,8 @@ export function createInteractionDispatcher(
     // not the user's.
     try {
       if (readOnly()) return;
-      await options.onAction({ interaction, command: place.command, guildId: interaction.guildId, result, detail });
+      const action = { interaction, command: place.command, guildId: interaction.guildId, result, detail };
+      await options.onAction(lookup ? { ...action, lookup } : action);
     } catch (error) {
       logger.error({ ...place, err: toLoggableError(error, typed) }, 'recording an admin action failed');
     }
@@ -115,6 +119,8 @@ export function createInteractionDispatcher(
         place,
         command && (() => command.execute(interaction)),
         () => command?.readOnly?.(subcommand ?? undefined) === true,
+        [],
+        command?.lookup?.(subcommand ?? undefined) === true,
       );
     } else if (interaction.isModalSubmit()) {
       const routed = routes.dialog(interaction.customId);

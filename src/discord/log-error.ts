@@ -1,3 +1,5 @@
+import { withoutRowValues } from '../base/row-values.js';
+
 /** An error reduced to what a log line may hold. */
 export interface LoggableError {
   type: string;
@@ -13,8 +15,13 @@ export interface LoggableError {
  * other errors may carry anything, so logging the whole object could put one of them in a log line.
  */
 export function toLoggableError(error: unknown, secrets: readonly string[] = []): LoggableError {
+  // What the user typed, and any value a database error quotes (row-values.ts), never reach the line.
   const scrub = (text: string) =>
-    secrets.filter((secret) => secret.length >= 4).reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+    withoutRowValues(
+      secrets
+        .filter((secret) => secret.length >= 4)
+        .reduce((out, secret) => out.split(secret).join('[redacted]'), text),
+    );
   if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)) };
   const loggable: LoggableError = { type: error.name, message: scrub(error.message) };
   if (error.stack) loggable.stack = scrub(error.stack);

@@ -1,4 +1,5 @@
 import { backoffDelay, type BackoffPolicy } from '../base/backoff.js';
+import { withoutRowValues } from '../base/row-values.js';
 import { truncateText } from '../base/truncate-text.js';
 
 /**
@@ -66,9 +67,12 @@ export function nextTryAt(job: SetAsideJob, attempts: number, now: number, rando
   return now + backoffDelay(attempts, SET_ASIDE_JOBS[job], random);
 }
 
-/** What is kept of a failure: its message's first line, without control characters, cut to a line of /status. */
+/**
+ * What is kept of a failure: its message's first line, without control characters or a value the database quoted
+ * (row-values.ts), cut to a line of /status.
+ */
 export function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = withoutRowValues(error instanceof Error ? error.message : String(error));
   // eslint-disable-next-line no-control-regex -- a line ends at the first control character of any kind
   const line = message.split(/[\u0000-\u001f]/)[0]?.trim() || 'failed without a message';
   return truncateText(line, MAX_REASON);

@@ -1,4 +1,5 @@
 import type { MigrationStep } from './migrations/migration-step.js';
+import type { PersonRows } from './person-rows.js';
 import type { SqlDialect } from './sql-dialect.js';
 import type { SqlRunner } from './sql-runner.js';
 import type { SqlSetAside } from './sql-set-aside.js';
@@ -38,6 +39,11 @@ export interface StoreModule<Own = unknown> {
   readonly migrations: readonly MigrationStep[];
   /** What forgetting a guild deletes, in the same transaction as the kernel's part. */
   readonly forgetGuild: readonly GuildRows[];
+  /**
+   * The rows of its tables that name a person (a player or a member), as `/record mine` lists them and forgetting
+   * the person deletes or anonymises them, in the transaction every module's run in. Absent: none.
+   */
+  readonly personRows?: readonly PersonRows[];
   /** Statements selecting `guild_id` of the guilds it keeps something for (a forgotten guild has none). */
   readonly keptGuilds: readonly string[];
   /** What migrate-store's summary calls what {@link copy} counts ("audit entries"). */

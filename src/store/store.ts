@@ -5,6 +5,7 @@ import type { GuildForgetting } from './forget-guild.js';
 import type { GuildSettingsStore } from './guild-settings.js';
 import type { HookActivityStore } from './hook-activity.js';
 import type { HookStore } from './hooks.js';
+import type { PersonData } from './person-data.js';
 import type { SetAsideStore } from './set-aside.js';
 import type { StoreSignals } from './signals.js';
 import type { StoreModule } from './store-module.js';
@@ -26,6 +27,8 @@ export interface Store extends GuildForgetting {
   readonly activity: HookActivityStore;
   /** The features' documents (the developer API's records, alerts, cards, session threads). */
   readonly documents: DocumentStore;
+  /** What the store keeps about one person, every module's rows: `/record mine` and `/record forget`. */
+  readonly people: PersonData;
   /** What the batch jobs set aside (the record's writer and sweep): for /status, /metrics and a retry at once. */
   readonly setAside: SetAsideStore;
   readonly signals: StoreSignals;

@@ -21,6 +21,8 @@ export interface AuditTable {
   result: 'done' | 'refused' | 'failed';
   detail: string | null;
   at: number;
+  kind: 'action' | 'lookup' | 'forget';
+  subject: string | null;
 }
 
 /** A row of `channel_state`. */

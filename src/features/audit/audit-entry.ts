@@ -17,5 +17,6 @@ export function toAuditEntry(action: DispatchedAction, at: number): AuditEntry {
     result: action.result,
     detail: action.detail,
     at,
+    ...(action.lookup ? { kind: 'lookup' as const } : {}),
   };
 }

@@ -4,7 +4,7 @@ import type { AuditLog } from './store/audit-log.js';
 import { auditModule } from './store/audit-module.js';
 
 /** Admin actions are kept this long (docs/operations.md, "Audit"). */
-const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
+export const AUDIT_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 
 /** What /audit shows. */
 export interface AuditDeps {
@@ -12,7 +12,7 @@ export interface AuditDeps {
 }
 
 /** Every admin action, whoever did it and how it ended, kept 90 days and shown by /audit. */
-export function createAuditFeature(parts: BotParts): Feature<AuditDeps> {
+export function createAuditFeature(parts: Pick<BotParts, 'store' | 'clock'>): Feature<AuditDeps> {
   const audit = parts.store.of(auditModule);
   return {
     deps: { audit },

@@ -3,7 +3,7 @@ import type { AuditLog } from './store/audit-log.js';
 import { auditModule } from './store/audit-module.js';
 
 /** What other features may use of the audit feature. */
-export { BOT_USER_ID, type AuditEntry, type AuditLog, type AuditResult } from './store/audit-log.js';
+export { BOT_USER_ID, type AuditEntry, type AuditKind, type AuditLog, type AuditResult } from './store/audit-log.js';
 
 /**
  * The audit log of `store` (opened with the audit's store module), for a feature that writes a line of what the bot

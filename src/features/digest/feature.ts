@@ -7,7 +7,7 @@ import { digestModule } from './store/digest-module.js';
 import type { Digests } from './store/digests.js';
 
 /** A week's digest post is remembered this long (it keeps the week from being posted twice), then swept. */
-const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
+export const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
 
 /** What /quota and /digest are given. */
 export interface DigestDeps {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 import { csvHeader, csvRow } from './csv.js';
 import { EXPORT_COLUMNS, type ExportColumn } from './export-columns.js';
+import { EXPORT_FOLDER_PREFIX } from './export-leftovers.js';
 import type { ExportKind, ExportRows, RecordExport } from './store/record-export.js';
 import type { TimeRange } from './store/record-queries.js';
 
@@ -70,7 +71,7 @@ export async function writeExportFiles(
   kind: ExportKind,
   limits: ExportLimits,
 ): Promise<ExportFiles> {
-  const dir = await mkdtemp(join(tmpdir(), `export-${kind}-`));
+  const dir = await mkdtemp(join(tmpdir(), `${EXPORT_FOLDER_PREFIX}${kind}-`));
   const dispose = () => rm(dir, { recursive: true, force: true });
   const parts: ExportPart[] = [];
   let header: string | undefined;

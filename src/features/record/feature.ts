@@ -1,5 +1,9 @@
-import type { BotParts, Feature } from '../feature.js';
+import type { Poster } from '../../discord/posting/poster.js';
+import type { PersonData } from '../../store/person-data.js';
+import { auditOf, type AuditLog } from '../audit/index.js';
+import type { BotParts, Feature, Job } from '../feature.js';
 import { ChartRenderer, type ChartDrawer } from './chart-renderer.js';
+import { removeLeftExports } from './export-leftovers.js';
 import { RecordWriter } from './record-writer.js';
 import type { CommunityRecord } from './store/community-record.js';
 import type { RecordExport } from './store/record-export.js';
@@ -11,6 +15,12 @@ export interface RecordDeps {
   community: RecordQueries & RecordExport & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
   /** Draws /staff stats' and /leaderboard's chart images, in a process of its own. */
   charts: ChartDrawer;
+  /** Where a lookup about one person writes its line (who looked whom up), before its answer. */
+  audit: Pick<AuditLog, 'append'>;
+  /** What the store keeps about one person: `/record mine` and `/record forget`. */
+  people: PersonData;
+  /** Edits the bot's posted cards naming a forgotten person (`/record forget`'s Forget and redact cards). */
+  poster: Pick<Poster, 'edit'>;
 }
 
 export interface RecordTimings {
@@ -49,9 +59,21 @@ export function createRecordFeature(
     onRecordChanged: listeners.onRecordChanged,
   });
   const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
+  // What a process killed while it sent an export left in the temporary folder goes at start, then hourly.
+  const leftovers: Job = {
+    start: () => {
+      removeLeftExports(parts.clock()).catch((error: unknown) =>
+        parts.logger.warn({ err: error }, 'removing the export folders left behind failed'),
+      );
+    },
+    stop: () => Promise.resolve(),
+  };
   return {
-    deps: { community, charts },
-    jobs: [writer, charts],
-    sweep: (now) => community.sweep(now),
+    deps: { community, charts, audit: auditOf(parts.store), people: parts.store.people, poster: parts.poster },
+    jobs: [writer, charts, leftovers],
+    sweep: async (now) => {
+      const [swept] = await Promise.all([community.sweep(now), removeLeftExports(now)]);
+      return swept;
+    },
   };
 }

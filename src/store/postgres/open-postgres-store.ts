@@ -1,6 +1,8 @@
 import pg from 'pg';
 
 import type { Logger } from '../../base/logger.js';
+import { kernelPersonRows, postedCardsStatement } from '../kernel-person-rows.js';
+import { SqlPersonData } from '../person-data.js';
 import { postgresDialect } from '../sql-dialect.js';
 import { SqlSetAside } from '../sql-set-aside.js';
 import { openModules, type StoreModule } from '../store-module.js';
@@ -83,6 +85,12 @@ export async function openPostgresStore(
     setAside,
     signals,
     of,
+    people: new SqlPersonData(
+      postgresDialect,
+      runner,
+      [...kernelPersonRows('postgres'), ...modules.flatMap((module) => module.personRows ?? [])],
+      postedCardsStatement('postgres'),
+    ),
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     knownGuilds: () => forgetting.knownGuilds(),
     // The pid names the process in pg_stat_activity: which one holds which partitions (pg_locks) is then visible.

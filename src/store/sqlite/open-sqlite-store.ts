@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 import { ownEverything } from '../coordination.js';
+import { kernelPersonRows, postedCardsStatement } from '../kernel-person-rows.js';
+import { SqlPersonData } from '../person-data.js';
 import { LocalSignals } from '../signals.js';
 import { sqliteDialect } from '../sql-dialect.js';
 import { SqlSetAside } from '../sql-set-aside.js';
@@ -90,6 +92,12 @@ export function openSqliteStore(path: string, clock: () => number, options: Sqli
     setAside,
     signals,
     of,
+    people: new SqlPersonData(
+      sqliteDialect,
+      runner,
+      [...kernelPersonRows('sqlite'), ...modules.flatMap((module) => module.personRows ?? [])],
+      postedCardsStatement('sqlite'),
+    ),
     forgetGuild: (guildId) => forgetting.forgetGuild(guildId),
     knownGuilds: () => forgetting.knownGuilds(),
     // The file lock admits one process: it posts every feed and holds the gateway.

@@ -1,5 +1,6 @@
 import type { StoreModule } from '../../../store/store-module.js';
 import type { AuditLog } from './audit-log.js';
+import { AUDIT_PERSON_ROWS } from './audit-person-rows.js';
 import { AUDIT_MIGRATIONS } from './migrations/index.js';
 import { SqlAuditLog } from './sql-audit-log.js';
 
@@ -12,6 +13,7 @@ export const auditModule: StoreModule<AuditLog> = {
   name: 'audit',
   migrations: AUDIT_MIGRATIONS,
   forgetGuild: [],
+  personRows: AUDIT_PERSON_ROWS,
   keptGuilds: [],
   copied: 'audit entries',
   async copy(from, to) {

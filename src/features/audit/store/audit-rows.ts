@@ -2,7 +2,7 @@ import { columns, type RowOf } from '../../../store/table-columns.js';
 import type { AuditEntry } from './audit-log.js';
 
 /** What an audit entry is read with: {@link toAuditEntry}'s columns. */
-export const AUDIT = columns('audit', 'guild_id', 'user_id', 'action', 'result', 'detail', 'at');
+export const AUDIT = columns('audit', 'guild_id', 'user_id', 'action', 'result', 'detail', 'at', 'kind', 'subject');
 
 export function toAuditEntry(row: RowOf<typeof AUDIT>): AuditEntry {
   return {
@@ -12,5 +12,7 @@ export function toAuditEntry(row: RowOf<typeof AUDIT>): AuditEntry {
     result: row.result,
     detail: row.detail,
     at: row.at,
+    ...(row.kind === 'action' ? {} : { kind: row.kind }),
+    ...(row.subject === null ? {} : { subject: row.subject }),
   };
 }

@@ -1,4 +1,5 @@
 import type { StoreModule } from '../../../store/store-module.js';
+import { DUTY_PERSON_ROWS } from './duty-person-rows.js';
 import type { DutyStore } from './duty-store.js';
 import { DUTY_MIGRATIONS } from './migrations/index.js';
 import { SqlDutyStore } from './sql-duty-store.js';
@@ -15,6 +16,7 @@ export const dutyModule: StoreModule<DutyStore> = {
     { sql: 'DELETE FROM duty_guild WHERE guild_id = ?', counted: 'dutySettings' },
     { sql: 'DELETE FROM duty_role_holder WHERE guild_id = ?', counted: 'dutyRoleHolders' },
   ],
+  personRows: DUTY_PERSON_ROWS,
   keptGuilds: ['SELECT guild_id FROM duty_guild', 'SELECT guild_id FROM duty_role_holder'],
   copied: "guilds' /duty settings",
   copy: copyDuty,

@@ -3,6 +3,7 @@ import { InteractionContextType, MessageFlags, SlashCommandBuilder } from 'disco
 import { UserFacingError } from '../../../base/errors.js';
 import { truncateText } from '../../../base/truncate-text.js';
 import type { ButtonHandler, Command, CommandBasics } from '../../../discord/command.js';
+import { auditLookup, playerSubject } from '../audit-lookup.js';
 import { CASE_PAGE_BUTTON, readCasePageArgs, renderCaseLookup } from '../case-lookup.js';
 import type { RecordDeps } from '../feature.js';
 import { requireRecordReader } from '../record-access.js';
@@ -51,6 +52,13 @@ export const caseCommand: Command<CaseCommandDeps> = {
       );
     }
     const page = await renderCaseLookup(ctx.community, guildId, player, interaction.options.getInteger('page') ?? 1);
+    await auditLookup(
+      ctx.audit,
+      { guildId, userId: interaction.user.id },
+      ctx.clock(),
+      `/case lookup player:${player.name} (${player.playerId})`,
+      playerSubject(player.playerId),
+    );
     await interaction.reply({ ...page, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   },
 
@@ -77,6 +85,7 @@ export const caseCommand: Command<CaseCommandDeps> = {
     );
   },
 
+  // Its line is written by execute, naming the player found (the lookup's audit line), not by the dispatcher.
   readOnly: () => true,
 };
 

@@ -3,7 +3,7 @@ import type { RecordDeps } from '../feature.js';
 import { caseCommand, casePageButton } from './case.js';
 import { exportCommand } from './export.js';
 import { leaderboardCommand } from './leaderboard.js';
-import { recordCommand } from './record.js';
+import { forgetButton, recordCommand } from './record.js';
 
 /**
  * The community record's slash commands (/record, /case, /leaderboard, /export) and the pages of a /case lookup;
@@ -11,5 +11,5 @@ import { recordCommand } from './record.js';
  */
 export const recordInteractions: Interactions<CommandBasics & RecordDeps> = {
   commands: [recordCommand, caseCommand, leaderboardCommand, exportCommand],
-  buttons: [casePageButton],
+  buttons: [casePageButton, forgetButton],
 };

@@ -7,6 +7,7 @@ import {
 } from 'discord.js';
 
 import type { CommandBasics } from '../../../discord/command.js';
+import { auditLookup, memberSubject } from '../audit-lookup.js';
 import { hoursChartAnswer } from '../chart-answers.js';
 import { describeModcallResponse, describeStaffStats } from '../describe-stats.js';
 import type { RecordDeps } from '../feature.js';
@@ -52,6 +53,13 @@ export async function showStaffRecord(interaction: ChatInputCommandInteraction, 
       ctx.community.memberModcalls(guildId, member.id, range),
       ctx.community.shiftDays(guildId, member.id, range),
     ]);
+    await auditLookup(
+      ctx.audit,
+      { guildId, userId: interaction.user.id },
+      ctx.clock(),
+      `/staff stats member:<@${member.id}> (${range.label})`,
+      memberSubject(member.id),
+    );
     embeds.push(describeStaffStats(member.id, range.label, { cases, shifts, modcalls }));
     // The hours per day as a chart in an embed of its own, the same numbers in text above it; none for a
     // period of one day or without time on shift.

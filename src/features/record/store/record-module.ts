@@ -1,6 +1,7 @@
 import type { StoreModule } from '../../../store/store-module.js';
 import { RECORD_TABLE_KEYS } from './community-record.js';
 import { RECORD_MIGRATIONS } from './migrations/index.js';
+import { RECORD_PERSON_ROWS } from './record-person-rows.js';
 import { SqlCommunityRecord } from './sql-community-record.js';
 
 /** Deliveries merged at a time before the copy: a pass reads this many. */
@@ -18,6 +19,7 @@ export const recordModule: StoreModule<SqlCommunityRecord> = {
     sql: `DELETE FROM ${table} WHERE guild_id = ?`,
     counted: 'recordRows',
   })),
+  personRows: RECORD_PERSON_ROWS,
   keptGuilds: ['SELECT guild_id FROM record_guild'],
   copied: 'rows of the community record',
   copy: copyRecord,
