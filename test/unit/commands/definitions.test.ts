@@ -32,7 +32,7 @@ describe('command definitions', () => {
     expect(subcommands('feed')).toEqual(['set', 'off', 'clear', 'default', 'mention', 'threads', 'show', 'held']);
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role']);
-    expect(subcommands('case')).toEqual(['lookup']);
+    expect(subcommands('case')).toEqual(['lookup', 'evidence']);
     expect(subcommands('staff')).toEqual(['stats', 'response']);
     expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
     expect(subcommands('duty')).toEqual(['board', 'role', 'minimum']);
