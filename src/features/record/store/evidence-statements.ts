@@ -54,9 +54,12 @@ export interface EvidenceModcallRow {
 export function evidenceStatements(d: SqlDialect) {
   return {
     // Every game server's case of that number (each server counts its own), a few: more are named, not shown.
+    // SQLite, without statistics, would walk the guild's whole primary key for its order by server.
     casesNumbered: d
       .select(EVIDENCE_CASE)
-      .from<[string, number, number]>('record_case WHERE guild_id = ? AND number = ? ORDER BY server LIMIT ?'),
+      .from<[string, number, number]>(
+        `record_case${d.indexedBy('record_case_by_number')} WHERE guild_id = ? AND number = ? ORDER BY server LIMIT ?`,
+      ),
     // The player's calls on the server from `from` to the case's moment, both included, by the primary key: a card
     // each (its calls gathered, migrations/0005-modcall-cards.ts), by its first call in the span. Every call of a card
     // carries its claim and resolution, or none yet: max() takes them.
