@@ -1,6 +1,7 @@
 import { PermissionFlagsBits } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { auditModule } from '../../../src/features/audit/store/audit-module.js';
 import { recordModule } from '../../../src/features/record/store/record-module.js';
 import { commandOption, registerEveryEvent, startAdminHarness, type AdminHarness } from '../../e2e/admin-harness.js';
 import { SAMPLE_DELIVERIES } from '../../fixtures/deliveries.js';
@@ -213,6 +214,17 @@ describe('/case evidence', () => {
     expect(shared.reply?.components ?? []).toEqual([]);
     const [file] = await downloadFiles(shared.reply);
     expect(file?.name).toBe(`case-${SERVER}-2-evidence.html`);
+    // Each share is audited, the refused one too.
+    await h.discord.waitFor(
+      async () => (await h.bot.store.of(auditModule).latest(h.guild.id, 1))[0]?.result === 'done',
+      5_000,
+      'the share audited',
+    );
+    const audit = await h.bot.store.of(auditModule).latest(h.guild.id, 2);
+    expect(audit.map(({ userId, action, result }) => ({ userId, action, result }))).toEqual([
+      { userId: member, action: 'Share in this channel (/case button)', result: 'done' },
+      { userId: member, action: 'Share in this channel (/case button)', result: 'refused' },
+    ]);
     expect(file?.bytes.toString('utf8')).toContain(
       'ramming at spawn &lt;script&gt;alert(document.cookie)&lt;/script&gt;',
     );
