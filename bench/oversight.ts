@@ -1,14 +1,17 @@
 import type { BenchGroup } from './group.js';
+import { EVIDENCE_FIGURES, measureEvidence } from './oversight-evidence.js';
 import { measureReplayLiveDelay, REPLAY_FIGURES } from './oversight-replay.js';
 
 /**
- * What the oversight features cost (issue 46): each part in a file of its own. Replay: how much later live events
- * are posted while /feed replay posts 10,000 events into one channel (oversight-replay.ts).
+ * `npm run bench -- oversight`: what issue 46's features cost, each part in a file of its own (oversight-*.ts):
+ * /case evidence's p99 in a guild of 1,000,000 cases on both engines; how much later live events are posted while
+ * /feed replay posts 10,000 events into one channel.
  */
 export const oversightGroup: BenchGroup = {
   name: 'oversight',
-  figures: [...REPLAY_FIGURES],
+  figures: [...EVIDENCE_FIGURES, ...REPLAY_FIGURES],
   async run(figures) {
+    await measureEvidence(figures);
     await measureReplayLiveDelay(figures);
   },
 };

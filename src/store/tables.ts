@@ -160,6 +160,7 @@ export interface RecordCaseTable {
   created_at: number | null;
   voided_at: number | null;
   voided_by: string | null;
+  evidence: string | null;
 }
 
 /** A row of `record_guild`. */

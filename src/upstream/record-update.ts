@@ -21,6 +21,8 @@ export type RecordUpdate =
       createdAt?: number;
       voidedAt?: number;
       voidedBy?: string;
+      /** The case's evidence as the service gave it, as JSON text (see {@link evidenceTextOf}). */
+      evidence?: string;
     }
   | {
       kind: 'shift';
@@ -113,7 +115,38 @@ function caseUpdate(found: Fields | undefined, sentAt: number | undefined): Reco
     createdAt,
     voidedAt,
     voidedBy: text(found.voidedBy),
+    evidence: evidenceTextOf(found.evidence),
   });
+}
+
+/**
+ * The longest evidence the record keeps, as JSON text: far more than any list of links a moderator attaches, and
+ * a bound on what one case adds to the record (the body may be 1 MiB).
+ */
+export const MAX_EVIDENCE_TEXT = 16_000;
+
+/**
+ * A case's evidence as JSON text, exactly as the service gave it (its shape is not documented: a link, a list, an
+ * object, any JSON value); undefined for none (null or absent). Text over {@link MAX_EVIDENCE_TEXT} is cut there,
+ * and is then no longer JSON: the evidence pack shows it as text. JSON escapes control characters, so the column
+ * never holds one.
+ */
+export function evidenceTextOf(evidence: unknown): string | undefined {
+  if (evidence === null || evidence === undefined) return undefined;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(evidence);
+  } catch {
+    return undefined;
+  }
+  if (json === undefined || json.length <= MAX_EVIDENCE_TEXT) return json;
+  // Never half of a surrogate pair: the column would hold a character that is no character.
+  const end = MAX_EVIDENCE_TEXT - (isHighSurrogate(json.charCodeAt(MAX_EVIDENCE_TEXT - 1)) ? 1 : 0);
+  return json.slice(0, end);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function shiftUpdate(found: Fields | undefined, sentAt: number | undefined): RecordUpdate | undefined {

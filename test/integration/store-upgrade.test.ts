@@ -35,26 +35,32 @@ type Rows = Record<string, unknown[]>;
 
 /**
  * The rows of the tables `before` has, after an upgrade: each of those is compared whole, and every table the upgrade
- * made (a feature's since) must be empty.
+ * made (a feature's since) must be empty; a column a later step added to a kept table must be NULL in every kept row
+ * (then left out of the comparison: the row is otherwise whole).
  */
 function keptRows(after: Rows, before: Rows): Rows {
   for (const [table, rows] of Object.entries(after)) {
     if (!(table in before)) expect(rows, `${table}, made by the upgrade`).toEqual([]);
   }
   return Object.fromEntries(
-    Object.keys(before).map((table) => [table, (after[table] ?? []).map((row) => withoutAdded(table, row))]),
+    Object.keys(before).map((table) => {
+      const columns = Object.keys(before[table]?.[0] ?? {});
+      return [table, (after[table] ?? []).map((row) => withoutAdded(table, columns, row))];
+    }),
   );
 }
 
 /** Columns a named step added to a table of that schema since, and the value every upgraded row has in them. */
 const ADDED_COLUMNS: Record<string, Record<string, unknown>> = { audit: { kind: 'action', subject: null } };
 
-/** An upgraded row without the columns added since, once they hold what an upgraded row must. */
-function withoutAdded(table: string, row: unknown): unknown {
-  const added = ADDED_COLUMNS[table];
-  if (!added) return row;
+/**
+ * An upgraded row without the columns added since (not among `columns`, the legacy row's), once they hold what an
+ * upgraded row must: the value ADDED_COLUMNS names, else nothing (null).
+ */
+function withoutAdded(table: string, columns: readonly string[], row: unknown): unknown {
   const rest = { ...(row as Record<string, unknown>) };
-  for (const [column, value] of Object.entries(added)) {
+  for (const column of Object.keys(rest).filter((name) => !columns.includes(name))) {
+    const value = ADDED_COLUMNS[table]?.[column] ?? null;
     expect(rest[column], `${table}.${column} of an upgraded row`).toEqual(value);
     delete rest[column];
   }

@@ -5,14 +5,18 @@ import type { BotParts, Feature, Job } from '../feature.js';
 import { ChartRenderer, type ChartDrawer } from './chart-renderer.js';
 import { removeLeftExports } from './export-leftovers.js';
 import { RecordWriter } from './record-writer.js';
+import type { EvidenceRecord } from './store/case-evidence.js';
 import type { CommunityRecord } from './store/community-record.js';
 import type { RecordExport } from './store/record-export.js';
 import { recordModule } from './store/record-module.js';
 import type { RecordQueries } from './store/record-queries.js';
 
-/** What /record, /case, /staff, /leaderboard and /export are given. */
+/** What /record, /case (its lookups and evidence packs), /staff, /leaderboard and /export are given. */
 export interface RecordDeps {
-  community: RecordQueries & RecordExport & Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
+  community: RecordQueries &
+    RecordExport &
+    EvidenceRecord &
+    Pick<CommunityRecord, 'settingsOf' | 'setRetentionDays' | 'setStaffRole'>;
   /** Draws /staff stats' and /leaderboard's chart images, in a process of its own. */
   charts: ChartDrawer;
   /** Where a lookup about one person writes its line (who looked whom up), before its answer. */

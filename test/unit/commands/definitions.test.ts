@@ -42,7 +42,7 @@ describe('command definitions', () => {
     ]);
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role', 'mine', 'forget']);
-    expect(subcommands('case')).toEqual(['lookup']);
+    expect(subcommands('case')).toEqual(['lookup', 'evidence']);
     expect(subcommands('staff')).toEqual([
       'stats',
       'response',

@@ -22,6 +22,7 @@ describe('the record update a delivery carries', () => {
       moderatorName: created.moderator.name,
       reason: created.reason,
       createdAt: created.createdAt,
+      evidence: JSON.stringify(created.evidence),
     });
     const ended = SAMPLE_DELIVERIES['shift.ended'].data.shift;
     expect(recordUpdateOf(SAMPLE_DELIVERIES['shift.ended'])).toMatchObject({

@@ -7,6 +7,7 @@ import { auditLookup, playerSubject } from '../audit-lookup.js';
 import { CASE_PAGE_BUTTON, readCasePageArgs, renderCaseLookup } from '../case-lookup.js';
 import type { RecordDeps } from '../feature.js';
 import { requireRecordReader } from '../record-access.js';
+import { answerCaseEvidence } from './case/evidence.js';
 
 /** What /case is given. */
 export type CaseCommandDeps = CommandBasics & RecordDeps;
@@ -15,10 +16,13 @@ export type CaseCommandDeps = CommandBasics & RecordDeps;
 const MAX_CHOICES = 25;
 const MAX_CHOICE = 100;
 const NO_MENTIONS = { parse: [] };
+/** A game server's id as the routing rules take it (/feed set server:). */
+const MAX_SERVER = 20;
 
 /**
- * /case lookup player: [page:]: a player's cases in this server's record, newest first, with their totals. Open
- * to everyone in the command list; answered to admins and the staff role (/record staff-role), ephemerally.
+ * /case lookup player: [page:]: a player's cases in this server's record, newest first, with their totals.
+ * /case evidence number: [server:]: one case's evidence pack (case/evidence.ts). Open to everyone in the command
+ * list; answered to admins and the staff role (/record staff-role), ephemerally.
  */
 export const caseCommand: Command<CaseCommandDeps> = {
   data: new SlashCommandBuilder()
@@ -40,9 +44,24 @@ export const caseCommand: Command<CaseCommandDeps> = {
         .addIntegerOption((option) =>
           option.setName('page').setDescription('Which page (10 cases each)').setMinValue(1),
         ),
+    )
+    .addSubcommand((sub) =>
+      sub
+        .setName('evidence')
+        .setDescription('Everything the record knows around a case, with a file that keeps it')
+        .addIntegerOption((option) =>
+          option.setName('number').setDescription("The case's number").setRequired(true).setMinValue(0),
+        )
+        .addStringOption((option) =>
+          option
+            .setName('server')
+            .setDescription('Its game server (its id), where several have a case of that number')
+            .setMaxLength(MAX_SERVER),
+        ),
     ),
 
   async execute(interaction, ctx) {
+    if (interaction.options.getSubcommand(true) === 'evidence') return answerCaseEvidence(interaction, ctx);
     const guildId = await requireRecordReader(interaction, ctx.community);
     const typed = interaction.options.getString('player', true).trim();
     const player = await ctx.community.findPlayer(guildId, typed);

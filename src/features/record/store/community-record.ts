@@ -1,3 +1,4 @@
+import type { EvidenceRecord } from './case-evidence.js';
 import type { RecordExport } from './record-export.js';
 import type { RecordQueries } from './record-queries.js';
 import type { SessionRecord } from './session-facts.js';
@@ -74,7 +75,7 @@ export interface RecordedPlayer {
  * {@link CommunityRecord.recordPending} reads and merges them later, off the intake's path. Merging the same
  * delivery twice changes nothing, so a writer stopped half way loses nothing and doubles nothing.
  */
-export interface CommunityRecord extends RecordQueries, RecordExport, SessionRecord {
+export interface CommunityRecord extends RecordQueries, RecordExport, SessionRecord, EvidenceRecord {
   /**
    * Merges what up to `limit` unrecorded deliveries tell, oldest first, then marks them recorded; returns how
    * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest. One

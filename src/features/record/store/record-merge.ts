@@ -18,7 +18,7 @@ export function mergeWrites(
     case 'case': {
       const row = [guildId, server, update.number, update.at, update.type, update.targetId, update.targetName];
       const rest = [update.moderatorId, update.moderatorName, update.reason, update.createdAt, update.voidedAt];
-      const writes = [{ sql: s.mergeCase, params: nulls([...row, ...rest, update.voidedBy]) }];
+      const writes = [{ sql: s.mergeCase, params: nulls([...row, ...rest, update.voidedBy, update.evidence]) }];
       if (update.targetId !== undefined && update.targetName !== undefined) {
         const player = [guildId, update.targetId, update.targetName, nameKeyOf(update.targetName), update.at];
         writes.push({ sql: s.mergePlayer, params: player });

@@ -20,7 +20,7 @@ const RETENTION_MS = `COALESCE(record_guild.retention_days, ${DEFAULT_RECORD_RET
 const DEFAULT_RETENTION_MS = `CAST(${DEFAULT_RECORD_RETENTION_DAYS * 86_400_000} AS BIGINT)`;
 
 /** What both case events tell: case.created's word stands; a case.voided only fills what is not known yet. */
-const CASE_TOLD = ['type', 'target_id', 'target_name', 'moderator_id', 'moderator_name', 'reason'];
+const CASE_TOLD = ['type', 'target_id', 'target_name', 'moderator_id', 'moderator_name', 'reason', 'evidence'];
 
 function createdFirst(column: string): string {
   return `${column} = CASE WHEN excluded.created_at IS NOT NULL THEN COALESCE(excluded.${column}, record_case.${column})
@@ -77,8 +77,8 @@ export function recordStatements(d: SqlDialect) {
     ),
     mergeCase: d.sql(
       `INSERT INTO record_case (guild_id, server, number, at, type, target_id, target_name, moderator_id,
-                                moderator_name, reason, created_at, voided_at, voided_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                moderator_name, reason, created_at, voided_at, voided_by, evidence)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (guild_id, server, number) DO UPDATE SET
          at = CASE WHEN excluded.created_at IS NOT NULL THEN excluded.created_at ELSE record_case.at END,
          ${CASE_TOLD.map(createdFirst).join(',\n         ')},

@@ -1,8 +1,11 @@
 import { wallDate } from '../../../base/time-zone.js';
 import type { SqlDialect } from '../../../store/sql-dialect.js';
 import type { SqlRunner } from '../../../store/sql-runner.js';
+import type { EvidenceLookup, EvidenceRecord } from './case-evidence.js';
 import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-record.js';
+import { evidenceStatements } from './evidence-statements.js';
 import { memberMonthStatements } from './member-month-statements.js';
+import { readCaseEvidence } from './read-case-evidence.js';
 import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
@@ -34,7 +37,7 @@ import { sessionStatements } from './session-statements.js';
  * statements, run by the engine's {@link SqlRunner}. The record's writing, retention and copy build on it
  * (sql-community-record.ts).
  */
-export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRecord {
+export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRecord, EvidenceRecord {
   protected readonly sql: RecordStatements;
 
   constructor(
@@ -156,6 +159,13 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   ): Promise<SessionFacts | undefined> {
     this.sessionSql ??= sessionStatements(this.d);
     return readSessionFacts(this.runner, this.sessionSql, { guildId, server, sessionId }, until, limit);
+  }
+
+  private evidenceSql?: ReturnType<typeof evidenceStatements>;
+
+  caseEvidence(guildId: string, number: number, server?: string): Promise<EvidenceLookup> {
+    this.evidenceSql ??= evidenceStatements(this.d);
+    return readCaseEvidence(this.runner, { evidence: this.evidenceSql, record: this.sql }, { guildId, number, server });
   }
 
   private chartSql?: ReturnType<typeof recordChartStatements>;

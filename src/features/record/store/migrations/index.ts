@@ -5,6 +5,7 @@ import { openShiftsIndex } from './0003-open-shifts-index.js';
 import { runningSessionsIndex } from './0004-running-sessions-index.js';
 import { modcallCards } from './0005-modcall-cards.js';
 import { memberHistoryIndexes } from './0006-member-history-indexes.js';
+import { caseEvidence } from './0007-case-evidence.js';
 
 /** The community record's schema, step by step, in order; a new step goes at the end. */
 export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
@@ -14,4 +15,5 @@ export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
   runningSessionsIndex,
   modcallCards,
   memberHistoryIndexes,
+  caseEvidence,
 ];
