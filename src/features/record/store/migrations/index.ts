@@ -4,6 +4,7 @@ import { sweepDue } from './0002-sweep-due.js';
 import { openShiftsIndex } from './0003-open-shifts-index.js';
 import { runningSessionsIndex } from './0004-running-sessions-index.js';
 import { modcallCards } from './0005-modcall-cards.js';
+import { staffIndexes } from './0006-staff-indexes.js';
 
 /** The community record's schema, step by step, in order; a new step goes at the end. */
 export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
@@ -12,4 +13,5 @@ export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
   openShiftsIndex,
   runningSessionsIndex,
   modcallCards,
+  staffIndexes,
 ];
