@@ -12,6 +12,9 @@ import { createAuditFeature } from './audit/feature.js';
 import { auditModule } from './audit/store/audit-module.js';
 import { cardsInteractions } from './cards/commands/index.js';
 import { createCardsFeature, type EscalationTimings } from './cards/feature.js';
+import { conductInteractions } from './conduct/commands/index.js';
+import { createConductFeature, type ConductTimings } from './conduct/feature.js';
+import { conductModule } from './conduct/store/conduct-module.js';
 import { digestInteractions } from './digest/commands/index.js';
 import { createDigestFeature, type DigestTimings } from './digest/feature.js';
 import { digestModule } from './digest/store/digest-module.js';
@@ -36,7 +39,13 @@ import { createWebhooksFeature } from './webhooks/feature.js';
  * below: the composition root opens the store with them (`openStore`), which applies their migrations after the
  * kernel's in this order, forgets a guild in each and copies each in migrate-store.
  */
-export const STORE_MODULES: readonly StoreModule[] = [auditModule, recordModule, dutyModule, digestModule];
+export const STORE_MODULES: readonly StoreModule[] = [
+  auditModule,
+  recordModule,
+  dutyModule,
+  digestModule,
+  conductModule,
+];
 
 /** The features' own timings: tests and the demo shorten them. */
 export interface FeatureTimings {
@@ -47,6 +56,7 @@ export interface FeatureTimings {
   digest?: DigestTimings;
   duty?: DutyTimings;
   threads?: ThreadTimings;
+  conduct?: ConductTimings;
 }
 
 /**
@@ -69,6 +79,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     { sessionCardOf: (guildId, server, sessionId) => cards.sessionCardOf(guildId, server, sessionId) },
     timings.threads,
   );
+  const conduct = createConductFeature(parts, timings.conduct);
   const record = createRecordFeature(parts, timings.record, {
     // Who is on shift changed: the duty board, role and coverage guard follow the record as its writer merges.
     onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
@@ -76,6 +87,8 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     onSessionsChanged: (guildIds) => duty.sessionsChanged(guildIds),
     // Anything merged: the session threads' logs follow the record.
     onRecordChanged: (guildIds) => threads.recordChanged(guildIds),
+    // The cases and shifts merged are noted for the conduct guard in the merges' own transaction.
+    withMerges: conduct.withMerges,
   });
   const cards = createCardsFeature(parts, timings.escalation, {
     // A session's card is where its thread starts.
@@ -102,6 +115,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
       onPostOutcome: (guildId, refused) => void health.monitor.noteDigest(guildId, refused),
     }),
+    conduct,
   };
 }
 
@@ -125,6 +139,7 @@ export const FEATURE_INTERACTIONS: { [Name in keyof Features]: Interactions<Comm
     cards: cardsInteractions,
     routing: {},
     threads: {},
+    conduct: conductInteractions,
   };
 
 /** Every feature's slash commands, in the features' order: their definitions are what deploy-commands registers. */
