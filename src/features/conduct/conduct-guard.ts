@@ -64,7 +64,10 @@ export class ConductGuard implements Job {
     await this.repeating.stop();
   }
 
-  /** Judges what is due, a batch at a time, until none is; how many items were judged (tests call it). */
+  /**
+   * Judges what is due, a batch at a time, until none is (those that failed wait for their next try); how many items
+   * were judged (tests call it).
+   */
   async judgeDue(): Promise<number> {
     const { conduct, clock } = this.deps;
     const batch = this.deps.batch ?? DEFAULT_BATCH;
@@ -85,8 +88,9 @@ export class ConductGuard implements Job {
         }
       }
       judged += judgedNow;
-      // A full batch that all failed (the store down) is left to the next pass.
-      if (items.length < batch || judgedNow === 0) break;
+      // Until none is due: a shift judged makes its cases due, judged in the same pass. A batch that all failed
+      // (the store down) is left to the next pass.
+      if (items.length === 0 || judgedNow === 0) break;
     }
     if (changed) this.deps.onFindings?.();
     return judged;
