@@ -11,6 +11,7 @@ import { intakeAck } from './intake-ack.js';
 import { intakeGroup } from './intake.js';
 import { Figures, log } from './lib/report.js';
 import { liveGroup } from './live.js';
+import { oversightGroup } from './oversight.js';
 import { recordChartGroup } from './record-chart.js';
 import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
@@ -38,6 +39,7 @@ const GROUPS: readonly BenchGroup[] = [
   recordExportGroup,
   recordChartGroup,
   liveGroup,
+  oversightGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

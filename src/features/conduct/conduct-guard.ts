@@ -14,7 +14,7 @@ import type { Hit } from './hits.js';
 import { judgeCase, type Judgement } from './judge-case.js';
 import { planFindings } from './plan-findings.js';
 import { groupGapMs, type ConductRules, type RuleName } from './rules.js';
-import type { ConductSettings, ConductStore, DueItem, PlannedFindings } from './store/conduct-store.js';
+import type { ConductSettings, ConductStore, DueItem, JudgedItem, PlannedFindings } from './store/conduct-store.js';
 
 /** How often the guard looks for what the record's writer merged (an alert follows a case by about this). */
 const DEFAULT_EVERY_MS = 2_000;
@@ -66,7 +66,9 @@ export class ConductGuard implements Job {
 
   /**
    * Judges what is due, a batch at a time, until none is (those that failed wait for their next try); how many items
-   * were judged (tests call it).
+   * were judged (tests call it). A batch's judgements are written in one transaction (one commit, not one an item);
+   * a judgement that would read the findings of a rule and subject an earlier one of the batch changed writes those
+   * first, so each reads what the ones before it found.
    */
   async judgeDue(): Promise<number> {
     const { conduct, clock } = this.deps;
@@ -76,17 +78,17 @@ export class ConductGuard implements Job {
     for (;;) {
       const items = await conduct.dueItems(clock(), batch);
       const settings = new Map<string, Promise<ConductSettings>>();
-      let judgedNow = 0;
+      const pending = new PendingJudgements(conduct, clock, (item, error) => this.backOff(item, error));
       for (const item of items) {
         if (!settings.has(item.guildId)) settings.set(item.guildId, conduct.settingsOf(item.guildId));
         try {
           const guild = await (settings.get(item.guildId) as Promise<ConductSettings>);
-          changed = (await this.judgeItem(item, guild)) || changed;
-          judgedNow += 1;
+          changed = (await this.judgeItem(item, guild, pending)) || changed;
         } catch (error) {
           await this.backOff(item, error);
         }
       }
+      const judgedNow = await pending.flush();
       judged += judgedNow;
       // Until none is due: a shift judged makes its cases due, judged in the same pass. A batch that all failed
       // (the store down) is left to the next pass.
@@ -96,29 +98,35 @@ export class ConductGuard implements Job {
     return judged;
   }
 
-  /** Judges one item and clears it; true if any finding changed. */
-  private async judgeItem(item: DueItem, guild: ConductSettings): Promise<boolean> {
-    const { conduct, moments, clock } = this.deps;
+  /** Judges one item into the batch's pending writes; true if any finding changes. */
+  private async judgeItem(item: DueItem, guild: ConductSettings, pending: PendingJudgements): Promise<boolean> {
+    const { moments } = this.deps;
     // A server with no alerts channel is not watched: what it merged is dropped, not judged.
     if (guild.channelId === null) {
-      await conduct.judged(item, [], clock());
+      pending.add({ item, plans: [], alsoDue: [] }, []);
       return false;
     }
     if (item.kind === 'shift') {
       const shift = { server: item.server, shiftId: item.number };
       const cases = await casesOfShift(moments, item.guildId, shift, guild.rules, SHIFT_NEVER_ENDED_AFTER_MS);
-      const due = cases.map((key) => ({ guildId: item.guildId, kind: 'case' as const, ...key }));
-      await conduct.judged(item, [], clock(), due);
+      const alsoDue = cases.map((key) => ({ guildId: item.guildId, kind: 'case' as const, ...key }));
+      pending.add({ item, plans: [], alsoDue }, []);
       return false;
     }
     const key = { server: item.server, number: item.number };
     const judgements = await judgeCase(moments, item.guildId, key, guild.rules, SHIFT_NEVER_ENDED_AFTER_MS);
     const plans: PlannedFindings[] = [];
+    const touched: string[] = [];
     for (const judgement of judgements) {
+      const subjectKey = `${item.guildId}|${judgement.rule}|${judgement.subject}`;
+      if (pending.touches(subjectKey)) await pending.flush();
       const plan = await this.plan(item.guildId, judgement, guild.rules);
-      if (plan) plans.push(plan);
+      if (plan) {
+        plans.push(plan);
+        touched.push(subjectKey);
+      }
     }
-    await conduct.judged(item, plans, clock());
+    pending.add({ item, plans, alsoDue: [] }, touched);
     return plans.length > 0;
   }
 
@@ -155,4 +163,51 @@ export class ConductGuard implements Job {
 export function findingId(guildId: string, rule: RuleName, subject: string, first: Hit, attempt: number): string {
   const text = [guildId, rule, subject, first.server, String(first.number), String(attempt)].join('\u0000');
   return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
+/**
+ * A batch's judgements not written yet: written together by {@link flush}, or, when that transaction fails, each on
+ * its own, so one bad item is set to wait while the rest are written.
+ */
+class PendingJudgements {
+  private entries: JudgedItem[] = [];
+  private readonly subjects = new Set<string>();
+  private written = 0;
+
+  constructor(
+    private readonly conduct: Pick<ConductStore, 'judged' | 'judgedMany'>,
+    private readonly clock: Clock,
+    private readonly backOff: (item: DueItem, error: unknown) => Promise<void>,
+  ) {}
+
+  add(entry: JudgedItem, subjects: readonly string[]): void {
+    this.entries.push(entry);
+    for (const subject of subjects) this.subjects.add(subject);
+  }
+
+  touches(subject: string): boolean {
+    return this.subjects.has(subject);
+  }
+
+  /** Writes what is pending; how many items were judged in all so far. */
+  async flush(): Promise<number> {
+    const entries = this.entries;
+    this.entries = [];
+    this.subjects.clear();
+    if (entries.length === 0) return this.written;
+    try {
+      await this.conduct.judgedMany(entries, this.clock());
+      this.written += entries.length;
+    } catch {
+      for (const { item, plans, alsoDue } of entries) {
+        try {
+          await this.conduct.judged(item, plans, this.clock(), alsoDue);
+          this.written += 1;
+        } catch (error) {
+          await this.backOff(item, error);
+        }
+      }
+    }
+    return this.written;
+  }
 }

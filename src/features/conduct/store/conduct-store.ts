@@ -64,6 +64,13 @@ export interface PlannedFindings {
   plan: FindingsPlan;
 }
 
+/** One item's judgement, as {@link ConductStore.judgedMany} writes it. */
+export interface JudgedItem {
+  item: DueItem;
+  plans: readonly PlannedFindings[];
+  alsoDue: ReadonlyArray<Pick<DueItem, 'guildId' | 'kind' | 'server' | 'number'>>;
+}
+
 /**
  * The conduct guard's store: each guild's settings, what is due for judging (written in the record's merges), the
  * findings and their alerts. Every change of a finding counts up its version; the alerts' sync brings the message
@@ -93,6 +100,8 @@ export interface ConductStore {
     now: number,
     alsoDue?: ReadonlyArray<Pick<DueItem, 'guildId' | 'kind' | 'server' | 'number'>>,
   ): Promise<void>;
+  /** Several items' {@link judged} in one transaction (their plans touch no rule and subject twice). */
+  judgedMany(entries: readonly JudgedItem[], now: number): Promise<void>;
   /** The item's judgement failed: tried again at `tryAt`. */
   backOffDue(item: DueItem, tryAt: number): Promise<void>;
 

@@ -10,6 +10,7 @@ import type {
   Finding,
   FindingMessage,
   FindingState,
+  JudgedItem,
   PlannedFindings,
 } from './conduct-store.js';
 
@@ -202,10 +203,18 @@ export class SqlConductStore implements ConductStore {
     now: number,
     alsoDue: ReadonlyArray<Pick<DueItem, 'guildId' | 'kind' | 'server' | 'number'>> = [],
   ): Promise<void> {
+    await this.runner.write(this.judgedWrites({ item, plans, alsoDue }, now));
+  }
+
+  async judgedMany(entries: readonly JudgedItem[], now: number): Promise<void> {
+    if (entries.length > 0) await this.runner.write(entries.flatMap((entry) => this.judgedWrites(entry, now)));
+  }
+
+  private judgedWrites({ item, plans, alsoDue }: JudgedItem, now: number): SqlWrite[] {
     const writes: SqlWrite[] = plans.flatMap((planned) => this.planWrites(planned, now));
     writes.push(...this.noteDueWrites(alsoDue, now));
     writes.push({ sql: this.sql.clearDue, params: [item.guildId, item.kind, item.server, item.number, item.noted] });
-    await this.runner.write(writes);
+    return writes;
   }
 
   private planWrites({ guildId, rule, subject, plan }: PlannedFindings, now: number): SqlWrite[] {
