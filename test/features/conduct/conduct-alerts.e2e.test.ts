@@ -95,4 +95,38 @@ describe('the conduct guard', () => {
     expect(clicks.map(({ result }) => result)).toEqual(['done', 'refused', 'refused']);
     expect(clicks.slice(0, 2).map(({ userId }) => userId)).toEqual([overseer, moderator]);
   }, 60_000);
+
+  it('sets a rule with its burst, refuses a count on a rule that has none, and shows what is set', async () => {
+    const set = await h.run('conduct', 'set', [
+      commandOption.string('rule', 'bans'),
+      commandOption.boolean('on', true),
+      commandOption.integer('count', 4),
+      commandOption.integer('minutes', 5),
+    ]);
+    expect(set.text).toBe(
+      'Saved: `bans` (on): 4 bans or kicks by one moderator within 5 min. It applies to what staff do from now on.',
+    );
+    const refused = await h.run('conduct', 'set', [
+      commandOption.string('rule', 'off-shift'),
+      commandOption.boolean('on', false),
+      commandOption.integer('count', 3),
+    ]);
+    expect(refused.text).toBe('`off-shift` has no count or minutes (only bans and voids do). Nothing was saved.');
+    await h.run('conduct', 'set', [commandOption.string('rule', 'sole-staff'), commandOption.boolean('on', true)]);
+    const shown = await h.run('conduct', 'show');
+    expect(shown.ephemeral).toBe(true);
+    expect(shown.text.split('\n')).toEqual([
+      'Alerts: off (choose a channel with /conduct channel).',
+      'Answered by: members with Manage Server',
+      '',
+      '• `off-shift` (on): a case by a moderator not on shift at that minute, where the server uses shifts',
+      '• `bans` (on): 4 bans or kicks by one moderator within 5 min',
+      '• `voids` (on): 5 cases voided by one member within 10 min',
+      '• `staff-target` (on): a case against a member who has clocked in as staff',
+      '• `sole-staff` (on): a ban while its moderator was the only staff on shift',
+    ]);
+    // A member without Manage Server is refused every subcommand.
+    const member = await h.run('conduct', 'show', [], 'member');
+    expect(member.text).toMatch(/Manage Server/);
+  }, 60_000);
 });
