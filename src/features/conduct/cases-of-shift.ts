@@ -18,8 +18,8 @@ export interface CaseKey {
  * member's cases while it may have covered them (off shift, the only staff on shift), every ban then (the only
  * staff on shift), the cases against its Roblox id since it clocked in (a case against staff), and, when it is the
  * first shift of a month, the cases of the time it starts the server's use of shifts for. Each read goes by an
- * index over hours, a player's cases, or (rarely) a month of cases a page at a time; `more` says a page was full
- * (the shift stays due and the rest is judged on its next turn).
+ * index over hours, a player's cases, or (rarely: a server taking shifts up after a month without) a month of cases,
+ * of which the first {@link IN_USE_PAGE} are judged again.
  */
 export async function casesOfShift(
   moments: StaffMoments,
@@ -39,8 +39,12 @@ export async function casesOfShift(
     add(await moments.casesBy(guildId, found.memberId, covered));
   }
   if (rules['sole-staff'].on) add(await moments.casesMadeIn(guildId, covered, IN_USE_PAGE, undefined, 'ban'));
+  // Only the Roblox id's first clock-in changes since when it is staff: a later shift of it changes no case.
   if (found.robloxId !== null && rules['staff-target'].on) {
-    add(await moments.casesAgainst(guildId, found.robloxId, { from: found.at, to: found.at + STAFF_TARGET_SPAN_MS }));
+    const first = await moments.firstClockIn(guildId, found.robloxId);
+    if (first === found.at) {
+      add(await moments.casesAgainst(guildId, found.robloxId, { from: found.at, to: found.at + STAFF_TARGET_SPAN_MS }));
+    }
   }
   if (rules['off-shift'].on) {
     // The cases this shift alone makes "in a server that uses shifts": after the previous start's month ran out,
