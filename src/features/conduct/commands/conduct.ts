@@ -1,5 +1,4 @@
 import {
-  ChannelType,
   InteractionContextType,
   PermissionFlagsBits,
   SlashCommandBuilder,
@@ -8,7 +7,7 @@ import {
 
 import { UserFacingError } from '../../../base/errors.js';
 import type { Command, CommandBasics } from '../../../discord/command.js';
-import { readFeedChannel, requirePostableChannel } from '../../../discord/feed-channel.js';
+import { FEED_CHANNEL_TYPES, readFeedChannel, requirePostableChannel } from '../../../discord/feed-channel.js';
 import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import type { ConductDeps } from '../feature.js';
@@ -42,7 +41,7 @@ export const conductCommand: Command<ConductCommandDeps> = {
           option
             .setName('channel')
             .setDescription('A channel only the chosen role (and admins) can see')
-            .addChannelTypes(ChannelType.GuildText),
+            .addChannelTypes(...FEED_CHANNEL_TYPES),
         ),
     )
     .addSubcommand((sub) =>
