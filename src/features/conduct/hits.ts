@@ -1,15 +1,6 @@
-/**
- * A case a rule found: its key in the community record (game server and number) and the moment the rule judged
- * (when it was made, or voided for the `voids` burst).
- */
-export interface Hit {
-  server: string;
-  number: number;
-  at: number;
-  /** What the alert shows of the case, as the record had it when judged (absent: not known yet). */
-  type?: string;
-  targetName?: string;
-}
+import type { Hit } from './store/conduct-store.js';
+
+export type { Hit } from './store/conduct-store.js';
 
 /** A hit's case, as one string: what tells two hits of one finding apart. */
 export function hitKey(hit: Pick<Hit, 'server' | 'number'>): string {

@@ -1,4 +1,7 @@
 import { byTime, chainHits, hitKey, type Hit } from './hits.js';
+import type { FindingsPlan } from './store/conduct-store.js';
+
+export type { FindingsPlan } from './store/conduct-store.js';
 
 /** A finding of one rule and subject as stored: its id, when it was found, and its cases. */
 export interface StoredFinding {
@@ -12,16 +15,6 @@ export interface StoredFinding {
  * (those a rule judges one by one). Stored hits in it that the judgement did not find again are dropped.
  */
 export type Scope = { from: number; to: number } | { keys: ReadonlySet<string> };
-
-/** The changes a judgement makes to a rule's and subject's findings. */
-export interface FindingsPlan {
-  /** Findings whose cases changed (or that are new), with all their cases now. */
-  changed: Array<{ id: string; isNew: boolean; hits: Hit[] }>;
-  /** Findings whose cases joined another's (a late case between them): `into` holds them now. */
-  merged: Array<{ id: string; into: string }>;
-  /** Findings left with no case (a late shift showed the moderator was on shift after all). */
-  withdrawn: string[];
-}
 
 /**
  * The findings of one rule and subject after a judgement: the stored ones near the scope (every finding within

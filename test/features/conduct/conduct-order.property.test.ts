@@ -41,7 +41,7 @@ const TARGETS = [
   ...PLAYERS,
   ...STAFF.slice(0, 2).map((member) => ({ robloxId: `7${member.id.slice(-2)}`, name: member.name })),
 ];
-const RUNS = { SQLite: 80, PostgreSQL: 20 } as const;
+const RUNS = { SQLite: 150, PostgreSQL: 25 } as const;
 
 const moment = fc.integer({ min: 0, max: SPAN_MINUTES }).map((minute) => FROM + minute * MINUTE);
 

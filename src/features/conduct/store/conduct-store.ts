@@ -1,7 +1,28 @@
 import type { SqlWrite } from '../../../store/sql-runner.js';
-import type { Hit } from '../hits.js';
-import type { FindingsPlan } from '../plan-findings.js';
-import type { ConductRules, RuleName } from '../rules.js';
+import type { ConductRules, RuleName } from './rule-settings.js';
+
+/**
+ * A case a rule found: its key in the community record (game server and number) and the moment the rule judged
+ * (when it was made, or voided for the `voids` burst).
+ */
+export interface Hit {
+  server: string;
+  number: number;
+  at: number;
+  /** What the alert shows of the case, as the record had it when judged (absent: not known yet). */
+  type?: string;
+  targetName?: string;
+}
+
+/** The changes a judgement makes to a rule's and subject's findings. */
+export interface FindingsPlan {
+  /** Findings whose cases changed (or that are new), with all their cases now. */
+  changed: Array<{ id: string; isNew: boolean; hits: Hit[] }>;
+  /** Findings whose cases joined another's (a late case between them): `into` holds them now. */
+  merged: Array<{ id: string; into: string }>;
+  /** Findings left with no case (a late shift showed the moderator was on shift after all). */
+  withdrawn: string[];
+}
 
 /** A guild's /conduct choices: where alerts go, who sees and answers them, and its rules. */
 export interface ConductSettings {

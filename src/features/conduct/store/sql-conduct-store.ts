@@ -1,8 +1,6 @@
 import type { SqlDialect } from '../../../store/sql-dialect.js';
 import type { SqlRunner, SqlWrite } from '../../../store/sql-runner.js';
 import { columns, type RowOf } from '../../../store/table-columns.js';
-import type { Hit } from '../hits.js';
-import { DEFAULT_RULES, RULE_NAMES, type ConductRules, type RuleName, type RuleSetting } from '../rules.js';
 import type {
   ConductSettings,
   ConductStore,
@@ -10,9 +8,11 @@ import type {
   Finding,
   FindingMessage,
   FindingState,
+  Hit,
   JudgedItem,
   PlannedFindings,
 } from './conduct-store.js';
+import { DEFAULT_RULES, RULE_NAMES, type ConductRules, type RuleName, type RuleSetting } from './rule-settings.js';
 
 const GUILD = columns('conduct_guild', 'guild_id', 'channel_id', 'role_id', 'rules');
 const DUE = columns('conduct_due', 'guild_id', 'kind', 'server', 'number', 'noted', 'failures');

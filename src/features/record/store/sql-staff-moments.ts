@@ -92,7 +92,7 @@ function momentStatements(d: SqlDialect) {
       .select(SHIFT)
       .from('record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ? ORDER BY at, server, shift_id'),
     startBefore: d.sql<{ at: number }, unknown[]>(
-      `SELECT at FROM record_shift WHERE guild_id = ? AND at <= ? AND at >= ? AND NOT (server = ? AND shift_id = ?)
+      `SELECT at FROM record_shift WHERE guild_id = ? AND at < ? AND at >= ? AND NOT (server = ? AND shift_id = ?)
        ORDER BY at DESC LIMIT 1`,
     ),
     startAfter: d.sql<{ at: number }, unknown[]>(

@@ -91,7 +91,7 @@ export interface StaffMoments {
   /** The shifts begun in the range (of one member if given), by start. */
   shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]>;
   /**
-   * The latest start at or before `at` of a shift other than `other`, within `spanMs` before it, and the earliest
+   * The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it, and the earliest
    * start after `at` within `spanMs` after it; null where there is none.
    */
   shiftStartsAround(
