@@ -10,6 +10,8 @@ import type { StoreModule } from '../store/store-module.js';
 import { auditDefinition } from './audit/definition.js';
 import { cardsDefinition } from './cards/definition.js';
 import type { EscalationTimings } from './cards/feature.js';
+import { conductDefinition } from './conduct/definition.js';
+import type { ConductTimings } from './conduct/feature.js';
 import { digestDefinition } from './digest/definition.js';
 import type { DigestTimings } from './digest/feature.js';
 import { dutyDefinition } from './duty/definition.js';
@@ -46,6 +48,7 @@ const FEATURES = {
   duty: dutyDefinition,
   threads: threadsDefinition,
   digest: digestDefinition,
+  conduct: conductDefinition,
   replay: replayDefinition,
   staffActions: staffActionsDefinition,
 };
@@ -83,6 +86,7 @@ export interface FeatureTimings {
   digest?: DigestTimings;
   duty?: DutyTimings;
   threads?: ThreadTimings;
+  conduct?: ConductTimings;
 }
 
 /**
@@ -123,6 +127,8 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}): F
         onSessionsChanged: (guildIds) => the('duty').sessionsChanged(guildIds),
         // Anything merged: the session threads' logs follow the record.
         onRecordChanged: (guildIds) => the('threads').recordChanged(guildIds),
+        // The cases and shifts merged are noted for the conduct guard in the merges' own transaction.
+        withMerges: (merged) => the('conduct').withMerges(merged),
       },
     }),
     duty: () => ({
@@ -149,6 +155,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}): F
       listeners: { onPostOutcome: (guildId, refused) => void the('health').monitor.noteDigest(guildId, refused) },
     }),
     // Discipline and promotions; a feature with a timeline of its own (leave) hands its source here.
+    conduct: () => ({ timings: timings.conduct }),
     staffActions: () => ({ timeline: [] }),
   };
   const needsOf = (name: Name): unknown => (name in wiring ? wiring[name as keyof Wiring]() : undefined);

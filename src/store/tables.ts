@@ -36,6 +36,49 @@ export interface ChannelStateTable {
   broken_since: number | null;
 }
 
+/** A row of `conduct_due`. */
+export interface ConductDueTable {
+  guild_id: string;
+  kind: string;
+  server: string;
+  number: number;
+  noted: number;
+  failures: number;
+  try_at: number;
+}
+
+/** A row of `conduct_finding`. */
+export interface ConductFindingTable {
+  guild_id: string;
+  id: string;
+  rule: string;
+  subject: string;
+  opened_at: number;
+  first_at: number;
+  last_at: number;
+  hits: string;
+  state: string;
+  merged_into: string | null;
+  acted_by: string | null;
+  acted_at: number | null;
+  version: number;
+  synced_version: number;
+  sync_try_at: number;
+  sync_failures: number;
+  channel_id: string | null;
+  message_id: string | null;
+  nonce: string | null;
+  written_at: number | null;
+}
+
+/** A row of `conduct_guild`. */
+export interface ConductGuildTable {
+  guild_id: string;
+  channel_id: string | null;
+  role_id: string | null;
+  rules: string;
+}
+
 /** A row of `delivery`. */
 export interface DeliveryTable<E extends Engine = Engine> {
   seq: number;
@@ -327,6 +370,9 @@ export interface WrittenMessageTable {
 export interface Tables<E extends Engine = Engine> {
   audit: AuditTable;
   channel_state: ChannelStateTable;
+  conduct_due: ConductDueTable;
+  conduct_finding: ConductFindingTable;
+  conduct_guild: ConductGuildTable;
   delivery: DeliveryTable<E>;
   digest_post: DigestPostTable;
   digest_schedule: DigestScheduleTable;

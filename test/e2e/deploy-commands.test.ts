@@ -22,6 +22,7 @@ const NAMES = [
   'duty',
   'quota',
   'digest',
+  'conduct',
   'feed',
   'status',
   'staff',
@@ -75,7 +76,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /leaderboard, /export, /duty, /quota, /digest, /feed, /status, /staff\n` +
+      `Registered 17 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /leaderboard, /export, /duty, /quota, /digest, /conduct, /feed, /status, /staff\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

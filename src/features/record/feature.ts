@@ -8,6 +8,7 @@ import { RecordWriter } from './record-writer.js';
 import type { EvidenceRecord } from './store/case-evidence.js';
 import type { CommunityRecord } from './store/community-record.js';
 import type { RecordExport } from './store/record-export.js';
+import type { WritesWithMerges } from './store/record-merge.js';
 import { recordModule } from './store/record-module.js';
 import type { RecordQueries } from './store/record-queries.js';
 
@@ -41,6 +42,8 @@ export interface RecordListeners {
   onSessionsChanged?: (guildIds: readonly string[]) => void;
   /** The guilds for which the writer just merged anything. */
   onRecordChanged?: (guildIds: readonly string[]) => void;
+  /** What other features write in each slice's merges' transaction (the conduct guard's due cases and shifts). */
+  withMerges?: WritesWithMerges;
 }
 
 /**
@@ -61,6 +64,7 @@ export function createRecordFeature(
     onShiftsChanged: listeners.onShiftsChanged,
     onSessionsChanged: listeners.onSessionsChanged,
     onRecordChanged: listeners.onRecordChanged,
+    withMerges: listeners.withMerges,
   });
   const charts = new ChartRenderer({ timers: parts.timers, logger: parts.logger, idleMs: timings.chartIdleMs });
   // What a process killed while it sent an export left in the temporary folder goes at start, then hourly.

@@ -3,6 +3,7 @@ import type { CommunityRecord } from './store/community-record.js';
 import { recordModule } from './store/record-module.js';
 import type { RecordQueries } from './store/record-queries.js';
 import type { SessionRecord } from './store/session-facts.js';
+import type { StaffMoments } from './store/staff-moments.js';
 
 /** What other features may use of the community record feature, and its part of the shared /staff. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
@@ -12,6 +13,7 @@ export { describeModcallCounts, formatHours, formatWait, LEADERBOARD_SHOWN, perc
 export { dayLabel } from './hours-per-day.js';
 export { MAX_RECORD_RETENTION_DAYS, type CaseTypeCount, type ModcallHandling } from './store/community-record.js';
 export { EXPORT_KINDS, type ExportKind, type RecordExport } from './store/record-export.js';
+export type { MergedUpdate, WritesWithMerges } from './store/record-merge.js';
 export type {
   Board,
   EarlierCases,
@@ -26,6 +28,7 @@ export type {
   TimeRange,
 } from './store/record-queries.js';
 export type { SessionFacts, SessionRecord, SessionShift } from './store/session-facts.js';
+export type { CaseMoment, MomentCase, MomentShift, MomentSpans, StaffMoments } from './store/staff-moments.js';
 
 /**
  * The community record as other features read it: its queries (who is on shift, which sessions run, a guild's
@@ -39,4 +42,9 @@ export type RecordView = RecordQueries &
 /** The community record of `store` (opened with the record's store module), as other features read it. */
 export function recordOf(store: Pick<Store, 'of'>): RecordView {
   return store.of(recordModule);
+}
+
+/** The community record of `store` read as of a moment: who was on shift at a case's minute, and around it. */
+export function staffMomentsOf(store: Pick<Store, 'of'>): StaffMoments {
+  return store.of(recordModule).moments;
 }

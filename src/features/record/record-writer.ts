@@ -4,6 +4,7 @@ import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { Job } from '../feature.js';
 import type { CommunityRecord, RecordingPass } from './store/community-record.js';
+import type { WritesWithMerges } from './store/record-merge.js';
 
 /** How often the writer looks for updates the intake stored (a lookup lags the feed by about this much). */
 const DEFAULT_WRITE_EVERY_MS = 1_000;
@@ -25,6 +26,8 @@ export interface RecordWriterDeps {
   onSessionsChanged?: ((guildIds: readonly string[]) => void) | undefined;
   /** Told the same way of every guild for which it merged anything (the session threads follow them). */
   onRecordChanged?: ((guildIds: readonly string[]) => void) | undefined;
+  /** What other features write with each slice's merges, in their transaction (the conduct guard's due cases). */
+  withMerges?: WritesWithMerges | undefined;
 }
 
 /**
@@ -59,9 +62,10 @@ export class RecordWriter implements Job {
    * deliveries were recorded (tests call it directly).
    */
   async write(): Promise<number> {
-    let total = this.tell(await this.deps.community.retrySetAside(RECORD_SLICE));
+    const { community, withMerges } = this.deps;
+    let total = this.tell(await community.retrySetAside(RECORD_SLICE, withMerges));
     for (let slice = 0; slice < SLICES_PER_TICK; slice += 1) {
-      const pass = await this.deps.community.recordPending(RECORD_SLICE);
+      const pass = await community.recordPending(RECORD_SLICE, withMerges);
       total += this.tell(pass);
       if (pass.recorded + pass.skipped + pass.setAside + pass.givenUp < RECORD_SLICE) break;
       // Between slices, whatever else waits runs (an acknowledgement, a lane's send).

@@ -7,7 +7,7 @@ import { COMMANDS } from '../../../src/commands/index.js';
 const bodies = COMMANDS.map((command) => command.data.toJSON());
 
 describe('command definitions', () => {
-  it("are the six commands of DESIGN.md, /alerts, /audit, the record's (/export too), /duty and the digest's, with the subcommands they name", () => {
+  it("are the six commands of DESIGN.md, /alerts, /audit, the record's (/export too), /duty, the digest's and /conduct, with the subcommands they name", () => {
     expect(bodies.map((body) => body.name)).toEqual([
       'setup',
       'webhook',
@@ -22,6 +22,7 @@ describe('command definitions', () => {
       'duty',
       'quota',
       'digest',
+      'conduct',
       'feed',
       'status',
       'staff',
@@ -58,6 +59,7 @@ describe('command definitions', () => {
     expect(subcommands('duty')).toEqual(['board', 'role', 'minimum']);
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);
     expect(subcommands('digest')).toEqual(['set', 'off', 'show']);
+    expect(subcommands('conduct')).toEqual(['channel', 'role', 'set', 'show']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -86,9 +88,19 @@ describe('command definitions', () => {
   it('are guild-only, and the feed commands admin-only (Manage Server)', () => {
     for (const body of bodies) expect(body.contexts, body.name).toEqual([InteractionContextType.Guild]);
     for (const body of bodies.filter((candidate) =>
-      ['setup', 'webhook', 'feed', 'alerts', 'status', 'audit', 'export', 'duty', 'quota', 'digest'].includes(
-        candidate.name,
-      ),
+      [
+        'setup',
+        'webhook',
+        'feed',
+        'alerts',
+        'status',
+        'audit',
+        'export',
+        'duty',
+        'quota',
+        'digest',
+        'conduct',
+      ].includes(candidate.name),
     )) {
       expect(body.default_member_permissions, body.name).toBe(String(PermissionFlagsBits.ManageGuild));
     }
@@ -112,8 +124,9 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /feed replay, /alerts set, /app watch, /duty board, /digest set, /staff setup.
-    expect(channelOptions).toHaveLength(8);
+    // /feed set, /feed default, /feed replay, /alerts set, /app watch, /duty board, /digest set, /staff setup,
+    // /conduct channel.
+    expect(channelOptions).toHaveLength(9);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,

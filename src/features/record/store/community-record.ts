@@ -1,5 +1,6 @@
 import type { EvidenceRecord } from './case-evidence.js';
 import type { RecordExport } from './record-export.js';
+import type { WritesWithMerges } from './record-merge.js';
 import type { RecordQueries } from './record-queries.js';
 import type { SessionRecord } from './session-facts.js';
 
@@ -81,13 +82,14 @@ export interface CommunityRecord extends RecordQueries, RecordExport, SessionRec
    * many. One whose body tells nothing usable is marked and counted in `skipped`, so it never stops the rest. One
    * whose merge fails on its own (the rest merge without it) is set aside: left out of the next passes until its
    * next try ({@link retrySetAside}), its body kept. A store that fails as a whole fails the pass, nothing set aside.
+   * `withMerges` adds another feature's statements to the merges' transaction (record-merge.ts).
    */
-  recordPending(limit: number): Promise<RecordingPass>;
+  recordPending(limit: number, withMerges?: WritesWithMerges): Promise<RecordingPass>;
   /**
    * Merges, each on its own, up to `limit` deliveries set aside whose next try is due: one that merges is recorded
    * and no longer set aside; one that fails again waits longer, or is given up once past its retention.
    */
-  retrySetAside(limit: number): Promise<RecordingPass>;
+  retrySetAside(limit: number, withMerges?: WritesWithMerges): Promise<RecordingPass>;
   /**
    * What a modcall's card says of its calls (one card gathers a caller's repeated calls), in any order: that they
    * are one card's (named by the earliest), who claimed and resolved it, when. The card's claim and resolution

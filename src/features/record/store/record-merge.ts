@@ -83,6 +83,20 @@ function nulls(values: unknown[]): unknown[] {
   return values.map((value) => value ?? null);
 }
 
+/** One update a pass merged: its guild and game server ('' for none), and what it told. */
+export interface MergedUpdate {
+  guildId: string;
+  server: string;
+  update: RecordUpdate;
+}
+
+/**
+ * What another feature writes in the same transaction as a pass's merges, given what they merge (the conduct
+ * guard notes the cases and shifts it is to judge): committed with the merges or not at all, so a crash between a
+ * merge and what follows from it loses nothing. It must only build statements (no I/O), and be cheap.
+ */
+export type WritesWithMerges = (merged: readonly MergedUpdate[]) => SqlWrite[];
+
 /** What one pass of the record's writer runs: the merges of what the deliveries tell, then their marks cleared. */
 export interface RecordingPlan {
   /** The deliveries read, all still stored: merged only if so (see planRecording). */
@@ -112,8 +126,10 @@ export function planRecording(
   d: SqlDialect,
   statements: RecordStatements,
   rows: readonly UnrecordedRow[],
+  withMerges?: WritesWithMerges,
 ): RecordingPlan {
   const merges: SqlWrite[] = [];
+  const merged: MergedUpdate[] = [];
   // Each guild's oldest time merged: when it is due for the retention sweep (noteGuild).
   const guilds = new Map<string, number>();
   const shiftGuilds = new Set<string>();
@@ -126,11 +142,13 @@ export function planRecording(
       continue;
     }
     merges.push(...mergeWrites(statements, row.guild_id, row.server ?? '', update));
+    if (withMerges) merged.push({ guildId: row.guild_id, server: row.server ?? '', update });
     guilds.set(row.guild_id, Math.min(update.at, guilds.get(row.guild_id) ?? Infinity));
     if (update.kind === 'shift') shiftGuilds.add(row.guild_id);
     if (update.kind === 'session') sessionGuilds.add(row.guild_id);
   }
   for (const [guildId, oldest] of guilds) merges.push({ sql: statements.noteGuild, params: [guildId, oldest] });
+  if (withMerges && merged.length > 0) merges.push(...withMerges(merged));
   const markRecorded =
     rows.length === 0 ? undefined : { sql: statements.markRecorded, params: [d.list(rows.map((row) => row.seq))] };
   const seqs = rows.map((row) => row.seq);

@@ -13,9 +13,10 @@ import {
   type RecordingPass,
   type RecordSettings,
 } from './community-record.js';
-import { modcallParams, planRecording, type RecordingPlan } from './record-merge.js';
+import { modcallParams, planRecording, type RecordingPlan, type WritesWithMerges } from './record-merge.js';
 import { RECORD_TABLES, type DueGuildRow, type UnrecordedRow } from './record-statements.js';
 import { SqlRecordQueries } from './sql-record-queries.js';
+import { SqlStaffMoments } from './sql-staff-moments.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The record's tables as migrate-store copies them, the guilds' settings first. */
@@ -33,6 +34,8 @@ const SWEEP_LABEL = "the community record's retention sweep";
 export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRecord {
   /** migrate-store: the record's tables as they are. */
   readonly rows: TableCopy;
+  /** The record as of a moment (the conduct guard's reads). */
+  readonly moments: SqlStaffMoments;
 
   constructor(
     d: SqlDialect,
@@ -42,23 +45,24 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
   ) {
     super(d, runner);
     this.rows = new TableCopy(d, runner, RECORD_COPIED);
+    this.moments = new SqlStaffMoments(d, runner);
   }
 
-  async recordPending(limit: number): Promise<RecordingPass> {
+  async recordPending(limit: number, withMerges?: WritesWithMerges): Promise<RecordingPass> {
     const rows = await this.runner.read(this.sql.unrecorded, [limit]);
     try {
-      return await this.applyRecording(planRecording(this.d, this.sql, rows));
+      return await this.applyRecording(planRecording(this.d, this.sql, rows, withMerges));
     } catch (error) {
       if (isStoreUnavailable(error) || rows.length === 0) throw error;
       // One delivery's merge failed the slice's transaction: each goes again on its own, so only that one waits.
       if (rows.length === 1 && rows[0]) return this.setDeliveryAside(rows[0], error);
       const passes: RecordingPass[] = [];
-      for (const row of rows) passes.push(await this.recordAlone(row, false));
+      for (const row of rows) passes.push(await this.recordAlone(row, false, withMerges));
       return sumPasses(passes);
     }
   }
 
-  async retrySetAside(limit: number): Promise<RecordingPass> {
+  async retrySetAside(limit: number, withMerges?: WritesWithMerges): Promise<RecordingPass> {
     const due = await this.setAside.due('record-writer', this.clock(), limit);
     if (due.length === 0) return emptyPass();
     const rows = await this.runner.read(this.sql.unrecordedOf, [this.d.list(due.map(({ item }) => Number(item)))]);
@@ -69,7 +73,8 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
       .map(({ item }) => this.setAside.clearWrite('record-writer', item));
     if (gone.length > 0) await this.runner.write(gone);
     const passes: RecordingPass[] = [];
-    for (const row of [...rows].sort((a, b) => a.seq - b.seq)) passes.push(await this.recordAlone(row, true));
+    for (const row of [...rows].sort((a, b) => a.seq - b.seq))
+      passes.push(await this.recordAlone(row, true, withMerges));
     return sumPasses(passes);
   }
 
@@ -90,10 +95,14 @@ export class SqlCommunityRecord extends SqlRecordQueries implements CommunityRec
   }
 
   /** One delivery merged on its own (one set aside: cleared once recorded); set aside if it fails. */
-  private async recordAlone(row: UnrecordedRow, wasSetAside: boolean): Promise<RecordingPass> {
+  private async recordAlone(
+    row: UnrecordedRow,
+    wasSetAside: boolean,
+    withMerges: WritesWithMerges | undefined,
+  ): Promise<RecordingPass> {
     const clear = wasSetAside ? [this.setAside.clearWrite('record-writer', String(row.seq))] : [];
     try {
-      return await this.applyRecording(planRecording(this.d, this.sql, [row]), clear);
+      return await this.applyRecording(planRecording(this.d, this.sql, [row], withMerges), clear);
     } catch (error) {
       if (isStoreUnavailable(error)) throw error;
       return this.setDeliveryAside(row, error);

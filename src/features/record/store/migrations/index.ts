@@ -6,6 +6,7 @@ import { runningSessionsIndex } from './0004-running-sessions-index.js';
 import { modcallCards } from './0005-modcall-cards.js';
 import { memberHistoryIndexes } from './0006-member-history-indexes.js';
 import { caseEvidence } from './0007-case-evidence.js';
+import { staffIndexes } from './0008-staff-indexes.js';
 
 /** The community record's schema, step by step, in order; a new step goes at the end. */
 export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
@@ -16,4 +17,5 @@ export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
   modcallCards,
   memberHistoryIndexes,
   caseEvidence,
+  staffIndexes,
 ];

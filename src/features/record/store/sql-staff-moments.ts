@@ -1,0 +1,242 @@
+import type { SqlDialect } from '../../../store/sql-dialect.js';
+import type { SqlRunner } from '../../../store/sql-runner.js';
+import { columns, type RowOf } from '../../../store/table-columns.js';
+import type { TimeRange } from './record-queries.js';
+import type { CaseMoment, MomentCase, MomentShift, MomentSpans, StaffMoments } from './staff-moments.js';
+
+const CASE = columns(
+  'record_case',
+  'server',
+  'number',
+  'at',
+  'created_at',
+  'type',
+  'target_id',
+  'target_name',
+  'moderator_id',
+  'moderator_name',
+  'voided_at',
+  'voided_by',
+);
+type CaseRow = RowOf<typeof CASE>;
+const CASE_COLUMNS = CASE.text
+  .split(', ')
+  .map((name) => `c.${name}`)
+  .join(', ');
+
+const SHIFT = columns('record_shift', 'server', 'shift_id', 'at', 'ended_at', 'member_id', 'member_name', 'roblox_id');
+type ShiftRow = RowOf<typeof SHIFT>;
+
+/** A shift of table alias `s` covering the moment `c.at` (`?`: how long a shift covers at most). */
+const COVERS = 's.at >= c.at - ? AND s.at <= c.at AND (s.ended_at IS NULL OR s.ended_at >= c.at)';
+
+interface MomentRow extends CaseRow {
+  on_shift: number;
+  staff_on_shift: number;
+  in_use: number;
+  staff_since: number | null;
+  staff_member: string | null;
+  burst_around: number;
+  voids_around: number;
+}
+
+function momentStatements(d: SqlDialect) {
+  const cases = (where: string) => d.select(CASE).from(`record_case WHERE ${where}`);
+  return {
+    // One statement for the whole moment: the case's key, then its moment's reads, each by its own index.
+    caseMoment: d.sql<MomentRow, unknown[]>(
+      `SELECT ${CASE_COLUMNS},
+         CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id AND s.member_id = c.moderator_id
+                           AND ${COVERS}) THEN 1 ELSE 0 END AS on_shift,
+         (SELECT count(DISTINCT s.member_id) FROM record_shift s WHERE s.guild_id = c.guild_id AND ${COVERS})
+           AS staff_on_shift,
+         CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id AND s.at >= c.at - ?
+                           AND s.at <= c.at) THEN 1 ELSE 0 END AS in_use,
+         (SELECT min(s.at) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id) AS staff_since,
+         (SELECT min(s.member_id) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id)
+           AS staff_member,
+         (SELECT count(*) FROM record_case o WHERE o.guild_id = c.guild_id AND o.moderator_id = c.moderator_id
+            AND o.at >= c.at - ? AND o.at <= c.at + ? AND o.created_at IS NOT NULL AND o.type IN (?, ?)) AS burst_around,
+         (SELECT count(*) FROM record_case o WHERE o.guild_id = c.guild_id AND o.voided_by = c.voided_by
+            AND o.voided_at >= c.voided_at - ? AND o.voided_at <= c.voided_at + ?) AS voids_around
+       FROM record_case c WHERE c.guild_id = ? AND c.server = ? AND c.number = ?`,
+    ),
+    shiftOf: d
+      .select(SHIFT)
+      .from<[string, string, number]>('record_shift WHERE guild_id = ? AND server = ? AND shift_id = ?'),
+    casesBy: cases(
+      'guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL ORDER BY at, server, number',
+    ),
+    burstCasesBy: cases(
+      `guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND type IN (?, ?)
+       ORDER BY at, server, number`,
+    ),
+    voidsBy: cases(
+      'guild_id = ? AND voided_by = ? AND voided_at >= ? AND voided_at < ? ORDER BY voided_at, server, number',
+    ),
+    casesAgainst: cases(
+      'guild_id = ? AND target_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL ORDER BY at, server, number',
+    ),
+    casesMadeIn: cases(
+      `guild_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND (at, server, number) > (?, ?, ?)
+       ORDER BY at, server, number LIMIT ?`,
+    ),
+    typedCasesMadeIn: cases(
+      `guild_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND type = ? AND (at, server, number) > (?, ?, ?)
+       ORDER BY at, server, number LIMIT ?`,
+    ),
+    shiftsBegunIn: d
+      .select(SHIFT)
+      .from('record_shift WHERE guild_id = ? AND at >= ? AND at < ? ORDER BY at, server, shift_id'),
+    memberShiftsBegunIn: d
+      .select(SHIFT)
+      .from('record_shift WHERE guild_id = ? AND member_id = ? AND at >= ? AND at < ? ORDER BY at, server, shift_id'),
+    startBefore: d.sql<{ at: number }, unknown[]>(
+      `SELECT at FROM record_shift WHERE guild_id = ? AND at < ? AND at >= ? AND NOT (server = ? AND shift_id = ?)
+       ORDER BY at DESC LIMIT 1`,
+    ),
+    startAfter: d.sql<{ at: number }, unknown[]>(
+      `SELECT at FROM record_shift WHERE guild_id = ? AND at > ? AND at <= ? ORDER BY at LIMIT 1`,
+    ),
+    firstClockIn: d.sql<{ at: number | null }, [string, string]>(
+      'SELECT min(at) AS at FROM record_shift WHERE guild_id = ? AND roblox_id = ?',
+    ),
+  };
+}
+
+/** The record read as of a moment (staff-moments.ts), on either engine. */
+export class SqlStaffMoments implements StaffMoments {
+  private readonly sql: ReturnType<typeof momentStatements>;
+
+  constructor(
+    d: SqlDialect,
+    private readonly runner: SqlRunner,
+  ) {
+    this.sql = momentStatements(d);
+  }
+
+  async caseMoment(
+    guildId: string,
+    server: string,
+    number: number,
+    spans: MomentSpans,
+  ): Promise<CaseMoment | undefined> {
+    const { shiftCoversMs, shiftsInUseMs, burstTypes, burstMs, voidsMs } = spans;
+    const params = [
+      ...[shiftCoversMs, shiftCoversMs, shiftsInUseMs, burstMs, burstMs, ...burstTypes, voidsMs, voidsMs],
+      ...[guildId, server, number],
+    ];
+    const [row] = await this.runner.read(this.sql.caseMoment, params);
+    if (!row) return undefined;
+    return {
+      case: toCase(row),
+      moderatorOnShift: row.on_shift === 1,
+      staffOnShift: row.staff_on_shift,
+      shiftsInUse: row.in_use === 1,
+      targetStaffSince: row.staff_since,
+      targetMemberId: row.staff_member,
+      burstAround: row.burst_around,
+      voidsAround: row.voids_around,
+    };
+  }
+
+  async shiftOf(guildId: string, server: string, shiftId: number): Promise<MomentShift | undefined> {
+    const [row] = await this.runner.read(this.sql.shiftOf, [guildId, server, shiftId]);
+    return row && toShift(row);
+  }
+
+  async casesBy(
+    guildId: string,
+    moderatorId: string,
+    range: TimeRange,
+    types?: readonly [string, string],
+  ): Promise<MomentCase[]> {
+    const rows = types
+      ? await this.runner.read(this.sql.burstCasesBy, [guildId, moderatorId, range.from, range.to, ...types])
+      : await this.runner.read(this.sql.casesBy, [guildId, moderatorId, range.from, range.to]);
+    return rows.map(toCase);
+  }
+
+  async voidsBy(guildId: string, voidedBy: string, range: TimeRange): Promise<MomentCase[]> {
+    return (await this.runner.read(this.sql.voidsBy, [guildId, voidedBy, range.from, range.to])).map(toCase);
+  }
+
+  async casesAgainst(guildId: string, targetId: string, range: TimeRange): Promise<MomentCase[]> {
+    return (await this.runner.read(this.sql.casesAgainst, [guildId, targetId, range.from, range.to])).map(toCase);
+  }
+
+  async casesMadeIn(
+    guildId: string,
+    range: TimeRange,
+    limit: number,
+    after: { at: number; server: string; number: number } = { at: -Infinity, server: '', number: 0 },
+    type?: string,
+  ): Promise<MomentCase[]> {
+    const from = [guildId, range.from, range.to];
+    // Keyset paging: the first page starts before every case of the range.
+    const past = [Number.isFinite(after.at) ? after.at : range.from - 1, after.server, after.number, limit];
+    const rows =
+      type === undefined
+        ? await this.runner.read(this.sql.casesMadeIn, [...from, ...past])
+        : await this.runner.read(this.sql.typedCasesMadeIn, [...from, type, ...past]);
+    return rows.map(toCase);
+  }
+
+  async shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]> {
+    const rows =
+      memberId === undefined
+        ? await this.runner.read(this.sql.shiftsBegunIn, [guildId, range.from, range.to])
+        : await this.runner.read(this.sql.memberShiftsBegunIn, [guildId, memberId, range.from, range.to]);
+    return rows.map(toShift);
+  }
+
+  async shiftStartsAround(
+    guildId: string,
+    at: number,
+    other: { server: string; shiftId: number },
+    spanMs: number,
+  ): Promise<{ before: number | null; after: number | null }> {
+    const [before] = await this.runner.read(this.sql.startBefore, [
+      guildId,
+      at,
+      at - spanMs,
+      other.server,
+      other.shiftId,
+    ]);
+    const [after] = await this.runner.read(this.sql.startAfter, [guildId, at, at + spanMs]);
+    return { before: before?.at ?? null, after: after?.at ?? null };
+  }
+
+  async firstClockIn(guildId: string, robloxId: string): Promise<number | null> {
+    const [row] = await this.runner.read(this.sql.firstClockIn, [guildId, robloxId]);
+    return row?.at ?? null;
+  }
+}
+
+function toCase(row: CaseRow): MomentCase {
+  return {
+    server: row.server,
+    number: row.number,
+    at: row.at,
+    createdAt: row.created_at,
+    type: row.type,
+    targetId: row.target_id,
+    targetName: row.target_name,
+    moderatorId: row.moderator_id,
+    moderatorName: row.moderator_name,
+    voidedAt: row.voided_at,
+    voidedBy: row.voided_by,
+  };
+}
+
+function toShift(row: ShiftRow): MomentShift {
+  return {
+    server: row.server,
+    shiftId: row.shift_id,
+    at: row.at,
+    endedAt: row.ended_at,
+    memberId: row.member_id,
+    memberName: row.member_name,
+    robloxId: row.roblox_id,
+  };
+}

@@ -1,0 +1,105 @@
+import type { TimeRange } from './record-queries.js';
+
+/** A case as the record holds it now, for judging what staff did: `createdAt` null until its case.created came. */
+export interface MomentCase {
+  server: string;
+  number: number;
+  /** When it was made (or, until its case.created came, when it was voided). */
+  at: number;
+  createdAt: number | null;
+  type: string | null;
+  targetId: string | null;
+  targetName: string | null;
+  moderatorId: string | null;
+  moderatorName: string | null;
+  voidedAt: number | null;
+  voidedBy: string | null;
+}
+
+/** A shift as the record holds it now: `at` is its start (or, until its start came, its end less its length). */
+export interface MomentShift {
+  server: string;
+  shiftId: number;
+  at: number;
+  endedAt: number | null;
+  memberId: string | null;
+  memberName: string | null;
+  robloxId: string | null;
+}
+
+/** The spans a case's moment is read with. */
+export interface MomentSpans {
+  /** A shift covers a moment from its start up to its end, and at most this long after its start. */
+  shiftCoversMs: number;
+  /** A server uses shifts at a moment when a shift began within this before it. */
+  shiftsInUseMs: number;
+  /** The two case types a moderator's burst counts (bans and kicks). */
+  burstTypes: readonly [string, string];
+  /** How far either side of the case its moderator's cases of {@link burstTypes} are counted. */
+  burstMs: number;
+  /** How far either side of its void the voider's voids are counted. */
+  voidsMs: number;
+}
+
+/** What the record held, as it stands now, about a case's moment (its `at`): the shifts and cases around it. */
+export interface CaseMoment {
+  case: MomentCase;
+  /** A shift of the moderator covered the moment. */
+  moderatorOnShift: boolean;
+  /** How many members had a shift covering the moment. */
+  staffOnShift: number;
+  /** A shift of the guild began within {@link MomentSpans.shiftsInUseMs} before the moment. */
+  shiftsInUse: boolean;
+  /** When the target's Roblox id first clocked in as staff, or null if it never did. */
+  targetStaffSince: number | null;
+  /** The Discord id of the member that Roblox id clocked in as, where known. */
+  targetMemberId: string | null;
+  /** The moderator's cases of the burst types made within {@link MomentSpans.burstMs} of the moment, this one too. */
+  burstAround: number;
+  /** The voider's voids within {@link MomentSpans.voidsMs} of this case's void (0 when it is not voided). */
+  voidsAround: number;
+}
+
+/**
+ * The community record read as of a moment, for judging what staff did then (the conduct guard): who was on shift
+ * at a case's minute, whether its target had clocked in as staff, what else its moderator did around it. Each read
+ * goes by one of the guild's indexes and returns the rows of a few minutes or hours, never a guild's year.
+ */
+export interface StaffMoments {
+  /** The case and its moment; undefined when the record has no such case (forgotten, or past its retention). */
+  caseMoment(guildId: string, server: string, number: number, spans: MomentSpans): Promise<CaseMoment | undefined>;
+  shiftOf(guildId: string, server: string, shiftId: number): Promise<MomentShift | undefined>;
+  /** The moderator's cases made in the range (their case.created merged), of `types` if given, by time. */
+  casesBy(
+    guildId: string,
+    moderatorId: string,
+    range: TimeRange,
+    types?: readonly [string, string],
+  ): Promise<MomentCase[]>;
+  /** The cases voided by `voidedBy` in the range, by void time. */
+  voidsBy(guildId: string, voidedBy: string, range: TimeRange): Promise<MomentCase[]>;
+  /** The cases made against a player in the range, by time. */
+  casesAgainst(guildId: string, targetId: string, range: TimeRange): Promise<MomentCase[]>;
+  /** Up to `limit` cases of the guild made in the range (of `type` if given), by time, those after `after`. */
+  casesMadeIn(
+    guildId: string,
+    range: TimeRange,
+    limit: number,
+    after?: { at: number; server: string; number: number },
+    type?: string,
+  ): Promise<MomentCase[]>;
+  /** The shifts begun in the range (of one member if given), by start. */
+  shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]>;
+  /**
+   * The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it, and the earliest
+   * start after `at` within `spanMs` after it; null where there is none.
+   */
+  shiftStartsAround(
+    guildId: string,
+    at: number,
+    other: { server: string; shiftId: number },
+    spanMs: number,
+  ): Promise<{ before: number | null; after: number | null }>;
+  /** When the Roblox id first clocked in as staff, or null if it never did. */
+  firstClockIn(guildId: string, robloxId: string): Promise<number | null>;
+}
