@@ -21,6 +21,9 @@ import { dutyModule } from './duty/store/duty-module.js';
 import type { BotParts, Feature } from './feature.js';
 import { healthInteractions } from './health/commands/index.js';
 import { createHealthFeature, type HealthTimings } from './health/feature.js';
+import { leaveInteractions } from './leave/commands/index.js';
+import { createLeaveFeature } from './leave/feature.js';
+import { leaveModule } from './leave/store/leave-module.js';
 import { recordInteractions } from './record/commands/index.js';
 import { createRecordFeature, type RecordTimings } from './record/feature.js';
 import { recordModule } from './record/store/record-module.js';
@@ -36,7 +39,7 @@ import { createWebhooksFeature } from './webhooks/feature.js';
  * below: the composition root opens the store with them (`openStore`), which applies their migrations after the
  * kernel's in this order, forgets a guild in each and copies each in migrate-store.
  */
-export const STORE_MODULES: readonly StoreModule[] = [auditModule, recordModule, dutyModule, digestModule];
+export const STORE_MODULES: readonly StoreModule[] = [auditModule, recordModule, dutyModule, digestModule, leaveModule];
 
 /** The features' own timings: tests and the demo shorten them. */
 export interface FeatureTimings {
@@ -77,6 +80,10 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     // Anything merged: the session threads' logs follow the record.
     onRecordChanged: (guildIds) => threads.recordChanged(guildIds),
   });
+  const leave = createLeaveFeature(parts, {
+    // Someone went on leave or came back: the duty board shows it, the coverage guard's alert says it.
+    onLeaveChanged: (guildId) => duty.shiftsChanged([guildId]),
+  });
   const cards = createCardsFeature(parts, timings.escalation, {
     // A session's card is where its thread starts.
     onSessionCard: (card) => threads.cardPosted(card),
@@ -102,6 +109,7 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
       // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
       onPostOutcome: (guildId, refused) => void health.monitor.noteDigest(guildId, refused),
     }),
+    leave,
   };
 }
 
@@ -125,6 +133,7 @@ export const FEATURE_INTERACTIONS: { [Name in keyof Features]: Interactions<Comm
     cards: cardsInteractions,
     routing: {},
     threads: {},
+    leave: leaveInteractions,
   };
 
 /** Every feature's slash commands, in the features' order: their definitions are what deploy-commands registers. */

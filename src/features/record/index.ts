@@ -6,6 +6,7 @@ import type { SessionRecord } from './store/session-facts.js';
 
 /** What other features may use of the community record feature. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
+export { requireRecordReader } from './record-access.js';
 export type { ChartDrawer } from './chart-renderer.js';
 export { describeModcallCounts, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from './describe-stats.js';
 export { dayLabel } from './hours-per-day.js';
@@ -32,7 +33,7 @@ export type { SessionFacts, SessionRecord, SessionShift } from './store/session-
  */
 export type RecordView = RecordQueries &
   SessionRecord &
-  Pick<CommunityRecord, 'noteModcallHandled' | 'oldestUnrecordedAt'>;
+  Pick<CommunityRecord, 'noteModcallHandled' | 'oldestUnrecordedAt' | 'settingsOf'>;
 
 /** The community record of `store` (opened with the record's store module), as other features read it. */
 export function recordOf(store: Pick<Store, 'of'>): RecordView {

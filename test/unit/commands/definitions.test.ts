@@ -23,6 +23,7 @@ describe('command definitions', () => {
       'duty',
       'quota',
       'digest',
+      'leave',
       'feed',
       'status',
     ]);
@@ -38,6 +39,7 @@ describe('command definitions', () => {
     expect(subcommands('duty')).toEqual(['board', 'role', 'minimum']);
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);
     expect(subcommands('digest')).toEqual(['set', 'off', 'show']);
+    expect(subcommands('leave')).toEqual(['request', 'list', 'end', 'cancel', 'channel', 'managers', 'role']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -78,7 +80,7 @@ describe('command definitions', () => {
     // Members list apps, read the store and (with the release-manager role) submit: Discord's default
     // permissions would hide the whole command from them; the admin subcommands check Manage Server themselves.
     // /case, /staff and /leaderboard answer admins and the staff role an admin names (/record staff-role).
-    for (const name of ['app', 'store', 'case', 'staff', 'leaderboard']) {
+    for (const name of ['app', 'store', 'case', 'staff', 'leaderboard', 'leave']) {
       expect(bodies.find((body) => body.name === name)?.default_member_permissions, name).toBeUndefined();
     }
   });
@@ -91,8 +93,8 @@ describe('command definitions', () => {
           : [],
       ),
     );
-    // /feed set, /feed default, /alerts set, /app watch, /duty board, /digest set.
-    expect(channelOptions).toHaveLength(6);
+    // /feed set, /feed default, /alerts set, /app watch, /duty board, /digest set, /leave channel.
+    expect(channelOptions).toHaveLength(7);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,

@@ -1,0 +1,14 @@
+import type { Store } from '../../store/store.js';
+import { leaveModule } from './store/leave-module.js';
+import type { LeaveStore } from './store/leave-store.js';
+
+/** What other features may use of the leave feature. */
+export type { LeaveKind, MemberLeave } from './store/leave-store.js';
+
+/** Who is on leave, as other features read it (the duty board, quotas and the digest, the coverage guard). */
+export type LeaveView = Pick<LeaveStore, 'onLeaveAt' | 'leaveIn' | 'memberLeaveIn'>;
+
+/** The leave of `store` (opened with the leave feature's store module), as other features read it. */
+export function leaveOf(store: Pick<Store, 'of'>): LeaveView {
+  return store.of(leaveModule);
+}
