@@ -135,6 +135,13 @@ export interface HookActivityTable<E extends Engine = Engine> {
   enabled_at: number | null;
 }
 
+/** A row of `leave_reduced_quota`. */
+export interface LeaveReducedQuotaTable {
+  guild_id: string;
+  role_id: string;
+  hours: number;
+}
+
 /** A row of `leave_request`. */
 export interface LeaveRequestTable {
   guild_id: string;
@@ -295,6 +302,7 @@ export interface Tables<E extends Engine = Engine> {
   guild_settings: GuildSettingsTable<E>;
   hook: HookTable<E>;
   hook_activity: HookActivityTable<E>;
+  leave_reduced_quota: LeaveReducedQuotaTable;
   leave_request: LeaveRequestTable;
   leave_role_holder: LeaveRoleHolderTable;
   leave_settings: LeaveSettingsTable;

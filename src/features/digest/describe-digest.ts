@@ -93,17 +93,32 @@ function describeShifts(shifts: readonly Standing[]): string {
 function describeQuotas(results: readonly QuotaResult[]): string {
   const lines: string[] = [];
   for (const { quota, window, members, cut } of results) {
-    const met = members.filter((member) => member.met).length;
+    const met = members.filter((member) => member.standing.status === 'met').length;
+    // Excused members (on leave) are neither met nor missed: counted apart.
+    const excused = members.length - members.filter((member) => member.standing.status !== 'excused').length;
     lines.push(
-      `<@&${quota.roleId}>: ${quota.hours} h a ${quota.per}, ${window.label}: ${met} of ${members.length} met` +
+      `<@&${quota.roleId}>: ${quota.hours} h a ${quota.per}, ${window.label}: ${met} of ${members.length - excused} met` +
+        (excused > 0 ? `, ${excused} excused (leave)` : '') +
         (cut ? ' (among the 100 most on shift)' : ''),
     );
     for (const member of members) {
-      lines.push(`${member.met ? '✅' : '❌'} <@${member.memberId}> ${formatHours(member.seconds)}`);
+      lines.push(
+        `${STATUS_MARKS[member.standing.status]} <@${member.memberId}> ${formatHours(member.seconds)}${leaveNote(member)}`,
+      );
     }
     if (members.length === 0) lines.push('Nobody of the role was on shift in the last 90 days.');
   }
   return fitLines(lines, FIELD_MAX);
+}
+
+const STATUS_MARKS = { met: '✅', missed: '❌', excused: '🌴' } as const;
+
+/** What leave changed of a member's quota: excused, or the reduced hours they were held to. */
+function leaveNote({ standing }: QuotaResult['members'][number]): string {
+  if (standing.leave === null) return '';
+  if (standing.status === 'excused')
+    return standing.leave === 'leave' ? ' · on leave, excused' : ' · reduced activity, excused';
+  return ` · reduced activity: ${standing.targetHours ?? 0} h`;
 }
 
 function describeCases(cases: readonly CaseTypeCount[], moderators: readonly Standing[]): string {

@@ -189,6 +189,10 @@ describe('/leave', () => {
       roleIds: [h.guild.staffRoleId, h.guild.adminRoleId, role('Role Managers')],
     });
     await h.run('leave', 'role', [commandOption.role('role', role('On Leave'))], { userId: roleManager });
+    await h.run('duty', 'board', [commandOption.channel('channel', h.channel('shifts'))]);
+    const board = () => h.discord.messages(h.channel('shifts'))[0]?.embeds[0];
+    await h.discord.waitFor(() => board(), 10_000, 'the board');
+    expect(board()?.fields ?? []).toEqual([]);
     const asked = await ask('2026-11-24', '2026-11-26');
     const card = await cardOf(1);
     const approved = await click(card, 'approve', { userId: roleManager });
@@ -214,10 +218,20 @@ describe('/leave', () => {
     await h.restart(() => moveTo(Date.UTC(2026, 10, 24, 8)));
     await holds(role('On Leave'), true);
     expect(await h.bot.store.of(leaveModule).roleHolderOf(h.guild.id, 1)).toMatchObject({ memberId: member() });
+    // The duty board shows who is on leave, to their last day.
+    await h.discord.waitFor(
+      () => board()?.fields?.some((f) => f.name === 'On leave: 1'),
+      10_000,
+      'the board with leave',
+    );
+    expect(board()?.fields?.find((f) => f.name === 'On leave: 1')?.value).toBe(
+      `<@${member()}> · on leave to <t:${Math.floor((Date.UTC(2026, 10, 26, 23) - 1) / 1000)}:D>`,
+    );
 
     // Down again when it ends: started again, it takes the role back.
     await h.restart(() => moveTo(Date.UTC(2026, 10, 27, 8)));
     await holds(role('On Leave'), false);
     expect(await h.bot.store.of(leaveModule).roleHolderOf(h.guild.id, 1)).toBeUndefined();
+    await h.discord.waitFor(() => (board()?.fields ?? []).length === 0 || undefined, 10_000, 'the board without leave');
   });
 });

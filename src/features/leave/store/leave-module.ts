@@ -3,7 +3,7 @@ import { LEAVE_MIGRATIONS } from './migrations/index.js';
 import { LEAVE_TABLES, SqlLeaveStore } from './sql-leave-store.js';
 
 /**
- * Leave's tables in the store (`leave_settings`, `leave_request`, `leave_role_holder`). Forgetting a guild deletes
+ * Leave's tables in the store (`leave_settings`, `leave_request`, `leave_role_holder`, `leave_reduced_quota`). Forgetting a guild deletes
  * its rows (counted as `leaveRows`); a guild with settings or requests is known until then.
  */
 export const leaveModule: StoreModule<SqlLeaveStore> = {

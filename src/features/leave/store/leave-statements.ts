@@ -27,6 +27,7 @@ export type RequestRow = RowOf<typeof REQUEST>;
 const LEAVE = columns('leave_request', 'member_id', 'number', 'kind', 'starts_at', 'ends_at');
 export type LeaveRow = RowOf<typeof LEAVE>;
 const NEXT = columns('leave_request', 'try_at');
+const REDUCED = columns('leave_reduced_quota', 'role_id', 'hours');
 const HOLDER = columns('leave_role_holder', 'number', 'member_id', 'role_id', 'given_at');
 
 /** A request that holds its time: pending, or approved (denied and cancelled ones hold none). */
@@ -154,6 +155,15 @@ export function leaveStatements(d: SqlDialect) {
     ),
     roleHolderOf: d.select(HOLDER).from<[string, number]>('leave_role_holder WHERE guild_id = ? AND number = ?'),
     forgetRoleHolder: d.sql<never, [string, number]>('DELETE FROM leave_role_holder WHERE guild_id = ? AND number = ?'),
+
+    setReducedQuota: d.sql<never, [string, string, number]>(
+      `INSERT INTO leave_reduced_quota (guild_id, role_id, hours) VALUES (?, ?, ?)
+       ON CONFLICT (guild_id, role_id) DO UPDATE SET hours = excluded.hours`,
+    ),
+    clearReducedQuota: d.sql<never, [string, string]>(
+      'DELETE FROM leave_reduced_quota WHERE guild_id = ? AND role_id = ?',
+    ),
+    reducedQuotasOf: d.select(REDUCED).from<[string]>('leave_reduced_quota WHERE guild_id = ? ORDER BY role_id'),
 
     // By leave_request_by_time, a slice at a time.
     sweep: d.sql<never, [number, number]>(

@@ -148,6 +148,11 @@ export interface LeaveStore {
   roleHolderOf(guildId: string, number: number): Promise<LeaveRoleHolder | undefined>;
   forgetRoleHolder(guildId: string, number: number): Promise<void>;
 
+  /** A role's reduced quota (hours), or none (null): its members on reduced activity are then excused. */
+  setReducedQuota(guildId: string, roleId: string, hours: number | null): Promise<void>;
+  /** The guild's reduced quotas, hours by role id. */
+  reducedQuotasOf(guildId: string): Promise<Map<string, number>>;
+
   /** Deletes requests that ended before `before` (and their holders, if any are left), in slices. */
   sweep(before: number): Promise<number>;
 }

@@ -19,6 +19,7 @@ export const LEAVE_TABLES = [
   { table: 'leave_settings', key: ['guild_id'] },
   { table: 'leave_request', key: ['guild_id', 'number'] },
   { table: 'leave_role_holder', key: ['guild_id', 'number'] },
+  { table: 'leave_reduced_quota', key: ['guild_id', 'role_id'] },
 ] as const;
 
 /** Leave on either engine, over the store's SQL runner. */
@@ -183,6 +184,19 @@ export class SqlLeaveStore implements LeaveStore {
 
   async forgetRoleHolder(guildId: string, number: number): Promise<void> {
     await this.runner.write([{ sql: this.sql.forgetRoleHolder, params: [guildId, number] }]);
+  }
+
+  async setReducedQuota(guildId: string, roleId: string, hours: number | null): Promise<void> {
+    await this.runner.write([
+      hours === null
+        ? { sql: this.sql.clearReducedQuota, params: [guildId, roleId] }
+        : { sql: this.sql.setReducedQuota, params: [guildId, roleId, hours] },
+    ]);
+  }
+
+  async reducedQuotasOf(guildId: string): Promise<Map<string, number>> {
+    const rows = await this.runner.read(this.sql.reducedQuotasOf, [guildId]);
+    return new Map(rows.map((row) => [row.role_id, row.hours]));
   }
 
   sweep(before: number): Promise<number> {
