@@ -89,7 +89,7 @@ async function digestOf(c: Case) {
       Promise.resolve(new Map(c.quota.reducedHours === undefined ? [] : [[ROLE, c.quota.reducedHours]])),
   };
   // The role's quota as the digest's store keeps it; its reduced hours are kept with leave.
-  const { reducedHours: _reduced, ...quota } = c.quota;
+  const quota: Quota = { roleId: c.quota.roleId, hours: c.quota.hours, per: c.quota.per };
   return quotaResults(record, leave, () => Promise.resolve(true), 'guild', [quota], WEEK);
 }
 
