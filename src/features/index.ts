@@ -72,7 +72,11 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     { sessionCardOf: (guildId, server, sessionId) => cards.sessionCardOf(guildId, server, sessionId) },
     timings.threads,
   );
-  const record = createRecordFeature(parts, timings.record, {
+  const leave = createLeaveFeature(parts, {
+    // Someone went on leave or came back: the duty board shows it, the coverage guard's alert says it.
+    onLeaveChanged: (guildId) => duty.shiftsChanged([guildId]),
+  });
+  const recordFeature = createRecordFeature(parts, timings.record, {
     // Who is on shift changed: the duty board, role and coverage guard follow the record as its writer merges.
     onShiftsChanged: (guildIds) => duty.shiftsChanged(guildIds),
     // A session started or ended: the coverage guard looks again.
@@ -80,10 +84,8 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}) {
     // Anything merged: the session threads' logs follow the record.
     onRecordChanged: (guildIds) => threads.recordChanged(guildIds),
   });
-  const leave = createLeaveFeature(parts, {
-    // Someone went on leave or came back: the duty board shows it, the coverage guard's alert says it.
-    onLeaveChanged: (guildId) => duty.shiftsChanged([guildId]),
-  });
+  // /staff is the record's; its activity subcommand is the leave feature's, lent here.
+  const record = { ...recordFeature, deps: { ...recordFeature.deps, activity: leave.staffActivity } };
   const cards = createCardsFeature(parts, timings.escalation, {
     // A session's card is where its thread starts.
     onSessionCard: (card) => threads.cardPosted(card),

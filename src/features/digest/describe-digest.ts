@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 
 import { fitLines } from '../../base/truncate-text.js';
+import { describeActivityShort, type MemberActivity } from '../leave/index.js';
 import {
   dayLabel,
   describeModcallCounts,
@@ -35,6 +36,8 @@ export interface DigestFacts {
   modcalls: ModcallResponse;
   sessions: SessionTotals;
   days: readonly GuildDay[];
+  /** The staff's activity of the week, its short version (/staff activity); absent: not shown. */
+  activity?: readonly MemberActivity[];
 }
 
 /** Past this, a digest says it is late: the bot was not running (or not able to post) when it was due. */
@@ -74,6 +77,9 @@ export function describeDigest(facts: DigestFacts, withChart: boolean): APIEmbed
       { name: 'Modcalls', value: describeModcalls(facts.modcalls) },
       { name: 'Sessions', value: describeSessions(facts.sessions) },
       { name: `Per day (${timeZone})`, value: describeDays(facts.days) },
+      ...(facts.activity
+        ? [{ name: 'Activity', value: fitLines(describeActivityShort(facts.activity).split('\n'), FIELD_MAX) }]
+        : []),
     ],
     ...(withChart ? { image: { url: `attachment://${DIGEST_CHART}` } } : {}),
     footer: { text: digestFooter(week.to) },

@@ -12,7 +12,7 @@ import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
 import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { Job } from '../feature.js';
-import type { LeaveView } from '../leave/index.js';
+import { readActivity, type ActivitySources, type LeaveView } from '../leave/index.js';
 import type { ChartDrawer, GuildDay, RecordQueries, TimeRange } from '../record/index.js';
 import { describeDigest, DIGEST_CHART, type DigestFacts } from './describe-digest.js';
 import { quotaResults } from './quota-report.js';
@@ -55,6 +55,8 @@ export interface DigestJobDeps {
   record: Pick<RecordQueries, 'leaderboard' | 'guildCases' | 'modcallResponse' | 'sessionTotals' | 'guildDays'>;
   /** Who was on approved leave (quotas excuse them, or hold them to the reduced hours); none: nobody. */
   leave?: Pick<LeaveView, 'leaveIn' | 'reducedQuotasOf'> | undefined;
+  /** What the week's activity is read from (its short version in the digest); none: not shown. */
+  activity?: ActivitySources | undefined;
   charts: ChartDrawer;
   poster: Poster;
   findPosted: PostFinder;
@@ -203,6 +205,9 @@ export class DigestJob implements Job {
       timeZone,
       lateMs,
       shifts,
+      ...(this.deps.activity
+        ? { activity: (await readActivity(this.deps.activity, guild, guildId, week, this.deps.clock(), null)).members }
+        : {}),
       quotas: await quotaResults(record, this.deps.leave ?? NO_LEAVE, hasRole, guildId, quotas, week),
       cases,
       moderators,

@@ -4,6 +4,7 @@ import type { BotParts, Feature } from '../feature.js';
 import { leaveOf, type ReducedQuotas } from '../leave/index.js';
 import { recordOf, type ChartDrawer } from '../record/index.js';
 import { DigestJob, type DigestJobDeps } from './digest-job.js';
+import { quotasOf } from './index.js';
 import { digestModule } from './store/digest-module.js';
 import type { Digests } from './store/digests.js';
 
@@ -47,6 +48,7 @@ export function createDigestFeature(
     digests,
     record: community,
     leave,
+    activity: { record: community, leave, quotas: quotasOf(parts.store) },
     charts,
     poster: parts.poster,
     findPosted: createPostFinder(parts.discord, parts.config.DISCORD_TOKEN),

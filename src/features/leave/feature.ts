@@ -1,6 +1,8 @@
 import { checkRoleGrant } from '../../discord/check-role-grant.js';
+import { quotasOf } from '../digest/index.js';
 import type { BotParts, Feature } from '../feature.js';
 import { recordOf, type RecordView } from '../record/index.js';
+import type { StaffActivityDeps } from './activity-report.js';
 import { LEAVE_ROLE, LeaveJob } from './leave-job.js';
 import { RequesterReach } from './requester-reach.js';
 import { leaveModule } from './store/leave-module.js';
@@ -28,6 +30,8 @@ export interface LeaveListeners {
 export interface LeaveFeature extends Feature<LeaveDeps> {
   /** The job that posts cards and starts and ends leave (tests wait for it). */
   job: LeaveJob;
+  /** What /staff activity reads: lent to the record's /staff by the features' list. */
+  staffActivity: StaffActivityDeps['activity'];
 }
 
 /**
@@ -69,6 +73,12 @@ export function createLeaveFeature(parts: BotParts, listeners: LeaveListeners = 
     },
     jobs: [job],
     job,
+    staffActivity: {
+      record: recordOf(parts.store),
+      leave,
+      quotas: quotasOf(parts.store),
+      community: recordOf(parts.store),
+    },
     sweep: (now) => leave.sweep(now - LEAVE_KEPT_MS),
   };
 }

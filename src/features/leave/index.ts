@@ -6,6 +6,11 @@ import type { LeaveStore } from './store/leave-store.js';
 export type { LeaveKind, MemberLeave } from './store/leave-store.js';
 export { judgeQuota, leaveByMember, type QuotaStanding, type QuotaStatus } from './quota-with-leave.js';
 
+export { readActivity, type ActivitySources, type StaffActivityDeps } from './activity-report.js';
+export { describeActivityShort } from './describe-activity.js';
+export type { MemberActivity } from './staff-activity.js';
+export { defineStaffActivity, showStaffActivity } from './commands/staff-activity.js';
+
 /** Who is on leave, as other features read it (the duty board, quotas and the digest, the coverage guard). */
 export type LeaveView = Pick<LeaveStore, 'onLeaveAt' | 'leaveIn' | 'memberLeaveIn' | 'reducedQuotasOf'>;
 

@@ -18,6 +18,7 @@ export type {
   GuildDay,
   ModcallResponse,
   OpenShift,
+  RangeActivity,
   RecordQueries,
   RunningSession,
   SessionTotals,

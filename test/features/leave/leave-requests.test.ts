@@ -106,6 +106,13 @@ describe('/leave', () => {
     expect((await ask('2026-11-24', '2026-11-26')).text).toBe(
       'Leave requests are not open here: an admin chooses their channel with /leave channel.',
     );
+    // /staff activity, the leave feature's part of the record's /staff: for the record's readers only.
+    expect((await h.run('staff', 'activity', [], { userId: outsider })).text).toBe(
+      `You need the Manage Server permission or the <@&${h.guild.staffRoleId}> role to read this server's record.`,
+    );
+    const activity = JSON.stringify((await h.run('staff', 'activity', [], 'member')).outcome.responses);
+    expect(activity).toContain('Staff activity: this month');
+    expect(activity).toContain('Nobody had a shift, a case or a claim in this period.');
     expect((await h.run('leave', 'channel', [commandOption.string('timezone', 'Mars/Olympus')])).text).toContain(
       'I do not know the time zone "Mars/Olympus"',
     );

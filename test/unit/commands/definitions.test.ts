@@ -34,7 +34,7 @@ describe('command definitions', () => {
     expect(subcommands('alerts')).toEqual(['set', 'off', 'show']);
     expect(subcommands('record')).toEqual(['retention', 'staff-role']);
     expect(subcommands('case')).toEqual(['lookup']);
-    expect(subcommands('staff')).toEqual(['stats', 'response']);
+    expect(subcommands('staff')).toEqual(['stats', 'response', 'activity']);
     expect(subcommands('leaderboard')).toEqual(['shifts', 'cases', 'modcalls']);
     expect(subcommands('duty')).toEqual(['board', 'role', 'minimum']);
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);

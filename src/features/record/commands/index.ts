@@ -1,4 +1,5 @@
 import type { CommandBasics, Interactions } from '../../../discord/command.js';
+import type { StaffActivityDeps } from '../../leave/index.js';
 import type { RecordDeps } from '../feature.js';
 import { caseCommand, casePageButton } from './case.js';
 import { exportCommand } from './export.js';
@@ -10,7 +11,7 @@ import { staffCommand } from './staff.js';
  * The community record's slash commands (/record, /case, /staff, /leaderboard, /export) and the pages of a
  * /case lookup.
  */
-export const recordInteractions: Interactions<CommandBasics & RecordDeps> = {
+export const recordInteractions: Interactions<CommandBasics & RecordDeps & StaffActivityDeps> = {
   commands: [recordCommand, caseCommand, staffCommand, leaderboardCommand, exportCommand],
   buttons: [casePageButton],
 };

@@ -7,6 +7,7 @@ import {
 } from 'discord.js';
 
 import type { Command, CommandBasics } from '../../../discord/command.js';
+import { defineStaffActivity, showStaffActivity, type StaffActivityDeps } from '../../leave/index.js';
 import { hoursChartAnswer } from '../chart-answers.js';
 import { describeModcallResponse, describeStaffStats } from '../describe-stats.js';
 import type { RecordDeps } from '../feature.js';
@@ -14,7 +15,7 @@ import { chosenPeriod, periodOption, periodRange } from '../periods.js';
 import { requireRecordReader } from '../record-access.js';
 
 /** What /staff is given. */
-export type StaffCommandDeps = CommandBasics & RecordDeps;
+export type StaffCommandDeps = CommandBasics & RecordDeps & StaffActivityDeps;
 
 const NO_MENTIONS = { parse: [] };
 
@@ -36,9 +37,15 @@ export const staffCommand: Command<StaffCommandDeps> = {
         .setName('response')
         .setDescription('How fast modcalls were claimed and resolved, and by whom')
         .addStringOption(periodOption),
-    ),
+    )
+    // The leave feature's part: its logic and answer are there (src/features/leave/commands/staff-activity.ts).
+    .addSubcommand(defineStaffActivity(periodOption)),
 
   async execute(interaction, ctx) {
+    if (interaction.options.getSubcommand(true) === 'activity') {
+      const range = periodRange(chosenPeriod(interaction.options.getString('period')), ctx.clock());
+      return showStaffActivity(interaction, ctx, range);
+    }
     const guildId = await requireRecordReader(interaction, ctx.community);
     // A chart may take a moment (its process starts at the first one): Discord wants an answer within 3 s.
     await interaction.deferReply({ flags: MessageFlags.Ephemeral });
