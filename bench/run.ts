@@ -15,6 +15,7 @@ import { recordChartGroup } from './record-chart.js';
 import { recordExportGroup } from './record-export.js';
 import { recordGroup } from './record.js';
 import { scaleGroup } from './scale.js';
+import { staffGroup } from './staff-activity.js';
 import { storeSync } from './store-sync.js';
 import { verifyGroup } from './verify.js';
 
@@ -37,6 +38,7 @@ const GROUPS: readonly BenchGroup[] = [
   scaleGroup,
   recordExportGroup,
   recordChartGroup,
+  staffGroup,
   liveGroup,
 ];
 

@@ -2,7 +2,7 @@ import type { Guild } from 'discord.js';
 
 import type { quotasOf } from '../digest/index.js';
 import type { RecordView, TimeRange } from '../record/index.js';
-import { describeMembersActivity, type MemberActivity } from './staff-activity.js';
+import { judgeQuotas, tallyActivity, type MemberActivity } from './staff-activity.js';
 import type { LeaveStore } from './store/leave-store.js';
 
 /** Members whose roles are looked up at most (one request each, the cached ones free). */
@@ -40,8 +40,9 @@ export async function readActivity(
   ]);
   const roles = new Map<string, readonly string[]>();
   const input = { activity, leave, quotas, reduced, range, now, rolesOf: (id: string) => roles.get(id) ?? [] };
+  const tallied = tallyActivity(input);
   // Roles are looked up only where they matter: a quota to judge, or a role to keep.
-  const looked = quotas.length > 0 || roleId !== null ? describeMembersActivity(input) : [];
+  const looked = quotas.length > 0 || roleId !== null ? tallied : [];
   let cut = false;
   for (const [i, member] of looked.entries()) {
     if (i === MOST_LOOKED_UP) {
@@ -51,7 +52,7 @@ export async function readActivity(
     const found = await guild?.members.fetch(member.memberId).catch(() => undefined);
     roles.set(member.memberId, found ? [...found.roles.cache.keys()] : []);
   }
-  const members = describeMembersActivity(input).filter(
+  const members = judgeQuotas(tallied, input).filter(
     (member) => roleId === null || (roles.get(member.memberId) ?? []).includes(roleId),
   );
   return { members, cut: cut && roleId !== null };

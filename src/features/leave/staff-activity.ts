@@ -50,7 +50,12 @@ export interface ActivityInput {
  * Members with anything in the range (or on leave in it) are listed, most hours first.
  */
 export function describeMembersActivity(input: ActivityInput): MemberActivity[] {
-  const { activity, range, now } = input;
+  return judgeQuotas(tallyActivity(input), input);
+}
+
+/** Each member's figures and flags over the range, most hours first; their quotas not judged yet (null). */
+export function tallyActivity(input: Omit<ActivityInput, 'quotas' | 'reduced' | 'rolesOf'>): MemberActivity[] {
+  const { activity, now } = input;
   const members = new Map<string, MemberActivity>();
   const of = (memberId: string) => {
     let member = members.get(memberId);
@@ -72,7 +77,11 @@ export function describeMembersActivity(input: ActivityInput): MemberActivity[] 
     return member;
   };
   const actions = new Map<string, number[]>();
-  const act = (memberId: string, at: number) => actions.set(memberId, [...(actions.get(memberId) ?? []), at]);
+  const act = (memberId: string, at: number) => {
+    const times = actions.get(memberId);
+    if (times) times.push(at);
+    else actions.set(memberId, [at]);
+  };
   for (const c of activity.cases) {
     of(c.memberId).cases += 1;
     act(c.memberId, c.at);
@@ -98,7 +107,7 @@ export function describeMembersActivity(input: ActivityInput): MemberActivity[] 
   for (const times of actions.values()) times.sort((a, b) => a - b);
   for (const span of spans) {
     const member = of(span.memberId);
-    const inside = (actions.get(span.memberId) ?? []).filter((at) => at >= span.from && at <= span.to);
+    const inside = actionsWithin(actions.get(span.memberId) ?? [], span.from, span.to);
     let last = span.from;
     for (const at of [...inside, span.to]) {
       const gap = at - last;
@@ -107,19 +116,55 @@ export function describeMembersActivity(input: ActivityInput): MemberActivity[] 
       last = at;
     }
   }
-  for (const card of activity.cards) {
-    const claimedInTime = card.claimedAt !== null && card.claimedAt - card.at <= UNCLAIMED_AFTER_MS;
-    if (claimedInTime || now - card.at < UNCLAIMED_AFTER_MS) continue;
-    for (const span of spans) if (span.from <= card.at && card.at < span.to) of(span.memberId).unclaimedOnShift += 1;
+  // The calls left unclaimed, against the shifts running when each came: a sweep over both in time order, so a
+  // month of calls and shifts costs their sorting, not their product.
+  const unclaimed = activity.cards
+    .filter((card) => !(card.claimedAt !== null && card.claimedAt - card.at <= UNCLAIMED_AFTER_MS))
+    .filter((card) => now - card.at >= UNCLAIMED_AFTER_MS)
+    .map((card) => card.at)
+    .sort((a, b) => a - b);
+  const byStart = [...spans].sort((a, b) => a.from - b.from);
+  let running: typeof spans = [];
+  let next = 0;
+  for (const at of unclaimed) {
+    while (next < byStart.length && (byStart[next]?.from ?? Infinity) <= at)
+      running.push(byStart[next++] as (typeof spans)[number]);
+    running = running.filter((span) => span.to > at);
+    for (const span of running) of(span.memberId).unclaimedOnShift += 1;
   }
   for (const l of input.leave) of(l.memberId);
-  const leaveOfMember = new Map<string, MemberLeave[]>();
-  for (const l of input.leave) leaveOfMember.set(l.memberId, [...(leaveOfMember.get(l.memberId) ?? []), l]);
-  for (const member of members.values()) {
-    const quota = quotaFor(input, member.memberId);
-    if (quota) member.quota = judgeQuota(member.seconds, quota, leaveOfMember.get(member.memberId) ?? [], range);
-  }
   return [...members.values()].sort((a, b) => b.seconds - a.seconds || a.memberId.localeCompare(b.memberId));
+}
+
+/** The members' quotas judged, their leave taken into account (their roles read from `rolesOf`). */
+export function judgeQuotas(members: MemberActivity[], input: ActivityInput): MemberActivity[] {
+  const leaveOfMember = new Map<string, MemberLeave[]>();
+  for (const l of input.leave) {
+    const list = leaveOfMember.get(l.memberId);
+    if (list) list.push(l);
+    else leaveOfMember.set(l.memberId, [l]);
+  }
+  for (const member of members) {
+    const quota = quotaFor(input, member.memberId);
+    member.quota = quota
+      ? judgeQuota(member.seconds, quota, leaveOfMember.get(member.memberId) ?? [], input.range)
+      : null;
+  }
+  return members;
+}
+
+/** The times (sorted) from `from` to `to`, both included, found by binary search. */
+function actionsWithin(times: readonly number[], from: number, to: number): number[] {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((times[mid] ?? 0) < from) low = mid + 1;
+    else high = mid;
+  }
+  const inside: number[] = [];
+  for (let i = low; i < times.length && (times[i] ?? 0) <= to; i += 1) inside.push(times[i] ?? 0);
+  return inside;
 }
 
 /** Whether anything of the member needs a look. */
