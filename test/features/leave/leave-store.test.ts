@@ -124,6 +124,23 @@ for (const engine of STORE_ENGINES) {
       expect(await leave.addRequest(GUILD, ask(ANA, 1, 3))).toMatchObject({ kind: 'stored' });
     });
 
+    it('keeps a role’s reduced quota until it is set without one, and forgets it with the guild', async () => {
+      const store = await start();
+      const leave = store.of(leaveModule);
+      const ROLE = '600000000000000001';
+      await leave.setReducedQuota(GUILD, ROLE, 4);
+      await leave.setReducedQuota(GUILD, ROLE, 5);
+      await leave.setReducedQuota(OTHER_GUILD, ROLE, 2);
+      expect(await leave.reducedQuotasOf(GUILD)).toEqual(new Map([[ROLE, 5]]));
+      await leave.setReducedQuota(GUILD, ROLE, null);
+      expect(await leave.reducedQuotasOf(GUILD)).toEqual(new Map());
+      await leave.setReducedQuota(GUILD, ROLE, 3);
+      // The guild's settings row and its reduced quota.
+      expect((await store.forgetGuild(GUILD))['leaveRows']).toBe(2);
+      expect(await leave.reducedQuotasOf(GUILD)).toEqual(new Map());
+      expect(await leave.reducedQuotasOf(OTHER_GUILD)).toEqual(new Map([[ROLE, 2]]));
+    });
+
     it('forgets a guild’s leave with the guild, and sweeps requests ended long ago', async () => {
       const store = await start();
       const leave = store.of(leaveModule);
