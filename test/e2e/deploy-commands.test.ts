@@ -23,6 +23,7 @@ const NAMES = [
   'duty',
   'quota',
   'digest',
+  'leave',
   'feed',
   'status',
 ];
@@ -75,7 +76,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 16 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty, /quota, /digest, /feed, /status\n` +
+      `Registered 17 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /staff, /leaderboard, /export, /duty, /quota, /digest, /leave, /feed, /status\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);
