@@ -127,6 +127,21 @@ describe('/leave', () => {
     expect((await ask('2026-02-30', '2026-11-24')).text).toBe(
       'From: "2026-02-30" is not a date like 2026-12-24. Nothing was saved.',
     );
+    // /quota's reduced hours for members on reduced activity: below the quota, kept with it.
+    const quota = (reduced: number) => [
+      commandOption.role('role', h.guild.staffRoleId),
+      commandOption.integer('hours', 10),
+      commandOption.string('per', 'week'),
+      commandOption.integer('reduced', reduced),
+    ];
+    expect((await h.run('quota', 'set', quota(10))).text).toBe(
+      'The reduced quota is 0 to 9 hours (below the quota). Nothing was saved.',
+    );
+    expect((await h.run('quota', 'list')).text).toBe('No quotas yet: set one with /quota set.');
+    expect((await h.run('quota', 'set', quota(4))).text).toContain('one on reduced activity is to reach 4 h.');
+    expect((await h.run('quota', 'list')).text).toBe(
+      `<@&${h.guild.staffRoleId}>: 10 h a week (4 h on reduced activity)`,
+    );
     const stored = await ask('2026-11-24', '2026-11-26');
     expect(stored.text).toMatch(/^Leave of absence request #1 \(<t:\d+:D> to <t:\d+:D>, 3 days\) is posted in/);
     const overlap = await ask('2026-11-26', '2026-11-30', 'member', 'reduced');
@@ -240,5 +255,32 @@ describe('/leave', () => {
     await holds(role('On Leave'), false);
     expect(await h.bot.store.of(leaveModule).roleHolderOf(h.guild.id, 1)).toBeUndefined();
     await h.discord.waitFor(() => (board()?.fields ?? []).length === 0 || undefined, 10_000, 'the board without leave');
+  });
+
+  it('gives no leave role at the start when the manager who approved could no longer give it', async () => {
+    await start();
+    await openRequests();
+    const roleManager = h.discord.addMember(h.guild.id, {
+      username: 'rob',
+      roleIds: [h.guild.staffRoleId, h.guild.adminRoleId, role('Role Managers')],
+    });
+    await h.run('leave', 'role', [commandOption.role('role', role('On Leave'))], { userId: roleManager });
+    await ask('2026-11-24', '2026-11-26');
+    expect((await click(await cardOf(1), 'approve', { userId: roleManager })).callback.type).toBe(7);
+    // Between the approval and the start, the leave role is moved above the manager's highest role.
+    h.discord.editRole(h.guild.id, role('On Leave'), { position: 7 });
+    await h.restart(() => moveTo(Date.UTC(2026, 10, 24, 8)));
+    await h.discord.waitFor(
+      () => h.logs.text().includes('the leave role was not given') || undefined,
+      15_000,
+      'the refusal logged',
+    );
+    // The leave stands (the member is excused); nobody was given the role.
+    expect(h.discord.memberRoles(h.guild.id, member())).not.toContain(role('On Leave'));
+    expect(await h.bot.store.of(leaveModule).roleHolderOf(h.guild.id, 1)).toBeUndefined();
+    expect(await h.bot.store.of(leaveModule).requestOf(h.guild.id, 1)).toMatchObject({
+      state: 'approved',
+      work: 'end',
+    });
   });
 });
