@@ -283,4 +283,42 @@ describe('/leave', () => {
       work: 'end',
     });
   });
+
+  it('lists, cancels and ends early: only what the member may, in plain words', async () => {
+    await start();
+    await openRequests();
+    expect((await h.run('leave', 'cancel', [], 'member')).text).toBe('You have no request to cancel.');
+    expect((await h.run('leave', 'end', [], 'member')).text).toBe(
+      'You have no leave under way to end. (A leave not started yet is cancelled with /leave cancel.)',
+    );
+    await ask('2026-11-24', '2026-11-26');
+    await ask('2026-11-28', '2026-11-29');
+    expect((await h.run('leave', 'cancel', [commandOption.integer('number', 2)], 'member')).text).toBe(
+      'Request #2 is cancelled.',
+    );
+    expect((await h.run('leave', 'cancel', [commandOption.integer('number', 2)], 'member')).text).toMatch(
+      /^Request #2 is cancelled by its member: only a pending request/,
+    );
+    expect((await click(await cardOf(1), 'approve', 'admin')).callback.type).toBe(7);
+    const listed = (await h.run('leave', 'list', [commandOption.user('member', member())], 'member')).text;
+    expect(listed.split('\n')).toEqual([
+      `Leave requests of <@${member()}>, the latest first:`,
+      expect.stringMatching(/^\*\*#2\*\* Leave of absence, <t:\d+:D> to <t:\d+:D>: Cancelled by its member$/),
+      expect.stringMatching(
+        new RegExp(
+          `^\\*\\*#1\\*\\* Leave of absence, <t:\\d+:D> to <t:\\d+:D>: Approved, starts <t:\\d+:D> \\(approved by <@${h.discord.users.admin.id}>\\)$`,
+        ),
+      ),
+    ]);
+    // Under way: it cannot be cancelled any more, and ends early when its member is back.
+    await moveTo(Date.UTC(2026, 10, 25, 9));
+    expect((await h.run('leave', 'cancel', [commandOption.integer('number', 1)], 'member')).text).toMatch(
+      /^Request #1 is under way/,
+    );
+    expect((await h.run('leave', 'end', [], 'member')).text).toBe('Welcome back: your leave (#1) ended now.');
+    const ended = await h.bot.store.of(leaveModule).requestOf(h.guild.id, 1);
+    expect(ended?.endsAt).toBeGreaterThanOrEqual(Date.UTC(2026, 10, 25, 9));
+    expect(ended?.endsAt).toBeLessThan(Date.UTC(2026, 10, 25, 10));
+    expect(ended?.plannedEnd).toBe(Date.UTC(2026, 10, 26, 23));
+  });
 });
