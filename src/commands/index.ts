@@ -21,7 +21,7 @@ export const COMMANDS: ReadonlyArray<Command<never>> = [...featureCommands(), ..
 
 /** Every command, button and dialog of the bot bound to what it uses of the features: what the dispatcher serves. */
 export function bindAllInteractions(features: Features, basics: CommandBasics): BoundInteractions {
-  const { routing, cards, health, threads, webhooks, releases, replay, record, staffActions } = features;
+  const { routing, cards, health, threads, webhooks, releases, replay, record, staffActions, leave } = features;
   return joinInteractions([
     bindFeatureInteractions(features, basics),
     bindInteractions(
@@ -32,6 +32,9 @@ export function bindAllInteractions(features: Features, basics: CommandBasics): 
       { commands: [statusCommand] },
       { ...basics, ...webhooks.deps, ...health.deps, appDocuments: releases.deps.appDocuments },
     ),
-    bindInteractions({ commands: [staffCommand] }, { ...basics, ...record.deps, ...staffActions.deps }),
+    bindInteractions(
+      { commands: [staffCommand] },
+      { ...basics, ...record.deps, ...staffActions.deps, activity: leave.staffActivity },
+    ),
   ]);
 }

@@ -19,6 +19,7 @@ import type { DutyTimings } from './duty/feature.js';
 import type { BotParts, Feature } from './feature.js';
 import { healthDefinition } from './health/definition.js';
 import type { HealthTimings } from './health/feature.js';
+import { leaveDefinition } from './leave/definition.js';
 import { recordDefinition } from './record/definition.js';
 import type { RecordTimings } from './record/feature.js';
 import { releasesDefinition } from './releases/definition.js';
@@ -49,6 +50,7 @@ const FEATURES = {
   threads: threadsDefinition,
   digest: digestDefinition,
   conduct: conductDefinition,
+  leave: leaveDefinition,
   replay: replayDefinition,
   staffActions: staffActionsDefinition,
 };
@@ -156,6 +158,10 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}): F
     }),
     // Discipline and promotions; a feature with a timeline of its own (leave) hands its source here.
     conduct: () => ({ timings: timings.conduct }),
+    leave: () => ({
+      // Someone went on leave or came back: the duty board shows it, the coverage guard's alert says it.
+      listeners: { onLeaveChanged: (guildId) => the('duty').shiftsChanged([guildId]) },
+    }),
     staffActions: () => ({ timeline: [] }),
   };
   const needsOf = (name: Name): unknown => (name in wiring ? wiring[name as keyof Wiring]() : undefined);

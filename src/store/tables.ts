@@ -180,6 +180,55 @@ export interface HookActivityTable<E extends Engine = Engine> {
   enabled_at: number | null;
 }
 
+/** A row of `leave_reduced_quota`. */
+export interface LeaveReducedQuotaTable {
+  guild_id: string;
+  role_id: string;
+  hours: number;
+}
+
+/** A row of `leave_request`. */
+export interface LeaveRequestTable {
+  guild_id: string;
+  number: number;
+  member_id: string;
+  kind: 'leave' | 'reduced';
+  starts_at: number;
+  ends_at: number;
+  planned_end: number;
+  reason: string;
+  state: 'pending' | 'approved' | 'denied' | 'cancelled';
+  asked_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  card_channel_id: string | null;
+  card_message_id: string | null;
+  card_asked_at: number | null;
+  work: 'card' | 'start' | 'end' | null;
+  try_at: number | null;
+  failures: number;
+}
+
+/** A row of `leave_role_holder`. */
+export interface LeaveRoleHolderTable {
+  guild_id: string;
+  number: number;
+  member_id: string;
+  role_id: string;
+  given_at: number | null;
+}
+
+/** A row of `leave_settings`. */
+export interface LeaveSettingsTable {
+  guild_id: string;
+  channel_id: string | null;
+  manager_role_id: string | null;
+  role_id: string | null;
+  role_set_by: string | null;
+  time_zone: string;
+  last_number: number;
+}
+
 /** A row of `record`. */
 export interface RecordTable<E extends Engine = Engine> {
   kind: string;
@@ -382,6 +431,10 @@ export interface Tables<E extends Engine = Engine> {
   guild_settings: GuildSettingsTable<E>;
   hook: HookTable<E>;
   hook_activity: HookActivityTable<E>;
+  leave_reduced_quota: LeaveReducedQuotaTable;
+  leave_request: LeaveRequestTable;
+  leave_role_holder: LeaveRoleHolderTable;
+  leave_settings: LeaveSettingsTable;
   record: RecordTable<E>;
   record_case: RecordCaseTable;
   record_guild: RecordGuildTable;

@@ -80,6 +80,8 @@ export interface AdminHarnessOptions {
   timings?: FeatureTimings;
   /** A store of its own (a PostgreSQL database's URL) instead of the SQLite file. */
   storeUrl?: string;
+  /** The bot's clock (a test moves it, across a restart, to days later). */
+  clock?: () => number;
 }
 
 export async function startAdminHarness(options: AdminHarnessOptions = {}): Promise<AdminHarness> {
@@ -121,6 +123,7 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
       webhookBaseUrl: (intakeUrl) => intakeUrl,
       feed: { backoff: { baseMs: 20, capMs: 200 } },
       ...(options.timings ? { timings: options.timings } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     const client = started.discord;
     if (!client) throw new Error('the bot started without Discord');

@@ -23,6 +23,7 @@ const NAMES = [
   'quota',
   'digest',
   'conduct',
+  'leave',
   'feed',
   'status',
   'staff',
@@ -76,7 +77,7 @@ describe('deploy-commands', () => {
       { env: { ...process.env, DISCORD_TOKEN: discord.botToken, DISCORD_API_URL: discord.apiUrl } },
     );
     expect(stdout).toBe(
-      `Registered 17 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /leaderboard, /export, /duty, /quota, /digest, /conduct, /feed, /status, /staff\n` +
+      `Registered 18 commands in server ${guild.id}: /setup, /webhook, /alerts, /audit, /app, /store, /record, /case, /leaderboard, /export, /duty, /quota, /digest, /conduct, /leave, /feed, /status, /staff\n` +
         inviteLines(),
     );
     expect(commandPuts()).toHaveLength(1);

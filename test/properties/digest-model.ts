@@ -70,7 +70,10 @@ function quotaResults(known: Known, roles: Roles, quotas: readonly Quota[], week
       .filter((standing) => roles.get(standing.memberId)?.includes(quota.roleId))
       .map((standing) => {
         const seconds = inWindow.find((found) => found.memberId === standing.memberId)?.value ?? 0;
-        return { memberId: standing.memberId, seconds, met: seconds >= quota.hours * 3600 };
+        const met = seconds >= quota.hours * 3600;
+        // Nobody is on leave in this model: each member is to reach the quota's hours.
+        const status = met ? ('met' as const) : ('missed' as const);
+        return { memberId: standing.memberId, seconds, met, standing: { status, targetHours: quota.hours, leave: null } };
       })
       .sort((a, b) => b.seconds - a.seconds || a.memberId.localeCompare(b.memberId));
     return { quota, window, members, cut: seen.length > 100 };

@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 
 import { fitLines } from '../../base/truncate-text.js';
+import { describeActivityShort, type MemberActivity } from '../leave/index.js';
 import {
   dayLabel,
   describeModcallCounts,
@@ -35,6 +36,8 @@ export interface DigestFacts {
   modcalls: ModcallResponse;
   sessions: SessionTotals;
   days: readonly GuildDay[];
+  /** The staff's activity of the week, its short version (/staff activity); absent: not shown. */
+  activity?: readonly MemberActivity[];
 }
 
 /** Past this, a digest says it is late: the bot was not running (or not able to post) when it was due. */
@@ -74,6 +77,9 @@ export function describeDigest(facts: DigestFacts, withChart: boolean): APIEmbed
       { name: 'Modcalls', value: describeModcalls(facts.modcalls) },
       { name: 'Sessions', value: describeSessions(facts.sessions) },
       { name: `Per day (${timeZone})`, value: describeDays(facts.days) },
+      ...(facts.activity
+        ? [{ name: 'Activity', value: fitLines(describeActivityShort(facts.activity).split('\n'), FIELD_MAX) }]
+        : []),
     ],
     ...(withChart ? { image: { url: `attachment://${DIGEST_CHART}` } } : {}),
     footer: { text: digestFooter(week.to) },
@@ -93,17 +99,32 @@ function describeShifts(shifts: readonly Standing[]): string {
 function describeQuotas(results: readonly QuotaResult[]): string {
   const lines: string[] = [];
   for (const { quota, window, members, cut } of results) {
-    const met = members.filter((member) => member.met).length;
+    const met = members.filter((member) => member.standing.status === 'met').length;
+    // Excused members (on leave) are neither met nor missed: counted apart.
+    const excused = members.length - members.filter((member) => member.standing.status !== 'excused').length;
     lines.push(
-      `<@&${quota.roleId}>: ${quota.hours} h a ${quota.per}, ${window.label}: ${met} of ${members.length} met` +
+      `<@&${quota.roleId}>: ${quota.hours} h a ${quota.per}, ${window.label}: ${met} of ${members.length - excused} met` +
+        (excused > 0 ? `, ${excused} excused (leave)` : '') +
         (cut ? ' (among the 100 most on shift)' : ''),
     );
     for (const member of members) {
-      lines.push(`${member.met ? '✅' : '❌'} <@${member.memberId}> ${formatHours(member.seconds)}`);
+      lines.push(
+        `${STATUS_MARKS[member.standing.status]} <@${member.memberId}> ${formatHours(member.seconds)}${leaveNote(member)}`,
+      );
     }
     if (members.length === 0) lines.push('Nobody of the role was on shift in the last 90 days.');
   }
   return fitLines(lines, FIELD_MAX);
+}
+
+const STATUS_MARKS = { met: '✅', missed: '❌', excused: '🌴' } as const;
+
+/** What leave changed of a member's quota: excused, or the reduced hours they were held to. */
+function leaveNote({ standing }: QuotaResult['members'][number]): string {
+  if (standing.leave === null) return '';
+  if (standing.status === 'excused')
+    return standing.leave === 'leave' ? ' · on leave, excused' : ' · reduced activity, excused';
+  return ` · reduced activity: ${standing.targetHours ?? 0} h`;
 }
 
 function describeCases(cases: readonly CaseTypeCount[], moderators: readonly Standing[]): string {

@@ -12,11 +12,18 @@ import { makeCardNonce } from '../../discord/posting/nonce.js';
 import type { OutgoingFile, Poster } from '../../discord/posting/poster.js';
 import { isRefusedByDiscord } from '../../discord/posting/send-failure.js';
 import type { Job } from '../feature.js';
+import { readActivity, type ActivitySources, type LeaveView } from '../leave/index.js';
 import type { ChartDrawer, GuildDay, RecordQueries, TimeRange } from '../record/index.js';
 import { describeDigest, DIGEST_CHART, type DigestFacts } from './describe-digest.js';
 import { quotaResults } from './quota-report.js';
 import type { Digests, StoredDigestSchedule } from './store/digests.js';
 import { nextDigestAt, weekEndingAt } from './weekly-schedule.js';
+
+/** Nobody on leave: a digest job told of no leave. */
+const NO_LEAVE: Pick<LeaveView, 'leaveIn' | 'reducedQuotasOf'> = {
+  leaveIn: () => Promise.resolve([]),
+  reducedQuotasOf: () => Promise.resolve(new Map()),
+};
 
 /** How often the schedules due are looked at: a digest is posted within this of its hour. */
 const DEFAULT_CHECK_EVERY_MS = 60_000;
@@ -46,6 +53,10 @@ export interface DigestRefused {
 export interface DigestJobDeps {
   digests: Digests;
   record: Pick<RecordQueries, 'leaderboard' | 'guildCases' | 'modcallResponse' | 'sessionTotals' | 'guildDays'>;
+  /** Who was on approved leave (quotas excuse them, or hold them to the reduced hours); none: nobody. */
+  leave?: Pick<LeaveView, 'leaveIn' | 'reducedQuotasOf'> | undefined;
+  /** What the week's activity is read from (its short version in the digest); none: not shown. */
+  activity?: ActivitySources | undefined;
   charts: ChartDrawer;
   poster: Poster;
   findPosted: PostFinder;
@@ -194,7 +205,10 @@ export class DigestJob implements Job {
       timeZone,
       lateMs,
       shifts,
-      quotas: await quotaResults(record, hasRole, guildId, quotas, week),
+      ...(this.deps.activity
+        ? { activity: (await readActivity(this.deps.activity, guild, guildId, week, this.deps.clock(), null)).members }
+        : {}),
+      quotas: await quotaResults(record, this.deps.leave ?? NO_LEAVE, hasRole, guildId, quotas, week),
       cases,
       moderators,
       modcalls,

@@ -1,8 +1,10 @@
 import type { BackoffPolicy } from '../../base/backoff.js';
 import { createPostFinder } from '../../discord/posting/find-post.js';
 import type { BotParts, Feature } from '../feature.js';
+import { leaveOf, type ReducedQuotas } from '../leave/index.js';
 import { recordOf, type ChartDrawer } from '../record/index.js';
 import { DigestJob, type DigestJobDeps } from './digest-job.js';
+import { quotasOf } from './index.js';
 import { digestModule } from './store/digest-module.js';
 import type { Digests } from './store/digests.js';
 
@@ -12,6 +14,8 @@ export const POSTS_KEPT_MS = 366 * 24 * 60 * 60 * 1000;
 /** What /quota and /digest are given. */
 export interface DigestDeps {
   digests: Digests;
+  /** The reduced quotas (/quota set reduced:), kept with leave. */
+  reducedQuotas: ReducedQuotas;
 }
 
 /** What the digest tells other features. */
@@ -39,9 +43,12 @@ export function createDigestFeature(
 ): Feature<DigestDeps> {
   const digests = parts.store.of(digestModule);
   const community = recordOf(parts.store);
+  const leave = leaveOf(parts.store);
   const job = new DigestJob({
     digests,
     record: community,
+    leave,
+    activity: { record: community, leave, quotas: quotasOf(parts.store) },
     charts,
     poster: parts.poster,
     findPosted: createPostFinder(parts.discord, parts.config.DISCORD_TOKEN),
@@ -56,7 +63,7 @@ export function createDigestFeature(
     onBackoff: () => parts.metrics.guildBackoff('digest'),
   });
   return {
-    deps: { digests },
+    deps: { digests, reducedQuotas: leave },
     jobs: [job],
     sweep: (now) => digests.sweepPosts(now - POSTS_KEPT_MS),
   };

@@ -1,3 +1,4 @@
+import { judgeQuota, leaveByMember, type LeaveView, type QuotaStanding } from '../leave/index.js';
 import type { RecordQueries, Standing, TimeRange } from '../record/index.js';
 import type { Quota } from './store/digests.js';
 
@@ -10,12 +11,16 @@ const MOST_LOOKED_UP = 100;
 export interface QuotaMember {
   memberId: string;
   seconds: number;
+  /** Met, or excused by leave: not missed. */
   met: boolean;
+  /** Met, missed or excused, and the hours they were to reach (reduced activity has its own). */
+  standing: QuotaStanding;
 }
 
 /** A quota and how each member of its role did in its window. */
 export interface QuotaResult {
-  quota: Quota;
+  /** With its reduced hours for members on reduced activity (/quota set reduced:), if it has them. */
+  quota: Quota & { reducedHours?: number };
   /** The week of the digest, or the calendar month (UTC) it ends in, so far. */
   window: TimeRange & { label: string };
   members: QuotaMember[];
@@ -41,6 +46,7 @@ export function quotaWindow(quota: Quota, week: TimeRange): TimeRange & { label:
  */
 export async function quotaResults(
   record: Pick<RecordQueries, 'leaderboard'>,
+  leave: Pick<LeaveView, 'leaveIn' | 'reducedQuotasOf'>,
   hasRole: RoleCheck,
   guildId: string,
   quotas: readonly Quota[],
@@ -49,15 +55,21 @@ export async function quotaResults(
   if (quotas.length === 0) return [];
   const seen = await record.leaderboard(guildId, 'shifts', { from: week.to - STAFF_SEEN_MS, to: week.to });
   const candidates = seen.slice(0, MOST_LOOKED_UP);
+  const reduced = await leave.reducedQuotasOf(guildId);
   const results: QuotaResult[] = [];
-  for (const quota of quotas) {
+  for (const roleQuota of quotas) {
+    const reducedHours = reduced.get(roleQuota.roleId);
+    const quota = reducedHours === undefined ? roleQuota : { ...roleQuota, reducedHours };
     const window = quotaWindow(quota, week);
     const inWindow = secondsByMember(await record.leaderboard(guildId, 'shifts', window));
+    // Approved leave in the window: a member on leave is excused, one on reduced activity has the reduced quota.
+    const onLeave = leaveByMember(await leave.leaveIn(guildId, window.from, window.to));
     const members: QuotaMember[] = [];
     for (const candidate of candidates) {
       if ((await hasRole(candidate.memberId, quota.roleId)) !== true) continue;
       const seconds = inWindow.get(candidate.memberId) ?? 0;
-      members.push({ memberId: candidate.memberId, seconds, met: seconds >= quota.hours * 3600 });
+      const standing = judgeQuota(seconds, quota, onLeave.get(candidate.memberId) ?? [], window);
+      members.push({ memberId: candidate.memberId, seconds, met: standing.status !== 'missed', standing });
     }
     members.sort((a, b) => b.seconds - a.seconds || a.memberId.localeCompare(b.memberId));
     results.push({ quota, window, members, cut: seen.length > MOST_LOOKED_UP });

@@ -5,6 +5,7 @@ import type { MessageEdit } from '../../discord/posting/poster.js';
 import { COLOURS } from '../../embeds/colours.js';
 import { formatName } from '../../embeds/format.js';
 import { MAX_EMBED_DESCRIPTION_LENGTH, MAX_FIELD_VALUE_LENGTH } from '../../embeds/limits.js';
+import type { MemberLeave } from '../leave/index.js';
 import type { OpenShift } from '../record/index.js';
 
 /**
@@ -69,7 +70,11 @@ export const BOARD_FOOTER = 'Updated as shifts start and end';
  * which counts itself up); then, apart, the shifts open longer than {@link SHIFT_NEVER_ENDED_AFTER_MS}. Within
  * Discord's embed limits whatever the number of staff: lines that do not fit become "… and N more".
  */
-export function renderBoard(shifts: readonly OpenShift[], now: number): MessageEdit {
+export function renderBoard(
+  shifts: readonly OpenShift[],
+  now: number,
+  onLeave: readonly MemberLeave[] = [],
+): MessageEdit {
   const { onDuty, neverEnded } = splitOpenShifts(shifts, now);
   const embed: APIEmbed = {
     title: `On duty now: ${onDuty.length}`,
@@ -81,16 +86,28 @@ export function renderBoard(shifts: readonly OpenShift[], now: number): MessageE
     footer: { text: BOARD_FOOTER },
     timestamp: new Date(now).toISOString(),
   };
+  const fields: NonNullable<APIEmbed['fields']> = [];
   if (neverEnded.length > 0) {
-    embed.fields = [
-      {
-        name: `Shift never ended (open over ${SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000} h): ${neverEnded.length}`,
-        value: fitLines(neverEnded.map(lineOf), MAX_FIELD_VALUE_LENGTH, (left) => `… and ${left} more`),
-      },
-    ];
+    fields.push({
+      name: `Shift never ended (open over ${SHIFT_NEVER_ENDED_AFTER_MS / 3_600_000} h): ${neverEnded.length}`,
+      value: fitLines(neverEnded.map(lineOf), MAX_FIELD_VALUE_LENGTH, (left) => `… and ${left} more`),
+    });
   }
+  // Approved leave under way (/leave): who is away, and who is around less, until when.
+  if (onLeave.length > 0) {
+    fields.push({
+      name: `On leave: ${onLeave.length}`,
+      value: fitLines(onLeave.map(leaveLineOf), MAX_FIELD_VALUE_LENGTH, (left) => `… and ${left} more`),
+    });
+  }
+  if (fields.length > 0) embed.fields = fields;
   // Mentions show who is meant; nobody is pinged by a board edited again and again.
   return { embeds: [embed], allowed_mentions: { parse: [] } };
+}
+
+function leaveLineOf(leave: MemberLeave): string {
+  const last = Math.floor((leave.endsAt - 1) / 1000);
+  return `<@${leave.memberId}> · ${leave.kind === 'leave' ? 'on leave' : 'reduced activity'} to <t:${last}:D>`;
 }
 
 function lineOf(shift: OpenShift): string {

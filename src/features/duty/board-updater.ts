@@ -8,6 +8,7 @@ import { makeCardNonce } from '../../discord/posting/nonce.js';
 import { postWrittenDown, type EarlierPostDeps } from '../../discord/posting/post-once.js';
 import type { Poster } from '../../discord/posting/poster.js';
 import type { Job } from '../feature.js';
+import type { LeaveView } from '../leave/index.js';
 import type { RecordQueries } from '../record/index.js';
 import { BOARD_FOOTER, nextNeverEndedAt, renderBoard, splitOpenShifts } from './board-render.js';
 import type { DutyStore } from './store/duty-store.js';
@@ -28,6 +29,8 @@ const RETRY_AFTER_MS = 30_000;
 export interface BoardUpdaterDeps extends EarlierPostDeps {
   duty: Pick<DutyStore, 'settingsOf' | 'listConfigured' | 'setBoardMessage' | 'askBoardPost'>;
   record: Pick<RecordQueries, 'openShifts'>;
+  /** Who is on approved leave now (shown apart on the board); none: nobody. */
+  leave?: Pick<LeaveView, 'onLeaveAt'> | undefined;
   poster: Poster;
   timers: Timers;
   clock: Clock;
@@ -142,7 +145,8 @@ export class BoardUpdater implements Job {
     const now = this.deps.clock();
     const shifts = await this.deps.record.openShifts(guildId);
     this.ageAt(guildId, board, nextNeverEndedAt(splitOpenShifts(shifts, now).onDuty));
-    const body = renderBoard(shifts, now);
+    const onLeave = (await this.deps.leave?.onLeaveAt(guildId, now)) ?? [];
+    const body = renderBoard(shifts, now, onLeave);
     const content = JSON.stringify(body.embeds.map(({ timestamp: _time, ...rest }) => rest));
     const previous = settings.boardMessageId;
     if (previous !== null && board.shown?.messageId === previous && board.shown.content === content) return false;

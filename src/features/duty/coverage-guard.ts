@@ -5,6 +5,7 @@ import { Repeating } from '../../base/repeating.js';
 import type { Timers } from '../../base/timers.js';
 import { toLoggableError } from '../../discord/log-error.js';
 import type { Job } from '../feature.js';
+import type { LeaveView } from '../leave/index.js';
 import type { RecordQueries, RunningSession } from '../record/index.js';
 import { splitOpenShifts } from './board-render.js';
 import { countedSessions, judgeCoverage, MINUTE_MS } from './coverage.js';
@@ -26,11 +27,15 @@ export interface CoverageShortfall {
   /** Since when fewer than the minimum have been on shift while a session ran. */
   since: number;
   sessions: RunningSession[];
+  /** The staff on approved leave of absence now (/leave): what explains a shortfall, in the alert's words. */
+  onLeave?: readonly string[];
 }
 
 export interface CoverageGuardDeps {
   duty: Pick<DutyStore, 'coverageOf' | 'listGuarded' | 'setUncoveredSince'>;
   record: Pick<RecordQueries, 'openShifts' | 'runningSessions'>;
+  /** Who is on approved leave now; none: nobody. */
+  leave?: Pick<LeaveView, 'onLeaveAt'> | undefined;
   /**
    * Told of each guild looked at: its shortfall (an alert, opened or brought up to date), or null (covered, not
    * short for long enough yet, or no minimum: an alert open is resolved). Awaited before the guild's next look.
@@ -199,7 +204,11 @@ export class CoverageGuard implements Job {
       await this.deps.report(guildId, null);
       return verdict.state === 'short' ? verdict.alertAt : null;
     }
-    await this.deps.report(guildId, { minimum: coverage.minimum, onShift, since: verdict.since, sessions });
+    const onLeave = ((await this.deps.leave?.onLeaveAt(guildId, now)) ?? [])
+      .filter((leave) => leave.kind === 'leave')
+      .map((leave) => leave.memberId);
+    const shortfall = { minimum: coverage.minimum, onShift, since: verdict.since, sessions };
+    await this.deps.report(guildId, onLeave.length > 0 ? { ...shortfall, onLeave } : shortfall);
     return null;
   }
 }

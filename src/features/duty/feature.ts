@@ -3,6 +3,7 @@ import { Events, type Role } from 'discord.js';
 import { checkRoleGrant } from '../../discord/check-role-grant.js';
 import type { BotParts, Feature } from '../feature.js';
 import { alertSettingsOn, type AlertSettingsStore } from '../health/index.js';
+import { leaveOf } from '../leave/index.js';
 import { recordOf } from '../record/index.js';
 import { BoardUpdater } from './board-updater.js';
 import { CoverageGuard, type CoverageShortfall } from './coverage-guard.js';
@@ -66,9 +67,11 @@ export function createDutyFeature(
 ): DutyFeature {
   const duty = parts.store.of(dutyModule);
   const community = recordOf(parts.store);
+  const leave = leaveOf(parts.store);
   const board = new BoardUpdater({
     duty,
     record: community,
+    leave,
     poster: parts.poster,
     findPosted: parts.findPosted,
     nonceWindowMs: parts.nonceWindowMs,
@@ -99,6 +102,7 @@ export function createDutyFeature(
   const coverage = new CoverageGuard({
     duty,
     record: community,
+    leave,
     report: listeners.onCoverage ?? (() => Promise.resolve()),
     timers: parts.timers,
     clock: parts.clock,

@@ -36,7 +36,7 @@ export function describeRoleRefusal(refusal: RoleRefusal): Finding {
  * since when, and the sessions running; escalated (red) while nobody at all is on shift.
  */
 export function describeShortfall(shortfall: CoverageShortfall): Finding {
-  const { minimum, onShift, since, sessions } = shortfall;
+  const { minimum, onShift, since, sessions, onLeave = [] } = shortfall;
   // The names are the service's text: escaped, so none can format or ping.
   const names = sessions.map((session) =>
     session.name === null ? `session ${session.sessionId}` : formatName(session.name, 64),
@@ -48,6 +48,19 @@ export function describeShortfall(shortfall: CoverageShortfall): Finding {
     escalated: onShift === 0,
     detail:
       `**${onShift} of ${minimum.staff}** staff on shift while ${sessions.length === 1 ? 'a session runs' : `${sessions.length} sessions run`} ` +
-      `(${shown}), short since ${relativeTime(since)}; /duty minimum allows ${minimum.afterMinutes} min.`,
+      `(${shown}), short since ${relativeTime(since)}; /duty minimum allows ${minimum.afterMinutes} min.` +
+      describeLeave(onLeave, minimum.staff - onShift),
   };
+}
+
+/** Whether leave explains the shortfall: the staff on approved leave of absence now (/leave), named. */
+function describeLeave(onLeave: readonly string[], missing: number): string {
+  if (onLeave.length === 0) return '';
+  const named =
+    onLeave
+      .slice(0, 5)
+      .map((id) => `<@${id}>`)
+      .join(', ') + (onLeave.length > 5 ? ` and ${onLeave.length - 5} more` : '');
+  const staff = `${onLeave.length} staff ${onLeave.length === 1 ? 'is' : 'are'} on approved leave (${named})`;
+  return onLeave.length >= missing ? `\nExplained by leave: ${staff}.` : `\nPartly explained by leave: ${staff}.`;
 }

@@ -8,6 +8,8 @@ import type { StaffMoments } from './store/staff-moments.js';
 /** What other features may use of the community record feature, and its part of the shared /staff. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
 export { showStaffRecord, STAFF_RECORD_SUBCOMMANDS, type StaffCommandDeps } from './commands/staff.js';
+export { requireRecordReader } from './record-access.js';
+export { chosenPeriod, periodOption, periodRange } from './periods.js';
 export type { ChartDrawer } from './chart-renderer.js';
 export { describeModcallCounts, formatHours, formatWait, LEADERBOARD_SHOWN, percentile } from './describe-stats.js';
 export { dayLabel } from './hours-per-day.js';
@@ -21,6 +23,7 @@ export type {
   MemberMonth,
   ModcallResponse,
   OpenShift,
+  RangeActivity,
   RecordQueries,
   RunningSession,
   SessionTotals,
@@ -37,7 +40,7 @@ export type { CaseMoment, MomentCase, MomentShift, MomentSpans, StaffMoments } f
  */
 export type RecordView = RecordQueries &
   SessionRecord &
-  Pick<CommunityRecord, 'noteModcallHandled' | 'oldestUnrecordedAt'>;
+  Pick<CommunityRecord, 'noteModcallHandled' | 'oldestUnrecordedAt' | 'settingsOf'>;
 
 /** The community record of `store` (opened with the record's store module), as other features read it. */
 export function recordOf(store: Pick<Store, 'of'>): RecordView {

@@ -23,6 +23,7 @@ describe('command definitions', () => {
       'quota',
       'digest',
       'conduct',
+      'leave',
       'feed',
       'status',
       'staff',
@@ -47,6 +48,7 @@ describe('command definitions', () => {
     expect(subcommands('staff')).toEqual([
       'stats',
       'response',
+      'activity',
       'infraction',
       'infraction-void',
       'history',
@@ -60,6 +62,7 @@ describe('command definitions', () => {
     expect(subcommands('quota')).toEqual(['set', 'clear', 'list']);
     expect(subcommands('digest')).toEqual(['set', 'off', 'show']);
     expect(subcommands('conduct')).toEqual(['channel', 'role', 'set', 'show']);
+    expect(subcommands('leave')).toEqual(['request', 'list', 'end', 'cancel', 'channel', 'managers', 'role']);
     expect(subcommands('app')).toEqual([
       'key',
       'list',
@@ -111,7 +114,7 @@ describe('command definitions', () => {
     // permissions would hide the whole command from them; the admin subcommands check Manage Server themselves.
     // /case, /staff and /leaderboard answer admins and the staff role an admin names (/record staff-role).
     // /record mine answers every member about themselves; /record's other subcommands check Manage Server.
-    for (const name of ['app', 'store', 'record', 'case', 'staff', 'leaderboard']) {
+    for (const name of ['app', 'store', 'record', 'case', 'staff', 'leaderboard', 'leave']) {
       expect(bodies.find((body) => body.name === name)?.default_member_permissions, name).toBeUndefined();
     }
   });
@@ -125,8 +128,8 @@ describe('command definitions', () => {
       ),
     );
     // /feed set, /feed default, /feed replay, /alerts set, /app watch, /duty board, /digest set, /staff setup,
-    // /conduct channel.
-    expect(channelOptions).toHaveLength(9);
+    // /conduct channel, /leave channel.
+    expect(channelOptions).toHaveLength(10);
     for (const option of channelOptions) {
       expect('channel_types' in option ? option.channel_types : undefined).toEqual([
         ChannelType.GuildText,

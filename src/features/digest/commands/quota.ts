@@ -33,6 +33,13 @@ export const quotaCommand: Command<QuotaCommandDeps> = {
             .setDescription('Per week, or per calendar month (UTC)')
             .setRequired(true)
             .addChoices({ name: 'week', value: 'week' }, { name: 'month', value: 'month' }),
+        )
+        .addIntegerOption((option) =>
+          option
+            .setName('reduced')
+            .setDescription('Hours for a member on approved reduced activity (/leave); none: they are excused')
+            .setMinValue(0)
+            .setMaxValue(744),
         ),
     )
     .addSubcommand((sub) =>
@@ -55,15 +62,28 @@ export const quotaCommand: Command<QuotaCommandDeps> = {
         if (hours > MOST_HOURS[per]) {
           throw new UserFacingError(`A ${per} has at most ${MOST_HOURS[per]} hours: choose fewer. Nothing was saved.`);
         }
+        const reduced = interaction.options.getInteger('reduced');
+        if (reduced !== null && (reduced < 0 || reduced >= hours)) {
+          throw new UserFacingError(
+            `The reduced quota is 0 to ${hours - 1} hours (below the quota). Nothing was saved.`,
+          );
+        }
         await ctx.digests.setQuota(guildId, { roleId: role.id, hours, per });
+        // A set replaces the quota it had, its reduced hours too.
+        await ctx.reducedQuotas.setReducedQuota(guildId, role.id, reduced);
         return replyEphemeral(
           interaction,
-          `Members of <@&${role.id}> are to be on shift ${hours} h a ${per}; the weekly digest (/digest set) says who met it.`,
+          `Members of <@&${role.id}> are to be on shift ${hours} h a ${per}; the weekly digest (/digest set) says who met it. ` +
+            'A member on approved leave is excused; ' +
+            (reduced === null
+              ? 'one on reduced activity too (set reduced: to give them hours of their own).'
+              : `one on reduced activity is to reach ${reduced} h.`),
         );
       }
       case 'clear': {
         const role = interaction.options.getRole('role', true);
         const cleared = await ctx.digests.clearQuota(guildId, role.id);
+        await ctx.reducedQuotas.setReducedQuota(guildId, role.id, null);
         return replyEphemeral(
           interaction,
           cleared ? `<@&${role.id}> has no quota any more.` : `<@&${role.id}> had no quota; nothing changed.`,
@@ -71,11 +91,18 @@ export const quotaCommand: Command<QuotaCommandDeps> = {
       }
       case 'list': {
         const quotas = await ctx.digests.quotasOf(guildId);
+        const reduced = await ctx.reducedQuotas.reducedQuotasOf(guildId);
         return replyEphemeral(
           interaction,
           quotas.length === 0
             ? 'No quotas yet: set one with /quota set.'
-            : quotas.map((q) => `<@&${q.roleId}>: ${q.hours} h a ${q.per}`).join('\n'),
+            : quotas
+                .map(
+                  (q) =>
+                    `<@&${q.roleId}>: ${q.hours} h a ${q.per}` +
+                    (reduced.has(q.roleId) ? ` (${reduced.get(q.roleId) ?? 0} h on reduced activity)` : ''),
+                )
+                .join('\n'),
         );
       }
       default:

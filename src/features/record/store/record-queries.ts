@@ -69,6 +69,13 @@ export interface RunningSession {
   startedAt: number;
 }
 
+/** The guild's activity of a range, row by row (RecordQueries.activityIn). */
+export interface RangeActivity {
+  shifts: Array<{ memberId: string; startedAt: number; endedAt: number | null; seconds: number | null }>;
+  cases: Array<{ memberId: string; at: number }>;
+  cards: Array<{ at: number; claimedBy: string | null; claimedAt: number | null }>;
+}
+
 /** What the community record answers: lookups, a member's statistics, leaderboards. */
 export interface RecordQueries {
   /** The player's cases, newest first, a page of them. */
@@ -102,6 +109,11 @@ export interface RecordQueries {
   membersOffShift(guildId: string, startedFrom: number, endedFrom: number): Promise<string[]>;
   /** Every member with something to rank in the range, highest first (ties by member id). */
   leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]>;
+  /**
+   * The guild's activity of the range, row by row: the shifts that began in it (a running one without its end),
+   * the cases made and the modcall cards called (one row a card, with its claim), for /staff activity.
+   */
+  activityIn(guildId: string, range: TimeRange): Promise<RangeActivity>;
   /**
    * A member's seconds on shift per UTC day in the range, a shift counted on the day it began (running ones
    * count 0 s); days without a shift left out; by day.

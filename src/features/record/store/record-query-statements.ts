@@ -164,5 +164,28 @@ export function recordQueryStatements(d: SqlDialect) {
          GROUP BY claimed_by ORDER BY value DESC, member_id`,
       ),
     } satisfies Record<Board, Sql<StandingRow, [string, number, number]>>,
+
+    // The guild's activity of a range, row by row (/staff activity's flags): over the guild's time indexes.
+    activityShifts: d.sql<
+      { member_id: string; started_at: number; ended_at: number | null; seconds: number | null },
+      [string, number, number]
+    >(
+      `SELECT member_id, COALESCE(started_at, at) AS started_at, ended_at, seconds
+       FROM record_shift WHERE guild_id = ? AND at >= ? AND at < ? AND member_id IS NOT NULL
+       ORDER BY member_id, COALESCE(started_at, at)`,
+    ),
+    activityCases: d.sql<{ member_id: string; at: number }, [string, number, number]>(
+      `SELECT moderator_id AS member_id, at
+       FROM record_case WHERE guild_id = ? AND at >= ? AND at < ? AND moderator_id IS NOT NULL AND ${CASE_MADE}
+       ORDER BY moderator_id, at`,
+    ),
+    activityCards: d.sql<
+      { at: number; claimed_by: string | null; claimed_at: number | null },
+      [string, number, number]
+    >(
+      `SELECT at, claimed_by, claimed_at
+       FROM record_modcall WHERE guild_id = ? AND at >= ? AND at < ? AND ${CARD_ROW}
+       ORDER BY at`,
+    ),
   };
 }

@@ -20,6 +20,7 @@ import type {
   ModcallResponse,
   ModcallTimes,
   OpenShift,
+  RangeActivity,
   RecordQueries,
   RunningSession,
   SessionTotals,
@@ -123,6 +124,25 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   async leaderboard(guildId: string, board: Board, range: TimeRange): Promise<Standing[]> {
     const rows = await this.runner.read(this.sql.leaderboard[board], [guildId, range.from, range.to]);
     return rows.map((row) => ({ memberId: row.member_id, name: row.name, value: row.value }));
+  }
+
+  async activityIn(guildId: string, range: TimeRange): Promise<RangeActivity> {
+    const params: [string, number, number] = [guildId, range.from, range.to];
+    const [shifts, cases, cards] = await Promise.all([
+      this.runner.read(this.sql.activityShifts, params),
+      this.runner.read(this.sql.activityCases, params),
+      this.runner.read(this.sql.activityCards, params),
+    ]);
+    return {
+      shifts: shifts.map((row) => ({
+        memberId: row.member_id,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+        seconds: row.seconds,
+      })),
+      cases: cases.map((row) => ({ memberId: row.member_id, at: row.at })),
+      cards: cards.map((row) => ({ at: row.at, claimedBy: row.claimed_by, claimedAt: row.claimed_at })),
+    };
   }
 
   async findPlayer(guildId: string, idOrName: string): Promise<RecordedPlayer | undefined> {
