@@ -31,6 +31,7 @@ export type {
   PermissionBits,
   RoleSpec,
   TestUsers,
+  VoiceMemberSpec,
 } from './guild-store.js';
 export type { FakeMessage, MessageSource } from './message-store.js';
 export type { RecordedRequest, Violation } from './rest-handler.js';
