@@ -1,0 +1,71 @@
+import { LimitedCollection, Options, type CacheFactory } from 'discord.js';
+
+/**
+ * The discord.js caches that keep nothing, by manager name (or the name discord.js asks for: every message
+ * manager is `MessageManager`, every thread manager `ThreadManager`).
+ *
+ * Channels: the bot reads no channel from the cache. Every channel it checks is one an admin names in a command,
+ * read with `client.channels.fetch` (discord/feed-channel.ts), which asks Discord when the channel is not cached;
+ * its permissions are then computed from what Discord says now, as the bot re-checks at the moment it acts. It
+ * posts, edits and starts threads by channel id through REST, and a button's message is built from the interaction
+ * when its channel is not cached. Keeping no channel drops their overwrites, messages and threads too: two thirds
+ * of a guild's heap (docs/benchmarks.md, "guilds"). discord.js warns once at start that limiting the channel caches
+ * is unsupported (`UnsupportedCacheOverwriteWarning`): what it breaks is `guild.channels.cache`,
+ * `interaction.channel` and `message.channel` being empty or null, which the bot never reads (a test fails if it
+ * starts to: test/integration/discord-cache.test.ts).
+ *
+ * The rest the bot never reads either: messages go out through REST (discord/posting/poster.ts), and emojis,
+ * stickers, presences, reactions, voice states, thread members, bans, invites, scheduled events, stage instances,
+ * soundboard sounds and a guild's own commands arrive in GUILD_CREATE or later events only to be dropped.
+ */
+const KEEPS_NOTHING = [
+  'ChannelManager',
+  'GuildChannelManager',
+  'MessageManager',
+  'ThreadManager',
+  'ThreadMemberManager',
+  'PresenceManager',
+  'ReactionManager',
+  'ReactionUserManager',
+  'VoiceStateManager',
+  'BaseGuildEmojiManager',
+  'GuildEmojiManager',
+  'GuildStickerManager',
+  'GuildBanManager',
+  'GuildInviteManager',
+  'GuildScheduledEventManager',
+  'StageInstanceManager',
+  'AutoModerationRuleManager',
+  'GuildSoundboardSoundManager',
+  'GuildApplicationCommandManager',
+  'EntitlementManager',
+  'SubscriptionManager',
+  'PollAnswerVoterManager',
+] as const;
+
+/**
+ * One cache serves every manager that keeps nothing: a LimitedCollection of size 0 refuses every entry, so it is
+ * empty whichever manager holds it, and a guild's dozen managers (each channel's three) no longer hold a map each
+ * (about 2 KB a guild).
+ */
+const EMPTY = new LimitedCollection<string, never>({ maxSize: 0 });
+
+/**
+ * Kept partly: the bot's own member in each guild (`guild.members.me`, its permissions in a channel) and its own
+ * user. A member or user arriving with an interaction is read from the interaction, which holds it uncached.
+ * Kept whole, as discord.js needs them: the guilds (`interaction.guild`, a guild's removal), and their roles,
+ * which every permission and role-hierarchy check reads (a member's roles are the guild's cached roles it holds:
+ * `member.roles.cache`, `.highest`, `.permissions`) and whose updates the on-duty role keeper hears.
+ */
+const KEEPS_SOME = Options.cacheWithLimits({
+  GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+  UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
+});
+
+const keepsNothing = new Set<string>(KEEPS_NOTHING);
+
+/** What discord.js keeps (the client's `makeCache`): only what the bot reads. */
+export const makeDiscordCache: CacheFactory = (managerType, holds, manager) =>
+  keepsNothing.has(manager.name) || keepsNothing.has(managerType.name)
+    ? EMPTY
+    : KEEPS_SOME(managerType, holds, manager);
