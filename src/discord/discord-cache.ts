@@ -1,4 +1,4 @@
-import { LimitedCollection, Options, type CacheFactory } from 'discord.js';
+import { Collection, Options, type CacheFactory } from 'discord.js';
 
 /**
  * The discord.js caches that keep nothing, by manager name (or the name discord.js asks for: every message
@@ -8,11 +8,10 @@ import { LimitedCollection, Options, type CacheFactory } from 'discord.js';
  * read with `client.channels.fetch` (discord/feed-channel.ts), which asks Discord when the channel is not cached;
  * its permissions are then computed from what Discord says now, as the bot re-checks at the moment it acts. It
  * posts, edits and starts threads by channel id through REST, and a button's message is built from the interaction
- * when its channel is not cached. Keeping no channel drops their overwrites, messages and threads too: two thirds
- * of a guild's heap (docs/benchmarks.md, "guilds"). discord.js warns once at start that limiting the channel caches
- * is unsupported (`UnsupportedCacheOverwriteWarning`): what it breaks is `guild.channels.cache`,
- * `interaction.channel` and `message.channel` being empty or null, which the bot never reads (a test fails if it
- * starts to: test/integration/discord-cache.test.ts).
+ * when its channel is not cached. Keeping no channel drops their overwrites, messages and threads too: four fifths
+ * of a guild's heap (docs/benchmarks.md, "Memory per guild"). discord.js documents limiting the channel caches as
+ * unsupported: what that breaks is `guild.channels.cache`, `interaction.channel` and `message.channel` being empty
+ * or null, which the bot never reads (test/integration/discord-cache.test.ts checks what it does read).
  *
  * The rest the bot never reads either: messages go out through REST (discord/posting/poster.ts), and emojis,
  * stickers, presences, reactions, voice states, thread members, bans, invites, scheduled events, stage instances,
@@ -44,11 +43,25 @@ const KEEPS_NOTHING = [
 ] as const;
 
 /**
- * One cache serves every manager that keeps nothing: a LimitedCollection of size 0 refuses every entry, so it is
- * empty whichever manager holds it, and a guild's dozen managers (each channel's three) no longer hold a map each
- * (about 2 KB a guild).
+ * A cache that keeps nothing: every entry it is given is refused, so it is empty whichever manager holds it, and one
+ * instance serves every manager of {@link KEEPS_NOTHING}: a guild's dozen managers (and each channel's three) no
+ * longer hold a map each (about 2 KB a guild). A `LimitedCollection` of size 0 would keep nothing too, but for the
+ * channel managers discord.js then prints `UnsupportedCacheOverwriteWarning` to stderr at start, where a host reads
+ * only the bot's own lines (npm start's one-line errors): this cache is a choice made and tested here
+ * (test/integration/discord-cache.test.ts), not a mistake to warn of.
  */
-const EMPTY = new LimitedCollection<string, never>({ maxSize: 0 });
+class KeepsNothing<K, V> extends Collection<K, V> {
+  override set(): this {
+    return this;
+  }
+
+  // What a filter or a map of it makes is an ordinary collection (empty anyway), one that keeps what it is given.
+  static override get [Symbol.species]() {
+    return Collection;
+  }
+}
+
+const EMPTY = new KeepsNothing<string, never>();
 
 /**
  * Kept partly: the bot's own member in each guild (`guild.members.me`, its permissions in a channel) and its own
