@@ -6,6 +6,7 @@ import { feedDrainGroup } from './feed-drain.js';
 import { feedLatencyGroup } from './feed-latency.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
+import { guildsGroup } from './guilds.js';
 import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
 import { intakeGroup } from './intake.js';
@@ -42,6 +43,7 @@ const GROUPS: readonly BenchGroup[] = [
   liveGroup,
   oversightGroup,
   staffGroup,
+  guildsGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {

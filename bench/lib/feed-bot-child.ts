@@ -5,6 +5,7 @@ import { writeHeapSnapshot } from 'node:v8';
 
 import { fillBacklog } from './backlog-fill.js';
 import { seedBacklogStore } from './backlog-seed.js';
+import { measureDiscordHeapParts } from './discord-heap-parts.js';
 import type { FeedBotMemory, FeedBotReply, FeedBotRequest } from './feed-bot-protocol.js';
 import { resumeFeedBot, startFeedBot, waitForEmptyOutbox, type FeedBot } from './feed-bot.js';
 import { readMemoryBreakdown } from './memory-breakdown.js';
@@ -104,7 +105,13 @@ async function handle(request: FeedBotRequest): Promise<void> {
   switch (request.type) {
     case 'start':
       feed = await startFeedBot(request.options);
-      reply({ type: 'ready', webhookUrl: feed.webhookUrl, moreWebhookUrls: feed.moreWebhookUrls });
+      reply({
+        type: 'ready',
+        webhookUrl: feed.webhookUrl,
+        moreWebhookUrls: feed.moreWebhookUrls,
+        processStartAt: performance.timeOrigin,
+        readyAt: feed.readyAt,
+      });
       return;
     case 'resume': {
       const requestAt = wallClockMs();
@@ -147,6 +154,12 @@ async function handle(request: FeedBotRequest): Promise<void> {
       const bot = running();
       const status = await bot.bot.store.deliveries.statusOf(bot.guildId);
       reply({ type: 'lanes', retrying: status.retrying.length, waiting: status.waiting });
+      return;
+    }
+    case 'discord-heap': {
+      const client = running().bot.discord;
+      if (!client) throw new Error('the bot runs without Discord');
+      reply(await measureDiscordHeapParts(client));
       return;
     }
     case 'stop':

@@ -126,7 +126,8 @@ export async function startFeedBotProcess(
 ): Promise<FeedBotProcess> {
   const child = forkFeedBot(runtime, env);
   try {
-    const { webhookUrl, moreWebhookUrls } = await child.ask({ type: 'start', options }, 'ready', 30_000);
+    const readyTimeoutMs = (options.readyTimeoutMs ?? 15_000) + 15_000;
+    const { webhookUrl, moreWebhookUrls } = await child.ask({ type: 'start', options }, 'ready', readyTimeoutMs);
     return {
       webhookUrl,
       moreWebhookUrls,

@@ -1,5 +1,6 @@
 import type { BacklogFill } from './backlog-fill.js';
 import type { BacklogSeed } from './backlog-seed.js';
+import type { DiscordHeapParts } from './discord-heap-parts.js';
 import type { FeedBotOptions, ResumeOptions } from './feed-bot.js';
 import type { MemoryBreakdown } from './memory-breakdown.js';
 
@@ -21,6 +22,8 @@ export type FeedBotRequest =
   | { type: 'measure' }
   /** How many of the guild's channels wait out a retry (the lanes Discord's outage reached). */
   | { type: 'lanes' }
+  /** Drop discord.js's caches one part at a time, reading the heap after each (lib/discord-heap-parts.ts). */
+  | { type: 'discord-heap' }
   | { type: 'stop' };
 
 export interface FeedBotReady {
@@ -28,6 +31,9 @@ export interface FeedBotReady {
   webhookUrl: string;
   /** The hooks of FeedBotOptions.moreGuilds, in their order. */
   moreWebhookUrls: string[];
+  /** Wall-clock times (ms since the Unix epoch): the process's start, and the discord.js client ready. */
+  processStartAt: number;
+  readyAt: number;
 }
 
 /** Wall-clock times (ms since the Unix epoch, sub-millisecond) of a restart's steps, read in the bot process. */
@@ -115,5 +121,6 @@ export type FeedBotReply =
   | FeedBotFilled
   | FeedBotSeeded
   | FeedBotLanes
+  | DiscordHeapParts
   | FeedBotStopped
   | FeedBotFailed;

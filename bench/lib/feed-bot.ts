@@ -28,6 +28,8 @@ export interface FeedBotOptions {
   backoff?: BackoffPolicy;
   /** More guilds, each with a hook of its own (the same secret) and routed by rules (e.g. one game server each). */
   moreGuilds?: readonly RuledGuild[];
+  /** How long the discord.js client may take to be ready (every shard identified, every guild received); 15 s. */
+  readyTimeoutMs?: number;
 }
 
 /** A guild of {@link FeedBotOptions.moreGuilds}: its rules as `/feed set` with a server would store them. */
@@ -47,6 +49,9 @@ export interface ResumeOptions {
 
 export interface FeedBot {
   bot: RunningBot;
+  /** Wall-clock times (ms since the Unix epoch) at which startBot resolved and the discord.js client was ready. */
+  startBotAt: number;
+  readyAt: number;
   hookId: string;
   guildId: string;
   /** Where deliveries go: `<intake>/webhooks/<hookId>`. */
@@ -80,8 +85,13 @@ function warningCounter() {
 
 /** startBot as main.ts runs it, against the fake; resolves once the discord.js client is ready (the feed starts). */
 async function launch(
-  options: Pick<FeedBotOptions, 'apiUrl' | 'token' | 'storeDir' | 'backoff'>,
-): Promise<{ bot: RunningBot; warnings: () => { count: number; first: string[] }; startBotAt: number }> {
+  options: Pick<FeedBotOptions, 'apiUrl' | 'token' | 'storeDir' | 'backoff' | 'readyTimeoutMs'>,
+): Promise<{
+  bot: RunningBot;
+  warnings: () => { count: number; first: string[] };
+  startBotAt: number;
+  readyAt: number;
+}> {
   const warnings = warningCounter();
   const config: Config = {
     DISCORD_TOKEN: options.token,
@@ -106,12 +116,13 @@ async function launch(
   try {
     const client = bot.discord;
     if (!client) throw new Error('the bot started without Discord');
-    const deadline = Date.now() + 15_000;
+    const timeoutMs = options.readyTimeoutMs ?? 15_000;
+    const deadline = Date.now() + timeoutMs;
     while (!client.isReady()) {
-      if (Date.now() > deadline) throw new Error('the bot was not ready within 15 s');
+      if (Date.now() > deadline) throw new Error(`the bot was not ready within ${timeoutMs / 1000} s`);
       await sleep(10);
     }
-    return { bot, warnings: warnings.read, startBotAt };
+    return { bot, warnings: warnings.read, startBotAt, readyAt: wallClockMs() };
   } catch (error) {
     await bot.stop();
     throw error;
@@ -134,7 +145,7 @@ async function saveHook(bot: RunningBot, guildId: string, secret: string): Promi
 
 /** Starts the bot, waits until its discord.js client is ready (the feed starts then), saves the hook and routes. */
 export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
-  const { bot, warnings } = await launch(options);
+  const { bot, warnings, startBotAt, readyAt } = await launch(options);
   try {
     const hookId = await saveHook(bot, options.guildId, options.secret);
     await bot.store.guilds.update(options.guildId, (settings) => ({
@@ -153,6 +164,8 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
     }
     return {
       bot,
+      startBotAt,
+      readyAt,
       hookId,
       guildId: options.guildId,
       webhookUrl: `${bot.http.url}/webhooks/${hookId}`,
@@ -171,11 +184,12 @@ export async function startFeedBot(options: FeedBotOptions): Promise<FeedBot> {
 export async function resumeFeedBot(
   options: ResumeOptions,
 ): Promise<{ feed: FeedBot; startBotAt: number; readyAt: number }> {
-  const { bot, warnings, startBotAt } = await launch(options);
-  const readyAt = wallClockMs();
+  const { bot, warnings, startBotAt, readyAt } = await launch(options);
   return {
     feed: {
       bot,
+      startBotAt,
+      readyAt,
       hookId: options.hookId,
       guildId: options.guildId,
       webhookUrl: `${bot.http.url}/webhooks/${options.hookId}`,

@@ -291,11 +291,12 @@ export class FakeDiscord {
   /**
    * Sets a channel's permission overwrite for one role or member (replacing that one's), as a server admin editing
    * the channel would (e.g. `{ id: botUserId, type: 1, deny: PermissionFlagsBits.SendMessages }` makes it read-only
-   * for the bot); connected clients get CHANNEL_UPDATE.
+   * for the bot); connected clients get CHANNEL_UPDATE, unless `announce` is false (an update a client missed, or
+   * one it never keeps: a client that caches no channel reads the channel again when it checks it).
    */
-  setChannelOverwrite(channelId: string, overwrite: OverwriteSpec): void {
+  setChannelOverwrite(channelId: string, overwrite: OverwriteSpec, options: { announce?: boolean } = {}): void {
     const channel = this.#guilds.setOverwrite(channelId, overwrite);
-    this.#gateway.dispatch(GatewayDispatchEvents.ChannelUpdate, channel);
+    if (options.announce !== false) this.#gateway.dispatch(GatewayDispatchEvents.ChannelUpdate, channel);
     this.#notifier.notify();
   }
 

@@ -9,6 +9,7 @@ import {
   type APIRole,
   type APIUser,
   type GatewayGuildCreateDispatchData,
+  type GatewayVoiceState,
   type GuildSystemChannelFlags,
 } from 'discord.js';
 
@@ -16,6 +17,7 @@ import {
   makeGuildChannel,
   makeMember,
   makeRole,
+  makeUser,
   serialiseOverwrites,
   type RawGuildChannel,
   type RawThreadChannel,
@@ -69,6 +71,15 @@ export interface RoleSpec {
   readonly position?: number;
 }
 
+/** A member in one of the guild's voice channels when the bot connects; see {@link GuildSpec}. */
+export interface VoiceMemberSpec {
+  readonly id?: string;
+  readonly username: string;
+  readonly roleIds?: readonly string[];
+  /** Their voice channel: the id of a channel given in `channels`. */
+  readonly channelId: string;
+}
+
 /** What {@link GuildStore.addGuild} creates. Every field is optional. */
 export interface GuildSpec {
   readonly id?: string;
@@ -83,6 +94,11 @@ export interface GuildSpec {
    * (on real Discord @everyone usually grants a lot, which would hide a missing bot permission).
    */
   readonly everyonePermissions?: PermissionBits;
+  /**
+   * Members in voice channels. Without the presences intent Discord's GUILD_CREATE lists, besides the bot, only
+   * the members in voice channels (with their voice states), so these are the members a client gets.
+   */
+  readonly membersInVoice?: readonly VoiceMemberSpec[];
 }
 
 /** The ids of a guild made by {@link GuildStore.addGuild}. */
@@ -125,6 +141,7 @@ interface GuildRecord {
   readonly channels: RawGuildChannel[];
   readonly overwrites: Map<string, PermissionOverwrite[]>;
   readonly members: Map<string, APIGuildMember>;
+  readonly voiceStates: GatewayVoiceState[];
   readonly added: AddedGuild;
 }
 
@@ -217,6 +234,13 @@ export class GuildStore {
       [this.users.admin.id, makeMember(this.users.admin, [staffRoleId, adminRoleId], joinedAt)],
       [this.users.member.id, makeMember(this.users.member, [staffRoleId], joinedAt)],
     ]);
+    const voiceStates: GatewayVoiceState[] = [];
+    for (const inVoice of spec.membersInVoice ?? []) {
+      if (!channelIds.includes(inVoice.channelId)) throw new Error(`No channel ${inVoice.channelId} in the guild`);
+      const user = makeUser(inVoice.id ?? this.nextId(), inVoice.username);
+      members.set(user.id, makeMember(user, inVoice.roleIds ?? [], joinedAt));
+      voiceStates.push(makeVoiceState(user.id, inVoice.channelId));
+    }
 
     const added: AddedGuild = {
       id,
@@ -231,7 +255,7 @@ export class GuildStore {
       ownerId: this.users.owner.id,
     };
     const ownerId = this.users.owner.id;
-    this.#guilds.set(id, { id, name, ownerId, joinedAt, roles, channels, overwrites, members, added });
+    this.#guilds.set(id, { id, name, ownerId, joinedAt, roles, channels, overwrites, members, voiceStates, added });
     return added;
   }
 
@@ -375,12 +399,13 @@ export class GuildStore {
   }
 
   /**
-   * The GUILD_CREATE payload: with only the Guilds intent Discord lists the bot as the only member; channels,
-   * roles and the rest are complete.
+   * The GUILD_CREATE payload: without the presences intent Discord lists as members only the bot and those in
+   * voice channels (with their voice states); channels, roles and the rest are complete.
    */
   guildCreatePayload(guildId: string): GatewayGuildCreateDispatchData {
     const guild = this.#require(guildId);
     const botMember = guild.members.get(this.bot.id);
+    const inVoice = guild.voiceStates.flatMap((state) => guild.members.get(state.user_id) ?? []);
     return {
       id: guild.id,
       name: guild.name,
@@ -422,8 +447,8 @@ export class GuildStore {
       large: false,
       unavailable: false,
       member_count: guild.members.size,
-      voice_states: [],
-      members: botMember ? [botMember] : [],
+      voice_states: guild.voiceStates,
+      members: [...(botMember ? [botMember] : []), ...inVoice],
       // One raw shape serves every channel type here; discord.js picks the class from `type`.
       channels: guild.channels.filter(
         (channel) => !this.#threadParents.has(channel.id),
@@ -454,6 +479,22 @@ export class GuildStore {
     if (!guild) throw new Error(`Unknown guild ${guildId}`);
     return guild;
   }
+}
+
+/** A member's voice state as GUILD_CREATE lists it (no guild id: the guild is the payload's). */
+function makeVoiceState(userId: string, channelId: string): GatewayVoiceState {
+  return {
+    channel_id: channelId,
+    user_id: userId,
+    session_id: `voice-${userId}`,
+    deaf: false,
+    mute: false,
+    self_deaf: false,
+    self_mute: false,
+    self_video: false,
+    suppress: false,
+    request_to_speak_timestamp: null,
+  };
 }
 
 /** Discord's role order: by position, and on a tie the role with the higher id (the newer) below. */

@@ -31,6 +31,7 @@ export type {
   PermissionBits,
   RoleSpec,
   TestUsers,
+  VoiceMemberSpec,
 } from './guild-store.js';
 export type { FakeMessage, MessageSource } from './message-store.js';
 export type { RecordedRequest, Violation } from './rest-handler.js';
@@ -38,6 +39,7 @@ export type { InteractionResponseKind, RecordedInteractionResponse } from './int
 export type { IdentifyRecord, ResumeRecord, SessionInfo, Shard } from './gateway.js';
 export { shardOfGuild } from './gateway.js';
 export { guildIdOnShard } from './snowflake.js';
+export { guildIdsOverShards, REALISTIC_GUILD, realisticGuildSpec } from './realistic-guild.js';
 export type { FailChannelOptions, FailRequestsOptions, HangRequestsOptions } from './faults.js';
 export type { RateLimit } from './rate-limiter.js';
 export { autocomplete, buttonClick, chatInputCommand, commandOption, modalSubmit } from './interaction-builders.js';
