@@ -73,7 +73,12 @@ function quotaResults(known: Known, roles: Roles, quotas: readonly Quota[], week
         const met = seconds >= quota.hours * 3600;
         // Nobody is on leave in this model: each member is to reach the quota's hours.
         const status = met ? ('met' as const) : ('missed' as const);
-        return { memberId: standing.memberId, seconds, met, standing: { status, targetHours: quota.hours, leave: null } };
+        return {
+          memberId: standing.memberId,
+          seconds,
+          met,
+          standing: { status, targetHours: quota.hours, leave: null },
+        };
       })
       .sort((a, b) => b.seconds - a.seconds || a.memberId.localeCompare(b.memberId));
     return { quota, window, members, cut: seen.length > 100 };
