@@ -3,6 +3,7 @@ import type { APIEmbed } from 'discord.js';
 import { fitLines, truncateText } from '../../base/truncate-text.js';
 import { formatHours, formatWait, type MemberMonth } from '../record/index.js';
 import type { StaffActionContext } from './deps.js';
+import { mentionManager } from './mention-manager.js';
 import { infractionState, infractionWord } from './staff-cards.js';
 import type { Infraction, Promotion } from './store/staff-actions-store.js';
 import type { TimelineEntry } from './timeline.js';
@@ -101,12 +102,12 @@ function infractionEntry(infraction: Infraction, now: number): TimelineEntry {
   const state = infractionState(infraction, now);
   const title = `${infractionWord(infraction.type)} #${infraction.number}`;
   const reason = truncateText(infraction.reason, QUOTED_REASON);
-  const by = `by <@${infraction.givenBy}>`;
+  const by = `by ${mentionManager(infraction.givenBy)}`;
   if (state === 'voided' && infraction.voided) {
     const why = truncateText(infraction.voided.reason, QUOTED_REASON);
     return {
       at: infraction.givenAt,
-      line: `~~**${title}** ${by}: ${reason}~~ voided by <@${infraction.voided.by}>: ${why}`,
+      line: `~~**${title}** ${by}: ${reason}~~ voided by ${mentionManager(infraction.voided.by)}: ${why}`,
     };
   }
   const until =
@@ -123,7 +124,7 @@ function promotionEntry(promotion: Promotion): TimelineEntry {
   const reason = promotion.reason === null ? '' : `: ${truncateText(promotion.reason, QUOTED_REASON)}`;
   return {
     at: promotion.doneAt ?? promotion.askedAt,
-    line: `**${word}** to <@&${promotion.toRoleId}> by <@${promotion.givenBy}>${reason}`,
+    line: `**${word}** to <@&${promotion.toRoleId}> by ${mentionManager(promotion.givenBy)}${reason}`,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { APIEmbed } from 'discord.js';
 
 import { truncateText } from '../../base/truncate-text.js';
+import { mentionManager } from './mention-manager.js';
 import type { Infraction, Promotion } from './store/staff-actions-store.js';
 
 /** Longest reason or evidence a card shows (an embed field holds 1024). */
@@ -32,7 +33,7 @@ export function renderInfractionCard(infraction: Infraction): APIEmbed {
   const title = `Infraction #${infraction.number}: ${infractionWord(infraction.type)}`;
   const fields = [
     { name: 'Member', value: `<@${infraction.memberId}>`, inline: true },
-    { name: 'Given by', value: `<@${infraction.givenBy}>`, inline: true },
+    { name: 'Given by', value: mentionManager(infraction.givenBy), inline: true },
     { name: 'Reason', value: truncateText(infraction.reason, FIELD_TEXT) },
   ];
   if (infraction.evidence !== null)
@@ -44,7 +45,7 @@ export function renderInfractionCard(infraction: Infraction): APIEmbed {
     fields.push({
       name: 'Voided',
       value: truncateText(
-        `by <@${infraction.voided.by}> <t:${Math.floor(infraction.voided.at / 1000)}:R>: ${infraction.voided.reason}`,
+        `by ${mentionManager(infraction.voided.by)} <t:${Math.floor(infraction.voided.at / 1000)}:R>: ${infraction.voided.reason}`,
         FIELD_TEXT,
       ),
     });
@@ -62,7 +63,7 @@ export function renderPromotionCard(promotion: Promotion): APIEmbed {
   const promoted = promotion.direction === 'promote';
   const fields = [
     { name: 'Member', value: `<@${promotion.memberId}>`, inline: true },
-    { name: 'By', value: `<@${promotion.givenBy}>`, inline: true },
+    { name: 'By', value: mentionManager(promotion.givenBy), inline: true },
     {
       name: 'Rank',
       value: `${promotion.fromRoleId === null ? 'none' : `<@&${promotion.fromRoleId}>`} → <@&${promotion.toRoleId}>`,

@@ -1,4 +1,5 @@
 import type { StoreModule } from '../../../store/store-module.js';
+import { CONDUCT_PERSON_ROWS } from './conduct-person-rows.js';
 import type { ConductStore } from './conduct-store.js';
 import { CONDUCT_MIGRATIONS } from './migrations/index.js';
 import { SqlConductStore } from './sql-conduct-store.js';
@@ -20,6 +21,7 @@ export const conductModule: StoreModule<ConductStore> = {
     { sql: 'DELETE FROM conduct_due WHERE guild_id = ?', counted: 'conductDue' },
     { sql: 'DELETE FROM conduct_finding WHERE guild_id = ?', counted: 'conductFindings' },
   ],
+  personRows: CONDUCT_PERSON_ROWS,
   keptGuilds: ['SELECT guild_id FROM conduct_guild', 'SELECT guild_id FROM conduct_finding'],
   copied: "guilds' /conduct settings and findings",
   copy: copyConduct,

@@ -1,4 +1,5 @@
 import type { StoreModule } from '../../../store/store-module.js';
+import { LEAVE_PERSON_ROWS } from './leave-person-rows.js';
 import { LEAVE_MIGRATIONS } from './migrations/index.js';
 import { LEAVE_TABLES, SqlLeaveStore } from './sql-leave-store.js';
 
@@ -13,6 +14,7 @@ export const leaveModule: StoreModule<SqlLeaveStore> = {
     sql: `DELETE FROM ${table} WHERE guild_id = ?`,
     counted: 'leaveRows',
   })),
+  personRows: LEAVE_PERSON_ROWS,
   keptGuilds: ['SELECT guild_id FROM leave_settings', 'SELECT guild_id FROM leave_request'],
   copied: 'rows of leave',
   copy: (from, to) => from.rows.copyInto(to.rows),

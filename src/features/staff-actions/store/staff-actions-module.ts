@@ -1,6 +1,7 @@
 import type { StoreModule } from '../../../store/store-module.js';
 import { STAFF_ACTIONS_MIGRATIONS } from './migrations/index.js';
 import { SqlStaffActionsStore } from './sql-staff-actions-store.js';
+import { STAFF_ACTIONS_PERSON_ROWS } from './staff-actions-person-rows.js';
 import type { StaffActionsStore } from './staff-actions-store.js';
 
 /**
@@ -17,6 +18,7 @@ export const staffActionsModule: StoreModule<StaffActionsStore> = {
     { sql: 'DELETE FROM staff_infraction WHERE guild_id = ?', counted: 'staffInfractions' },
     { sql: 'DELETE FROM staff_promotion WHERE guild_id = ?', counted: 'staffPromotions' },
   ],
+  personRows: STAFF_ACTIONS_PERSON_ROWS,
   keptGuilds: [
     'SELECT guild_id FROM staff_guild',
     'SELECT guild_id FROM staff_rank',
