@@ -8,6 +8,7 @@ import type { StaffMoments } from './store/staff-moments.js';
 /** What other features may use of the community record feature, and its part of the shared /staff. */
 export { describeCaseCounts, describeTotals } from './case-lookup.js';
 export { showStaffRecord, STAFF_RECORD_SUBCOMMANDS, type StaffCommandDeps } from './commands/staff.js';
+export { auditLookup, memberSubject } from './audit-lookup.js';
 export { requireRecordReader } from './record-access.js';
 export { chosenPeriod, periodOption, periodRange } from './periods.js';
 export type { ChartDrawer } from './chart-renderer.js';

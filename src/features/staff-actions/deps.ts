@@ -4,6 +4,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import type { PostFinder } from '../../discord/posting/find-post.js';
 import type { Poster } from '../../discord/posting/poster.js';
+import type { AuditLog } from '../audit/index.js';
 import type { RecordQueries } from '../record/index.js';
 import type { StaffActionsStore } from './store/staff-actions-store.js';
 import type { TimelineSource } from './timeline.js';
@@ -15,6 +16,8 @@ export interface StaffActionsDeps {
   staffRecord: Pick<RecordQueries, 'memberMonths'>;
   /** What other features add to /staff history's timeline (leave). */
   timeline: readonly TimelineSource[];
+  /** Where /staff history writes its lookup line (who looked whom up). */
+  audit: Pick<AuditLog, 'append'>;
   poster: Poster;
   findPosted?: PostFinder | undefined;
   nonceWindowMs?: number | undefined;

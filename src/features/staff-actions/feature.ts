@@ -1,3 +1,4 @@
+import { auditOf } from '../audit/index.js';
 import type { BotParts, Feature } from '../feature.js';
 import { recordOf } from '../record/index.js';
 import type { StaffActionsDeps } from './deps.js';
@@ -29,6 +30,7 @@ export function createStaffActionsFeature(
       staffActions,
       staffRecord: recordOf(parts.store),
       timeline,
+      audit: auditOf(parts.store),
       poster: parts.poster,
       findPosted: parts.findPosted,
       nonceWindowMs: parts.nonceWindowMs,

@@ -4,6 +4,7 @@ import { UserFacingError } from '../../../base/errors.js';
 import type { CommandBasics } from '../../../discord/command.js';
 import { readFeedChannel, requirePostableChannel } from '../../../discord/feed-channel.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
+import { auditLookup, memberSubject } from '../../record/index.js';
 import type { StaffActionsDeps } from '../deps.js';
 import { giveInfraction, voidInfraction } from '../infractions.js';
 import { describeLadder, parseLadder, setLadder } from '../ladder.js';
@@ -73,6 +74,14 @@ export async function runStaffAction(
       const settings = await ctx.staffActions.settingsOf(guildId);
       await requireStaffManager(ctx.client, guildId, managerId, settings);
       const memberId = interaction.options.getUser('member', true).id;
+      // A lookup about a member, as /staff stats is: its line is written before anything is read or shown.
+      await auditLookup(
+        ctx.audit,
+        { guildId, userId: managerId },
+        ctx.clock(),
+        `/staff history member:<@${memberId}>`,
+        memberSubject(memberId),
+      );
       const history = await readMemberHistory(ctx, guildId, memberId, ctx.clock());
       return void (await interaction.editReply({
         embeds: renderMemberHistory(memberId, history),

@@ -61,12 +61,17 @@ describe('/staff discipline and promotions', () => {
       commandOption.string('reason', 'twice'),
     ]);
     expect(again.text).toContain('was voided already');
-    // Both are admin actions in the audit log, with who and how they ended; the history's read is not.
+    // Both are admin actions in the audit log, with who and how they ended; the history's read is a lookup.
     const audit = (await s.h.run('audit')).outcome.reply?.embeds?.[0]?.description ?? '';
     expect(audit).toContain(`<@${s.mia}>`);
     expect(audit).toContain('/staff infraction member:');
     expect(audit).toContain('/staff infraction-void number:1');
-    expect(audit).not.toContain('/staff history');
+    const actions = (await s.h.run('audit', undefined, [commandOption.string('kind', 'action')])).outcome.reply
+      ?.embeds?.[0]?.description;
+    expect(actions).not.toContain('/staff history');
+    const lookups = (await s.h.run('audit', undefined, [commandOption.string('kind', 'lookup')])).outcome.reply
+      ?.embeds?.[0]?.description;
+    expect(lookups).toContain(`/staff history member:<@${s.sam}>`);
   });
 
   it('writes an infraction and a promotion once when Discord delivers the same interaction twice', async () => {
