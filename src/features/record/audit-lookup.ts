@@ -7,7 +7,7 @@ export interface LookupAsker {
 }
 
 /**
- * Writes the audit line of a lookup in the community record (`/case lookup`, `/staff stats`, `/export`,
+ * Writes the audit line of a lookup in the community record (`/case lookup`, `/staff stats`, `/staff history`, `/export`,
  * `/record mine`): who, when, what was asked and about whom, never what it showed. Written before the answer,
  * so nobody reads the record without a line saying so; a line that cannot be written fails the lookup.
  * @param action the command as asked, naming its subject (`/case lookup player:Name (id)`)

@@ -6,7 +6,7 @@ export const BOT_USER_ID = 'bot';
 
 /**
  * What an audit line records: an admin action (absent: what every line was before kinds), a lookup of someone in
- * the community record (`/case lookup`, `/staff stats`, `/export`, `/record mine`), or a person forgotten.
+ * the community record (`/case lookup`, `/staff stats`, `/staff history`, `/export`, `/record mine`), or a person forgotten.
  */
 export type AuditKind = 'action' | 'lookup' | 'forget';
 
