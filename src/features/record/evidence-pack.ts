@@ -166,8 +166,10 @@ function describeShifts(evidence: CaseEvidence): string {
     moderator = `The moderator: **not on shift**; last shift began ${at(last.startedAt, TimestampStyles.ShortDateTime)}${ended}.`;
   } else moderator = 'The moderator: **not on shift**; no shift of theirs is in the record.';
   const others = evidence.onShift.filter((shift) => shift !== own).map((shift) => describeShift(shift, found.server));
+  // The count is of those listed; "+" when the record had more than it read.
+  const count = `${others.length}${evidence.moreOnShift ? '+' : ''}`;
   if (evidence.moreOnShift) others.push('… and more');
-  const rest = others.length === 0 ? ['Nobody else was on shift.'] : [`Also on shift (${others.length}):`, ...others];
+  const rest = others.length === 0 ? ['Nobody else was on shift.'] : [`Also on shift (${count}):`, ...others];
   return fitLines([moderator, ...rest], BUDGET.shifts);
 }
 
