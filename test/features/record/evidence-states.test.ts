@@ -138,6 +138,66 @@ describe('the evidence pack of a case the record knows little about', () => {
     expect(html).toContain('href="https://cdn.example.test/clip.mp4"');
   });
 
+  it('shows a moderator on shift, a running session, calls claimed and resolved, evidence with no text or cut', () => {
+    const pack = offShift();
+    delete pack.case.voidedBy;
+    pack.onShift = [
+      {
+        server: '4821337',
+        shiftId: 9,
+        memberId: MODERATOR,
+        memberName: 'Ann',
+        startedAt: AT - 30 * MINUTE,
+        endedAt: null,
+      },
+    ];
+    pack.moreOnShift = false;
+    pack.modcalls = [
+      {
+        at: AT - 4 * MINUTE,
+        calls: 1,
+        callerName: 'Bob',
+        claimedBy: MODERATOR,
+        claimedAt: AT - 3 * MINUTE,
+        resolvedBy: MODERATOR,
+        resolvedAt: AT - 2 * MINUTE,
+      },
+    ];
+    pack.moreModcalls = false;
+    pack.session = {
+      sessionId: 5,
+      name: 'Evening',
+      startedById: MODERATOR,
+      startedByName: 'Ann',
+      startedAt: AT - 60 * MINUTE,
+      endedAt: null,
+      peakPlayers: 31,
+    };
+    pack.earlierCases = [
+      { server: '4821337', number: 2, at: AT - 86_400_000, type: 'warn', targetId: '9001', reason: 'spam' },
+    ];
+    pack.earlierByType = [{ type: 'warn', count: 1 }];
+    pack.case.evidence = JSON.stringify({ clips: [] });
+    const shown = texts(pack);
+    expect(shown).toContain('The moderator: **on shift** since');
+    expect(shown).toContain('(the moderator)');
+    expect(shown).toMatch(/, resolved <t:\d+:T>/);
+    expect(shown).toContain('Still running, as far as the record was told.');
+    expect(shown).toContain('Most players: 31.');
+    expect(shown).toContain('Not voided: ');
+    expect(shown).toContain(': spam');
+    const html = renderEvidenceHtml(pack, CONTEXT);
+    expect(html).toContain('<p>No text in it.</p>');
+    expect(html).toContain('still running, as far as the record was told');
+    expect(html).toContain('Not voided: 1 warn.');
+    expect(html).toContain('<div class="text">spam</div>');
+
+    pack.case.evidence = `{"clip":"https://cdn.example.test/a.mp4" ${'x'.repeat(50)}`;
+    const cut = renderEvidenceHtml(pack, CONTEXT);
+    expect(cut).toContain('The record keeps the first 16,000 characters');
+    expect(texts(pack)).toContain('https://cdn.example.test/a.mp4');
+  });
+
   it('offers Share only when the reader may share, and reads back only the ids it made', () => {
     const [row] = renderEvidencePack(offShift(), true).components ?? [];
     const button = row?.components[0];
