@@ -321,4 +321,65 @@ describe('/leave', () => {
     expect(ended?.endsAt).toBeLessThan(Date.UTC(2026, 10, 25, 10));
     expect(ended?.plannedEnd).toBe(Date.UTC(2026, 10, 26, 23));
   });
+
+  it('answers an empty list, closes and reopens requests, and names reduced activity in each answer', async () => {
+    await start();
+    await openRequests();
+    expect((await h.run('leave', 'list', [], 'member')).text).toBe(
+      'No requests are pending, and nobody is on leave or about to be.',
+    );
+    expect((await h.run('leave', 'list', [commandOption.user('member', member())], 'member')).text).toBe(
+      `<@${member()}> has no leave requests.`,
+    );
+    expect((await h.run('leave', 'cancel', [commandOption.integer('number', 7)], 'member')).text).toBe(
+      'You have no request #7.',
+    );
+    // @everyone is every member: choosing it would let anyone decide.
+    expect((await h.run('leave', 'managers', [commandOption.role('role', h.guild.id)])).text).toBe(
+      '@everyone cannot be the leave managers: choose a role of its own.',
+    );
+    expect((await h.run('leave', 'managers', [commandOption.role('role', role('Leave Managers'))])).text).toBe(
+      `<@&${role('Leave Managers')}> now approve and deny leave requests (and members with Manage Server).`,
+    );
+    // Opened again with managers chosen: the answer names them instead of asking for them.
+    expect((await openRequests()).text).toBe(
+      `Leave requests are posted in <#${h.channel('general')}>, their days read in Europe/Berlin (at most 183 days). ` +
+        `<@&${role('Leave Managers')}> approve and deny them.`,
+    );
+    expect((await h.run('leave', 'role', [])).text).toBe(
+      'No role is given for leave any more (those who hold it now keep it until their leave ends).',
+    );
+    const blank = await h.run(
+      'leave',
+      'request',
+      [
+        commandOption.string('from', '2026-11-24'),
+        commandOption.string('to', '2026-11-24'),
+        commandOption.string('reason', '   '),
+      ],
+      'member',
+    );
+    expect(blank.text).toBe('The reason is 1 to 300 characters. Nothing was saved.');
+    expect(await h.bot.store.of(leaveModule).requestsOf(h.guild.id, member(), 10)).toEqual([]);
+    expect((await ask('2026-11-24', '2026-11-24', 'member', 'reduced')).text).toMatch(
+      /^Reduced activity request #1 \(<t:\d+:D> to <t:\d+:D>, 1 day\) is posted in/,
+    );
+    const open = (await h.run('leave', 'list', [], 'member')).text.split('\n');
+    expect(open).toEqual([
+      'Requests pending, leave under way and to come:',
+      `**#1** Reduced activity, <t:${Math.floor(Date.UTC(2026, 10, 23, 23) / 1000)}:D> to <t:${Math.floor((Date.UTC(2026, 10, 24, 23) - 1) / 1000)}:D>: Waiting for a leave manager · <@${member()}>`,
+    ]);
+    expect((await click(await cardOf(1), 'approve', 'admin')).callback.type).toBe(7);
+    // Closed: requests made stay, new ones are refused until an admin opens them again.
+    expect((await h.run('leave', 'channel', [])).text).toBe(
+      'Leave requests are closed: requests already made stay as they are.',
+    );
+    expect((await ask('2026-11-28', '2026-11-29')).text).toBe(
+      'Leave requests are not open here: an admin chooses their channel with /leave channel.',
+    );
+    await moveTo(Date.UTC(2026, 10, 24, 9));
+    expect((await h.run('leave', 'end', [], 'member')).text).toBe(
+      'Welcome back: your reduced activity (#1) ended now.',
+    );
+  });
 });
