@@ -129,4 +129,67 @@ describe('the conduct guard', () => {
     const member = await h.run('conduct', 'show', [], 'member');
     expect(member.text).toMatch(/Manage Server/);
   }, 60_000);
+
+  it('turns the guard off and on in plain words, and with no role chosen lets only Manage Server answer', async () => {
+    expect((await h.run('conduct', 'channel')).text).toBe('The conduct guard is not on.');
+    expect((await h.run('conduct', 'role', [commandOption.role('role', roleId)])).text).toBe(
+      `Conduct alerts ping <@&${roleId}>, whose members may acknowledge or dismiss them (never an alert about ` +
+        'themselves). Alerts already posted keep their ping.',
+    );
+    expect((await h.run('conduct', 'channel', [commandOption.channel('channel', h.channel('general'))])).text).toBe(
+      `Conduct alerts now go to <#${h.channel('general')}>: one message per incident, edited as it grows. ` +
+        'Make sure only the staff who oversee moderators can see that channel. ' +
+        `<@&${roleId}> is pinged and may acknowledge or dismiss them.`,
+    );
+    expect((await h.run('conduct', 'role')).text).toBe(
+      'No role is pinged by conduct alerts; members with Manage Server may acknowledge or dismiss them.',
+    );
+    // Refused settings change nothing: the rules stay as they were.
+    const before = (await h.run('conduct', 'show')).text;
+    expect(before.split('\n').slice(0, 2)).toEqual([
+      `Alerts: <#${h.channel('general')}>`,
+      'Answered by: members with Manage Server',
+    ]);
+    const refusals = await Promise.all([
+      h.run('conduct', 'set', [commandOption.string('rule', 'swearing'), commandOption.boolean('on', true)]),
+      h.run('conduct', 'set', [
+        commandOption.string('rule', 'bans'),
+        commandOption.boolean('on', true),
+        commandOption.integer('count', 1),
+      ]),
+      h.run('conduct', 'set', [
+        commandOption.string('rule', 'voids'),
+        commandOption.boolean('on', true),
+        commandOption.integer('minutes', 1441),
+      ]),
+    ]);
+    expect(refusals.map((answer) => answer.text)).toEqual([
+      'The rules are off-shift, bans, voids, staff-target, sole-staff. Nothing was saved.',
+      'Count is 2 to 100. Nothing was saved.',
+      'Minutes is 1 to 1440. Nothing was saved.',
+    ]);
+    expect((await h.run('conduct', 'show')).text).toBe(before);
+
+    const by = { discordId: moderator, name: 'Mod' };
+    const from = Date.now() - 20 * MINUTE;
+    for (let number = 1; number <= 5; number += 1) {
+      await h.service.deliver(webhookId, caseCreated(number, from + number * MINUTE, { moderator: by }));
+    }
+    const alert = await alertShowing(5);
+    // No role: nobody is pinged, and holding the old role is no licence.
+    expect(alert.content ?? '').toBe('');
+    const overseerClick = await clickButton(h.discord, h.guild.id, alert, 'Acknowledge', { userId: overseer });
+    expect(overseerClick.reply?.content).toBe(
+      'Only members with Manage Server can answer conduct alerts (an admin can choose a role with /conduct role).',
+    );
+    const dismissed = await clickButton(h.discord, h.guild.id, alert, 'Dismiss', 'admin');
+    expect(dismissed.reply?.content).toBe('Dismissed: the alert says so.');
+
+    expect((await h.run('conduct', 'channel')).text).toBe(
+      `The conduct guard is off: no more alerts in <#${h.channel('general')}>. What staff do from now on is not judged.`,
+    );
+    expect((await h.run('conduct', 'show')).text.split('\n')[0]).toBe(
+      'Alerts: off (choose a channel with /conduct channel).',
+    );
+  }, 60_000);
 });
