@@ -156,13 +156,13 @@ export function createFeatures(parts: BotParts, timings: FeatureTimings = {}): F
       // A digest Discord refuses to take is a health incident: admins hear of it instead of retries nobody sees.
       listeners: { onPostOutcome: (guildId, refused) => void the('health').monitor.noteDigest(guildId, refused) },
     }),
-    // Discipline and promotions; a feature with a timeline of its own (leave) hands its source here.
     conduct: () => ({ timings: timings.conduct }),
     leave: () => ({
       // Someone went on leave or came back: the duty board shows it, the coverage guard's alert says it.
       listeners: { onLeaveChanged: (guildId) => the('duty').shiftsChanged([guildId]) },
     }),
-    staffActions: () => ({ timeline: [] }),
+    // Discipline and promotions; a feature with a timeline of its own (leave) hands its source here.
+    staffActions: () => ({ timeline: [the('leave').timeline] }),
   };
   const needsOf = (name: Name): unknown => (name in wiring ? wiring[name as keyof Wiring]() : undefined);
   for (const name of NAMES) {

@@ -4,6 +4,7 @@ import type { BotParts, Feature } from '../feature.js';
 import { recordOf, type RecordView } from '../record/index.js';
 import type { StaffActivityDeps } from './activity-report.js';
 import { LEAVE_ROLE, LeaveJob } from './leave-job.js';
+import { leaveTimeline } from './leave-timeline.js';
 import { RequesterReach } from './requester-reach.js';
 import { leaveModule } from './store/leave-module.js';
 import type { LeaveStore } from './store/leave-store.js';
@@ -32,6 +33,8 @@ export interface LeaveFeature extends Feature<LeaveDeps> {
   job: LeaveJob;
   /** What /staff activity reads: lent to the record's /staff by the features' list. */
   staffActivity: StaffActivityDeps['activity'];
+  /** A member's leave on /staff history's timeline: handed to the staff actions by the features' list. */
+  timeline: ReturnType<typeof leaveTimeline>;
 }
 
 /**
@@ -73,6 +76,7 @@ export function createLeaveFeature(parts: BotParts, listeners: LeaveListeners = 
     },
     jobs: [job],
     job,
+    timeline: leaveTimeline(leave, parts.clock),
     staffActivity: {
       record: recordOf(parts.store),
       leave,

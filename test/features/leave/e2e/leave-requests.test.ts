@@ -382,4 +382,33 @@ describe('/leave', () => {
       'Welcome back: your reduced activity (#1) ended now.',
     );
   });
+
+  it("shows a member's leave on /staff history's timeline: approved, denied and ended early, never a cancelled one", async () => {
+    await start();
+    await openRequests();
+    await ask('2026-11-24', '2026-11-26');
+    await ask('2026-11-28', '2026-11-29', 'member', 'reduced');
+    await ask('2026-12-02', '2026-12-03');
+    expect((await h.run('leave', 'cancel', [commandOption.integer('number', 3)], 'member')).text).toBe(
+      'Request #3 is cancelled.',
+    );
+    expect((await click(await cardOf(1), 'approve', 'admin')).callback.type).toBe(7);
+    expect((await click(await cardOf(2), 'deny', 'admin')).callback.type).toBe(7);
+    await moveTo(Date.UTC(2026, 10, 25, 9));
+    expect((await h.run('leave', 'end', [], 'member')).text).toBe('Welcome back: your leave (#1) ended now.');
+
+    const answer = await h.run('staff', 'history', [commandOption.user('member', member())]);
+    const timeline = (answer.outcome.reply?.embeds[0]?.description ?? '').split('\n');
+    const day = (ms: number) => `<t:${Math.floor(ms / 1000)}:D>`;
+    const admin = h.discord.users.admin.id;
+    // Newest first, each at the day it starts; the cancelled request #3 is not a fact of the member's service.
+    expect(timeline.slice(2)).toEqual([
+      `<t:${Math.floor(Date.UTC(2026, 10, 27, 23) / 1000)}:d> **Reduced activity** #2, ${day(Date.UTC(2026, 10, 27, 23))} to ${day(Date.UTC(2026, 10, 29, 23) - 1)}: Denied by <@${admin}> · exams`,
+      expect.stringMatching(
+        new RegExp(
+          `^<t:${Math.floor(Date.UTC(2026, 10, 23, 23) / 1000)}:d> \\*\\*Leave of absence\\*\\* #1, ${day(Date.UTC(2026, 10, 23, 23))} to ${day(Date.UTC(2026, 10, 26, 23) - 1)}: Ended early <t:\\d+:D>, approved by <@${admin}> · exams$`,
+        ),
+      ),
+    ]);
+  });
 });
