@@ -178,6 +178,9 @@ async function playStaffLifecycle(options: Parameters<typeof showStaffLifecycle>
     /^Promoted/,
   );
   if (promoted.reply) options.onReply(promoted.reply);
+  // Their roles as Discord keeps them: the rank the bot gave, the one it took.
+  const ranks = (discord.memberRoles(guild.id, member) ?? []).filter((id) => RANKS.some((name) => role(name) === id));
+  say(`${STAFF_MEMBER_NAME}'s rank roles now: ${plain(ranks.map((id) => `<@&${id}>`).join(' ')) || 'none'}`);
 }
 
 /** The custom id of the button labelled `label` on a message. */

@@ -417,6 +417,7 @@ describe('npm run demo', () => {
     expect(text).toContain(
       '/staff ranks roles:@Cadet @Officer @Sergeant → The rank ladder, lowest first: @Cadet → @Officer → @Sergeant.',
     );
+    expect(text).toMatch(/^demo: Sam Ortega's rank roles now: @Officer$/m);
     expect(text).not.toContain('the staff lifecycle stopped');
 
     const staffLog =
