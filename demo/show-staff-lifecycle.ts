@@ -13,7 +13,7 @@ import {
 } from '../fakes/discord/index.js';
 
 /** The demo's staff member: asks for leave, then is promoted. */
-const STAFF_MEMBER_NAME = 'Sam Ortega';
+const STAFF_MEMBER_NAME = 'Riley Banks';
 /** The staff-manager role of /staff setup, held by the demo admin: Manage Roles, so they may give the ranks. */
 const MANAGER_ROLE = 'Staff Managers';
 /** The rank ladder of /staff ranks, lowest first. */
