@@ -2,9 +2,15 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PermissionFlagsBits } from 'discord.js';
 import pretty from 'pino-pretty';
 
-import { startFakeDiscord, type FakeDiscord, type FakeMessage } from '../fakes/discord/index.js';
+import {
+  DEFAULT_BOT_PERMISSIONS,
+  startFakeDiscord,
+  type FakeDiscord,
+  type FakeMessage,
+} from '../fakes/discord/index.js';
 import { startFakeService } from '../fakes/service/index.js';
 import { parseConfig } from '../src/base/config.js';
 import { createLogger } from '../src/base/logger.js';
@@ -30,6 +36,7 @@ import type { PreviewMessage } from './preview/render-message.js';
 import { setUpDemoGuild } from './set-up-guild.js';
 import { setUpReleaseCards } from './set-up-releases.js';
 import { showDutyAndDigest } from './show-duty.js';
+import { showStaffLifecycle, STAFF_LIFECYCLE_ROLES } from './show-staff-lifecycle.js';
 
 export interface DemoOptions {
   /** Pause between two events of the stream. */
@@ -137,9 +144,12 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const guild = discord.addGuild({
       name: DEMO_GUILD.name,
       channels: DEMO_GUILD.channels.map((name) => ({ name })),
+      // Manage Roles: the bot gives and takes the staff's rank roles (/staff promote).
+      botPermissions: DEFAULT_BOT_PERMISSIONS | PermissionFlagsBits.ManageRoles,
       roles: [
         { name: DEMO_GUILD.moderatorRole.name, mentionable: true, color: DEMO_GUILD.moderatorRole.colour },
         { name: DEMO_GUILD.developerRole.name, mentionable: true, color: DEMO_GUILD.developerRole.colour },
+        ...STAFF_LIFECYCLE_ROLES,
       ],
     });
     say(
@@ -199,6 +209,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     const directory = new DemoDirectory(discord, guild, {
       [DEMO_GUILD.moderatorRole.name]: DEMO_GUILD.moderatorRole.colour,
       [DEMO_GUILD.developerRole.name]: DEMO_GUILD.developerRole.colour,
+      ...Object.fromEntries(STAFF_LIFECYCLE_ROLES.map((role) => [role.name, role.color ?? 0])),
     });
     const feedChannelIds = new Set(DEMO_FEED_CHANNELS.map((name) => guild.channels[name]));
     const toMessage = toPreviewMessage(discord);
@@ -343,7 +354,17 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
           channelId: guild.channels['staff-room'] ?? '',
           digests: bot.store.of(digestModule),
           say,
-        }),
+        }).then(() =>
+          showStaffLifecycle({
+            discord,
+            guild,
+            channelId: guild.channels['staff-log'] ?? '',
+            say,
+            plain: (text) => directory.plain(text),
+            onMember: (userId, name) => directory.learnUser(userId, name),
+            onReply: (reply) => replies.push(reply),
+          }),
+        ),
     });
     cleanups.push(() => stopAsking());
 

@@ -402,6 +402,59 @@ describe('npm run demo', () => {
     );
   }, 40_000);
 
+  it('shows in #staff-log a leave request approved on its card, and a promotion that changed the rank role', async () => {
+    // The step's last line.
+    await demo.waitForLine(/^demo: Riley Banks's rank roles now: @Officer$/, 60_000);
+    const text = demo.lines.join('\n');
+    expect(text).toMatch(
+      /^demo: \/staff promote member:@Riley Banks to:@Officer reason:.+ → Promoted @Riley Banks to @Officer\./m,
+    );
+    expect(text).toMatch(
+      /^demo: Riley Banks asks \/leave request from:\d{4}-\d\d-\d\d to:\d{4}-\d\d-\d\d reason:family visit → Leave of absence request #1 \(\d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d, 3 days\) is posted in #staff-log/m,
+    );
+    expect(text).toMatch(
+      /^demo: the admin approves leave request #1 with its Approve button → the card says: Approved, starts \d{4}-\d\d-\d\d \(approved by @server-admin\)$/m,
+    );
+    expect(text).toContain(
+      '/staff ranks roles:@Cadet @Officer @Sergeant → The rank ladder, lowest first: @Cadet → @Officer → @Sergeant.',
+    );
+    expect(text).not.toContain('the staff lifecycle stopped');
+
+    const staffLog =
+      (await getJson<ChannelMessages[]>('/api/messages')).find((channel) => channel.name === 'staff-log')?.messages ??
+      [];
+    expect(staffLog.map((message) => message.embeds[0]?.title)).toEqual(['Leave of absence · request #1', 'Promotion']);
+    const [leave, promotion] = staffLog.map((message) => message.embeds[0]?.fields ?? []);
+    const field = (fields: APIEmbed['fields'], name: string) => fields?.find((f) => f.name === name)?.value;
+    expect(field(leave, 'State')).toMatch(/^Approved, starts <t:\d+:D> \(approved by <@\d+>\)$/);
+    expect(field(leave, 'Reason')).toBe('family visit');
+    expect(field(promotion, 'Rank')).toMatch(/^<@&\d+> → <@&\d+>$/);
+    expect(field(promotion, 'Reason')).toBe('Steady shifts and a clean record');
+
+    // As Discord draws them: names for the mentions, and the leave card's buttons gone once it was decided.
+    const browser: Browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      await page.goto(previewUrl);
+      const channel = page.locator('section.channel[data-channel-name="staff-log"]');
+      const card = channel.locator('.message', { hasText: 'request #1' });
+      // Visible: a channel no feed goes to is drawn once it has messages.
+      await card.waitFor({ timeout: 10_000 });
+      expect(await card.locator('.message-button').count()).toBe(0);
+      expect(await card.locator('.embed-field-value').allTextContents()).toContainEqual(
+        expect.stringMatching(/^Approved, starts .+ \(approved by @server-admin\)$/),
+      );
+      const promoted = channel.locator('.message', { hasText: 'Promotion' });
+      expect(await promoted.locator('.embed-field-value').allTextContents()).toEqual(
+        expect.arrayContaining(['@Riley Banks', '@Cadet → @Officer']),
+      );
+      mkdirSync('test-artifacts', { recursive: true });
+      await channel.screenshot({ path: 'test-artifacts/staff-log.png' });
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
   it('stops cleanly on SIGINT: exit code 0, no process left', async () => {
     const code = await demo.stop('SIGINT', 10_000);
     expect(code, demo.stderr()).toBe(0);
