@@ -30,6 +30,7 @@ import type { PreviewMessage } from './preview/render-message.js';
 import { setUpDemoGuild } from './set-up-guild.js';
 import { setUpReleaseCards } from './set-up-releases.js';
 import { showDutyAndDigest } from './show-duty.js';
+import { showOversight } from './show-oversight.js';
 
 export interface DemoOptions {
   /** Pause between two events of the stream. */
@@ -343,7 +344,19 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
           channelId: guild.channels['staff-room'] ?? '',
           digests: bot.store.of(digestModule),
           say,
-        }),
+        }).then(() =>
+          showOversight({
+            discord,
+            service,
+            guild,
+            serverId: setup.serverId,
+            intervalMs: options.intervalMs,
+            say,
+            plain: (text) => directory.plain(text),
+            onMember: (userId, name) => directory.learnUser(userId, name),
+            onReply: (reply) => replies.push(reply),
+          }),
+        ),
     });
     cleanups.push(() => stopAsking());
 

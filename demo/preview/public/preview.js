@@ -119,6 +119,7 @@ function applyChannel(channel) {
     list.append(entry.empty);
   }
   entry.panel.classList.toggle('routed', channel.routed);
+  entry.panel.classList.toggle('has-messages', channel.messages > 0);
   entry.tag.textContent = channel.routed ? 'feed' : '';
   entry.count.textContent = `${channel.messages} message${channel.messages === 1 ? '' : 's'} · ${channel.embeds} embed${channel.embeds === 1 ? '' : 's'}`;
   entry.badge.textContent = channel.messages > 0 ? String(channel.messages) : '';
