@@ -9,6 +9,7 @@ import {
   type FakeMessage,
 } from '../fakes/discord/index.js';
 import type { FakeService } from '../fakes/service/index.js';
+import { alertFooter } from '../src/features/conduct/render-conduct-alert.js';
 import type { EventOf, ServiceEvent } from '../src/upstream/schemas.js';
 import { DEMO_GUILD } from './demo-guild.js';
 
@@ -19,9 +20,9 @@ const MODERATOR_NAME = 'Deputy Kane';
 /** The players of the burst, one ban each (none of them in the stories' cast). */
 const BANNED = ['RoadRager_91', 'spawnkill_sam', 'NoClipNate', 'hydrant_hopper', 'Vroom4Life', 'copbait_carl'];
 /**
- * The burst's case numbers count up from here: each story numbers its cases from somewhere in 120–480
+ * The burst's case numbers count up from here: each story numbers its three cases on from a number in 120–480
  * (fakes/service/event-stream.ts), so these never name a story's case. The shift's id is clear of the stories'
- * (300–900) the same way.
+ * (300–900, counting up) the same way.
  */
 const FIRST_CASE = 9001;
 const SHIFT_ID = 9001;
@@ -30,8 +31,8 @@ const BURST = 5;
 /** How long the alert may take: the record's writer, then the guard (every 2 s), then the alerts (every 5 s). */
 const ALERT_WAIT_MS = 30_000;
 const LOOK_EVERY_MS = 200;
-/** How the guard's alerts sign their footer (render-conduct-alert.ts): what tells them from other messages. */
-const ALERT_FOOTER = 'Conduct guard';
+/** How the guard's alerts begin their footer: what tells them from other messages. */
+const ALERT_FOOTER = alertFooter({ id: '' });
 
 /**
  * The demo admin turns on the conduct guard once the duty views are shown: `/conduct role` to @Admin and
