@@ -3,7 +3,17 @@ import type { EventName } from '../src/upstream/schemas.js';
 /** The demo's Discord server: a game community's staff channels. */
 export const DEMO_GUILD = {
   name: 'Liberty County RP',
-  channels: ['general', 'mod-log', 'modcalls', 'sessions', 'shifts', 'releases', 'staff-room', 'staff-log'],
+  channels: [
+    'general',
+    'mod-log',
+    'modcalls',
+    'sessions',
+    'shifts',
+    'releases',
+    'staff-room',
+    'staff-log',
+    'oversight',
+  ],
   /** Pinged with every modcall. */
   moderatorRole: { name: 'Moderators', colour: 0xe67e22 },
   /** Pinged when a version of the studio's app leaves review. */

@@ -36,6 +36,7 @@ import type { PreviewMessage } from './preview/render-message.js';
 import { setUpDemoGuild } from './set-up-guild.js';
 import { setUpReleaseCards } from './set-up-releases.js';
 import { showDutyAndDigest } from './show-duty.js';
+import { showOversight } from './show-oversight.js';
 import { showStaffLifecycle, STAFF_LIFECYCLE_ROLES } from './show-staff-lifecycle.js';
 
 export interface DemoOptions {
@@ -354,17 +355,31 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
           channelId: guild.channels['staff-room'] ?? '',
           digests: bot.store.of(digestModule),
           say,
-        }).then(() =>
-          showStaffLifecycle({
-            discord,
-            guild,
-            channelId: guild.channels['staff-log'] ?? '',
-            say,
-            plain: (text) => directory.plain(text),
-            onMember: (userId, name) => directory.learnUser(userId, name),
-            onReply: (reply) => replies.push(reply),
-          }),
-        ),
+        })
+          .then(() =>
+            showStaffLifecycle({
+              discord,
+              guild,
+              channelId: guild.channels['staff-log'] ?? '',
+              say,
+              plain: (text) => directory.plain(text),
+              onMember: (userId, name) => directory.learnUser(userId, name),
+              onReply: (reply) => replies.push(reply),
+            }),
+          )
+          .then(() =>
+            showOversight({
+              discord,
+              service,
+              guild,
+              serverId: setup.serverId,
+              intervalMs: options.intervalMs,
+              say,
+              plain: (text) => directory.plain(text),
+              onMember: (userId, name) => directory.learnUser(userId, name),
+              onReply: (reply) => replies.push(reply),
+            }),
+          ),
     });
     cleanups.push(() => stopAsking());
 

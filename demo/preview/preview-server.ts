@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { APIEmbed } from 'discord.js';
 
 import type { MarkdownContext, MentionDirectory } from './markdown.js';
-import { continuesGroup, renderMessage, type PreviewMessage } from './render-message.js';
+import { continuesGroup, listedFiles, renderMessage, type PreviewMessage } from './render-message.js';
 
 /** A channel the preview shows; `routed` channels are the ones the feed posts to. */
 export interface PreviewChannel {
@@ -200,10 +200,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
             ...channel,
             messages: source
               .messages(channel.id)
-              .map(({ id, content, embeds }): { id: string; content: string; embeds: readonly APIEmbed[] } => ({
-                id,
-                content,
-                embeds,
+              .map((message): { id: string; content: string; embeds: readonly APIEmbed[]; files: string[] } => ({
+                id: message.id,
+                content: message.content,
+                embeds: message.embeds,
+                // The files listed under the message, by name (an embed's image is drawn, not listed).
+                files: listedFiles(message).map(([name]) => name),
               })),
           })),
         );

@@ -119,6 +119,28 @@ function imageSource(url: string | undefined, files: Readonly<Record<string, str
   return safeHref(url);
 }
 
+/**
+ * The files Discord lists under a message (name and address): all it carries but those an embed draws as its
+ * image (a digest's chart), which Discord shows only in the embed.
+ */
+export function listedFiles(message: Pick<PreviewMessage, 'embeds' | 'files'>): Array<[string, string]> {
+  const drawn = new Set(
+    message.embeds.flatMap((embed) =>
+      embed.image?.url?.startsWith('attachment://') ? [embed.image.url.slice('attachment://'.length)] : [],
+    ),
+  );
+  return Object.entries(message.files ?? {}).filter(([name]) => !drawn.has(name));
+}
+
+/** One listed file: its name, a link to the address that serves it (an http(s) one only). */
+function renderFile(name: string, url: string): string {
+  const href = safeHref(url);
+  const label = `<span class="message-file-name">${escapeHtml(name)}</span>`;
+  return href
+    ? `<a class="message-file" href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow">${label}</a>`
+    : `<span class="message-file">${label}</span>`;
+}
+
 /** Discord draws a message under the previous one, without avatar and name, when the same author sent both within this. */
 const GROUP_WINDOW_MS = 7 * 60_000;
 
@@ -146,6 +168,11 @@ export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, con
     message.replyTo === undefined
       ? ''
       : `<div class="message-reply">↪ replying to <span class="message-reply-target">${escapeHtml(message.replyTo)}</span></div>`;
+  const attached = listedFiles(message);
+  const files =
+    attached.length > 0
+      ? `<div class="message-files">${attached.map(([name, url]) => renderFile(name, url)).join('')}</div>`
+      : '';
   const buttons =
     message.buttons && message.buttons.length > 0
       ? `<div class="message-buttons">${message.buttons.map((label) => `<span class="message-button">${escapeHtml(label)}</span>`).join('')}</div>`
@@ -162,6 +189,7 @@ export function renderMessage(message: PreviewMessage, ctx: MarkdownContext, con
     (folded ? '' : fullHeader) +
     content +
     message.embeds.map((embed) => renderEmbed(embed, ctx, message.files)).join('') +
+    files +
     buttons +
     (message.edited ? '<span class="message-edited">(edited)</span>' : '') +
     '</div></div>'

@@ -39,7 +39,7 @@ interface Status {
 interface ChannelMessages {
   id: string;
   name: string;
-  messages: Array<{ id: string; content: string; embeds: APIEmbed[] }>;
+  messages: Array<{ id: string; content: string; embeds: APIEmbed[]; files: string[] }>;
 }
 
 /** The page's window, as far as these checks need it (the project compiles without DOM types). */
@@ -69,6 +69,8 @@ async function footers(): Promise<string[]> {
     channel.messages.flatMap((message) => message.embeds.map((embed) => embed.footer?.text ?? '')),
   );
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function until<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -450,6 +452,90 @@ describe('npm run demo', () => {
       );
       mkdirSync('test-artifacts', { recursive: true });
       await channel.screenshot({ path: 'test-artifacts/staff-log.png' });
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
+  it('turns the conduct guard on in #oversight: one alert for a burst of bans, edited in place as it grows', async () => {
+    await demo.waitForLine(/^demo: \/conduct role role:@Admin → Conduct alerts ping @Admin, /, 60_000);
+    await demo.waitForLine(
+      /^demo: \/conduct channel channel:#oversight → Conduct alerts now go to #oversight: /,
+      15_000,
+    );
+    const burst = 'bans or kicks by one moderator (burst: 5 within 10 min)';
+    await demo.waitForLine(
+      new RegExp(`^demo: a conduct alert in #oversight: Conduct: 5 ${escapeRegExp(burst)}$`),
+      45_000,
+    );
+    await demo.waitForLine(/^demo: the alert grows in place \(one message\): Conduct: 6 bans /, 45_000);
+
+    const oversight = (await getJson<ChannelMessages[]>('/api/messages')).find(
+      (channel) => channel.name === 'oversight',
+    );
+    // One message per incident: the alert of five was edited to six, never posted again.
+    const alerts = (oversight?.messages ?? []).filter((message) =>
+      message.embeds[0]?.footer?.text?.startsWith('Conduct guard'),
+    );
+    expect(alerts).toHaveLength(1);
+    expect(oversight?.messages).toHaveLength(1);
+    const [alert] = alerts;
+    expect(alert?.content).toMatch(/^<@&\d+>$/);
+    expect(alert?.embeds[0]?.title).toBe(`Conduct: 6 ${burst}`);
+    const description = alert?.embeds[0]?.description ?? '';
+    expect(description).toMatch(/^Moderator: <@\d+>$/m);
+    const listed = [...description.matchAll(/^• .*: ban of .*, \[?#(\d+) \(/gm)].map((match) => Number(match[1]));
+    expect(listed).toEqual([9001, 9002, 9003, 9004, 9005, 9006]);
+
+    // In the browser, the alert names the role and the moderator, and says it was edited.
+    const browser: Browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      await page.goto(previewUrl);
+      const shown = page.locator('section.channel[data-channel-name="oversight"] .message').first();
+      await shown.waitFor({ timeout: 10_000 });
+      expect(await shown.locator('.message-content .mention.role').textContent()).toBe('@Admin');
+      expect(await shown.locator('.embed-description').textContent()).toContain('Moderator: @Deputy Kane');
+      expect(await shown.locator('.message-buttons .message-button').allTextContents()).toEqual([
+        'Acknowledge',
+        'Dismiss',
+      ]);
+      expect(await shown.locator('.message-edited').count()).toBe(1);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+
+  it("shows the admin's /case evidence answer, with the evidence pack's HTML file, in the replies panel", async () => {
+    const [, number = '', title = '', file = ''] = await demo.waitForLine(
+      /^demo: \/case evidence number:(\d+) → (Case #\d+ · ban · server \d+) \(file: (\S+)\)$/,
+      60_000,
+    );
+    expect(Number(number)).toBeGreaterThanOrEqual(9001);
+    expect(file).toMatch(new RegExp(`^case-\\d+-${number}-evidence\\.html$`));
+    const panel = (await getJson<ChannelMessages[]>('/api/messages')).find(
+      (channel) => channel.name === 'only-you-can-see-these',
+    );
+    const answers = (panel?.messages ?? []).filter((message) => message.embeds[0]?.title === title);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]?.files).toEqual([file]);
+
+    // The file is listed under the answer as Discord lists it, and opens the evidence pack.
+    const browser: Browser = await chromium.launch({ executablePath: await findChromium(), args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+      await page.goto(previewUrl);
+      const link = page.locator('section.channel[data-channel-name="only-you-can-see-these"] a.message-file', {
+        hasText: file,
+      });
+      await link.waitFor({ timeout: 10_000 });
+      const href = (await link.getAttribute('href')) ?? '';
+      const served = await fetch(href);
+      expect(served.status).toBe(200);
+      const html = await served.text();
+      expect(html).toMatch(/^<!doctype html>/i);
+      expect(html).toContain(`<h1>Evidence pack: case #${number}</h1>`);
+      expect(html).toContain('Mass RDM at spawn');
     } finally {
       await browser.close();
     }

@@ -97,4 +97,27 @@ describe("the preview's embeds", () => {
     expect(html).toContain('@Moderators</span>');
     expect(renderMessage(message(), ctx, true)).not.toContain('message-author');
   });
+
+  it('lists the files a message carries under it, but not the one an embed draws as its image', () => {
+    const html = renderMessage(
+      message({
+        embeds: [{ title: 'Weekly digest', image: { url: 'attachment://chart.png' } }],
+        files: {
+          'chart.png': 'http://127.0.0.1:9/attachments/1/chart.png',
+          'case-1-7-evidence.html': 'http://127.0.0.1:9/attachments/2/case-1-7-evidence.html',
+          '"><script>.html': 'javascript:alert(1)',
+        },
+      }),
+      ctx,
+    );
+    expect(html).toContain(
+      '<div class="message-files"><a class="message-file" href="http://127.0.0.1:9/attachments/2/case-1-7-evidence.html" ' +
+        'target="_blank" rel="noopener noreferrer nofollow"><span class="message-file-name">case-1-7-evidence.html</span></a>' +
+        '<span class="message-file"><span class="message-file-name">&quot;&gt;&lt;script&gt;.html</span></span></div>',
+    );
+    expect(html).not.toContain('message-file-name">chart.png');
+    expect(html).toContain('<img class="embed-image" src="http://127.0.0.1:9/attachments/1/chart.png"');
+    expect(html).not.toContain('javascript:');
+    expect(renderMessage(message(), ctx)).not.toContain('message-files');
+  });
 });
