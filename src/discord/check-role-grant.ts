@@ -1,5 +1,13 @@
-import { DiscordAPIError, RESTJSONErrorCodes, type Client, type GuildMember } from 'discord.js';
+import {
+  DiscordAPIError,
+  RESTJSONErrorCodes,
+  type ChatInputCommandInteraction,
+  type Client,
+  type GuildMember,
+} from 'discord.js';
 
+import { UserFacingError } from '../base/errors.js';
+import { deferEphemeral } from './reply.js';
 import { refuseRoleGrant, type RoleUse } from './role-grant-rules.js';
 
 /** Who chose the role, as {@link checkRoleGrant} is told: their id, and whether they read the answer. */
@@ -32,6 +40,24 @@ export async function checkRoleGrant(
   const member =
     chooser === null ? null : await fetchMemberOrNull(() => guild.members.fetch({ user: chooser.id, force: true }));
   return refuseRoleGrant(role, me, chooser === null ? null : { ...chooser, member }, use);
+}
+
+/**
+ * For a command where a member chooses a role the bot will give (/duty role, /leave role): Discord's rules for the
+ * bot and for the member alike, never a role they could not give themselves. The answer is deferred first, ephemeral:
+ * three reads from Discord may outlast the 3 s an interaction has to be answered.
+ * @throws UserFacingError with the refusal in plain words; nothing is to be saved then
+ */
+export async function requireGrantableRole(
+  interaction: ChatInputCommandInteraction,
+  client: Client,
+  guildId: string,
+  roleId: string,
+  use: RoleUse,
+): Promise<void> {
+  await deferEphemeral(interaction);
+  const refusal = await checkRoleGrant(client, guildId, roleId, { id: interaction.user.id, addressed: true }, use);
+  if (refusal !== null) throw new UserFacingError(refusal);
 }
 
 async function fetchMemberOrNull(fetch: () => Promise<GuildMember>): Promise<GuildMember | null> {

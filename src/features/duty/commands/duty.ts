@@ -7,10 +7,10 @@ import {
 } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
-import { checkRoleGrant } from '../../../discord/check-role-grant.js';
+import { requireGrantableRole } from '../../../discord/check-role-grant.js';
 import type { Command, CommandBasics } from '../../../discord/command.js';
 import { readFeedChannel, requirePostableChannel } from '../../../discord/feed-channel.js';
-import { deferEphemeral, replyEphemeral } from '../../../discord/reply.js';
+import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { AFTER_MINUTES_LIMITS, DEFAULT_AFTER_MINUTES, MIN_STAFF_LIMITS } from '../coverage.js';
 import type { DutyDeps } from '../feature.js';
@@ -125,17 +125,7 @@ async function setRole(interaction: ChatInputCommandInteraction, ctx: DutyComman
         : `The staff on shift are no longer given <@&${roleId}>; the members on shift who have it lose it now.`,
     );
   }
-  // Three reads from Discord before the answer: deferred, so a slow one does not outlast the 3 s to answer.
-  await deferEphemeral(interaction);
-  // Discord's rules for the bot and for the admin alike: never a role the admin could not give themselves.
-  const refusal = await checkRoleGrant(
-    ctx.client,
-    guildId,
-    chosen.id,
-    { id: interaction.user.id, addressed: true },
-    ON_DUTY_ROLE,
-  );
-  if (refusal !== null) throw new UserFacingError(refusal);
+  await requireGrantableRole(interaction, ctx.client, guildId, chosen.id, ON_DUTY_ROLE);
   await ctx.duty.setRole(guildId, chosen.id, interaction.user.id);
   ctx.dutyChanged(guildId);
   return replyEphemeral(

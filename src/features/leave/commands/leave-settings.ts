@@ -2,9 +2,9 @@ import type { ChatInputCommandInteraction } from 'discord.js';
 
 import { UserFacingError } from '../../../base/errors.js';
 import { isTimeZone } from '../../../base/time-zone.js';
-import { checkRoleGrant } from '../../../discord/check-role-grant.js';
+import { requireGrantableRole } from '../../../discord/check-role-grant.js';
 import { readFeedChannel, requirePostableChannel } from '../../../discord/feed-channel.js';
-import { deferEphemeral, replyEphemeral } from '../../../discord/reply.js';
+import { replyEphemeral } from '../../../discord/reply.js';
 import { requireAdmin } from '../../../discord/require-admin.js';
 import { MAX_LEAVE_DAYS } from '../leave-dates.js';
 import { LEAVE_ROLE } from '../leave-job.js';
@@ -62,16 +62,7 @@ export async function setRole(interaction: ChatInputCommandInteraction, ctx: Lea
       'No role is given for leave any more (those who hold it now keep it until their leave ends).',
     );
   }
-  await deferEphemeral(interaction);
-  // Discord's rules for the bot and for the admin alike: never a role the admin could not give themselves.
-  const refusal = await checkRoleGrant(
-    ctx.client,
-    guildId,
-    chosen.id,
-    { id: interaction.user.id, addressed: true },
-    LEAVE_ROLE,
-  );
-  if (refusal !== null) throw new UserFacingError(refusal);
+  await requireGrantableRole(interaction, ctx.client, guildId, chosen.id, LEAVE_ROLE);
   await ctx.leave.setRole(guildId, chosen.id, interaction.user.id);
   return replyEphemeral(
     interaction,
