@@ -64,8 +64,13 @@ function planChecks(engine: Engine): PlanCheck[] {
   const statements = memberMonthStatements(engine === 'sqlite' ? sqliteDialect : postgresDialect);
   const params = [HISTORY_GUILD, staffMemberId(0), 0, Number.MAX_SAFE_INTEGER];
   return [
-    { name: 'memberMonths shifts', sql: statements.shiftDays, params, index: 'record_shift_by_member' },
-    { name: 'memberMonths cases', sql: statements.caseDays, params, index: 'record_case_by_moderator' },
+    { name: 'memberMonths shifts', sql: statements.shiftMonths, params, index: 'record_shift_by_member' },
+    {
+      name: 'memberMonths cases',
+      sql: statements.caseMonths,
+      params,
+      index: engine === 'sqlite' ? 'record_case_by_moderator' : 'record_case_standing_by_day',
+    },
     { name: 'memberMonths claims', sql: statements.claims, params, index: 'record_modcall_by_claimer' },
   ];
 }

@@ -270,9 +270,16 @@ export function seedHistorySqlite(db: Database): void {
   }
 }
 
-/** PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per chunk, each table in one transaction. */
+/**
+ * PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per chunk, each table in one transaction. Each commit
+ * waits for its WAL (synchronous_commit on, six commits): VACUUM may mark a row visible to all (its hint bit, then
+ * the page in the visibility map) only once the commit of the transaction that wrote it is flushed, and PostgreSQL
+ * keeps that per group of 32 transaction ids. With the seed's commits asynchronous, a VACUUM ANALYZE run next on
+ * the same connection (its ANALYZE commits asynchronously too, in the same group) left every page of the tables
+ * out of the visibility map: the member's cases were then read from the table (a Bitmap Heap Scan), not from their
+ * index, about 20,000 pages a history.
+ */
 export async function seedHistoryPostgres(client: pg.Client): Promise<void> {
-  await client.query('SET synchronous_commit = off');
   await client.query('INSERT INTO record_guild (guild_id) VALUES ($1)', [HISTORY_GUILD]);
   for (const { table, columns, types, rows } of HISTORY_ROWS) {
     const unnest = types.map((type, c) => `$${c + 1}::${type}[]`).join(', ');

@@ -42,6 +42,11 @@ export interface SqlDialect<E extends Engine = Engine> {
   forKeyShare: string;
   /** A text column's collation that orders by bytes, whatever the database's locale (SQLite's always does). */
   byteOrder: string;
+  /**
+   * The first second of the UTC month `seconds` (an integer expression, seconds since the epoch) is in, as an integer
+   * of seconds since the epoch; whatever the session's time zone.
+   */
+  utcMonthStart(seconds: string): string;
 }
 
 /** A SELECT whose columns are chosen: what follows them. */
@@ -72,6 +77,9 @@ export const postgresDialect: SqlDialect<'postgres'> = {
   forUpdate: ' FOR UPDATE',
   forKeyShare: ' FOR KEY SHARE',
   byteOrder: ' COLLATE "C"',
+  // date_trunc's third argument (PostgreSQL 12) truncates in that zone, not the session's.
+  utcMonthStart: (seconds) =>
+    `CAST(extract(epoch FROM date_trunc('month', to_timestamp(${seconds}), 'UTC')) AS BIGINT)`,
 };
 
 const keepPlaceholders: SqlDialect['sql'] = (text) => ({ text });
@@ -91,4 +99,6 @@ export const sqliteDialect: SqlDialect<'sqlite'> = {
   forUpdate: '',
   forKeyShare: '',
   byteOrder: '',
+  // SQLite's date functions are UTC unless told 'localtime'.
+  utcMonthStart: (seconds) => `CAST(strftime('%s', ${seconds}, 'unixepoch', 'start of month') AS INTEGER)`,
 };

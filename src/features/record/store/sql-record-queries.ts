@@ -238,9 +238,9 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   async memberMonths(guildId: string, memberId: string, range: TimeRange): Promise<MemberMonth[]> {
     const statements = memberMonthStatements(this.d);
     const params: [string, string, number, number] = [guildId, memberId, range.from, range.to];
-    const [shiftDays, caseDays, claims] = await Promise.all([
-      this.runner.read(statements.shiftDays, params),
-      this.runner.read(statements.caseDays, params),
+    const [shiftMonths, caseMonths, claims] = await Promise.all([
+      this.runner.read(statements.shiftMonths, params),
+      this.runner.read(statements.caseMonths, params),
       this.runner.read(statements.claims, params),
     ]);
     const months = new Map<number, MemberMonth & { toClaimMs: number[] }>();
@@ -254,12 +254,12 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
       }
       return found;
     };
-    for (const row of shiftDays) {
-      const month = monthOf(row.day);
+    for (const row of shiftMonths) {
+      const month = monthOf(row.month);
       month.shifts += row.count;
       month.seconds += row.seconds;
     }
-    for (const row of caseDays) monthOf(row.day).cases += row.count;
+    for (const row of caseMonths) monthOf(row.month).cases += row.count;
     for (const row of claims) {
       const month = monthOf(row.at);
       month.claims += 1;

@@ -7,6 +7,7 @@ import { modcallCards } from './0005-modcall-cards.js';
 import { memberHistoryIndexes } from './0006-member-history-indexes.js';
 import { caseEvidence } from './0007-case-evidence.js';
 import { staffIndexes } from './0008-staff-indexes.js';
+import { standingCasesByDay } from './0009-standing-cases-by-day.js';
 
 /** The community record's schema, step by step, in order; a new step goes at the end. */
 export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
@@ -18,4 +19,5 @@ export const RECORD_MIGRATIONS: readonly MigrationStep[] = [
   memberHistoryIndexes,
   caseEvidence,
   staffIndexes,
+  standingCasesByDay,
 ];
