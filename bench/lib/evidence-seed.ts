@@ -341,9 +341,12 @@ export function seedEvidenceSqlite(db: Database): void {
   }
 }
 
-/** PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per chunk, all of a table in one transaction. */
+/**
+ * PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per chunk, all of a table in one transaction, each commit
+ * waiting for its WAL, so the VACUUM ANALYZE after the seed can mark the pages all-visible (staff-history-seed.ts
+ * says why asynchronous commits left the visibility map empty).
+ */
 export async function seedEvidencePostgres(client: pg.Client): Promise<void> {
-  await client.query('SET synchronous_commit = off');
   await client.query('INSERT INTO record_guild (guild_id) VALUES ($1)', [EVIDENCE_GUILD]);
   for (const { table, columns, types, chunks } of EVIDENCE_ROWS) {
     const unnest = types.map((type, c) => `$${c + 1}::${type}[]`).join(', ');

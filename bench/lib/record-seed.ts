@@ -264,9 +264,12 @@ export function seedSqlite(db: Database): void {
   }
 }
 
-/** PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per chunk, all of a table in one transaction. */
+/**
+ * PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per chunk, all of a table in one transaction, each commit
+ * waiting for its WAL, so the VACUUM ANALYZE after the seed can mark the pages all-visible (staff-history-seed.ts
+ * says why asynchronous commits left the visibility map empty).
+ */
 export async function seedPostgres(client: pg.Client): Promise<void> {
-  await client.query('SET synchronous_commit = off');
   await client.query('INSERT INTO record_guild (guild_id) SELECT unnest($1::text[])', [
     Array.from({ length: GUILDS }, (_, g) => guildIdOf(g)),
   ]);
