@@ -34,13 +34,7 @@ export async function judgeCase(
   shiftCoversMs: number,
 ): Promise<Judgement[]> {
   const windowOf = (rule: RuleName) => rules[rule].minutes * 60_000;
-  const spans: MomentSpans = {
-    shiftCoversMs,
-    shiftsInUseMs: SHIFTS_IN_USE_MS,
-    burstTypes: BURST_TYPES,
-    burstMs: windowOf('bans'),
-    voidsMs: windowOf('voids'),
-  };
+  const spans: MomentSpans = { shiftCoversMs, shiftsInUseMs: SHIFTS_IN_USE_MS };
   const moment = await moments.caseMoment(guildId, key.server, key.number, spans);
   if (!moment) return [];
   const { case: found } = moment;

@@ -33,12 +33,6 @@ export interface MomentSpans {
   shiftCoversMs: number;
   /** A server uses shifts at a moment when a shift began within this before it. */
   shiftsInUseMs: number;
-  /** The two case types a moderator's burst counts (bans and kicks). */
-  burstTypes: readonly [string, string];
-  /** How far either side of the case its moderator's cases of {@link burstTypes} are counted. */
-  burstMs: number;
-  /** How far either side of its void the voider's voids are counted. */
-  voidsMs: number;
 }
 
 /** What the record held, as it stands now, about a case's moment (its `at`): the shifts and cases around it. */
@@ -46,18 +40,12 @@ export interface CaseMoment {
   case: MomentCase;
   /** A shift of the moderator covered the moment. */
   moderatorOnShift: boolean;
-  /** How many members had a shift covering the moment. */
+  /** How many members had a shift covering the moment: 0, 1, or 2 for two or more. */
   staffOnShift: number;
   /** A shift of the guild began within {@link MomentSpans.shiftsInUseMs} before the moment. */
   shiftsInUse: boolean;
   /** When the target's Roblox id first clocked in as staff, or null if it never did. */
   targetStaffSince: number | null;
-  /** The Discord id of the member that Roblox id clocked in as, where known. */
-  targetMemberId: string | null;
-  /** The moderator's cases of the burst types made within {@link MomentSpans.burstMs} of the moment, this one too. */
-  burstAround: number;
-  /** The voider's voids within {@link MomentSpans.voidsMs} of this case's void (0 when it is not voided). */
-  voidsAround: number;
 }
 
 /**
@@ -90,16 +78,13 @@ export interface StaffMoments {
   ): Promise<MomentCase[]>;
   /** The shifts begun in the range (of one member if given), by start. */
   shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]>;
-  /**
-   * The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it, and the earliest
-   * start after `at` within `spanMs` after it; null where there is none.
-   */
-  shiftStartsAround(
+  /** The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it; null if none. */
+  shiftStartBefore(
     guildId: string,
     at: number,
     other: { server: string; shiftId: number },
     spanMs: number,
-  ): Promise<{ before: number | null; after: number | null }>;
+  ): Promise<number | null>;
   /** When the Roblox id first clocked in as staff, or null if it never did. */
   firstClockIn(guildId: string, robloxId: string): Promise<number | null>;
 }
