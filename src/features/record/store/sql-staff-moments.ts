@@ -2,7 +2,7 @@ import type { SqlDialect } from '../../../store/sql-dialect.js';
 import type { SqlRunner } from '../../../store/sql-runner.js';
 import { columns, type RowOf } from '../../../store/table-columns.js';
 import type { TimeRange } from './record-queries.js';
-import type { CaseMoment, MomentCase, MomentShift, MomentSpans, StaffMoments } from './staff-moments.js';
+import type { CaseMoment, MomentCase, MomentReads, MomentShift, MomentSpans, StaffMoments } from './staff-moments.js';
 
 const CASE = columns(
   'record_case',
@@ -31,9 +31,9 @@ type ShiftRow = RowOf<typeof SHIFT>;
 const COVERS = 's.at >= c.at - ? AND s.at <= c.at AND (s.ended_at IS NULL OR s.ended_at >= c.at)';
 
 interface MomentRow extends CaseRow {
-  on_shift: number;
-  staff_on_shift: number;
-  in_use: number;
+  on_shift: number | null;
+  staff_on_shift: number | null;
+  in_use: number | null;
   staff_since: number | null;
 }
 
@@ -49,16 +49,20 @@ function momentStatements(d: SqlDialect) {
   // than the moderator's, its estimate near): every case of the guild in the range read for one moderator's few.
   const byModerator = `record_case${d.indexedBy('record_case_by_moderator')}`;
   return {
-    // One statement for the whole moment: the case's key, then its moment's reads, each by its own index.
+    // One statement for the whole moment: the case's key, then its moment's reads, each by its own index, each only
+    // if asked for (a CASE runs its subquery only when taken).
     caseMoment: d.sql<MomentRow, unknown[]>(
       `SELECT ${CASE_COLUMNS},
-         CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id AND s.member_id = c.moderator_id
-                           AND ${COVERS}) THEN 1 ELSE 0 END AS on_shift,
-         (SELECT CASE WHEN count(s.member_id) = 0 THEN 0 WHEN min(s.member_id) = max(s.member_id) THEN 1 ELSE 2 END
-            FROM record_shift s WHERE s.guild_id = c.guild_id AND ${COVERS}) AS staff_on_shift,
-         CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id AND s.at >= c.at - ?
-                           AND s.at <= c.at) THEN 1 ELSE 0 END AS in_use,
-         (SELECT min(s.at) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id) AS staff_since
+         CASE WHEN ? = 1 THEN CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id
+           AND s.member_id = c.moderator_id AND ${COVERS}) THEN 1 ELSE 0 END END AS on_shift,
+         CASE WHEN c.type = ? THEN
+           (SELECT CASE WHEN count(s.member_id) = 0 THEN 0 WHEN min(s.member_id) = max(s.member_id) THEN 1 ELSE 2 END
+            FROM record_shift s WHERE s.guild_id = c.guild_id AND ${COVERS}) END AS staff_on_shift,
+         CASE WHEN ? = 1 THEN CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id
+           AND s.at >= c.at - ? AND s.at <= c.at) THEN 1 ELSE 0 END END AS in_use,
+         CASE WHEN ? = 1 THEN
+           (SELECT min(s.at) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id)
+         END AS staff_since
        FROM record_case c WHERE c.guild_id = ? AND c.server = ? AND c.number = ?`,
     ),
     shiftOf: d
@@ -115,16 +119,21 @@ export class SqlStaffMoments implements StaffMoments {
     server: string,
     number: number,
     spans: MomentSpans,
+    reads: MomentReads,
   ): Promise<CaseMoment | undefined> {
     const { shiftCoversMs, shiftsInUseMs } = spans;
-    const params = [shiftCoversMs, shiftCoversMs, shiftsInUseMs, guildId, server, number];
+    const flag = (asked: boolean) => (asked ? 1 : 0);
+    const params = [
+      ...[flag(reads.moderatorOnShift), shiftCoversMs, reads.staffOnShiftForType, shiftCoversMs],
+      ...[flag(reads.shiftsInUse), shiftsInUseMs, flag(reads.targetStaffSince), guildId, server, number],
+    ];
     const [row] = await this.runner.read(this.sql.caseMoment, params);
     if (!row) return undefined;
     return {
       case: toCase(row),
-      moderatorOnShift: row.on_shift === 1,
+      moderatorOnShift: row.on_shift === null ? null : row.on_shift === 1,
       staffOnShift: row.staff_on_shift,
-      shiftsInUse: row.in_use === 1,
+      shiftsInUse: row.in_use === null ? null : row.in_use === 1,
       targetStaffSince: row.staff_since,
     };
   }

@@ -35,16 +35,28 @@ export interface MomentSpans {
   shiftsInUseMs: number;
 }
 
-/** What the record held, as it stands now, about a case's moment (its `at`): the shifts and cases around it. */
+/**
+ * What of a case's moment to read besides the case: each part reads the guild's shifts, so a reader asks only for
+ * what it uses (the conduct guard: what its rules that are on judge by). A part not asked for is null.
+ */
+export interface MomentReads {
+  moderatorOnShift: boolean;
+  /** The staff on shift, read for a case of this type only (null: for none). */
+  staffOnShiftForType: string | null;
+  shiftsInUse: boolean;
+  targetStaffSince: boolean;
+}
+
+/** What the record held, as it stands now, about a case's moment (its `at`): the shifts around it. */
 export interface CaseMoment {
   case: MomentCase;
   /** A shift of the moderator covered the moment. */
-  moderatorOnShift: boolean;
+  moderatorOnShift: boolean | null;
   /** How many members had a shift covering the moment: 0, 1, or 2 for two or more. */
-  staffOnShift: number;
+  staffOnShift: number | null;
   /** A shift of the guild began within {@link MomentSpans.shiftsInUseMs} before the moment. */
-  shiftsInUse: boolean;
-  /** When the target's Roblox id first clocked in as staff, or null if it never did. */
+  shiftsInUse: boolean | null;
+  /** When the target's Roblox id first clocked in as staff; null if it never did (or not asked). */
   targetStaffSince: number | null;
 }
 
@@ -54,8 +66,17 @@ export interface CaseMoment {
  * goes by one of the guild's indexes and returns the rows of a few minutes or hours, never a guild's year.
  */
 export interface StaffMoments {
-  /** The case and its moment; undefined when the record has no such case (forgotten, or past its retention). */
-  caseMoment(guildId: string, server: string, number: number, spans: MomentSpans): Promise<CaseMoment | undefined>;
+  /**
+   * The case and the parts of its moment asked for; undefined when the record has no such case (forgotten, or past
+   * its retention).
+   */
+  caseMoment(
+    guildId: string,
+    server: string,
+    number: number,
+    spans: MomentSpans,
+    reads: MomentReads,
+  ): Promise<CaseMoment | undefined>;
   shiftOf(guildId: string, server: string, shiftId: number): Promise<MomentShift | undefined>;
   /** The moderator's cases made in the range (their case.created merged), of `types` if given, by time. */
   casesBy(
