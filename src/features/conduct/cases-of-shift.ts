@@ -38,7 +38,7 @@ export async function casesOfShift(
   if (found.memberId !== null && (rules['off-shift'].on || rules['sole-staff'].on)) {
     add(await moments.casesBy(guildId, found.memberId, covered));
   }
-  if (rules['sole-staff'].on) add(await moments.casesMadeIn(guildId, covered, IN_USE_PAGE, undefined, 'ban'));
+  if (rules['sole-staff'].on) add(await moments.casesMadeIn(guildId, covered, IN_USE_PAGE, 'ban'));
   // Only the Roblox id's first clock-in changes since when it is staff: a later shift of it changes no case.
   if (found.robloxId !== null && rules['staff-target'].on) {
     const first = await moments.firstClockIn(guildId, found.robloxId);

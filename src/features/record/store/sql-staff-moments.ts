@@ -48,6 +48,12 @@ function momentStatements(d: SqlDialect) {
   // SQLite's planner, without statistics, takes the guild's time index for a moderator's cases (an index narrower
   // than the moderator's, its estimate near): every case of the guild in the range read for one moderator's few.
   const byModerator = `record_case${d.indexedBy('record_case_by_moderator')}`;
+  const made = 'record_case WHERE guild_id = ? AND created_at IS NOT NULL';
+  const madeIn = (typed: string) => cases(`${made} AND at >= ? AND at < ?${typed} ORDER BY at LIMIT ?`);
+  // The time index, not the key's, which gives this order but reads every case of the guild to find one time's.
+  const madeAt = (typed: string) =>
+    cases(`record_case${d.indexedBy('record_case_by_time')} WHERE guild_id = ? AND created_at IS NOT NULL AND at = ?${typed}
+       ORDER BY server, number LIMIT ?`);
   return {
     // One statement for the whole moment: the case's key, then its moment's reads, each by its own index, each only
     // if asked for (a CASE runs its subquery only when taken).
@@ -79,14 +85,11 @@ function momentStatements(d: SqlDialect) {
     casesAgainst: cases(
       'record_case WHERE guild_id = ? AND target_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL',
     ),
-    casesMadeIn: cases(
-      `record_case WHERE guild_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND (at, server, number) > (?, ?, ?)
-       ORDER BY at, server, number LIMIT ?`,
-    ),
-    typedCasesMadeIn: cases(
-      `record_case WHERE guild_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND type = ? AND (at, server, number) > (?, ?, ?)
-       ORDER BY at, server, number LIMIT ?`,
-    ),
+    // In the time index's order (no sort); the cases of the last time a limit keeps are read again by madeAt.
+    casesMadeIn: madeIn(''),
+    typedCasesMadeIn: madeIn(' AND type = ?'),
+    casesMadeAt: madeAt(''),
+    typedCasesMadeAt: madeAt(' AND type = ?'),
     shiftsBegunIn: d
       .select(SHIFT)
       .from('record_shift WHERE guild_id = ? AND at >= ? AND at < ? ORDER BY at, server, shift_id'),
@@ -165,21 +168,17 @@ export class SqlStaffMoments implements StaffMoments {
     return rows.map(toCase).sort(byTime);
   }
 
-  async casesMadeIn(
-    guildId: string,
-    range: TimeRange,
-    limit: number,
-    after: { at: number; server: string; number: number } = { at: -Infinity, server: '', number: 0 },
-    type?: string,
-  ): Promise<MomentCase[]> {
-    const from = [guildId, range.from, range.to];
-    // Keyset paging: the first page starts before every case of the range.
-    const past = [Number.isFinite(after.at) ? after.at : range.from - 1, after.server, after.number, limit];
-    const rows =
-      type === undefined
-        ? await this.runner.read(this.sql.casesMadeIn, [...from, ...past])
-        : await this.runner.read(this.sql.typedCasesMadeIn, [...from, type, ...past]);
-    return rows.map(toCase);
+  async casesMadeIn(guildId: string, range: TimeRange, limit: number, type?: string): Promise<MomentCase[]> {
+    const typed = type === undefined ? [] : [type];
+    const madeIn = type === undefined ? this.sql.casesMadeIn : this.sql.typedCasesMadeIn;
+    const rows = (await this.runner.read(madeIn, [guildId, range.from, range.to, ...typed, limit])).map(toCase);
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < limit) return rows.sort(byTime);
+    // The limit may have cut the cases of the last time anywhere: those are read again in order to fill it up.
+    const earlier = rows.filter((found) => found.at < last.at).sort(byTime);
+    const madeAt = type === undefined ? this.sql.casesMadeAt : this.sql.typedCasesMadeAt;
+    const sameTime = await this.runner.read(madeAt, [guildId, last.at, ...typed, limit - earlier.length]);
+    return [...earlier, ...sameTime.map(toCase).sort(byTime)];
   }
 
   async shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]> {

@@ -89,14 +89,8 @@ export interface StaffMoments {
   voidsBy(guildId: string, voidedBy: string, range: TimeRange): Promise<MomentCase[]>;
   /** The cases made against a player in the range, by time. */
   casesAgainst(guildId: string, targetId: string, range: TimeRange): Promise<MomentCase[]>;
-  /** Up to `limit` cases of the guild made in the range (of `type` if given), by time, those after `after`. */
-  casesMadeIn(
-    guildId: string,
-    range: TimeRange,
-    limit: number,
-    after?: { at: number; server: string; number: number },
-    type?: string,
-  ): Promise<MomentCase[]>;
+  /** The first `limit` cases of the guild made in the range (of `type` if given), by time, then server and number. */
+  casesMadeIn(guildId: string, range: TimeRange, limit: number, type?: string): Promise<MomentCase[]>;
   /** The shifts begun in the range (of one member if given), by start. */
   shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]>;
   /** The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it; null if none. */
