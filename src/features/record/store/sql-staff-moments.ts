@@ -38,10 +38,11 @@ interface MomentRow extends CaseRow {
 }
 
 /*
- * No statement here sorts what its index does not order: on SQLite such a sort ("USE TEMP B-TREE", for an ORDER BY
- * or a count(DISTINCT …)) cost 15 to 90 µs even for no row, several times the read itself, and the conduct guard
- * runs these once or more for every case and shift merged. Their few rows are put in order here instead
- * ({@link byTime}, {@link byVoidTime}), as the SQL did; the staff on shift are told as 0, 1 or 2 for more.
+ * The conduct guard runs these once or more for every case and shift merged, so none sorts what its index does not
+ * order (madeAt aside, read only when a limit falls among one minute's cases): on SQLite such a sort ("USE TEMP
+ * B-TREE", for an ORDER BY or a count(DISTINCT …)) cost 15 to 90 µs even for no row, several times the read itself.
+ * Their few rows are put in order here instead ({@link byTime}, {@link byVoidTime}), as the SQL did; the staff on
+ * shift are told as 0, 1 or 2 for more.
  */
 function momentStatements(d: SqlDialect) {
   const cases = (from: string) => d.select(CASE).from(from);
