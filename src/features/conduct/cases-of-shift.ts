@@ -38,7 +38,7 @@ export async function casesOfShift(
   if (found.memberId !== null && (rules['off-shift'].on || rules['sole-staff'].on)) {
     add(await moments.casesBy(guildId, found.memberId, covered));
   }
-  if (rules['sole-staff'].on) add(await moments.casesMadeIn(guildId, covered, IN_USE_PAGE, undefined, 'ban'));
+  if (rules['sole-staff'].on) add(await moments.casesMadeIn(guildId, covered, IN_USE_PAGE, 'ban'));
   // Only the Roblox id's first clock-in changes since when it is staff: a later shift of it changes no case.
   if (found.robloxId !== null && rules['staff-target'].on) {
     const first = await moments.firstClockIn(guildId, found.robloxId);
@@ -50,7 +50,7 @@ export async function casesOfShift(
     // The cases this shift may make "in a server that uses shifts": up to a month after it, less those the start
     // strictly before it (if any, within the month) made so already. Not cut at the next start: that start may be
     // as new to those cases as this one, and the earliest new start of a case's month is the one that judges it.
-    const { before } = await moments.shiftStartsAround(guildId, found.at, shift, SHIFTS_IN_USE_MS);
+    const before = await moments.shiftStartBefore(guildId, found.at, shift, SHIFTS_IN_USE_MS);
     const from = Math.max(found.at, before === null ? -Infinity : before + SHIFTS_IN_USE_MS + 1);
     const to = found.at + SHIFTS_IN_USE_MS + 1;
     if (from < to) add(await moments.casesMadeIn(guildId, { from, to }, IN_USE_PAGE));

@@ -1,4 +1,4 @@
-import type { MomentCase, MomentSpans, StaffMoments } from '../record/index.js';
+import type { MomentCase, MomentReads, MomentSpans, StaffMoments } from '../record/index.js';
 import { burstHits, type Hit } from './hits.js';
 import type { Scope } from './plan-findings.js';
 import type { ConductRules, RuleName } from './rules.js';
@@ -34,14 +34,15 @@ export async function judgeCase(
   shiftCoversMs: number,
 ): Promise<Judgement[]> {
   const windowOf = (rule: RuleName) => rules[rule].minutes * 60_000;
-  const spans: MomentSpans = {
-    shiftCoversMs,
-    shiftsInUseMs: SHIFTS_IN_USE_MS,
-    burstTypes: BURST_TYPES,
-    burstMs: windowOf('bans'),
-    voidsMs: windowOf('voids'),
+  const spans: MomentSpans = { shiftCoversMs, shiftsInUseMs: SHIFTS_IN_USE_MS };
+  // Only what the rules that are on judge by: each part reads the guild's shifts around the case.
+  const reads: MomentReads = {
+    moderatorOnShift: rules['off-shift'].on || rules['sole-staff'].on,
+    staffOnShiftForType: rules['sole-staff'].on ? 'ban' : null,
+    shiftsInUse: rules['off-shift'].on,
+    targetStaffSince: rules['staff-target'].on,
   };
-  const moment = await moments.caseMoment(guildId, key.server, key.number, spans);
+  const moment = await moments.caseMoment(guildId, key.server, key.number, spans, reads);
   if (!moment) return [];
   const { case: found } = moment;
   const made = found.createdAt !== null;
@@ -51,9 +52,13 @@ export async function judgeCase(
     const keys = new Set([`${found.server}:${found.number}`]);
     judgements.push({ rule, subject, scope: { keys }, found: hit ? [hitOf(found)] : [], from: found.at, to: found.at });
   };
-  one('off-shift', found.moderatorId, moment.shiftsInUse && !moment.moderatorOnShift);
+  one('off-shift', found.moderatorId, moment.shiftsInUse === true && moment.moderatorOnShift === false);
   one('staff-target', found.targetId, moment.targetStaffSince !== null && moment.targetStaffSince <= found.at);
-  one('sole-staff', found.moderatorId, found.type === 'ban' && moment.moderatorOnShift && moment.staffOnShift === 1);
+  one(
+    'sole-staff',
+    found.moderatorId,
+    found.type === 'ban' && moment.moderatorOnShift === true && moment.staffOnShift === 1,
+  );
 
   const bans = rules.bans;
   if (bans.on && made && found.moderatorId !== null && isBurstType(found.type)) {

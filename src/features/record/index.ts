@@ -32,7 +32,14 @@ export type {
   TimeRange,
 } from './store/record-queries.js';
 export type { SessionFacts, SessionRecord, SessionShift } from './store/session-facts.js';
-export type { CaseMoment, MomentCase, MomentShift, MomentSpans, StaffMoments } from './store/staff-moments.js';
+export type {
+  CaseMoment,
+  MomentCase,
+  MomentReads,
+  MomentShift,
+  MomentSpans,
+  StaffMoments,
+} from './store/staff-moments.js';
 
 /**
  * The community record as other features read it: its queries (who is on shift, which sessions run, a guild's

@@ -82,10 +82,13 @@ export function conductStatements(d: SqlDialect) {
          sync_failures = 0
        WHERE guild_id = ? AND id = ?`,
     ),
-    findingsNear: d.select(FINDING).from<[string, string, string, number, number]>(
-      `conduct_finding WHERE guild_id = ? AND rule = ? AND subject = ? AND last_at >= ? AND first_at <= ? AND ${LIVE}
-         ORDER BY opened_at, id`,
-    ),
+    // Not sorted here: on SQLite a sort costs several times the read (tens of µs for no row), and the guard runs
+    // this for each rule of each case it judges; the store sorts the few rows (sql-conduct-store.ts).
+    findingsNear: d
+      .select(FINDING)
+      .from<[string, string, string, number, number]>(
+        `conduct_finding WHERE guild_id = ? AND rule = ? AND subject = ? AND last_at >= ? AND first_at <= ? AND ${LIVE}`,
+      ),
     finding: d.select(FINDING).from<[string, string]>('conduct_finding WHERE guild_id = ? AND id = ?'),
     findingsOf: d
       .select(FINDING)

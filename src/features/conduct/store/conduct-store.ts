@@ -126,7 +126,7 @@ export interface ConductStore {
   /** The item's judgement failed: tried again at `tryAt`. */
   backOffDue(item: DueItem, tryAt: number): Promise<void>;
 
-  /** The rule's and subject's live findings (not withdrawn or merged) with a case within `[from, to]`. */
+  /** The rule's and subject's live findings (not withdrawn or merged) with a case within `[from, to]`, oldest first. */
   findingsNear(guildId: string, rule: RuleName, subject: string, from: number, to: number): Promise<Finding[]>;
   finding(guildId: string, id: string): Promise<Finding | undefined>;
   /** Every finding of a guild, the newest first, up to `limit` (tests, migrate-store). */

@@ -13,6 +13,11 @@ import type {
 } from './conduct-store.js';
 import { DEFAULT_RULES, type ConductRules, type RuleName } from './rule-settings.js';
 
+/** Findings the oldest first, then by id (in bytes, on either engine). */
+function byAge(a: Finding, b: Finding): number {
+  return a.openedAt - b.openedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 /** The conduct guard's store on either engine, over the store's SQL runner. */
 export class SqlConductStore implements ConductStore {
   private readonly sql: ReturnType<typeof conductStatements>;
@@ -121,7 +126,8 @@ export class SqlConductStore implements ConductStore {
   }
 
   async findingsNear(guildId: string, rule: RuleName, subject: string, from: number, to: number): Promise<Finding[]> {
-    return (await this.runner.read(this.sql.findingsNear, [guildId, rule, subject, from, to])).map(toFinding);
+    const rows = await this.runner.read(this.sql.findingsNear, [guildId, rule, subject, from, to]);
+    return rows.map(toFinding).sort(byAge);
   }
 
   async finding(guildId: string, id: string): Promise<Finding | undefined> {

@@ -2,7 +2,7 @@ import type { SqlDialect } from '../../../store/sql-dialect.js';
 import type { SqlRunner } from '../../../store/sql-runner.js';
 import { columns, type RowOf } from '../../../store/table-columns.js';
 import type { TimeRange } from './record-queries.js';
-import type { CaseMoment, MomentCase, MomentShift, MomentSpans, StaffMoments } from './staff-moments.js';
+import type { CaseMoment, MomentCase, MomentReads, MomentShift, MomentSpans, StaffMoments } from './staff-moments.js';
 
 const CASE = columns(
   'record_case',
@@ -31,60 +31,66 @@ type ShiftRow = RowOf<typeof SHIFT>;
 const COVERS = 's.at >= c.at - ? AND s.at <= c.at AND (s.ended_at IS NULL OR s.ended_at >= c.at)';
 
 interface MomentRow extends CaseRow {
-  on_shift: number;
-  staff_on_shift: number;
-  in_use: number;
+  on_shift: number | null;
+  staff_on_shift: number | null;
+  in_use: number | null;
   staff_since: number | null;
-  staff_member: string | null;
-  burst_around: number;
-  voids_around: number;
 }
 
+/*
+ * The conduct guard runs these once or more for every case and shift merged, so none sorts what its index does not
+ * order (madeAt aside, read only when a limit falls among one minute's cases): on SQLite such a sort ("USE TEMP
+ * B-TREE", for an ORDER BY or a count(DISTINCT …)) cost 15 to 90 µs even for no row, several times the read itself.
+ * Their few rows are put in order here instead ({@link byTime}, {@link byVoidTime}), as the SQL did; the staff on
+ * shift are told as 0, 1 or 2 for more.
+ */
 function momentStatements(d: SqlDialect) {
-  const cases = (where: string) => d.select(CASE).from(`record_case WHERE ${where}`);
+  const cases = (from: string) => d.select(CASE).from(from);
+  // SQLite's planner, without statistics, takes the guild's time index for a moderator's cases (an index narrower
+  // than the moderator's, its estimate near): every case of the guild in the range read for one moderator's few.
+  const byModerator = `record_case${d.indexedBy('record_case_by_moderator')}`;
+  const made = 'record_case WHERE guild_id = ? AND created_at IS NOT NULL';
+  const madeIn = (typed: string) => cases(`${made} AND at >= ? AND at < ?${typed} ORDER BY at LIMIT ?`);
+  // The time index, not the key's, which gives this order but reads every case of the guild to find one time's.
+  const madeAt = (typed: string) =>
+    cases(`record_case${d.indexedBy('record_case_by_time')} WHERE guild_id = ? AND created_at IS NOT NULL AND at = ?${typed}
+       ORDER BY server, number LIMIT ?`);
   return {
-    // One statement for the whole moment: the case's key, then its moment's reads, each by its own index.
+    // One statement for the whole moment: the case's key, then its moment's reads, each by its own index, each only
+    // if asked for (a CASE runs its subquery only when taken).
     caseMoment: d.sql<MomentRow, unknown[]>(
       `SELECT ${CASE_COLUMNS},
-         CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id AND s.member_id = c.moderator_id
-                           AND ${COVERS}) THEN 1 ELSE 0 END AS on_shift,
-         (SELECT count(DISTINCT s.member_id) FROM record_shift s WHERE s.guild_id = c.guild_id AND ${COVERS})
-           AS staff_on_shift,
-         CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id AND s.at >= c.at - ?
-                           AND s.at <= c.at) THEN 1 ELSE 0 END AS in_use,
-         (SELECT min(s.at) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id) AS staff_since,
-         (SELECT min(s.member_id) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id)
-           AS staff_member,
-         (SELECT count(*) FROM record_case o WHERE o.guild_id = c.guild_id AND o.moderator_id = c.moderator_id
-            AND o.at >= c.at - ? AND o.at <= c.at + ? AND o.created_at IS NOT NULL AND o.type IN (?, ?)) AS burst_around,
-         (SELECT count(*) FROM record_case o WHERE o.guild_id = c.guild_id AND o.voided_by = c.voided_by
-            AND o.voided_at >= c.voided_at - ? AND o.voided_at <= c.voided_at + ?) AS voids_around
+         CASE WHEN ? = 1 THEN CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id
+           AND s.member_id = c.moderator_id AND ${COVERS}) THEN 1 ELSE 0 END END AS on_shift,
+         CASE WHEN c.type = ? THEN
+           (SELECT CASE WHEN count(s.member_id) = 0 THEN 0 WHEN min(s.member_id) = max(s.member_id) THEN 1 ELSE 2 END
+            FROM record_shift s WHERE s.guild_id = c.guild_id AND ${COVERS}) END AS staff_on_shift,
+         CASE WHEN ? = 1 THEN CASE WHEN EXISTS (SELECT 1 FROM record_shift s WHERE s.guild_id = c.guild_id
+           AND s.at >= c.at - ? AND s.at <= c.at) THEN 1 ELSE 0 END END AS in_use,
+         CASE WHEN ? = 1 THEN
+           (SELECT min(s.at) FROM record_shift s WHERE s.guild_id = c.guild_id AND s.roblox_id = c.target_id)
+         END AS staff_since
        FROM record_case c WHERE c.guild_id = ? AND c.server = ? AND c.number = ?`,
     ),
     shiftOf: d
       .select(SHIFT)
       .from<[string, string, number]>('record_shift WHERE guild_id = ? AND server = ? AND shift_id = ?'),
     casesBy: cases(
-      'guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL ORDER BY at, server, number',
+      `${byModerator} WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL`,
     ),
     burstCasesBy: cases(
-      `guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND type IN (?, ?)
-       ORDER BY at, server, number`,
+      `${byModerator} WHERE guild_id = ? AND moderator_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL
+         AND type IN (?, ?)`,
     ),
-    voidsBy: cases(
-      'guild_id = ? AND voided_by = ? AND voided_at >= ? AND voided_at < ? ORDER BY voided_at, server, number',
-    ),
+    voidsBy: cases('record_case WHERE guild_id = ? AND voided_by = ? AND voided_at >= ? AND voided_at < ?'),
     casesAgainst: cases(
-      'guild_id = ? AND target_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL ORDER BY at, server, number',
+      'record_case WHERE guild_id = ? AND target_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL',
     ),
-    casesMadeIn: cases(
-      `guild_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND (at, server, number) > (?, ?, ?)
-       ORDER BY at, server, number LIMIT ?`,
-    ),
-    typedCasesMadeIn: cases(
-      `guild_id = ? AND at >= ? AND at < ? AND created_at IS NOT NULL AND type = ? AND (at, server, number) > (?, ?, ?)
-       ORDER BY at, server, number LIMIT ?`,
-    ),
+    // In the time index's order (no sort); the cases of the last time a limit keeps are read again by madeAt.
+    casesMadeIn: madeIn(''),
+    typedCasesMadeIn: madeIn(' AND type = ?'),
+    casesMadeAt: madeAt(''),
+    typedCasesMadeAt: madeAt(' AND type = ?'),
     shiftsBegunIn: d
       .select(SHIFT)
       .from('record_shift WHERE guild_id = ? AND at >= ? AND at < ? ORDER BY at, server, shift_id'),
@@ -94,9 +100,6 @@ function momentStatements(d: SqlDialect) {
     startBefore: d.sql<{ at: number }, unknown[]>(
       `SELECT at FROM record_shift WHERE guild_id = ? AND at < ? AND at >= ? AND NOT (server = ? AND shift_id = ?)
        ORDER BY at DESC LIMIT 1`,
-    ),
-    startAfter: d.sql<{ at: number }, unknown[]>(
-      `SELECT at FROM record_shift WHERE guild_id = ? AND at > ? AND at <= ? ORDER BY at LIMIT 1`,
     ),
     firstClockIn: d.sql<{ at: number | null }, [string, string]>(
       'SELECT min(at) AS at FROM record_shift WHERE guild_id = ? AND roblox_id = ?',
@@ -120,23 +123,22 @@ export class SqlStaffMoments implements StaffMoments {
     server: string,
     number: number,
     spans: MomentSpans,
+    reads: MomentReads,
   ): Promise<CaseMoment | undefined> {
-    const { shiftCoversMs, shiftsInUseMs, burstTypes, burstMs, voidsMs } = spans;
+    const { shiftCoversMs, shiftsInUseMs } = spans;
+    const flag = (asked: boolean) => (asked ? 1 : 0);
     const params = [
-      ...[shiftCoversMs, shiftCoversMs, shiftsInUseMs, burstMs, burstMs, ...burstTypes, voidsMs, voidsMs],
-      ...[guildId, server, number],
+      ...[flag(reads.moderatorOnShift), shiftCoversMs, reads.staffOnShiftForType, shiftCoversMs],
+      ...[flag(reads.shiftsInUse), shiftsInUseMs, flag(reads.targetStaffSince), guildId, server, number],
     ];
     const [row] = await this.runner.read(this.sql.caseMoment, params);
     if (!row) return undefined;
     return {
       case: toCase(row),
-      moderatorOnShift: row.on_shift === 1,
+      moderatorOnShift: row.on_shift === null ? null : row.on_shift === 1,
       staffOnShift: row.staff_on_shift,
-      shiftsInUse: row.in_use === 1,
+      shiftsInUse: row.in_use === null ? null : row.in_use === 1,
       targetStaffSince: row.staff_since,
-      targetMemberId: row.staff_member,
-      burstAround: row.burst_around,
-      voidsAround: row.voids_around,
     };
   }
 
@@ -154,32 +156,30 @@ export class SqlStaffMoments implements StaffMoments {
     const rows = types
       ? await this.runner.read(this.sql.burstCasesBy, [guildId, moderatorId, range.from, range.to, ...types])
       : await this.runner.read(this.sql.casesBy, [guildId, moderatorId, range.from, range.to]);
-    return rows.map(toCase);
+    return rows.map(toCase).sort(byTime);
   }
 
   async voidsBy(guildId: string, voidedBy: string, range: TimeRange): Promise<MomentCase[]> {
-    return (await this.runner.read(this.sql.voidsBy, [guildId, voidedBy, range.from, range.to])).map(toCase);
+    const rows = await this.runner.read(this.sql.voidsBy, [guildId, voidedBy, range.from, range.to]);
+    return rows.map(toCase).sort(byVoidTime);
   }
 
   async casesAgainst(guildId: string, targetId: string, range: TimeRange): Promise<MomentCase[]> {
-    return (await this.runner.read(this.sql.casesAgainst, [guildId, targetId, range.from, range.to])).map(toCase);
+    const rows = await this.runner.read(this.sql.casesAgainst, [guildId, targetId, range.from, range.to]);
+    return rows.map(toCase).sort(byTime);
   }
 
-  async casesMadeIn(
-    guildId: string,
-    range: TimeRange,
-    limit: number,
-    after: { at: number; server: string; number: number } = { at: -Infinity, server: '', number: 0 },
-    type?: string,
-  ): Promise<MomentCase[]> {
-    const from = [guildId, range.from, range.to];
-    // Keyset paging: the first page starts before every case of the range.
-    const past = [Number.isFinite(after.at) ? after.at : range.from - 1, after.server, after.number, limit];
-    const rows =
-      type === undefined
-        ? await this.runner.read(this.sql.casesMadeIn, [...from, ...past])
-        : await this.runner.read(this.sql.typedCasesMadeIn, [...from, type, ...past]);
-    return rows.map(toCase);
+  async casesMadeIn(guildId: string, range: TimeRange, limit: number, type?: string): Promise<MomentCase[]> {
+    const typed = type === undefined ? [] : [type];
+    const madeIn = type === undefined ? this.sql.casesMadeIn : this.sql.typedCasesMadeIn;
+    const rows = (await this.runner.read(madeIn, [guildId, range.from, range.to, ...typed, limit])).map(toCase);
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < limit) return rows.sort(byTime);
+    // The limit may have cut the cases of the last time anywhere: those are read again in order to fill it up.
+    const earlier = rows.filter((found) => found.at < last.at).sort(byTime);
+    const madeAt = type === undefined ? this.sql.casesMadeAt : this.sql.typedCasesMadeAt;
+    const sameTime = await this.runner.read(madeAt, [guildId, last.at, ...typed, limit - earlier.length]);
+    return [...earlier, ...sameTime.map(toCase).sort(byTime)];
   }
 
   async shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]> {
@@ -190,12 +190,12 @@ export class SqlStaffMoments implements StaffMoments {
     return rows.map(toShift);
   }
 
-  async shiftStartsAround(
+  async shiftStartBefore(
     guildId: string,
     at: number,
     other: { server: string; shiftId: number },
     spanMs: number,
-  ): Promise<{ before: number | null; after: number | null }> {
+  ): Promise<number | null> {
     const [before] = await this.runner.read(this.sql.startBefore, [
       guildId,
       at,
@@ -203,14 +203,27 @@ export class SqlStaffMoments implements StaffMoments {
       other.server,
       other.shiftId,
     ]);
-    const [after] = await this.runner.read(this.sql.startAfter, [guildId, at, at + spanMs]);
-    return { before: before?.at ?? null, after: after?.at ?? null };
+    return before?.at ?? null;
   }
 
   async firstClockIn(guildId: string, robloxId: string): Promise<number | null> {
     const [row] = await this.runner.read(this.sql.firstClockIn, [guildId, robloxId]);
     return row?.at ?? null;
   }
+}
+
+/** Cases by time, then server and number (the order the SQL gave: servers are digits, bytes and locale agree). */
+function byTime(a: MomentCase, b: MomentCase): number {
+  return a.at - b.at || compareText(a.server, b.server) || a.number - b.number;
+}
+
+/** Voided cases by void time, then server and number. */
+function byVoidTime(a: MomentCase, b: MomentCase): number {
+  return (a.voidedAt ?? 0) - (b.voidedAt ?? 0) || compareText(a.server, b.server) || a.number - b.number;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toCase(row: CaseRow): MomentCase {

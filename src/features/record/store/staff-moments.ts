@@ -33,31 +33,31 @@ export interface MomentSpans {
   shiftCoversMs: number;
   /** A server uses shifts at a moment when a shift began within this before it. */
   shiftsInUseMs: number;
-  /** The two case types a moderator's burst counts (bans and kicks). */
-  burstTypes: readonly [string, string];
-  /** How far either side of the case its moderator's cases of {@link burstTypes} are counted. */
-  burstMs: number;
-  /** How far either side of its void the voider's voids are counted. */
-  voidsMs: number;
 }
 
-/** What the record held, as it stands now, about a case's moment (its `at`): the shifts and cases around it. */
+/**
+ * What of a case's moment to read besides the case: each part reads the guild's shifts, so a reader asks only for
+ * what it uses (the conduct guard: what its rules that are on judge by). A part not asked for is null.
+ */
+export interface MomentReads {
+  moderatorOnShift: boolean;
+  /** The staff on shift, read for a case of this type only (null: for none). */
+  staffOnShiftForType: string | null;
+  shiftsInUse: boolean;
+  targetStaffSince: boolean;
+}
+
+/** What the record held, as it stands now, about a case's moment (its `at`): the shifts around it. */
 export interface CaseMoment {
   case: MomentCase;
   /** A shift of the moderator covered the moment. */
-  moderatorOnShift: boolean;
-  /** How many members had a shift covering the moment. */
-  staffOnShift: number;
+  moderatorOnShift: boolean | null;
+  /** How many members had a shift covering the moment: 0, 1, or 2 for two or more. */
+  staffOnShift: number | null;
   /** A shift of the guild began within {@link MomentSpans.shiftsInUseMs} before the moment. */
-  shiftsInUse: boolean;
-  /** When the target's Roblox id first clocked in as staff, or null if it never did. */
+  shiftsInUse: boolean | null;
+  /** When the target's Roblox id first clocked in as staff; null if it never did (or not asked). */
   targetStaffSince: number | null;
-  /** The Discord id of the member that Roblox id clocked in as, where known. */
-  targetMemberId: string | null;
-  /** The moderator's cases of the burst types made within {@link MomentSpans.burstMs} of the moment, this one too. */
-  burstAround: number;
-  /** The voider's voids within {@link MomentSpans.voidsMs} of this case's void (0 when it is not voided). */
-  voidsAround: number;
 }
 
 /**
@@ -66,8 +66,17 @@ export interface CaseMoment {
  * goes by one of the guild's indexes and returns the rows of a few minutes or hours, never a guild's year.
  */
 export interface StaffMoments {
-  /** The case and its moment; undefined when the record has no such case (forgotten, or past its retention). */
-  caseMoment(guildId: string, server: string, number: number, spans: MomentSpans): Promise<CaseMoment | undefined>;
+  /**
+   * The case and the parts of its moment asked for; undefined when the record has no such case (forgotten, or past
+   * its retention).
+   */
+  caseMoment(
+    guildId: string,
+    server: string,
+    number: number,
+    spans: MomentSpans,
+    reads: MomentReads,
+  ): Promise<CaseMoment | undefined>;
   shiftOf(guildId: string, server: string, shiftId: number): Promise<MomentShift | undefined>;
   /** The moderator's cases made in the range (their case.created merged), of `types` if given, by time. */
   casesBy(
@@ -80,26 +89,17 @@ export interface StaffMoments {
   voidsBy(guildId: string, voidedBy: string, range: TimeRange): Promise<MomentCase[]>;
   /** The cases made against a player in the range, by time. */
   casesAgainst(guildId: string, targetId: string, range: TimeRange): Promise<MomentCase[]>;
-  /** Up to `limit` cases of the guild made in the range (of `type` if given), by time, those after `after`. */
-  casesMadeIn(
-    guildId: string,
-    range: TimeRange,
-    limit: number,
-    after?: { at: number; server: string; number: number },
-    type?: string,
-  ): Promise<MomentCase[]>;
+  /** The first `limit` cases of the guild made in the range (of `type` if given), by time, then server and number. */
+  casesMadeIn(guildId: string, range: TimeRange, limit: number, type?: string): Promise<MomentCase[]>;
   /** The shifts begun in the range (of one member if given), by start. */
   shiftsBegunIn(guildId: string, range: TimeRange, memberId?: string): Promise<MomentShift[]>;
-  /**
-   * The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it, and the earliest
-   * start after `at` within `spanMs` after it; null where there is none.
-   */
-  shiftStartsAround(
+  /** The latest start strictly before `at` of a shift other than `other`, within `spanMs` before it; null if none. */
+  shiftStartBefore(
     guildId: string,
     at: number,
     other: { server: string; shiftId: number },
     spanMs: number,
-  ): Promise<{ before: number | null; after: number | null }>;
+  ): Promise<number | null>;
   /** When the Roblox id first clocked in as staff, or null if it never did. */
   firstClockIn(guildId: string, robloxId: string): Promise<number | null>;
 }
