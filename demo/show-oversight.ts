@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import {
-  chatInputCommand,
-  commandOption,
-  type AddedGuild,
-  type FakeDiscord,
-  type FakeMessage,
-} from '../fakes/discord/index.js';
+import { chatInputCommand, commandOption, type FakeDiscord, type FakeMessage } from '../fakes/discord/index.js';
 import type { FakeService } from '../fakes/service/index.js';
 import { alertFooter } from '../src/features/conduct/render-conduct-alert.js';
 import type { EventOf, ServiceEvent } from '../src/upstream/schemas.js';
 import { DEMO_GUILD } from './demo-guild.js';
+import type { DemoSceneOptions } from './demo-scene.js';
 
 /** The channel the conduct alerts go to (added at the end of DEMO_GUILD.channels). */
 const OVERSIGHT_CHANNEL = 'oversight';
@@ -41,21 +36,15 @@ const ALERT_FOOTER = alertFooter({ id: '' });
  * sixth ban grows it. Last, the admin asks `/case evidence` for the burst's first case; its ephemeral answer (with
  * its HTML file) goes to the replies panel. Once; a failure says one line and leaves the demo running.
  */
-export async function showOversight(options: {
-  discord: FakeDiscord;
-  service: Pick<FakeService, 'emit'>;
-  guild: AddedGuild;
-  /** The game server of the key the admin set up: its webhooks get the deliveries. */
-  serverId: string;
-  /** Pause between two deliveries of the burst. */
-  intervalMs: number;
-  say: (line: string) => void;
-  /** Mentions as the preview names them, for the lines the demo prints. */
-  plain: (text: string) => string;
-  /** Told of the moderator's account, so the preview names their mention. */
-  onMember: (userId: string, name: string) => void;
-  onReply: (reply: FakeMessage) => void;
-}): Promise<void> {
+export async function showOversight(
+  options: DemoSceneOptions & {
+    service: Pick<FakeService, 'emit'>;
+    /** The game server of the key the admin set up: its webhooks get the deliveries. */
+    serverId: string;
+    /** Pause between two deliveries of the burst. */
+    intervalMs: number;
+  },
+): Promise<void> {
   try {
     await playOversight(options);
   } catch (error) {

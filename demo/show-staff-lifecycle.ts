@@ -4,13 +4,12 @@ import {
   buttonClick,
   chatInputCommand,
   commandOption,
-  type AddedGuild,
   type CommandOptionValue,
-  type FakeDiscord,
   type FakeMessage,
   type Invoker,
   type RoleSpec,
 } from '../fakes/discord/index.js';
+import type { DemoSceneOptions } from './demo-scene.js';
 
 /** The demo's staff member: asks for leave, then is promoted. */
 const STAFF_MEMBER_NAME = 'Riley Banks';
@@ -51,18 +50,12 @@ function utcDay(at: number): string {
  * member one rank (a promotion card in #staff-log, their rank role changed). Once. A failure says one line and
  * leaves the rest of the demo running.
  */
-export async function showStaffLifecycle(options: {
-  discord: FakeDiscord;
-  guild: AddedGuild;
-  channelId: string;
-  say: (line: string) => void;
-  /** Makes a reply readable in a terminal: `<#id>` → `#name`, `<@&id>` → `@Role`. */
-  plain: (text: string) => string;
-  /** Told of the staff member's account, so the preview names their mention. */
-  onMember: (userId: string, name: string) => void;
-  /** The admin's ephemeral answers worth showing (the promotion's). */
-  onReply: (reply: FakeMessage) => void;
-}): Promise<void> {
+export async function showStaffLifecycle(
+  options: DemoSceneOptions & {
+    /** #staff-log: leave requests and the staff log. */
+    channelId: string;
+  },
+): Promise<void> {
   try {
     await playStaffLifecycle(options);
   } catch (error) {
