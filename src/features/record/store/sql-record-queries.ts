@@ -6,6 +6,7 @@ import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-re
 import { evidenceStatements } from './evidence-statements.js';
 import { memberMonthStatements } from './member-month-statements.js';
 import { readCaseEvidence } from './read-case-evidence.js';
+import { readMemberMonths } from './read-member-months.js';
 import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
 import { exportKeyOf, recordExportStatements, type ExportKind, type ExportRows } from './record-export-statements.js';
@@ -32,6 +33,7 @@ import type { CaseRow } from './record-query-statements.js';
 import { recordStatements, type RecordStatements } from './record-statements.js';
 import type { SessionFacts, SessionRecord } from './session-facts.js';
 import { sessionStatements } from './session-statements.js';
+import { sorted } from './sorted-times.js';
 
 /**
  * What the community record answers (lookups, statistics, charts, the export's pages) on either engine: the shared
@@ -236,44 +238,8 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
   }
 
   async memberMonths(guildId: string, memberId: string, range: TimeRange): Promise<MemberMonth[]> {
-    const statements = memberMonthStatements(this.d);
-    const params: [string, string, number, number] = [guildId, memberId, range.from, range.to];
-    const [shiftMonths, caseMonths, claims] = await Promise.all([
-      this.runner.read(statements.shiftMonths, params),
-      this.runner.read(statements.caseMonths, params),
-      this.runner.read(statements.claims, params),
-    ]);
-    const months = new Map<number, MemberMonth & { toClaimMs: number[] }>();
-    const monthOf = (at: number) => {
-      const date = new Date(at);
-      const month = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-      let found = months.get(month);
-      if (!found) {
-        found = { month, shifts: 0, seconds: 0, cases: 0, claims: 0, medianToClaimMs: null, toClaimMs: [] };
-        months.set(month, found);
-      }
-      return found;
-    };
-    for (const row of shiftMonths) {
-      const month = monthOf(row.month);
-      month.shifts += row.count;
-      month.seconds += row.seconds;
-    }
-    for (const row of caseMonths) monthOf(row.month).cases += row.count;
-    for (const row of claims) {
-      const month = monthOf(row.at);
-      month.claims += 1;
-      month.toClaimMs.push(row.to_claim);
-    }
-    return [...months.values()]
-      .sort((a, b) => a.month - b.month)
-      .map(({ toClaimMs, ...month }) => ({ ...month, medianToClaimMs: lowerMedian(sorted(toClaimMs)) }));
+    return readMemberMonths(this.runner, memberMonthStatements(this.d), [guildId, memberId, range.from, range.to]);
   }
-}
-
-/** The lower median of sorted times (percentile 0.5 as describe-stats.ts reads it); null for none. */
-function lowerMedian(sortedMs: readonly number[]): number | null {
-  return sortedMs.length === 0 ? null : (sortedMs[Math.ceil(sortedMs.length / 2) - 1] ?? null);
 }
 
 /** Calls, cards, and the cards' claims and resolutions (on their first calls' rows), with their times sorted. */
@@ -284,14 +250,6 @@ function timesOf(
   const toResolveMs = sorted(rows.map((row) => row.to_resolve));
   const cards = rows.filter((row) => row.first_call === 1).length;
   return { calls: rows.length, cards, claimed: toClaimMs.length, resolved: toResolveMs.length, toClaimMs, toResolveMs };
-}
-
-/** The times that are there, shortest first (a time is never negative: a clock may be off, not time). */
-function sorted(times: ReadonlyArray<number | null>): number[] {
-  return times
-    .filter((time): time is number => time !== null)
-    .map((time) => Math.max(0, time))
-    .sort((a, b) => a - b);
 }
 
 /** A case row as the record's reader sees it: what no delivery told yet is absent. */
