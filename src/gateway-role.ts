@@ -17,6 +17,11 @@ export interface GatewayRoleDeps {
   logger: Logger;
   /** Between failed logins (connect-discord.ts's default otherwise). */
   loginBackoff?: BackoffPolicy | undefined;
+  /**
+   * The lease brings the jobs only: the gateway's shards are spread over the processes and opened apart
+   * (shard-gateways.ts), where the store leases them.
+   */
+  jobsOnly?: boolean;
 }
 
 /**
@@ -49,6 +54,11 @@ export class GatewayRole {
     const { logger, discordHealth } = this.deps;
     if (held && this.closed) return;
     discordHealth.gatewayHere = held;
+    if (this.deps.jobsOnly) {
+      logger.info(held ? 'this process runs the deployment\'s jobs' : 'this process no longer runs the jobs');
+      void this.jobs.set(held);
+      return;
+    }
     if (held) {
       logger.info('this process holds the gateway: slash commands are answered here');
       this.connect();

@@ -15,6 +15,11 @@ export interface LeftWhileDownDeps {
   client: Client<true>;
   features: readonly Feature[];
   documents: DocumentStore;
+  /**
+   * The guilds this ready speaks for, where the gateway's shards are spread over processes: the client opened one
+   * shard, and a guild of another is not in its cache without having been left. Absent: every guild.
+   */
+  speaksFor?: (guildId: string) => boolean;
   /** What a removal does (every feature's onGuildRemoved), as for GUILD_DELETE. */
   removed: (guildId: string) => Promise<void>;
   logger: Logger;
@@ -48,7 +53,8 @@ export async function forgetGuildsLeftWhileDown(deps: LeftWhileDownDeps): Promis
   }
   const kept = new Set<string>();
   for (const feature of deps.features) for (const guildId of (await feature.keptGuilds?.()) ?? []) kept.add(guildId);
-  const left = [...kept].filter((guildId) => !client.guilds.cache.has(guildId));
+  const speaksFor = deps.speaksFor ?? (() => true);
+  const left = [...kept].filter((guildId) => speaksFor(guildId) && !client.guilds.cache.has(guildId));
   for (const guildId of left) {
     logger.info({ guildId }, 'removed from a server while the bot was down');
     await deps

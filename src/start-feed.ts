@@ -1,4 +1,4 @@
-import { Events } from 'discord.js';
+import { Events, type Client } from 'discord.js';
 
 import type { BackoffPolicy } from './base/backoff.js';
 import type { BridgeMetrics } from './base/metrics.js';
@@ -12,6 +12,7 @@ import { setGlobalRateShare } from './discord/global-rate-share.js';
 import { attachInteractionDispatcher } from './discord/interaction-dispatch.js';
 import { toLoggableError } from './discord/log-error.js';
 import { onGuildRemoved } from './discord/on-guild-removed.js';
+import { ShardGateways } from './discord/shard-gateways.js';
 import type { BotParts, Feature } from './features/feature.js';
 import { createFeatures, featureList, type Features, type FeatureTimings } from './features/index.js';
 import type { BatchWindow } from './feed/batch-window.js';
@@ -20,7 +21,7 @@ import { SendPacer } from './feed/send-pacer.js';
 import { GatewayRole } from './gateway-role.js';
 import { forgetGuildsLeftWhileDown } from './guilds-left-while-down.js';
 import { postedDeliveriesOf } from './serve-metrics.js';
-import type { CoordinationOptions } from './store/coordination.js';
+import type { CoordinationOptions, FeedOwnership } from './store/coordination.js';
 import type { StoreHealth } from './store/store-health.js';
 
 /** Discord's global limit for one bot: split between the feed processes that share it. */
@@ -64,6 +65,39 @@ export async function startFeed(
   const list = featureList(features);
   await refuseARefusedToken(parts);
 
+  const removed = async (guildId: string) => {
+    for (const feature of list) await feature.onGuildRemoved?.(guildId);
+  };
+  // Removals made while no process held the gateway were never told: found at each ready.
+  const forgetLeft = (client: Client<true>, speaksFor?: (guildId: string) => boolean) =>
+    forgetGuildsLeftWhileDown({
+      client,
+      features: list,
+      documents: store.documents,
+      removed,
+      logger,
+      ...(speaksFor ? { speaksFor } : {}),
+    }).catch((error: unknown) =>
+      logger.error({ err: toLoggableError(error) }, 'looking for servers left while the bot was down failed'),
+    );
+
+  // PostgreSQL spreads the gateway's shards over the feed processes, each opening its own (shard-gateways.ts);
+  // the gateway lease then runs the jobs only. SQLite's one process opens every shard where the jobs run.
+  const spread = store.kind === 'postgres';
+  let ownership: FeedOwnership | undefined;
+  const shards = spread
+    ? new ShardGateways({
+        discord,
+        token: config.DISCORD_TOKEN,
+        client: { apiUrl: config.DISCORD_API_URL, ...(options.rest ? { rest: options.rest } : {}) },
+        logger,
+        holds: (shard) => ownership?.holdsShard?.(shard) === true,
+        identifyWaitMs: (bucket, spacingMs) => ownership?.identifyWaitMs?.(bucket, spacingMs) ?? Promise.resolve(0),
+        onReady: (client, speaksFor) => void forgetLeft(client, speaksFor),
+        loginBackoff: options.loginBackoff,
+      })
+    : undefined;
+  if (shards) discordHealth.useShardGateways(shards);
   const gateway = new GatewayRole({
     discord,
     token: config.DISCORD_TOKEN,
@@ -71,13 +105,15 @@ export async function startFeed(
     jobs: jobsOf(list),
     logger,
     loginBackoff: options.loginBackoff,
+    jobsOnly: spread,
   });
   discordHealth.gatewayHere = false;
-  const ownership = store.coordinate({
+  ownership = store.coordinate({
     logger,
     ...options.leases,
     wantsGateway: true,
     onGateway: (held) => gateway.held(held),
+    ...(shards ? { shards } : {}),
     onShare: (share) => {
       // The feed processes share the bot's 50 requests a second, each as much of it as of the partitions (a
       // process that took a dead one's partitions posts them at its rate within a part of its second (60 ms at 50 a second): send-pacer.ts).
@@ -118,21 +154,14 @@ export async function startFeed(
       },
     },
   );
-  const removed = async (guildId: string) => {
-    for (const feature of list) await feature.onGuildRemoved?.(guildId);
-  };
-  // Heard where the gateway is, like the commands: once per removal, whichever process holds it.
+  // Heard where the guild's shard is, like the commands: once per removal, whichever process holds it.
   onGuildRemoved(discord, removed, logger);
   discord.on(Events.ClientReady, (client) => {
     logger.info(
       { user: client.user.tag, guilds: client.guilds.cache.size, shards: client.ws.shards.size },
       'Discord gateway ready',
     );
-    // Removals made while no process held the gateway were never told: found now.
-    forgetGuildsLeftWhileDown({ client, features: list, documents: store.documents, removed, logger }).catch(
-      (error: unknown) =>
-        logger.error({ err: toLoggableError(error) }, 'looking for servers left while the bot was down failed'),
-    );
+    void forgetLeft(client);
   });
   logGatewayShards(discord, logger);
   await worker.start();
@@ -143,6 +172,7 @@ export async function startFeed(
     stop: async () => {
       await gateway.stop();
       await worker.stop();
+      await shards?.stop();
     },
   };
 }

@@ -38,15 +38,27 @@ export class DiscordHealth {
   private refusedSince: number | undefined;
   /** False in a feed process whose gateway (slash commands) another process holds: it posts through REST. */
   gatewayHere = true;
+  /** Where the store spreads the shards over the processes: the ones this process opened (shard-gateways.ts). */
+  private spread: { statuses(): Array<[number, Status]> } | undefined;
 
   constructor(
     private readonly client: Client | undefined,
     private readonly clock: () => number,
   ) {}
 
+  /** The shards are spread over the processes: this process's own stand for the gateway from now on. */
+  useShardGateways(gateways: { statuses(): Array<[number, Status]> }): void {
+    this.spread = gateways;
+  }
+
   get state(): DiscordState {
     if (!this.client) return 'off';
     if (this.refusedSince !== undefined) return 'token refused';
+    if (this.spread) {
+      const statuses = this.spread.statuses();
+      if (statuses.length === 0) return 'rest';
+      return statuses.every(([, status]) => status === Status.Ready) ? 'ready' : 'connecting';
+    }
     if (!this.gatewayHere) return 'rest';
     // discord.js stays "ready" while one of its shards reconnects (it was ready once): each shard is asked too.
     const shards = this.client.ws.shards;
@@ -59,6 +71,11 @@ export class DiscordHealth {
    * undefined otherwise (no client, the gateway held elsewhere, or no login yet).
    */
   get shards(): Record<string, ShardState> | undefined {
+    if (this.spread) {
+      const statuses = this.spread.statuses();
+      if (!this.client || statuses.length === 0) return undefined;
+      return Object.fromEntries(statuses.map(([id, status]) => [String(id), SHARD_STATES[status]]));
+    }
     if (!this.client || !this.gatewayHere || this.client.ws.shards.size === 0) return undefined;
     const states: Record<string, ShardState> = {};
     for (const [id, shard] of [...this.client.ws.shards].sort(([a], [b]) => a - b)) {

@@ -19,3 +19,12 @@ const DISCORD_EPOCH_MS = 1_420_070_400_000n;
 export function snowflakeTime(id: string): number | undefined {
   return isSnowflake(id) ? Number((BigInt(id) >> 22n) + DISCORD_EPOCH_MS) : undefined;
 }
+
+/**
+ * The gateway shard that carries a guild's events and commands, by Discord's formula: `(guild_id >> 22) % shards`.
+ * Direct messages come on shard 0.
+ */
+export function shardOfGuild(guildId: string | null | undefined, shards: number): number {
+  if (!guildId || !/^[0-9]+$/.test(guildId)) return 0;
+  return Number((BigInt(guildId) >> 22n) % BigInt(shards));
+}

@@ -33,8 +33,33 @@ export interface FeedOwnership {
   owns(guildId: string): boolean;
   /** The lease under which this process posts the guild's feed now (handed to the store's writes), if it does. */
   leaseOf(guildId: string): Lease | undefined;
+  /**
+   * Whether this process holds the gateway shard now, its lease confirmed recently enough that no other process
+   * may have it yet: an interaction is answered only then. Undefined: the store spreads no shards (one process).
+   */
+  readonly holdsShard?: ((shard: number) => boolean) | undefined;
+  /**
+   * How long to wait before this process identifies a shard of this bucket (`shard % max_concurrency`): Discord
+   * paces identifies for the whole bot, so the processes take turns through the store. Absent: one process.
+   */
+  identifyWaitMs?(bucket: number, spacingMs: number): Promise<number>;
+  /** The gateway shards this process holds now, where the store spreads them. */
+  readonly shards?: readonly number[];
   start(listener: OwnershipListener): Promise<void>;
   stop(): Promise<void>;
+}
+
+/**
+ * The gateway shards this process opens, where the store spreads them over the feed processes (PostgreSQL): told
+ * which are its own now, as partitions are. The guilds of a shard send it their slash commands and events.
+ */
+export interface ShardListener {
+  /** Discord's recommended shard count now: a process that starts alone makes it the deployment's. */
+  recommended(): Promise<number>;
+  /** These shards are this process's now (of `count`): they connect. */
+  gained(shards: readonly number[], count: number): void;
+  /** These shards are about to go to another process: their connections close before it may take them. */
+  losing(shards: readonly number[]): Promise<void>;
 }
 
 /** What a process tells the store's coordination about itself, and what it wants to hear. */
@@ -49,10 +74,18 @@ export interface CoordinationOptions {
    * that joined, where there are several (tests shorten it). Default 10 s.
    */
   keepTakenMs?: number;
-  /** Whether this process may hold the gateway. */
+  /**
+   * Whether this process may hold the gateway lease: where shards are spread (`shards`), the lease of the jobs
+   * that run once per deployment; otherwise those jobs and the whole gateway connection.
+   */
   wantsGateway: boolean;
-  /** Told when this process gains or loses the gateway. */
+  /** Told when this process gains or loses the gateway lease. */
   onGateway?(held: boolean): void;
+  /**
+   * Where the store spreads the gateway's shards over the processes (PostgreSQL), told this process's share; a
+   * store with one process (SQLite) never calls it, and the gateway lease's holder opens every shard.
+   */
+  shards?: ShardListener;
   /**
    * Told the share of the partitions this process holds, 0 to 1, whenever it changes: Discord's global rate limit
    * is split by it (shares never add up to more than 1: a partition given back is counted out before it is free).

@@ -13,8 +13,20 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const holdsGateway = (bot: BotProcess) =>
-  bot.lines.some((line) => String(line['msg']).startsWith('this process holds the gateway'));
+/** The shards a process holds now, from its own log: each it took, less each it gave back or lost. */
+function shardsOf(bot: BotProcess): number[] {
+  const held = new Set<number>();
+  for (const line of bot.lines) {
+    const shards = (line['shards'] ?? []) as number[];
+    if (line['msg'] === 'took gateway shards') for (const shard of shards) held.add(shard);
+    if (line['msg'] === 'giving back gateway shards') for (const shard of shards) held.delete(shard);
+  }
+  return [...held].sort((a, b) => a - b);
+}
+
+const runsJobs = (bot: BotProcess) =>
+  bot.lines.filter((line) => line['msg'] === "this process runs the deployment's jobs").length >
+  bot.lines.filter((line) => line['msg'] === 'this process no longer runs the jobs').length;
 
 /** The variables of every feed process of the fleet, against this fake Discord and database. */
 const fleetEnv = (discord: FakeDiscord, databaseUrl: string) => ({
@@ -32,82 +44,129 @@ async function expectStatusAnsweredOnce(discord: FakeDiscord, guildId: string): 
     timeoutMs: 15_000,
   });
   expect(outcome.reply?.content).toContain('Feed status of this server');
+  // A second answer would come within the first's round trip: a moment's wait lets it show.
+  await new Promise((resolve) => setTimeout(resolve, 300));
   expect(discord.interactionResponses(outcome.id).filter((r) => r.kind === 'callback')).toHaveLength(1);
 }
 
-describe.skipIf(!POSTGRES_URL)('slash commands with several feed processes on PostgreSQL', () => {
-  it('are answered once, by the one process holding the gateway, and by another once it dies', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const discord = await startFakeDiscord();
-    cleanups.push(() => discord.close());
-    const guild = discord.addGuild({ name: 'Shared' });
-    await registerCommands(new REST({ api: discord.apiUrl }).setToken(discord.botToken), COMMANDS, {
-      guildId: guild.id,
-    });
-    const fleet = new Fleet({ env: fleetEnv(discord, database.url) });
-    cleanups.push(() => fleet.stopAll());
+/** Every shard of `count` held by exactly one of the live processes, each live one holding some. */
+function expectEachShardHeldOnce(bots: readonly BotProcess[], count: number): void {
+  const held = bots.flatMap(shardsOf).sort((a, b) => a - b);
+  expect(held).toEqual(Array.from({ length: count }, (_, shard) => shard));
+  for (const bot of bots) expect(shardsOf(bot).length).toBeGreaterThan(0);
+}
+
+async function fleetOn(shards: number, guildCount: number) {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const discord = await startFakeDiscord({ shards, maxConcurrency: shards });
+  cleanups.push(() => discord.close());
+  const guilds = Array.from({ length: guildCount }, (_, index) =>
+    discord.addGuild({ id: guildIdOnShard(index % shards, shards), name: `Guild ${index}` }),
+  );
+  const rest = new REST({ api: discord.apiUrl }).setToken(discord.botToken);
+  for (const guild of guilds) await registerCommands(rest, COMMANDS, { guildId: guild.id });
+  const fleet = new Fleet({ env: fleetEnv(discord, database.url) });
+  cleanups.push(() => fleet.stopAll());
+  return { discord, guilds, fleet };
+}
+
+describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on PostgreSQL', () => {
+  it('one shard: held by one process, answered once, and by the other once the holder dies', async () => {
+    const { discord, guilds, fleet } = await fleetOn(1, 1);
+    const guild = guilds[0];
+    if (!guild) throw new Error('no guild');
     const feeds = await Promise.all([fleet.start('feed-1', 'feed'), fleet.start('feed-2', 'feed')]);
 
-    await discord.waitFor(() => discord.gatewaySessions === 1 && feeds.some(holdsGateway), 15_000, 'one gateway');
+    await discord.waitFor(() => discord.gatewaySessions === 1, 15_000, 'one gateway session');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(discord.gatewaySessions).toBe(1);
-    expect(feeds.filter(holdsGateway)).toHaveLength(1);
-    const first = await discord.dispatchInteraction(chatInputCommand({ name: 'status', guildId: guild.id }), {
-      timeoutMs: 15_000,
-    });
-    expect(first.reply?.content).toContain('Feed status of this server');
-    expect(discord.interactionResponses(first.id).filter((r) => r.kind === 'callback')).toHaveLength(1);
+    expect(feeds.filter((bot) => shardsOf(bot).length > 0)).toHaveLength(1);
+    expect(feeds.filter(runsJobs)).toHaveLength(1);
+    await expectStatusAnsweredOnce(discord, guild.id);
 
-    const owner = feeds.find(holdsGateway);
+    const owner = feeds.find((bot) => shardsOf(bot).length > 0);
     const other = feeds.find((bot) => bot !== owner);
-    if (!owner || !other) throw new Error('no gateway owner');
+    if (!owner || !other) throw new Error('no shard holder');
     await fleet.kill(owner.name);
-    await discord.waitFor(() => holdsGateway(other) && discord.gatewaySessions === 1, 15_000, 'the gateway taken over');
-    const second = await discord.dispatchInteraction(chatInputCommand({ name: 'status', guildId: guild.id }), {
-      timeoutMs: 15_000,
-    });
-    expect(second.reply?.content).toContain('Feed status of this server');
+    await discord.waitFor(
+      () => shardsOf(other).length === 1 && discord.gatewaySessions === 1,
+      15_000,
+      'the shard taken over',
+    );
+    await discord.waitFor(() => runsJobs(other), 15_000, 'the jobs taken over');
+    await expectStatusAnsweredOnce(discord, guild.id);
   }, 60_000);
 
-  it('on three shards: the holder opens one session per shard, and its successor all three once it dies', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const discord = await startFakeDiscord({ shards: 3, maxConcurrency: 3 });
-    cleanups.push(() => discord.close());
-    const guilds = [0, 1, 2].map((shard) => discord.addGuild({ id: guildIdOnShard(shard, 3), name: `Shard ${shard}` }));
-    const rest = new REST({ api: discord.apiUrl }).setToken(discord.botToken);
-    for (const guild of guilds) await registerCommands(rest, COMMANDS, { guildId: guild.id });
-    const fleet = new Fleet({ env: fleetEnv(discord, database.url) });
-    cleanups.push(() => fleet.stopAll());
+  it('three shards over two processes: each held once, and only the dead one\'s identified again', async () => {
+    const { discord, guilds, fleet } = await fleetOn(3, 6);
     const feeds = await Promise.all([fleet.start('feed-1', 'feed'), fleet.start('feed-2', 'feed')]);
 
-    await discord.waitFor(() => discord.gatewaySessions === 3 && feeds.some(holdsGateway), 15_000, 'three shards');
+    await discord.waitFor(
+      () => discord.gatewaySessions === 3 && feeds.every((bot) => shardsOf(bot).length > 0),
+      20_000,
+      'three shards over two processes',
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(discord.gatewaySessions).toBe(3);
-    expect(feeds.filter(holdsGateway)).toHaveLength(1);
-    expect(discord.identifies.map((identify) => identify.shard).sort()).toEqual([
-      [0, 3],
-      [1, 3],
-      [2, 3],
-    ]);
+    expectEachShardHeldOnce(feeds, 3);
     for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
 
-    const owner = feeds.find(holdsGateway);
-    const other = feeds.find((bot) => bot !== owner);
-    if (!owner || !other) throw new Error('no gateway owner');
-    await fleet.kill(owner.name);
-    await discord.waitFor(() => holdsGateway(other) && discord.gatewaySessions === 3, 20_000, 'all shards taken over');
-    expect(
-      discord.identifies
-        .slice(3)
-        .map((identify) => identify.shard)
-        .sort(),
-    ).toEqual([
-      [0, 3],
-      [1, 3],
-      [2, 3],
-    ]);
+    const [victim, survivor] = [...feeds].sort((a, b) => shardsOf(a).length - shardsOf(b).length);
+    if (!victim || !survivor) throw new Error('two feeds');
+    const moved = shardsOf(victim);
+    const kept = shardsOf(survivor);
+    const identifiedBefore = discord.identifies.length;
+    await fleet.kill(victim.name);
+    await discord.waitFor(
+      () => shardsOf(survivor).length === 3 && discord.gatewaySessions === 3,
+      20_000,
+      'every shard held by the survivor',
+    );
+    // The survivor's own shards stayed connected: only the dead process's were identified again.
+    const again = discord.identifies.slice(identifiedBefore).map((identify) => (identify.shard as number[])[0]);
+    expect(again.sort()).toEqual(moved);
+    expect(kept.every((shard) => !again.includes(shard))).toBe(true);
     for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
-  }, 60_000);
+  }, 90_000);
+
+  it('a process joining takes its share: the shards handed over, none held twice', async () => {
+    const { discord, guilds, fleet } = await fleetOn(4, 4);
+    const first = await fleet.start('feed-1', 'feed');
+    await discord.waitFor(() => shardsOf(first).length === 4 && discord.gatewaySessions === 4, 30_000, 'all four');
+    const second = await fleet.start('feed-2', 'feed');
+    await discord.waitFor(
+      () => shardsOf(first).length === 2 && shardsOf(second).length === 2 && discord.gatewaySessions === 4,
+      30_000,
+      'two and two',
+    );
+    expectEachShardHeldOnce([first, second], 4);
+    for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
+  }, 90_000);
+
+  it('a paused holder loses its shards to the other, and answers nothing on them once it wakes', async () => {
+    const { discord, guilds, fleet } = await fleetOn(2, 4);
+    const feeds = await Promise.all([fleet.start('feed-1', 'feed'), fleet.start('feed-2', 'feed')]);
+    await discord.waitFor(
+      () => discord.gatewaySessions === 2 && feeds.every((bot) => shardsOf(bot).length === 1),
+      20_000,
+      'one shard each',
+    );
+    const [paused, other] = feeds;
+    if (!paused || !other) throw new Error('two feeds');
+    fleet.pause(paused.name);
+    cleanups.push(() => fleet.resume(paused.name));
+    // Its lease session ends after the idle timeout (10 s): the other takes the shard and identifies it.
+    await discord.waitFor(() => shardsOf(other).length === 2, 40_000, 'the paused one\'s shard taken');
+    await discord.waitFor(() => discord.gatewaySessions >= 2, 20_000, 'the shard identified again');
+    for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
+
+    fleet.resume(paused.name);
+    await discord.waitFor(
+      () => paused.lines.some((line) => String(line['msg']).includes('has not answered in time')),
+      20_000,
+      'the woken process drops what it held',
+    );
+    for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
+  }, 120_000);
 });

@@ -61,7 +61,7 @@ export interface DigestJobDeps {
   poster: Poster;
   findPosted: PostFinder;
   /** The guild, to look members up for the quotas; undefined when the bot cannot see it. */
-  guildOf: (guildId: string) => Guild | undefined;
+  guildOf: (guildId: string) => Guild | undefined | Promise<Guild | undefined>;
   clock: Clock;
   timers: Timers;
   logger: Logger;
@@ -195,7 +195,7 @@ export class DigestJob implements Job {
       record.guildDays(guildId, week, timeZone),
       digests.quotasOf(guildId),
     ]);
-    const guild = this.deps.guildOf(guildId);
+    const guild = await this.deps.guildOf(guildId);
     const hasRole = async (memberId: string, roleId: string) => {
       const member = await guild?.members.fetch(memberId).catch(() => undefined);
       return member?.roles.cache.has(roleId);

@@ -52,7 +52,11 @@ export function createDigestFeature(
     charts,
     poster: parts.poster,
     findPosted: createPostFinder(parts.discord, parts.config.DISCORD_TOKEN),
-    guildOf: (guildId) => parts.discord.guilds.cache.get(guildId),
+    // Fetched where this process's client does not keep it (the shards spread over processes: its cache is empty),
+    // and not kept then: one digest a week needs no guild in memory.
+    guildOf: (guildId) =>
+      parts.discord.guilds.cache.get(guildId) ??
+      parts.discord.guilds.fetch({ guild: guildId, cache: false }).catch(() => undefined),
     clock: parts.clock,
     timers: parts.timers,
     logger: parts.logger,

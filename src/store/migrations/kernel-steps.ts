@@ -7,6 +7,7 @@ import { feedLeases } from './0006-feed-leases.js';
 import { unrecordedMark } from './0007-unrecorded-mark.js';
 import { setAside } from './0008-set-aside.js';
 import { unusedAcceptFunctions } from './0009-unused-accept-functions.js';
+import { gatewayShards } from './0010-gateway-shards.js';
 import type { KernelStep } from './migration-step.js';
 
 /** What the store records the kernel's steps under (a feature's are under its module's name). */
@@ -14,7 +15,7 @@ export const KERNEL = 'kernel';
 
 /**
  * The kernel's schema, step by step, in order: its tables (hooks, settings, the delivery queue, documents, the
- * items set aside, PostgreSQL's leases). Applied before every module's. A new step goes at the end.
+ * items set aside, PostgreSQL's leases and gateway shards). Applied before every module's. A new step goes at the end.
  */
 export const KERNEL_STEPS: readonly KernelStep[] = [
   hooksAndDeliveries,
@@ -26,4 +27,5 @@ export const KERNEL_STEPS: readonly KernelStep[] = [
   unrecordedMark,
   setAside,
   unusedAcceptFunctions,
+  gatewayShards,
 ];

@@ -8,6 +8,8 @@ import type { LeaseSession } from './lease-session.js';
  */
 export const PARTITION_CLASS = 0x42524450; // 'BRDP'
 const GATEWAY_CLASS = 0x42524447; // 'BRDG'
+/** The gateway shards a feed process opens (pg-shard-share.ts), held as the partitions are. */
+export const SHARD_CLASS = 0x42524453; // 'BRDS'
 
 /**
  * Locks up to `count` of `candidates` that no session holds, in one statement (in the candidates' order); the
@@ -18,19 +20,25 @@ export async function lockFree(
   client: pg.Client,
   candidates: readonly number[],
   count: number,
+  lockClass = PARTITION_CLASS,
 ): Promise<number[]> {
   const { rows } = await session.query<{ partition: number }>(
     client,
     `SELECT partition FROM unnest($2::int[]) AS partition WHERE pg_try_advisory_lock($1, partition) LIMIT $3`,
-    [PARTITION_CLASS, candidates, count],
+    [lockClass, candidates, count],
   );
   return rows.map((row) => row.partition);
 }
 
 /** Lets these partitions go, in one statement. */
-export async function unlock(session: LeaseSession, client: pg.Client, partitions: readonly number[]): Promise<void> {
+export async function unlock(
+  session: LeaseSession,
+  client: pg.Client,
+  partitions: readonly number[],
+  lockClass = PARTITION_CLASS,
+): Promise<void> {
   await session.query(client, 'SELECT pg_advisory_unlock($1, partition) FROM unnest($2::int[]) AS partition', [
-    PARTITION_CLASS,
+    lockClass,
     partitions,
   ]);
 }

@@ -12,6 +12,8 @@ import type { StoreSignals } from '../signals.js';
 import { LeaseSession, MEMBER_CLASS } from './lease-session.js';
 import { MemberWatch } from './member-watch.js';
 import { lockFree, shuffled, tryGateway, unlock, whileAlive } from './partition-locks.js';
+import { identifyWaitMs } from './pg-identify-turns.js';
+import { ShardShare } from './pg-shard-share.js';
 import { notify } from './pg-signals.js';
 import { TakeoverKeep } from './takeover-keep.js';
 
@@ -30,13 +32,15 @@ export type LeaseOptions = CoordinationOptions;
  * with pg_try_advisory_lock and gives back extra ones with pg_advisory_unlock, after its lanes for them stopped.
  * It runs when a member's session ends (the member watch is granted that member's lock: a killed process's
  * locks go with its connection, a hung one's after idleTimeoutMs), when another process NOTIFYs that it joined,
- * gave partitions back or saw a member die, and every `rebalanceMs` as a safety net.
+ * gave partitions back or saw a member die, and every `rebalanceMs` as a safety net. Where the process opens
+ * gateway shards (`options.shards`), the same rebalance shares them out too (pg-shard-share.ts).
  */
 export class PostgresLeases implements FeedOwnership {
   private readonly session: LeaseSession;
   private readonly watch: MemberWatch;
   private readonly held = new Set<number>();
   private readonly keep: TakeoverKeep;
+  private readonly shardShare: ShardShare | undefined;
   /** The epoch of each held partition, as this process made it when it took the partition. */
   private readonly epochs = new Map<number, number>();
   private gatewayHeld = false;
@@ -56,8 +60,11 @@ export class PostgresLeases implements FeedOwnership {
     config: pg.ClientConfig,
     private readonly options: LeaseOptions,
     private readonly signals?: StoreSignals,
+    /** The store's pool: the identify turns are reserved through it, apart from the lease session. */
+    private readonly pool?: pg.Pool,
   ) {
     this.keep = new TakeoverKeep(options.keepTakenMs);
+    this.shardShare = options.shards ? new ShardShare(options.shards, options.logger) : undefined;
     this.session = new LeaseSession(config, options.idleTimeoutMs ?? 10_000, options.logger);
     // No statement or query timeout (0): the wait lasts as long as the member watched lives (keepalive notices a
     // lost server).
@@ -95,6 +102,32 @@ export class PostgresLeases implements FeedOwnership {
     return { partition, epoch };
   }
 
+  /**
+   * Whether this process holds the shard, its session confirmed recently enough that no other process can have
+   * taken it: a paused process answers nothing on a shard another may hold by now. Undefined without shards.
+   */
+  get holdsShard(): ((shard: number) => boolean) | undefined {
+    const share = this.shardShare;
+    if (!share) return undefined;
+    return (shard) => {
+      if (!share.holds(shard)) return false;
+      if (this.session.trusted()) return true;
+      this.dropIfUnconfirmed();
+      return false;
+    };
+  }
+
+  /** How long to wait for an identify of this bucket, reserved for the whole deployment (pg-identify-turns.ts). */
+  async identifyWaitMs(bucket: number, spacingMs: number): Promise<number> {
+    if (!this.pool) return 0;
+    return identifyWaitMs(this.pool, bucket, spacingMs);
+  }
+
+  /** The gateway shards held now (tests, /healthz, /metrics). */
+  get shards(): number[] {
+    return this.shardShare?.shards ?? [];
+  }
+
   /** The partitions held now (tests, /status). */
   get partitions(): number[] {
     return [...this.held].sort((a, b) => a - b);
@@ -130,7 +163,8 @@ export class PostgresLeases implements FeedOwnership {
    * session is dropped, so the server frees whatever it still holds and the next rebalance starts afresh.
    */
   private dropIfUnconfirmed(): void {
-    if (this.stopped || this.held.size === 0 || this.session.trusted()) return;
+    const holding = this.held.size + (this.shardShare?.size ?? 0);
+    if (this.stopped || holding === 0 || this.session.trusted()) return;
     this.options.logger.warn(
       { sinceMs: this.session.silentForMs(), partitions: this.held.size },
       'the feed lease session has not answered in time: its lanes stop and the session is dropped',
@@ -185,6 +219,8 @@ export class PostgresLeases implements FeedOwnership {
     if (this.held.size > target) await this.giveBack(client, target, members.count);
     else if (this.held.size < target) await this.take(client, target, members.count);
 
+    await this.shardShare?.balance(this.session, client, members.count, this.heartbeatMs());
+
     if (this.options.wantsGateway && !this.gatewayHeld && (await tryGateway(this.session, client))) {
       this.gatewayHeld = true;
       this.options.onGateway?.(true);
@@ -207,16 +243,17 @@ export class PostgresLeases implements FeedOwnership {
     // Hand-overs are logged (rare, and what a failover's timeline is made of).
     this.options.logger.info({ partitions: extra, members }, 'giving back feed partitions');
     // The lanes stop and their sends finish before another process may take these partitions.
-    const heartbeatMs = Math.min(
-      this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS,
-      (this.options.idleTimeoutMs ?? 10_000) / 2,
-    );
-    await whileAlive(this.session, client, heartbeatMs, async () => this.listener?.losing(extra));
+    await whileAlive(this.session, client, this.heartbeatMs(), async () => this.listener?.losing(extra));
     // Counted out of this process's share of Discord's rate limit before the next owner can count it in.
     this.options.onShare?.(this.held.size / PARTITIONS);
     await unlock(this.session, client, extra);
     await notify(client, { kind: 'leases' });
     this.options.logger.info({ partitions: extra }, 'gave back feed partitions');
+  }
+
+  /** How often the session shows it is alive while lanes or shards stop (they can take longer than its timeout). */
+  private heartbeatMs(): number {
+    return Math.min(this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS, (this.options.idleTimeoutMs ?? 10_000) / 2);
   }
 
   /** Takes free partitions up to `target`, in one statement, each with a new epoch before any lane starts. */
@@ -245,6 +282,7 @@ export class PostgresLeases implements FeedOwnership {
       this.options.onShare?.(0);
       await this.listener?.losing(lost).catch(() => undefined);
     }
+    await this.shardShare?.loseAll();
     if (this.gatewayHeld) {
       this.gatewayHeld = false;
       this.options.onGateway?.(false);

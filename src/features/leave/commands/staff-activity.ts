@@ -29,7 +29,8 @@ export async function showStaffActivity(
   const guildId = await requireRecordReader(interaction, ctx.activity.community);
   await interaction.deferReply({ flags: MessageFlags.Ephemeral });
   const role = interaction.options.getRole('role');
-  const guild = ctx.client.guilds.cache.get(guildId);
+  // The interaction's own: where the shards are spread over processes, its shard's client keeps the guild.
+  const guild = interaction.guild ?? ctx.client.guilds.cache.get(guildId);
   const { members, cut } = await readActivity(ctx.activity, guild, guildId, range, ctx.clock(), role?.id ?? null);
   const label = role === null ? range.label : `${range.label}, <@&${role.id}>`;
   await interaction.editReply({ embeds: [describeActivity(members, label, cut)], allowedMentions: { parse: [] } });

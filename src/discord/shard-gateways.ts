@@ -1,0 +1,141 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { Events, Routes, Status, type Client, type RESTGetAPIGatewayBotResult } from 'discord.js';
+
+import type { BackoffPolicy } from '../base/backoff.js';
+import type { Logger } from '../base/logger.js';
+import type { ShardListener } from '../store/coordination.js';
+import { connectDiscord, logGatewayShards } from './connect-discord.js';
+import { createDiscordClient, type DiscordClientOptions } from './create-client.js';
+import { toLoggableError } from './log-error.js';
+import { shardOfGuild } from './snowflake.js';
+
+/** Discord's wait between two identifies of one bucket. */
+const IDENTIFY_SPACING_MS = 5_000;
+
+/** The gateway events the process's own listeners hear, whichever shard's client received them. */
+const HANDED_ON = [Events.GuildDelete, Events.GuildRoleUpdate] as const;
+
+export interface ShardGatewaysDeps {
+  /**
+   * The process's client: it never logs in to the gateway here, it posts (REST) and its listeners (the commands'
+   * dispatcher, the removals, the duty role's watch) hear what each shard's client receives.
+   */
+  discord: Client;
+  token: string;
+  client: Pick<DiscordClientOptions, 'apiUrl' | 'rest'>;
+  logger: Logger;
+  /** Whether this process holds the shard now, its lease confirmed: an interaction is handed on only then. */
+  holds(shard: number): boolean;
+  /** How long to wait before identifying in this bucket, for the whole deployment (the store reserves the turn). */
+  identifyWaitMs(bucket: number, spacingMs: number): Promise<number>;
+  /** Told when a shard's client is ready (every guild of the shard received). */
+  onReady(client: Client<true>, speaksFor: (guildId: string) => boolean): void;
+  loginBackoff?: BackoffPolicy | undefined;
+}
+
+interface OpenShard {
+  client: Client;
+  login: AbortController;
+}
+
+/**
+ * The gateway shards this process holds, where the store spreads them over the feed processes: one discord.js
+ * client per shard, each identifying as `[shard, count]`, so a shard comes and goes without touching the others
+ * (a process that takes a dead one's shards identifies those only; its own stay connected). Each client keeps the
+ * cache of its shard's guilds, and hands what it hears to the process's client, whose listeners are the same as
+ * with one process: an interaction only while this process still holds its shard, so one that arrives on a shard
+ * already lost (a paused process waking) is left to the shard's next holder.
+ */
+export class ShardGateways implements ShardListener {
+  private readonly open = new Map<number, OpenShard>();
+  private count: number | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: ShardGatewaysDeps) {}
+
+  async recommended(): Promise<number> {
+    const info = (await this.deps.discord.rest.get(Routes.gatewayBot())) as RESTGetAPIGatewayBotResult;
+    return info.shards;
+  }
+
+  gained(shards: readonly number[], count: number): void {
+    if (this.stopped) return;
+    this.count = count;
+    for (const shard of shards) if (!this.open.has(shard)) this.connect(shard, count);
+  }
+
+  async losing(shards: readonly number[]): Promise<void> {
+    await Promise.all(shards.map((shard) => this.close(shard)));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.losing([...this.open.keys()]);
+  }
+
+  /** Each held shard's discord.js status, by shard id (a client not yet connected: connecting). */
+  statuses(): Array<[number, Status]> {
+    return [...this.open]
+      .sort(([a], [b]) => a - b)
+      .map(([shard, { client }]) => [shard, client.ws.shards.get(shard)?.status ?? Status.Connecting]);
+  }
+
+  /** The client of a guild's shard, where this process holds it (its cache has the guild). */
+  clientOf(guildId: string): Client | undefined {
+    return this.count === undefined ? undefined : this.open.get(shardOfGuild(guildId, this.count))?.client;
+  }
+
+  private connect(shard: number, count: number): void {
+    const { deps } = this;
+    const client = createDiscordClient({
+      ...deps.client,
+      shard: {
+        id: shard,
+        count,
+        identifyThrottler: async (manager) => {
+          const { max_concurrency: concurrency } = (await manager.fetchGatewayInformation()).session_start_limit;
+          return {
+            waitForIdentify: async (shardId: number, signal: AbortSignal) => {
+              const waitMs = await deps.identifyWaitMs(shardId % Math.max(1, concurrency), IDENTIFY_SPACING_MS);
+              if (waitMs > 0) await sleep(waitMs, undefined, { signal });
+            },
+          };
+        },
+      },
+    });
+    client.on(Events.InteractionCreate, (interaction) => {
+      if (deps.holds(shard)) deps.discord.emit(Events.InteractionCreate, interaction);
+    });
+    for (const event of HANDED_ON) {
+      client.on(event, (...args: unknown[]) => deps.discord.emit(event, ...(args as [never, never])));
+    }
+    client.on(Events.ClientReady, (ready) =>
+      deps.onReady(ready, (guildId) => shardOfGuild(guildId, count) === shard),
+    );
+    logGatewayShards(client, deps.logger);
+    const login = new AbortController();
+    this.open.set(shard, { client, login });
+    connectDiscord(client, deps.token, {
+      logger: deps.logger,
+      refusalIsFatal: false,
+      signal: login.signal,
+      ...(deps.loginBackoff ? { backoff: deps.loginBackoff } : {}),
+    }).catch((error: unknown) =>
+      deps.logger.error({ shard, err: toLoggableError(error) }, 'Discord login of a gateway shard failed'),
+    );
+  }
+
+  /** Its login abandoned and its connection closed: only then may another process take the shard. */
+  private async close(shard: number): Promise<void> {
+    const open = this.open.get(shard);
+    if (!open) return;
+    this.open.delete(shard);
+    open.login.abort();
+    try {
+      await open.client.destroy();
+    } catch (error) {
+      this.deps.logger.warn({ shard, err: toLoggableError(error) }, 'closing a gateway shard failed');
+    }
+  }
+}
