@@ -113,6 +113,9 @@ export async function connectDiscord(
  * forgets the token, and the feed still posts from a process without the gateway.
  */
 export async function disconnectGateway(client: Client, token: string): Promise<void> {
+  // A destroy() made while a login was under way marked the manager destroyed, and discord.js's destroy() does
+  // nothing for a manager so marked: the connection that login made after it would stay open. The mark is undone.
+  (client.ws as unknown as { destroyed: boolean }).destroyed = false;
   await client.destroy();
   client.rest.setToken(token);
 }

@@ -12,6 +12,11 @@ import { shardOfGuild } from './snowflake.js';
 
 /** Discord's wait between two identifies of one bucket. */
 const IDENTIFY_SPACING_MS = 5_000;
+/**
+ * How long a shard being given back waits for a login under way to end (it closes what it opened): past it, the
+ * shard goes anyway, and a session that still comes up is closed as soon as it does (connect-discord.ts).
+ */
+const LOGIN_SETTLE_MS = 10_000;
 
 /** The gateway events the process's own listeners hear, whichever shard's client received them. */
 const HANDED_ON = [Events.GuildDelete, Events.GuildRoleUpdate] as const;
@@ -37,6 +42,8 @@ export interface ShardGatewaysDeps {
 interface OpenShard {
   client: Client;
   login: AbortController;
+  /** The first login attempt, settled (a login abandoned meanwhile has closed what it opened by then). */
+  firstAttempt: Promise<unknown>;
 }
 
 /**
@@ -115,8 +122,7 @@ export class ShardGateways implements ShardListener {
     );
     logGatewayShards(client, deps.logger);
     const login = new AbortController();
-    this.open.set(shard, { client, login });
-    connectDiscord(client, deps.token, {
+    const firstAttempt = connectDiscord(client, deps.token, {
       logger: deps.logger,
       refusalIsFatal: false,
       signal: login.signal,
@@ -124,6 +130,7 @@ export class ShardGateways implements ShardListener {
     }).catch((error: unknown) =>
       deps.logger.error({ shard, err: toLoggableError(error) }, 'Discord login of a gateway shard failed'),
     );
+    this.open.set(shard, { client, login, firstAttempt });
   }
 
   /** Its login abandoned and its connection closed: only then may another process take the shard. */
@@ -134,6 +141,14 @@ export class ShardGateways implements ShardListener {
     open.login.abort();
     try {
       await open.client.destroy();
+      // A login under way goes on connecting after a destroy(): it closes what it opened once it ends, and the
+      // shard is another process's only after that (two live sessions of one shard would answer twice).
+      let settle: NodeJS.Timeout | undefined;
+      await Promise.race([
+        open.firstAttempt,
+        new Promise((resolve) => (settle = setTimeout(resolve, LOGIN_SETTLE_MS))),
+      ]);
+      clearTimeout(settle);
     } catch (error) {
       this.deps.logger.warn({ shard, err: toLoggableError(error) }, 'closing a gateway shard failed');
     }

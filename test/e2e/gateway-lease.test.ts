@@ -9,7 +9,10 @@ import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.j
 import { Fleet, type BotProcess } from './fleet.js';
 
 const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
+const DEBUG_FLEETS: Fleet[] = [];
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail') for (const f of DEBUG_FLEETS) for (const b of f.processes.values()) console.log(b.name, JSON.stringify(b.lines.filter((l) => /shard|gateway|jobs|lease|answered|Discord|partition|member|session/i.test(String(l['msg']))).map((l) => [l['time'], l['msg'], l['shards'] ?? l['shard'] ?? l['partitions'] ?? '', l['members'] ?? '', l['err'] ?? ''])));
+  DEBUG_FLEETS.length = 0;
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -22,6 +25,17 @@ function shardsOf(bot: BotProcess): number[] {
     if (line['msg'] === 'giving back gateway shards') for (const shard of shards) held.delete(shard);
   }
   return [...held].sort((a, b) => a - b);
+}
+
+/** Whether the process's client of the shard became ready after it last took the shard. */
+function readyOn(bot: BotProcess, shard: number): boolean {
+  const took = bot.lines.findLastIndex(
+    (line) => line['msg'] === 'took gateway shards' && (line['shards'] as number[]).includes(shard),
+  );
+  return (
+    took >= 0 &&
+    bot.lines.slice(took).some((line) => line['msg'] === 'Discord gateway shard ready' && line['shard'] === shard)
+  );
 }
 
 const runsJobs = (bot: BotProcess) =>
@@ -56,10 +70,14 @@ function expectEachShardHeldOnce(bots: readonly BotProcess[], count: number): vo
   for (const bot of bots) expect(shardsOf(bot).length).toBeGreaterThan(0);
 }
 
-async function fleetOn(shards: number, guildCount: number) {
+async function fleetOn(shards: number, guildCount: number, heartbeatIntervalMs?: number) {
   const database = await createTestDatabase();
   cleanups.push(() => database.drop());
-  const discord = await startFakeDiscord({ shards, maxConcurrency: shards });
+  const discord = await startFakeDiscord({
+    shards,
+    maxConcurrency: shards,
+    ...(heartbeatIntervalMs ? { heartbeatIntervalMs } : {}),
+  });
   cleanups.push(() => discord.close());
   const guilds = Array.from({ length: guildCount }, (_, index) =>
     discord.addGuild({ id: guildIdOnShard(index % shards, shards), name: `Guild ${index}` }),
@@ -68,6 +86,7 @@ async function fleetOn(shards: number, guildCount: number) {
   for (const guild of guilds) await registerCommands(rest, COMMANDS, { guildId: guild.id });
   const fleet = new Fleet({ env: fleetEnv(discord, database.url) });
   cleanups.push(() => fleet.stopAll());
+  DEBUG_FLEETS.push(fleet);
   return { discord, guilds, fleet };
 }
 
@@ -89,11 +108,7 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     const other = feeds.find((bot) => bot !== owner);
     if (!owner || !other) throw new Error('no shard holder');
     await fleet.kill(owner.name);
-    await discord.waitFor(
-      () => shardsOf(other).length === 1 && discord.gatewaySessions === 1,
-      15_000,
-      'the shard taken over',
-    );
+    await discord.waitFor(() => readyOn(other, 0) && discord.gatewaySessions === 1, 15_000, 'the shard taken over');
     await discord.waitFor(() => runsJobs(other), 15_000, 'the jobs taken over');
     await expectStatusAnsweredOnce(discord, guild.id);
   }, 60_000);
@@ -119,7 +134,7 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     const identifiedBefore = discord.identifies.length;
     await fleet.kill(victim.name);
     await discord.waitFor(
-      () => shardsOf(survivor).length === 3 && discord.gatewaySessions === 3,
+      () => [0, 1, 2].every((shard) => readyOn(survivor, shard)) && discord.gatewaySessions === 3,
       20_000,
       'every shard held by the survivor',
     );
@@ -136,7 +151,11 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     await discord.waitFor(() => shardsOf(first).length === 4 && discord.gatewaySessions === 4, 30_000, 'all four');
     const second = await fleet.start('feed-2', 'feed');
     await discord.waitFor(
-      () => shardsOf(first).length === 2 && shardsOf(second).length === 2 && discord.gatewaySessions === 4,
+      () =>
+        shardsOf(second).length === 2 &&
+        shardsOf(second).every((shard) => readyOn(second, shard)) &&
+        shardsOf(first).length === 2 &&
+        discord.gatewaySessions === 4,
       30_000,
       'two and two',
     );
@@ -145,7 +164,9 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
   }, 90_000);
 
   it('a paused holder loses its shards to the other, and answers nothing on them once it wakes', async () => {
-    const { discord, guilds, fleet } = await fleetOn(2, 4);
+    // Heartbeats every second: the fake then sees the paused process's sessions as dead (two intervals silent) and
+    // lets the shard identify elsewhere, as Discord does once it stops hearing a session.
+    const { discord, guilds, fleet } = await fleetOn(2, 4, 1_000);
     const feeds = await Promise.all([fleet.start('feed-1', 'feed'), fleet.start('feed-2', 'feed')]);
     await discord.waitFor(
       () => discord.gatewaySessions === 2 && feeds.every((bot) => shardsOf(bot).length === 1),
@@ -157,8 +178,8 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     fleet.pause(paused.name);
     cleanups.push(() => fleet.resume(paused.name));
     // Its lease session ends after the idle timeout (10 s): the other takes the shard and identifies it.
-    await discord.waitFor(() => shardsOf(other).length === 2, 40_000, 'the paused one\'s shard taken');
-    await discord.waitFor(() => discord.gatewaySessions >= 2, 20_000, 'the shard identified again');
+    const moved = shardsOf(paused)[0] ?? -1;
+    await discord.waitFor(() => readyOn(other, moved), 40_000, "the paused one's shard taken and identified again");
     for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
 
     fleet.resume(paused.name);
