@@ -84,15 +84,17 @@ export async function startFeed(
   // PostgreSQL spreads the gateway's shards over the feed processes, each opening its own (shard-gateways.ts);
   // the gateway lease then runs the jobs only. SQLite's one process opens every shard where the jobs run.
   const spread = store.kind === 'postgres';
-  let ownership: FeedOwnership | undefined;
+  // Asked by the shards' clients once the coordination below exists (it is told of them as it is made).
+  const leases: { ownership?: FeedOwnership } = {};
   const shards = spread
     ? new ShardGateways({
         discord,
         token: config.DISCORD_TOKEN,
         client: { apiUrl: config.DISCORD_API_URL, ...(options.rest ? { rest: options.rest } : {}) },
         logger,
-        holds: (shard) => ownership?.holdsShard?.(shard) === true,
-        identifyWaitMs: (bucket, spacingMs) => ownership?.identifyWaitMs?.(bucket, spacingMs) ?? Promise.resolve(0),
+        holds: (shard) => leases.ownership?.holdsShard?.(shard) === true,
+        identifyWaitMs: (bucket, spacingMs) =>
+          leases.ownership?.identifyWaitMs?.(bucket, spacingMs) ?? Promise.resolve(0),
         onReady: (client, speaksFor) => void forgetLeft(client, speaksFor),
         loginBackoff: options.loginBackoff,
       })
@@ -108,7 +110,7 @@ export async function startFeed(
     jobsOnly: spread,
   });
   discordHealth.gatewayHere = false;
-  ownership = store.coordinate({
+  const ownership = store.coordinate({
     logger,
     ...options.leases,
     wantsGateway: true,
@@ -122,6 +124,7 @@ export async function startFeed(
       pacer.setRate(perSecond);
     },
   });
+  leases.ownership = ownership;
 
   const worker = new FeedWorker({
     queue: store.deliveries,

@@ -55,6 +55,7 @@ export class ShardShare {
     if (this.held.size === 0) return;
     const lost = this.shards;
     this.held.clear();
+    this.logger.info({ shards: lost }, 'lost gateway shards with the lease session');
     await this.listener.losing(lost).catch(() => undefined);
   }
 
