@@ -65,6 +65,15 @@ export async function startFeed(
   const list = featureList(features);
   await refuseARefusedToken(parts);
 
+  /** The slash commands, buttons and dialogs, answered with this client (a shard's: while it is held here). */
+  const answerInteractions = (client: Client, answersHere?: () => boolean) =>
+    attachInteractionDispatcher(client, bindAllInteractions(features, { client, clock: parts.clock, logger }), logger, {
+      legacyCustomIds: LEGACY_CUSTOM_IDS,
+      onAction: async (action) => {
+        for (const feature of list) await feature.onAction?.(action);
+      },
+      ...(answersHere ? { answersHere } : {}),
+    });
   const removed = async (guildId: string) => {
     for (const feature of list) await feature.onGuildRemoved?.(guildId);
   };
@@ -92,6 +101,7 @@ export async function startFeed(
         token: config.DISCORD_TOKEN,
         client: { apiUrl: config.DISCORD_API_URL, ...(options.rest ? { rest: options.rest } : {}) },
         logger,
+        attach: (client, holdsShard) => answerInteractions(client, holdsShard),
         holds: (shard) => leases.ownership?.holdsShard?.(shard) === true,
         identifyWaitMs: (bucket, spacingMs) =>
           leases.ownership?.identifyWaitMs?.(bucket, spacingMs) ?? Promise.resolve(0),
@@ -146,17 +156,7 @@ export async function startFeed(
     ...(options.nonceWindowMs === undefined ? {} : { nonceWindowMs: options.nonceWindowMs }),
   });
   // Registering the commands with Discord is `npm run deploy-commands`, run once by the host, never here.
-  attachInteractionDispatcher(
-    discord,
-    bindAllInteractions(features, { client: discord, clock: parts.clock, logger }),
-    logger,
-    {
-      legacyCustomIds: LEGACY_CUSTOM_IDS,
-      onAction: async (action) => {
-        for (const feature of list) await feature.onAction?.(action);
-      },
-    },
-  );
+  if (!shards) answerInteractions(discord);
   // Heard where the guild's shard is, like the commands: once per removal, whichever process holds it.
   onGuildRemoved(discord, removed, logger);
   discord.on(Events.ClientReady, (client) => {

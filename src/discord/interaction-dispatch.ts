@@ -46,6 +46,11 @@ export interface DispatchOptions {
   onAction?: (action: DispatchedAction) => Promise<void>;
   /** Custom ids of earlier versions, still on posted messages, and the handlers that answer them now. */
   legacyCustomIds?: readonly LegacyCustomId[];
+  /**
+   * Whether an interaction may be answered here now: a shard's client answers only while this process holds the
+   * shard (shard-gateways.ts), so one arriving after the lease was lost is left to its next holder. Absent: always.
+   */
+  answersHere?: () => boolean;
 }
 
 /** Where an interaction was headed, for log lines: names and ids only, never an option's value. */
@@ -175,6 +180,7 @@ export function attachInteractionDispatcher(
   const dispatch = createInteractionDispatcher(interactions, logger, options);
   const queued = watchQueuedInteractions(client, logger);
   const listener = (interaction: Interaction) => {
+    if (options.answersHere?.() === false) return;
     if (queued.answeredWhileQueued(interaction)) return;
     void dispatch(interaction);
   };

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-
 import { Events, Routes, Status, type Client, type RESTGetAPIGatewayBotResult } from 'discord.js';
 
 import type { BackoffPolicy } from '../base/backoff.js';
@@ -21,16 +20,24 @@ const LOGIN_SETTLE_MS = 10_000;
 /** The gateway events the process's own listeners hear, whichever shard's client received them. */
 const HANDED_ON = [Events.GuildDelete, Events.GuildRoleUpdate] as const;
 
+/** What a shard's client is given as it is made: the process's interactions, answered while it holds the shard. */
+export type AttachShard = (client: Client, holdsShard: () => boolean) => void;
+
 export interface ShardGatewaysDeps {
   /**
-   * The process's client: it never logs in to the gateway here, it posts (REST) and its listeners (the commands'
-   * dispatcher, the removals, the duty role's watch) hear what each shard's client receives.
+   * The process's client: it never logs in to the gateway here, it posts (REST) and its listeners (the removals,
+   * the duty role's watch) hear what each shard's client receives.
    */
   discord: Client;
+  /**
+   * Attaches the slash commands, buttons and dialogs to a shard's client: they are answered with that client,
+   * whose cache holds the shard's guilds (the process's client keeps none).
+   */
+  attach: AttachShard;
   token: string;
   client: Pick<DiscordClientOptions, 'apiUrl' | 'rest'>;
   logger: Logger;
-  /** Whether this process holds the shard now, its lease confirmed: an interaction is handed on only then. */
+  /** Whether this process holds the shard now, its lease confirmed: an interaction is answered only then. */
   holds(shard: number): boolean;
   /** How long to wait before identifying in this bucket, for the whole deployment (the store reserves the turn). */
   identifyWaitMs(bucket: number, spacingMs: number): Promise<number>;
@@ -50,13 +57,12 @@ interface OpenShard {
  * The gateway shards this process holds, where the store spreads them over the feed processes: one discord.js
  * client per shard, each identifying as `[shard, count]`, so a shard comes and goes without touching the others
  * (a process that takes a dead one's shards identifies those only; its own stay connected). Each client keeps the
- * cache of its shard's guilds, and hands what it hears to the process's client, whose listeners are the same as
- * with one process: an interaction only while this process still holds its shard, so one that arrives on a shard
- * already lost (a paused process waking) is left to the shard's next holder.
+ * cache of its shard's guilds and answers their interactions itself, only while this process still holds its
+ * shard (one arriving on a shard already lost, a paused process waking, is left to the shard's next holder); the
+ * other events it hears go on to the process's client, whose listeners are the same as with one process.
  */
 export class ShardGateways implements ShardListener {
   private readonly open = new Map<number, OpenShard>();
-  private count: number | undefined;
   private stopped = false;
 
   constructor(private readonly deps: ShardGatewaysDeps) {}
@@ -68,7 +74,6 @@ export class ShardGateways implements ShardListener {
 
   gained(shards: readonly number[], count: number): void {
     if (this.stopped) return;
-    this.count = count;
     for (const shard of shards) if (!this.open.has(shard)) this.connect(shard, count);
   }
 
@@ -86,11 +91,6 @@ export class ShardGateways implements ShardListener {
     return [...this.open]
       .sort(([a], [b]) => a - b)
       .map(([shard, { client }]) => [shard, client.ws.shards.get(shard)?.status ?? Status.Connecting]);
-  }
-
-  /** The client of a guild's shard, where this process holds it (its cache has the guild). */
-  clientOf(guildId: string): Client | undefined {
-    return this.count === undefined ? undefined : this.open.get(shardOfGuild(guildId, this.count))?.client;
   }
 
   private connect(shard: number, count: number): void {
@@ -111,15 +111,11 @@ export class ShardGateways implements ShardListener {
         },
       },
     });
-    client.on(Events.InteractionCreate, (interaction) => {
-      if (deps.holds(shard)) deps.discord.emit(Events.InteractionCreate, interaction);
-    });
+    deps.attach(client, () => deps.holds(shard));
     for (const event of HANDED_ON) {
       client.on(event, (...args: unknown[]) => deps.discord.emit(event, ...(args as [never, never])));
     }
-    client.on(Events.ClientReady, (ready) =>
-      deps.onReady(ready, (guildId) => shardOfGuild(guildId, count) === shard),
-    );
+    client.on(Events.ClientReady, (ready) => deps.onReady(ready, (guildId) => shardOfGuild(guildId, count) === shard));
     logGatewayShards(client, deps.logger);
     const login = new AbortController();
     const firstAttempt = connectDiscord(client, deps.token, {

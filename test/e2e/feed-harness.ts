@@ -133,7 +133,10 @@ export async function startFeedHarness(options: FeedHarnessOptions = {}): Promis
     });
     const client = bot.discord;
     if (!client) throw new Error('the bot started without Discord');
-    if (options.waitForReady !== false) await discord.waitFor(() => client.isReady(), 10_000, 'the bot ready');
+    // Ready as /healthz says it: its client (SQLite), or every shard the process holds (PostgreSQL spreads them).
+    if (options.waitForReady !== false) {
+      await discord.waitFor(() => bot.discordHealth.state === 'ready', 10_000, 'the bot ready');
+    }
     return bot;
   };
 

@@ -13,8 +13,8 @@ import { countingTimers } from '../helpers/counting-timers.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
 import { postedDeliveryIds, runFeedCommand, startFeedHarness, type FeedHarness } from './feed-harness.js';
 
-/** The advisory lock (class, object) of the gateway, as src/store/postgres/partition-locks.ts takes it. */
-const GATEWAY_LOCK = [0x42524447, 0] as const;
+/** The advisory lock (class, object) of the gateway's shard 0, as src/store/postgres/partition-locks.ts takes it. */
+const SHARD_LOCK = [0x42524453, 0] as const;
 /** The bot's lease session, as src/store/postgres/open-postgres-store.ts names it (the bot runs in this process). */
 const LEASE_SESSION = `service-discord-bridge-leases-${process.pid}`;
 /** Delays no other timer of the bot uses: each job's runs are counted by them. */
@@ -50,7 +50,7 @@ async function endLeaseSession(admin: pg.Client): Promise<void> {
 
 /** How many times the bot logged taking the gateway. */
 const gatewaysTaken = (h: FeedHarness) =>
-  h.logs.lines.filter((line) => line.includes('this process holds the gateway')).length;
+  h.logs.lines.filter((line) => line.includes("this process runs the deployment's jobs")).length;
 
 /** A modcall of a caller of its own (one caller's calls would be one card): one post each. */
 function modcall(id: string) {
@@ -154,10 +154,10 @@ describe.skipIf(!POSTGRES_URL)('the gateway lease on PostgreSQL, lost and retake
     expect(h.discord.messages(threadId)).toHaveLength(1);
   }, 90_000);
 
-  it('lost during the first login: that login is given up, and no gateway comes up in this process', async () => {
+  it('a shard lost during its first login: that login is given up, and no session comes up here', async () => {
     const { url, admin } = await databaseWithAdmin();
-    // Another process holds the gateway while this one starts.
-    await admin.query('SELECT pg_advisory_lock($1, $2)', [...GATEWAY_LOCK]);
+    // Another process holds the one shard while this one starts.
+    await admin.query('SELECT pg_advisory_lock($1, $2)', [...SHARD_LOCK]);
     const h = await startFeedHarness({
       config: { STORE_URL: url },
       leases: { rebalanceMs: 100, idleTimeoutMs: 5_000 },
@@ -165,26 +165,27 @@ describe.skipIf(!POSTGRES_URL)('the gateway lease on PostgreSQL, lost and retake
     });
     cleanups.push(() => h.stop());
     await sleep(500);
-    expect(h.bot.discordHealth.gatewayHere).toBe(false);
+    expect(h.bot.discordHealth.shards).toBeUndefined();
+    expect(h.bot.discordHealth.state).toBe('rest');
 
-    // Discord is slow to answer the login's first question; the other process lets the gateway go meanwhile.
+    // Discord is slow to answer the login's first question; the other process lets the shard go meanwhile.
     h.discord.hangRequests({ match: /^\/gateway\/bot/ });
     const asked = h.discord.requests.length;
-    await admin.query('SELECT pg_advisory_unlock($1, $2)', [...GATEWAY_LOCK]);
+    await admin.query('SELECT pg_advisory_unlock($1, $2)', [...SHARD_LOCK]);
     await h.discord.waitFor(
       () => h.discord.requests.slice(asked).some((request) => request.path.startsWith('/gateway/bot')),
       10_000,
       'the login under way',
     );
-    expect(h.bot.discordHealth.gatewayHere).toBe(true);
+    expect(h.bot.discordHealth.shards).toEqual({ '0': 'connecting' });
 
-    // The lease session ends before Discord answers, and the other process takes the gateway back.
+    // The lease session ends before Discord answers, and the other process takes the shard back.
     await endLeaseSession(admin);
     const { rows } = await admin.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
-      ...GATEWAY_LOCK,
+      ...SHARD_LOCK,
     ]);
     expect(rows[0]?.locked).toBe(true);
-    await h.discord.waitFor(() => !h.bot.discordHealth.gatewayHere, 10_000, 'the gateway lost');
+    await h.discord.waitFor(() => h.bot.discordHealth.shards === undefined, 10_000, 'the shard lost');
     h.discord.clearFaults();
 
     // Discord answers now; the login it was for is not made, and the feed still posts (its REST is untouched).
@@ -197,6 +198,6 @@ describe.skipIf(!POSTGRES_URL)('the gateway lease on PostgreSQL, lost and retake
     await sleep(2_000);
     expect(h.discord.identifies).toEqual([]);
     expect(h.discord.gatewaySessions).toBe(0);
-    expect(h.bot.discord?.isReady()).toBe(false);
+    expect(h.bot.discordHealth.state).toBe('rest');
   }, 60_000);
 });
