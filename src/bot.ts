@@ -182,6 +182,7 @@ export async function startBot(options: StartOptions): Promise<RunningBot> {
     metrics.watchLeases(() => ({
       gateway: running !== undefined && discordHealth.gatewayHere,
       feedPartitions: running?.worker.ownedPartitions ?? 0,
+      gatewayShards: Object.keys(discordHealth.shards ?? {}).length,
     }));
     if (running) metrics.watchPollerBudget(() => running.features.releases.deps.developer.pollBudgetLeft());
   } catch (error) {

@@ -55,7 +55,7 @@ export class GatewayRole {
     if (held && this.closed) return;
     discordHealth.gatewayHere = held;
     if (this.deps.jobsOnly) {
-      logger.info(held ? 'this process runs the deployment\'s jobs' : 'this process no longer runs the jobs');
+      logger.info(held ? "this process runs the deployment's jobs" : 'this process no longer runs the jobs');
       void this.jobs.set(held);
       return;
     }

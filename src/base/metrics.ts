@@ -14,7 +14,7 @@ export interface SetAsideCountsSource {
 
 /** What the lease gauge reads on each scrape: whether this process holds the gateway, how many partitions. */
 export interface LeaseSource {
-  (): { gateway: boolean; feedPartitions: number };
+  (): { gateway: boolean; feedPartitions: number; gatewayShards: number };
 }
 
 /**
@@ -265,7 +265,8 @@ export class BridgeMetrics {
 
   /**
    * `bridge_gateway_shard_ready{shard}`: 1 for each gateway shard that is ready, 0 for one that is not (connecting,
-   * resuming, down for good), only in the process that holds the gateway (no series elsewhere).
+   * resuming, down for good), for the shards this process opened: every one with one process (SQLite), its share
+   * of them with several (PostgreSQL); no series in a process that holds none.
    */
   watchGatewayShards(readyByShard: () => Record<string, boolean> | undefined): void {
     new Gauge({
@@ -280,17 +281,23 @@ export class BridgeMetrics {
     });
   }
 
-  /** `bridge_lease_owned{lease}`: the gateway (1/0) and the feed partitions this process holds. */
+  /**
+   * `bridge_lease_owned{lease}`: the gateway lease (1/0: the deployment's jobs, and on SQLite the whole gateway),
+   * the feed partitions and the gateway shards this process holds.
+   */
   watchLeases(leases: LeaseSource): void {
     new Gauge({
       name: 'bridge_lease_owned',
-      help: 'Leases this process holds: gateway 1 or 0, feed_partitions the number of the 64 partitions it posts.',
+      help:
+        'Leases this process holds: gateway 1 or 0 (the jobs run once per deployment), feed_partitions the number ' +
+        'of the 64 partitions it posts, gateway_shards the number of gateway shards it opened.',
       labelNames: ['lease'],
       registers: [this.registry],
       collect() {
         const now = leases();
         this.labels('gateway').set(now.gateway ? 1 : 0);
         this.labels('feed_partitions').set(now.feedPartitions);
+        this.labels('gateway_shards').set(now.gatewayShards);
       },
     });
   }

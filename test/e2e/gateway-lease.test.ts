@@ -124,7 +124,7 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     await expectStatusAnsweredOnce(discord, guild.id);
   }, 60_000);
 
-  it('three shards over two processes: each held once, and only the dead one\'s identified again', async () => {
+  it("three shards over two processes: each held once, and only the dead one's identified again", async () => {
     const { discord, guilds, fleet } = await fleetOn(3, 6);
     const feeds = await Promise.all([fleet.start('feed-1', 'feed'), fleet.start('feed-2', 'feed')]);
 

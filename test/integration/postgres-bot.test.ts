@@ -232,6 +232,19 @@ describe.skipIf(!POSTGRES_URL)('the bot on PostgreSQL', () => {
       'the partitions shared between the feed processes',
     );
     expect((await leases('gateway')).sort()).toEqual([0, 1]);
+    // The gateway's one shard (the fake recommends one) is opened by one of them, which /healthz names.
+    await discord.waitFor(
+      async () => (await leases('gateway_shards')).sort().join() === '0,1',
+      10_000,
+      'the shard held by one feed process',
+    );
+    const healths = await Promise.all(
+      feeds.map(async (feed) => (await (await fetch(`${feed.http.url}/healthz`)).json()) as Record<string, unknown>),
+    );
+    expect(healths.map((health) => health['discord_shards']).filter((shards) => shards !== undefined)).toEqual([
+      { '0': 'ready' },
+    ]);
+    expect(healths.map((health) => health['discord']).sort()).toEqual(['ready', 'rest']);
 
     expect(await deliver(intake, hookId, 'metrics-1')).toBe(204);
     await discord.waitFor(() => postedIds(discord, channelId).length === 1, 10_000, 'the post');
