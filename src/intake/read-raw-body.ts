@@ -20,6 +20,11 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<BodyRe
   if (declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
   // Gone before its body was read (e.g. while the hook was looked up): nothing will come.
   if (req.destroyed) return Promise.resolve({ ok: false, reason: 'aborted' });
+  // A small body comes in the packets of its headers: the parser has taken all of it in by the time the route reads
+  // it (after its hook lookup), so it is there to take at once, without a round of stream events.
+  if (req.complete && req.readableLength <= limit) {
+    return Promise.resolve({ ok: true, body: (req.read() as Buffer | null) ?? Buffer.alloc(0) });
+  }
   return collectBody(req, limit);
 }
 
