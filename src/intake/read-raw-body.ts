@@ -20,42 +20,47 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<BodyRe
   if (declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
   // Gone before its body was read (e.g. while the hook was looked up): nothing will come.
   if (req.destroyed) return Promise.resolve({ ok: false, reason: 'aborted' });
-  // A small body comes in the packets of its headers: the parser has taken all of it in by the time the route reads
-  // it (after its hook lookup), so it is there to take at once, without a round of stream events.
-  if (req.complete && req.readableLength <= limit) {
-    return Promise.resolve({ ok: true, body: (req.read() as Buffer | null) ?? Buffer.alloc(0) });
-  }
   return collectBody(req, limit);
 }
 
 /**
  * The body's chunks, gathered with plain listeners: this runs on every delivery, and a `for await` over the
  * request (its async iterator, end-of-stream watcher and a promise per chunk) cost several µs more per delivery
- * (bench/intake-throughput.ts, docs/benchmarks.md).
+ * (docs/benchmarks.md). The listeners are methods of one object, not named arrow functions: under tsx (the
+ * benchmarks, the tests) each named function made per call is renamed with Object.defineProperty, which alone
+ * cost more than the read.
  */
 function collectBody(req: IncomingMessage, limit: number): Promise<BodyReadResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
-    const settle = (result: BodyReadResult) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onAbort);
-      resolve(result);
+    const listeners = {
+      data(this: void, chunk: Buffer): void {
+        length += chunk.length;
+        if (length > limit) return listeners.settle({ ok: false, reason: 'too_large' });
+        chunks.push(chunk);
+      },
+      end(this: void): void {
+        listeners.settle({
+          ok: true,
+          body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length),
+        });
+      },
+      // An error (the client reset the connection), or a close before the end: the body will not be whole.
+      abort(this: void): void {
+        listeners.settle({ ok: false, reason: 'aborted' });
+      },
+      settle(this: void, result: BodyReadResult): void {
+        req.off('data', listeners.data);
+        req.off('end', listeners.end);
+        req.off('error', listeners.abort);
+        req.off('close', listeners.abort);
+        resolve(result);
+      },
     };
-    const onData = (chunk: Buffer) => {
-      length += chunk.length;
-      if (length > limit) return settle({ ok: false, reason: 'too_large' });
-      chunks.push(chunk);
-    };
-    const onEnd = () =>
-      settle({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length) });
-    // An error (the client reset the connection), or a close before the end: the body will not be whole.
-    const onAbort = () => settle({ ok: false, reason: 'aborted' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAbort);
-    req.on('close', onAbort);
+    req.on('data', listeners.data);
+    req.on('end', listeners.end);
+    req.on('error', listeners.abort);
+    req.on('close', listeners.abort);
   });
 }
