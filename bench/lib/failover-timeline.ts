@@ -3,9 +3,12 @@ import type { BotProcess } from '../../test/e2e/fleet.js';
 import type { ChannelTiming, Kill } from './failover-timings.js';
 import { formatNumber, percentile } from './stats.js';
 
-/** What a feed process logs that a failover is made of (src/store/postgres/pg-leases.ts, src/feed/feed-worker.ts). */
+/**
+ * What a feed process logs that a failover is made of (src/store/postgres/pg-leases.ts, pg-shard-share.ts,
+ * src/feed/feed-worker.ts, src/gateway-role.ts).
+ */
 const TIMELINE_MESSAGES =
-  /feed partitions|lanes started for gained partitions|lease session|holds the gateway|listening/;
+  /feed partitions|lanes started for gained partitions|lease session|gateway shards|runs the deployment's jobs|listening/;
 /** First posts are counted in steps of this much after the kill. */
 const STEP_MS = 500;
 
