@@ -6,6 +6,7 @@ import { StartupError } from './base/startup-error.js';
 import { RUNTIME_TIMERS } from './base/timers.js';
 import { bindAllInteractions } from './commands/index.js';
 import { LEGACY_CUSTOM_IDS } from './commands/legacy-custom-ids.js';
+import { learnBotUser } from './discord/bot-user.js';
 import { checkToken, isTokenRefused, logGatewayShards, TOKEN_REFUSED } from './discord/connect-discord.js';
 import type { DiscordClientOptions } from './discord/create-client.js';
 import { setGlobalRateShare } from './discord/global-rate-share.js';
@@ -110,6 +111,8 @@ export async function startFeed(
       })
     : undefined;
   if (shards) discordHealth.useShardGateways(shards);
+  // The process's client sees no READY then: the jobs and the feed still look for the bot itself through it.
+  const botUser = shards ? learnBotUser(discord, logger) : undefined;
   const gateway = new GatewayRole({
     discord,
     token: config.DISCORD_TOKEN,
@@ -176,6 +179,7 @@ export async function startFeed(
       await gateway.stop();
       await worker.stop();
       await shards?.stop();
+      botUser?.stop();
     },
   };
 }

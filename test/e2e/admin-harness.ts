@@ -127,8 +127,10 @@ export async function startAdminHarness(options: AdminHarnessOptions = {}): Prom
     });
     const client = started.discord;
     if (!client) throw new Error('the bot started without Discord');
+    // Ready as /healthz says it; on SQLite the process's client holds the guild, on PostgreSQL its shard's client
+    // (whose ready waited for every guild of the shard).
     await discord.waitFor(
-      () => client.isReady() && client.guilds.cache.has(guild.id),
+      () => started.discordHealth.state === 'ready' && (!client.isReady() || client.guilds.cache.has(guild.id)),
       10_000,
       'the bot ready in the guild',
     );
