@@ -38,10 +38,14 @@ function shardsOf(bot: BotProcess): number[] {
   return [...held].sort((a, b) => a - b);
 }
 
-/** Whether the process's client of the shard became ready after it last took the shard. */
-function readyOn(bot: BotProcess, shard: number): boolean {
+/**
+ * Whether the process's client of the shard became ready after it last took the shard (a take logged from line
+ * `since` on, when given: one after a fault).
+ */
+function readyOn(bot: BotProcess, shard: number, since = 0): boolean {
   const took = bot.lines.findLastIndex(
-    (line) => line['msg'] === 'took gateway shards' && (line['shards'] as number[]).includes(shard),
+    (line, index) =>
+      index >= since && line['msg'] === 'took gateway shards' && (line['shards'] as number[]).includes(shard),
   );
   return (
     took >= 0 &&
@@ -118,8 +122,13 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     const owner = feeds.find((bot) => shardsOf(bot).length > 0);
     const other = feeds.find((bot) => bot !== owner);
     if (!owner || !other) throw new Error('no shard holder');
+    const killedAt = other.lines.length;
     await fleet.kill(owner.name);
-    await discord.waitFor(() => readyOn(other, 0) && discord.gatewaySessions === 1, 15_000, 'the shard taken over');
+    await discord.waitFor(
+      () => readyOn(other, 0, killedAt) && discord.gatewaySessions === 1,
+      15_000,
+      'the shard taken over',
+    );
     await discord.waitFor(() => runsJobs(other), 15_000, 'the jobs taken over');
     await expectStatusAnsweredOnce(discord, guild.id);
   }, 60_000);
@@ -143,9 +152,10 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     const moved = shardsOf(victim);
     const kept = shardsOf(survivor);
     const identifiedBefore = discord.identifies.length;
+    const killedAt = survivor.lines.length;
     await fleet.kill(victim.name);
     await discord.waitFor(
-      () => [0, 1, 2].every((shard) => readyOn(survivor, shard)) && discord.gatewaySessions === 3,
+      () => moved.every((shard) => readyOn(survivor, shard, killedAt)) && discord.gatewaySessions === 3,
       20_000,
       'every shard held by the survivor',
     );
@@ -192,7 +202,12 @@ describe.skipIf(!POSTGRES_URL)('gateway shards spread over the feed processes on
     cleanups.push(() => fleet.resume(paused.name));
     // Its lease session ends after the idle timeout (10 s): the other takes the shard and identifies it.
     const moved = shardsOf(paused)[0] ?? -1;
-    await discord.waitFor(() => readyOn(other, moved), 40_000, "the paused one's shard taken and identified again");
+    const pausedAt = other.lines.length;
+    await discord.waitFor(
+      () => readyOn(other, moved, pausedAt),
+      40_000,
+      "the paused one's shard taken and identified again",
+    );
     for (const guild of guilds) await expectStatusAnsweredOnce(discord, guild.id);
 
     fleet.resume(paused.name);
