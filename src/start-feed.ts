@@ -104,8 +104,7 @@ export async function startFeed(
         logger,
         attach: (client, holdsShard) => answerInteractions(client, holdsShard),
         holds: (shard) => leases.ownership?.holdsShard?.(shard) === true,
-        identifyWaitMs: (bucket, spacingMs) =>
-          leases.ownership?.identifyWaitMs?.(bucket, spacingMs) ?? Promise.resolve(0),
+        identifyTurn: (bucket, spacingMs) => leases.ownership?.identifyTurn?.(bucket, spacingMs) ?? Promise.resolve(0),
         onReady: (client, speaksFor) => void forgetLeft(client, speaksFor),
         loginBackoff: options.loginBackoff,
       })

@@ -72,6 +72,8 @@ export async function connectDiscord(
       if (failures > 0) options.logger.info({ failures }, 'Discord login succeeded');
       return true;
     } catch (error) {
+      // Given up meanwhile (the gateway or the shard went elsewhere, its identify's wait cut short): not a failure.
+      if (abandoned()) return true;
       failures += 1;
       if (isTokenRefused(error)) {
         if (failures === 1 && options.refusalIsFatal !== false) throw new StartupError(TOKEN_REFUSED);

@@ -39,16 +39,22 @@ export interface ShardGatewaysDeps {
   logger: Logger;
   /** Whether this process holds the shard now, its lease confirmed: an interaction is answered only then. */
   holds(shard: number): boolean;
-  /** How long to wait before identifying in this bucket, for the whole deployment (the store reserves the turn). */
-  identifyWaitMs(bucket: number, spacingMs: number): Promise<number>;
+  /** Takes the identify turn of this bucket for the whole deployment: 0 when taken, else when to ask again (ms). */
+  identifyTurn(bucket: number, spacingMs: number): Promise<number>;
   /** Told when a shard's client is ready (every guild of the shard received). */
   onReady(client: Client<true>, speaksFor: (guildId: string) => boolean): void;
   loginBackoff?: BackoffPolicy | undefined;
 }
 
-interface OpenShard {
-  client: Client;
+/** How a shard's client is closed here: its login given up, then its connection closed. */
+interface Closing {
   login: AbortController;
+  /** The client's destroy(), once close() began it. */
+  destroyed: Promise<unknown> | undefined;
+}
+
+interface OpenShard extends Closing {
+  client: Client;
   /** The first login attempt, settled (a login abandoned meanwhile has closed what it opened by then). */
   firstAttempt: Promise<unknown>;
 }
@@ -95,6 +101,8 @@ export class ShardGateways implements ShardListener {
 
   private connect(shard: number, count: number): void {
     const { deps } = this;
+    const login = new AbortController();
+    const closing: Closing = { login, destroyed: undefined };
     const client = createDiscordClient({
       ...deps.client,
       shard: {
@@ -103,9 +111,30 @@ export class ShardGateways implements ShardListener {
         identifyThrottler: async (manager) => {
           const { max_concurrency: concurrency } = (await manager.fetchGatewayInformation()).session_start_limit;
           return {
+            // Asked until the turn is this shard's; given up the moment the shard is closed here, so a shard given
+            // back never identifies later, nor holds a turn meanwhile.
             waitForIdentify: async (shardId: number, signal: AbortSignal) => {
-              const waitMs = await deps.identifyWaitMs(shardId % Math.max(1, concurrency), IDENTIFY_SPACING_MS);
-              if (waitMs > 0) await sleep(waitMs, undefined, { signal });
+              const closed = AbortSignal.any([signal, login.signal]);
+              const bucket = shardId % Math.max(1, concurrency);
+              try {
+                for (;;) {
+                  closed.throwIfAborted();
+                  const waitMs = await deps.identifyTurn(bucket, IDENTIFY_SPACING_MS);
+                  closed.throwIfAborted();
+                  if (waitMs === 0) return;
+                  await sleep(waitMs, undefined, { signal: closed });
+                }
+              } catch (error) {
+                // Closed here while it waited (given back): once its connection is closed, @discordjs/ws takes the
+                // error as the shard's own close and gives the identify up quietly; an error alone would make it
+                // connect again and ask again. The close under way closes it, unless it ran before this
+                // connection existed (the login went on after it): then it is closed here, never twice at once.
+                if (login.signal.aborted) {
+                  await closing.destroyed;
+                  if (!signal.aborted) await manager.destroy({ reason: 'the shard went to another process' });
+                }
+                throw error;
+              }
             },
           };
         },
@@ -117,7 +146,6 @@ export class ShardGateways implements ShardListener {
     }
     client.on(Events.ClientReady, (ready) => deps.onReady(ready, (guildId) => shardOfGuild(guildId, count) === shard));
     logGatewayShards(client, deps.logger);
-    const login = new AbortController();
     const firstAttempt = connectDiscord(client, deps.token, {
       logger: deps.logger,
       refusalIsFatal: false,
@@ -126,7 +154,7 @@ export class ShardGateways implements ShardListener {
     }).catch((error: unknown) =>
       deps.logger.error({ shard, err: toLoggableError(error) }, 'Discord login of a gateway shard failed'),
     );
-    this.open.set(shard, { client, login, firstAttempt });
+    this.open.set(shard, Object.assign(closing, { client, firstAttempt }));
   }
 
   /** Its login abandoned and its connection closed: only then may another process take the shard. */
@@ -136,7 +164,8 @@ export class ShardGateways implements ShardListener {
     this.open.delete(shard);
     open.login.abort();
     try {
-      await open.client.destroy();
+      open.destroyed = open.client.destroy();
+      await open.destroyed;
       // A login under way goes on connecting after a destroy(): it closes what it opened once it ends, and the
       // shard is another process's only after that (two live sessions of one shard would answer twice).
       let settle: NodeJS.Timeout | undefined;

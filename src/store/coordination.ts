@@ -39,10 +39,11 @@ export interface FeedOwnership {
    */
   readonly holdsShard?: ((shard: number) => boolean) | undefined;
   /**
-   * How long to wait before this process identifies a shard of this bucket (`shard % max_concurrency`): Discord
-   * paces identifies for the whole bot, so the processes take turns through the store. Absent: one process.
+   * Takes the identify turn of this bucket (`shard % max_concurrency`) if it is free: 0 when taken, else how long
+   * until it may be, when to ask again. Discord paces identifies for the whole bot, so the processes take turns
+   * through the store. Absent: one process.
    */
-  identifyWaitMs?(bucket: number, spacingMs: number): Promise<number>;
+  identifyTurn?(bucket: number, spacingMs: number): Promise<number>;
   /** The gateway shards this process holds now, where the store spreads them. */
   readonly shards?: readonly number[];
   start(listener: OwnershipListener): Promise<void>;

@@ -45,6 +45,11 @@ export class LeaseSession {
     return this.client !== undefined;
   }
 
+  /** The session's connection while it is open (undefined: none now). */
+  get connection(): pg.Client | undefined {
+    return this.client;
+  }
+
   /** How long ago the statement the session last answered was sent. */
   silentForMs(): number {
     return Math.round(performance.now() - (this.aliveAt ?? 0));

@@ -99,7 +99,6 @@ export async function openPostgresStore(
         withTimeouts({ connectionString: url, application_name: `service-discord-bridge-leases-${process.pid}` }),
         options,
         signals,
-        pool,
       ),
     async close() {
       await signals.close();

@@ -12,13 +12,15 @@ import type { StoreSignals } from '../signals.js';
 import { LeaseSession, MEMBER_CLASS } from './lease-session.js';
 import { MemberWatch } from './member-watch.js';
 import { lockFree, shuffled, tryGateway, unlock, whileAlive } from './partition-locks.js';
-import { identifyWaitMs } from './pg-identify-turns.js';
+import { takeIdentifyTurn } from './pg-identify-turns.js';
 import { ShardShare } from './pg-shard-share.js';
 import { notify } from './pg-signals.js';
 import { TakeoverKeep } from './takeover-keep.js';
 
 /** The safety net's period: a dead process's partitions are taken at once (the member watch, NOTIFY), or then. */
 const DEFAULT_REBALANCE_MS = 500;
+/** When an identify turn is asked again while the lease session is being made again. */
+const IDENTIFY_RETRY_MS = 500;
 
 /**
  * `rebalanceMs`: how often shares are rebalanced (and the session shows it is alive). `idleTimeoutMs`: how long
@@ -60,8 +62,6 @@ export class PostgresLeases implements FeedOwnership {
     config: pg.ClientConfig,
     private readonly options: LeaseOptions,
     private readonly signals?: StoreSignals,
-    /** The store's pool: the identify turns are reserved through it, apart from the lease session. */
-    private readonly pool?: pg.Pool,
   ) {
     this.keep = new TakeoverKeep(options.keepTakenMs);
     this.shardShare = options.shards ? new ShardShare(options.shards, options.logger) : undefined;
@@ -117,10 +117,16 @@ export class PostgresLeases implements FeedOwnership {
     };
   }
 
-  /** How long to wait for an identify of this bucket, reserved for the whole deployment (pg-identify-turns.ts). */
-  async identifyWaitMs(bucket: number, spacingMs: number): Promise<number> {
-    if (!this.pool) return 0;
-    return identifyWaitMs(this.pool, bucket, spacingMs);
+  /**
+   * The identify turn of this bucket, for the whole deployment: 0 when taken, else when to ask again (ms). Asked on
+   * the lease session, not the store's pool: the pool can be all taken by statements waiting on a lock (a long
+   * migration, a vacuum), and a shard waiting on it could not be given up when it goes to another process.
+   */
+  async identifyTurn(bucket: number, spacingMs: number): Promise<number> {
+    const connection = this.session.connection;
+    // No session now (it is being made again): no shard is held either; asked again shortly.
+    if (!connection) return IDENTIFY_RETRY_MS;
+    return takeIdentifyTurn(connection, bucket, spacingMs);
   }
 
   /** The gateway shards held now (tests, /healthz, /metrics). */
