@@ -40,7 +40,9 @@ import { StatusCommands } from './lib/status-commands.js';
  * pacing per shard moved plus 5 s. Every `/status` of both phases (one per shard once the shards are ready, those
  * while they move, one per shard after) is counted: answered twice, or delivered to a live gateway session and
  * never answered (both must be 0); one that reached no live session (the shard between two holders) is Discord's
- * outage and counted apart.
+ * outage and counted apart. guilds.spread_extra_identifies: the identifies the fake saw until every shard was ready
+ * in phase B beyond one per shard (a shard identified by one process and again by the next; each costs a turn of
+ * Discord's pacing, which the whole deployment shares).
  */
 const ROUNDS = roundCount(1);
 const PROCESSES = 4;
@@ -83,8 +85,8 @@ interface SingleRun {
 interface SpreadRun {
   readyMs: number;
   memories: Memory[];
-  /** Shards each process held once ready, in start order. */
-  split: number[];
+  /** Identifies beyond one per shard until every shard was ready (a shard identified, given back, identified again). */
+  extraIdentifies: number;
   moved: number;
   reshardMs: number;
 }
@@ -124,6 +126,39 @@ async function waitForEachShardReadyOnce(bots: readonly BotProcess[], what: stri
     }
     await sleep(250);
   }
+}
+
+/** What the fake's gateway saw from a moment on (`since`, from {@link gatewayMark}), and what the processes logged. */
+interface GatewayWork {
+  identifies: number;
+  resumes: number;
+  /** Logins of a shard given back before it identified that identified all the same (connect-discord.ts). */
+  abandonedCameUp: number;
+}
+
+function gatewayMark(discord: FakeDiscord) {
+  return { identifies: discord.identifies.length, resumes: discord.resumeLog.length };
+}
+
+function gatewayWorkSince(
+  discord: FakeDiscord,
+  since: ReturnType<typeof gatewayMark>,
+  bots: readonly BotProcess[],
+): GatewayWork {
+  return {
+    identifies: discord.identifies.length - since.identifies,
+    resumes: discord.resumeLog.length - since.resumes,
+    abandonedCameUp: bots
+      .flatMap((bot) => bot.lines)
+      .filter((line) => line['msg'] === 'a Discord login abandoned meanwhile came up; it was closed again').length,
+  };
+}
+
+function describeGatewayWork(work: GatewayWork): string {
+  return (
+    `${work.identifies} identifies and ${work.resumes} resumes for ${SHARDS} shards, ` +
+    `${work.abandonedCameUp} logins of shards given back that came up all the same`
+  );
 }
 
 async function memoryOf(bot: BotProcess): Promise<Memory> {
@@ -180,16 +215,18 @@ async function withFleet<T>(scene: Scene, round: number, work: (fleet: Fleet) =>
 
 async function measureSingle(scene: Scene, round: number): Promise<SingleRun> {
   return withFleet(scene, round, async (fleet) => {
+    const mark = gatewayMark(scene.discord);
     const startedAt = Date.now();
     const feed = await fleet.start('single', 'feed');
     const readyAt = await waitForEachShardReadyOnce([feed], 'one process');
+    const gateway = gatewayWorkSince(scene.discord, mark, [feed]);
     await sleep(SETTLE_MS);
     const memory = await memoryOf(feed);
     await askEveryShard(scene, 'one process');
     const run = { readyMs: readyAt - startedAt, memory };
     log(
       `    one process: every shard ready ${formatNumber(run.readyMs)} ms after its start (Discord's pacing alone ` +
-        `${formatNumber(identifyPacingMs())} ms); RSS ${formatNumber(mb(memory.rss))} MB, heap used ` +
+        `${formatNumber(identifyPacingMs())} ms), ${describeGatewayWork(gateway)}; RSS ${formatNumber(mb(memory.rss))} MB, heap used ` +
         `${memory.heap === undefined ? '?' : formatNumber(mb(memory.heap))} MB`,
     );
     return run;
@@ -198,18 +235,19 @@ async function measureSingle(scene: Scene, round: number): Promise<SingleRun> {
 
 async function measureSpread(scene: Scene, round: number): Promise<SpreadRun> {
   return withFleet(scene, round, async (fleet) => {
-    const identifiesBefore = scene.discord.identifies.length;
+    const mark = gatewayMark(scene.discord);
     const startedAt = Date.now();
     const names = Array.from({ length: PROCESSES }, (_, i) => `feed-${i + 1}`);
     const feeds = await Promise.all(names.map((name) => fleet.start(name, 'feed')));
     const readyAt = await waitForEachShardReadyOnce(feeds, `${PROCESSES} processes`);
+    const gateway = gatewayWorkSince(scene.discord, mark, feeds);
     await sleep(SETTLE_MS);
     const memories = await Promise.all(feeds.map(memoryOf));
     const holders = await readShardHolders(feeds);
     const held = feeds.map((bot) => [...holders].filter(([, list]) => list[0]?.bot === bot).map(([shard]) => shard));
     log(
       `    ${PROCESSES} processes: every shard held once and ready ${formatNumber(readyAt - startedAt)} ms after their ` +
-        `start, ${scene.discord.identifies.length - identifiesBefore} identifies for ${SHARDS} shards; shards each ` +
+        `start, ${describeGatewayWork(gateway)}; shards each ` +
         `${formatList(held.map((shards) => shards.length))}; RSS ${formatList(memories.map((m) => mb(m.rss)))} MB, heap used ` +
         `${memories.map((m) => (m.heap === undefined ? '?' : formatNumber(mb(m.heap)))).join(', ')} MB`,
     );
@@ -236,11 +274,14 @@ async function measureSpread(scene: Scene, round: number): Promise<SpreadRun> {
       .catch(() => log(`    ! the fake still sees a live session of the killed process's shards`));
     await Promise.all(moved.map((shard) => untilAnswered(scene, shard, killedAt + 3 * reshardLimitMs + 60_000)));
     const unmoved = moved.filter((shard) => shard.answeredAt === undefined);
-    for (const line of describeReshard(killedAt, moved, survivors)) log(`      ${line}`);
-    const again = scene.discord.identifies
-      .slice(identifiesBeforeKill)
-      .map((identify) => Number((identify.shard as number[])[0]))
-      .sort((a, b) => a - b);
+    const identifies = scene.discord.identifies.slice(identifiesBeforeKill);
+    for (const line of describeReshard(killedAt, moved, survivors, identifies)) log(`      ${line}`);
+    for (const { shard, sentAt } of scene.commands.tally().lostCommands.filter((c) => c.sentAt >= killedAt)) {
+      log(
+        `      ! a /status on shard ${shard} sent +${formatNumber(sentAt - killedAt)} ms was delivered, never answered`,
+      );
+    }
+    const again = identifies.map((identify) => Number((identify.shard as number[])[0])).sort((a, b) => a - b);
     log(
       `    killed ${victim.name} (${moved.length} shards): shards identified again after the kill: ` +
         `${again.join(', ') || 'none'}`,
@@ -258,7 +299,7 @@ async function measureSpread(scene: Scene, round: number): Promise<SpreadRun> {
     return {
       readyMs: readyAt - startedAt,
       memories,
-      split: held.map((shards) => shards.length),
+      extraIdentifies: gateway.identifies - SHARDS,
       moved: moved.length,
       reshardMs,
     };
@@ -308,6 +349,7 @@ function addFigures(figures: Figures, singles: SingleRun[], spreads: SpreadRun[]
   if (spreadHeaps.length > 0) figures.add('guilds.spread_heap_mb', mb(Math.max(...spreadHeaps)), 'MB');
   figures.add('guilds.single_ready_ms', median(singles.map((run) => run.readyMs)), 'ms');
   figures.add('guilds.spread_ready_ms', median(spreads.map((run) => run.readyMs)), 'ms');
+  figures.add('guilds.spread_extra_identifies', Math.max(...spreads.map((run) => run.extraIdentifies)), 'identifies');
   figures.add('guilds.reshard_after_kill_ms', reshardMs, 'ms');
   figures.add('guilds.reshard_limit_ms', median(limits), 'ms');
   figures.add('guilds.reshard_after_kill_vs_limit', vsLimit, 'x');
@@ -325,6 +367,7 @@ export const guildsSpreadGroup: BenchGroup = {
     'guilds.spread_heap_mb',
     'guilds.single_ready_ms',
     'guilds.spread_ready_ms',
+    'guilds.spread_extra_identifies',
     'guilds.reshard_after_kill_ms',
     'guilds.reshard_limit_ms',
     'guilds.reshard_after_kill_vs_limit',

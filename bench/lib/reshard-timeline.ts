@@ -1,3 +1,4 @@
+import type { IdentifyRecord } from '../../fakes/discord/index.js';
 import type { BotProcess } from '../../test/e2e/fleet.js';
 import { formatNumber } from './stats.js';
 
@@ -22,11 +23,18 @@ function firstLine(
 }
 
 /**
- * One line per shard of the killed process, in ms after the kill (`killedAt`), from the survivors' own log lines:
- * which process took it (`took gateway shards`), when its client was ready there (`Discord gateway shard ready`),
- * and when its guild's `/status` was first answered; then the commands that reached no live session meanwhile.
+ * One line per shard of the killed process, in ms after the kill (`killedAt`), from the survivors' own log lines and
+ * the fake's record of identifies: which process took it (`took gateway shards`), when it identified (the session
+ * live at the fake: interactions reach it from then on), when its client was ready there (`Discord gateway shard
+ * ready`: every GUILD_CREATE handled) and when its guild's `/status` was first answered; then the commands that
+ * reached no live session meanwhile.
  */
-export function describeReshard(killedAt: number, moved: readonly MovedShard[], survivors: readonly BotProcess[]) {
+export function describeReshard(
+  killedAt: number,
+  moved: readonly MovedShard[],
+  survivors: readonly BotProcess[],
+  identifies: readonly IdentifyRecord[],
+): string[] {
   const after = (time: unknown) => (typeof time === 'number' ? `+${formatNumber(time - killedAt)} ms` : 'never');
   return moved.map(({ shard, answeredAt, sent, notDelivered }) => {
     const takers = survivors
@@ -41,10 +49,13 @@ export function describeReshard(killedAt: number, moved: readonly MovedShard[], 
     const ready = taker
       ? firstLine(taker.bot, killedAt, 'Discord gateway shard ready', (line) => line['shard'] === shard)
       : undefined;
+    const identified = identifies.find(
+      (identify) => identify.time >= killedAt && Number((identify.shard as number[])[0]) === shard,
+    );
     return (
       `shard ${shard}: taken by ${taker ? `${taker.bot.name} ${after(taker.took?.['time'])}` : 'no survivor'}` +
       `${takers.length > 1 ? ` (and by ${takers.length - 1} more: ${takers.map((t) => t.bot.name).join(', ')})` : ''}, ` +
-      `ready there ${after(ready?.['time'])}, first answered ${after(answeredAt)}; ` +
+      `identified ${after(identified?.time)}, ready there ${after(ready?.['time'])}, first answered ${after(answeredAt)}; ` +
       `${sent} /status sent, ${notDelivered} of them to no live session`
     );
   });

@@ -25,16 +25,22 @@ export interface StatusTally {
   wrongAnswers: number;
   /** Any command (delivered or not) with more than one callback: a member would see two answers. */
   answeredTwice: number;
-  /** Delivered to a live session and never answered. */
+  /**
+   * Delivered to a live session and never answered: the fake, as Discord, refuses a callback later than 3 s after
+   * the interaction (10062 Unknown interaction), so one answered too late counts here too, as its member saw it fail.
+   */
   lost: number;
+  /** Those, by shard and when they were sent (epoch ms). */
+  lostCommands: Array<{ shard: number; sentAt: number }>;
   /** The slowest answer of a delivered command, ms (Discord fails an interaction not answered within 3 s). */
   slowestMs: number;
 }
 
 interface Sent {
   id: string;
+  shard: number;
+  sentAt: number;
   delivered: boolean;
-  answer: Promise<unknown>;
 }
 
 /**
@@ -63,7 +69,7 @@ export class StatusCommands {
     );
     // A command no one heard waits for nobody; one that was heard and times out is judged in tally().
     answer.catch(() => undefined);
-    this.sent.push({ id, delivered, answer });
+    this.sent.push({ id, shard, sentAt: started, delivered });
     if (!delivered) return { kind: 'not delivered' };
     try {
       const outcome = await answer;
@@ -83,13 +89,13 @@ export class StatusCommands {
   tally(): StatusTally {
     let delivered = 0;
     let answeredTwice = 0;
-    let lost = 0;
+    const lostCommands: StatusTally['lostCommands'] = [];
     for (const command of this.sent) {
       const callbacks = this.discord.interactionResponses(command.id).filter((r) => r.kind === 'callback');
       if (callbacks.length > 1) answeredTwice += 1;
       if (!command.delivered) continue;
       delivered += 1;
-      if (callbacks.length === 0) lost += 1;
+      if (callbacks.length === 0) lostCommands.push({ shard: command.shard, sentAt: command.sentAt });
     }
     return {
       sent: this.sent.length,
@@ -97,7 +103,8 @@ export class StatusCommands {
       notDelivered: this.sent.length - delivered,
       wrongAnswers: this.wrongAnswers,
       answeredTwice,
-      lost,
+      lost: lostCommands.length,
+      lostCommands,
       slowestMs: this.slowestMs,
     };
   }
