@@ -154,6 +154,14 @@ function gatewayWorkSince(
   };
 }
 
+/** The identifies the fake saw since `mark`, each as `shard@seconds after startedAt`, in order. */
+function identifyOrder(discord: FakeDiscord, mark: ReturnType<typeof gatewayMark>, startedAt: number): string {
+  return discord.identifies
+    .slice(mark.identifies)
+    .map((identify) => `${Number((identify.shard as number[])[0])}@${formatNumber((identify.time - startedAt) / 1000)}`)
+    .join(' ');
+}
+
 function describeGatewayWork(work: GatewayWork): string {
   return (
     `${work.identifies} identifies and ${work.resumes} resumes for ${SHARDS} shards, ` +
@@ -247,10 +255,12 @@ async function measureSpread(scene: Scene, round: number): Promise<SpreadRun> {
     const held = feeds.map((bot) => [...holders].filter(([, list]) => list[0]?.bot === bot).map(([shard]) => shard));
     log(
       `    ${PROCESSES} processes: every shard held once and ready ${formatNumber(readyAt - startedAt)} ms after their ` +
-        `start, ${describeGatewayWork(gateway)}; shards each ` +
+        `start (Discord's pacing alone ${formatNumber(identifyPacingMs())} ms), ${describeGatewayWork(gateway)}; shards each ` +
         `${formatList(held.map((shards) => shards.length))}; RSS ${formatList(memories.map((m) => mb(m.rss)))} MB, heap used ` +
         `${memories.map((m) => (m.heap === undefined ? '?' : formatNumber(mb(m.heap)))).join(', ')} MB`,
     );
+    // Where the time went: Discord's pacing is shared by the deployment (the store reserves each turn).
+    log(`      identifies (shard@s after the start): ${identifyOrder(scene.discord, mark, startedAt)}`);
     await askEveryShard(scene, `${PROCESSES} processes`);
 
     // The one holding the most shards: the most to move.
