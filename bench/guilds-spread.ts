@@ -50,7 +50,7 @@ const PROCESSES = 4;
 const SETTLE_MS = 5_000;
 /** How long a delivered `/status` is waited for before the next is sent (its answer may still come). */
 const ANSWER_TIMEOUT_MS = 10_000;
-/** Between two `/status` of a shard that no live session received. */
+/** Between two `/status` of a shard when the last reached no live session or got an error. */
 const RETRY_MS = 250;
 /** After the last command, before the count: a second answer would come within the first's round trip. */
 const GRACE_MS = 2_000;
@@ -184,7 +184,7 @@ async function askEveryShard(scene: Scene, what: string): Promise<void> {
   if (unanswered.length > 0) log(`    ! ${what}: /status not answered on shard ${unanswered.join(', ')}`);
 }
 
-/** Sends `/status` in the shard's guild until one is answered with the feed's status; the answer's time. */
+/** Sends `/status` in the shard's guild until one is answered with the feed's status (noted in `moved`). */
 async function untilAnswered(scene: Scene, moved: MovedShard, deadline: number): Promise<void> {
   const guild = scene.guilds[moved.shard];
   if (!guild) throw new Error(`no guild on shard ${moved.shard}`);
@@ -195,10 +195,9 @@ async function untilAnswered(scene: Scene, moved: MovedShard, deadline: number):
       moved.answeredAt = outcome.at;
       return;
     }
-    if (outcome.kind === 'not delivered') {
-      moved.notDelivered += 1;
-      await sleep(RETRY_MS);
-    }
+    if (outcome.kind === 'not delivered') moved.notDelivered += 1;
+    // A member whose command went nowhere, or got an error ("still starting"), sends it again a moment later.
+    if (outcome.kind !== 'unanswered') await sleep(RETRY_MS);
   }
 }
 
