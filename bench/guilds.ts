@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { guildIdsOverShards, REALISTIC_GUILD, realisticGuildSpec, startFakeDiscord } from '../fakes/discord/index.js';
+import { REALISTIC_GUILD, startFakeDiscord } from '../fakes/discord/index.js';
 import type { BenchGroup } from './group.js';
 import type { DiscordHeapParts } from './lib/discord-heap-parts.js';
 import { forkFeedBot, type FeedBotRuntime } from './lib/feed-bot-process.js';
@@ -10,6 +10,15 @@ import type { FeedBotMemory } from './lib/feed-bot-protocol.js';
 import { withFeedBotRuntime } from './lib/feed-compile.js';
 import { FEED_BENCH_SECRET } from './lib/feed-deliveries.js';
 import { mb } from './lib/feed-memory-report.js';
+import {
+  addRealisticGuilds,
+  checkGuildsLoad,
+  GUILDS,
+  IDENTIFY_SPACING_MS,
+  identifyPacingMs,
+  MAX_CONCURRENCY,
+  SHARDS,
+} from './lib/guilds-load.js';
 import { log } from './lib/report.js';
 import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
 
@@ -22,22 +31,10 @@ import { formatList, formatNumber, median, roundCount } from './lib/stats.js';
  * ready (after a full GC), and the time from the process's start to discord.js's ready (every shard identified,
  * every GUILD_CREATE handled). guilds.heap_kb_per_guild is the heap after ready less the no-guild process's, over
  * the guilds (limit 12 KB); guilds.ready_added_ms the ready time less the no-guild process's (limit 5 s); then, in the first round, the process with guilds drops discord.js's caches one part at a time
- * (lib/discord-heap-parts.ts) to say where that heap goes.
- *
- * Shards spread over several processes (issue 48's point 1) are not built, so there is no 4-process figure here.
+ * (lib/discord-heap-parts.ts) to say where that heap goes. The same guilds over four processes on PostgreSQL are
+ * the `guilds-spread` group's (guilds-spread.ts).
  */
 const ROUNDS = roundCount(2);
-/** BENCH_GUILDS: how many guilds (20,000 by default: a service-wide deployment's count). */
-const GUILDS = Number(process.env.BENCH_GUILDS ?? 20_000);
-/** BENCH_GUILDS_SHARDS: Discord recommends about one shard per 1,000 guilds. */
-const SHARDS = Number(process.env.BENCH_GUILDS_SHARDS ?? Math.max(1, Math.ceil(GUILDS / 1_000)));
-/**
- * BENCH_GUILDS_MAX_CONCURRENCY: `max_concurrency` of `GET /gateway/bot`, 1 by default as Discord gives most bots:
- * discord.js then identifies one shard every 5 s.
- */
-const MAX_CONCURRENCY = Number(process.env.BENCH_GUILDS_MAX_CONCURRENCY ?? 1);
-/** Discord's wait between two identifies of one bucket. */
-const IDENTIFY_SPACING_MS = 5_000;
 /** Issue 48's target for a realistic guild. */
 const HEAP_KB_PER_GUILD_LIMIT = 12;
 
@@ -47,11 +44,6 @@ interface Run {
   /** From the process's start to the discord.js client's ready, ms. */
   readyMs: number;
   parts: DiscordHeapParts | undefined;
-}
-
-/** Discord's pacing alone: the last bucket's shards each wait 5 s after the one before. */
-function pacingMs(): number {
-  return (Math.ceil(SHARDS / MAX_CONCURRENCY) - 1) * IDENTIFY_SPACING_MS;
 }
 
 /**
@@ -65,12 +57,11 @@ async function measureOnce(guilds: number, runtime: FeedBotRuntime, breakDown: b
   const dir = mkdtempSync(join(tmpdir(), 'bridge-guilds-'));
   const fake = await startFakeDiscord({ shards: SHARDS, maxConcurrency: MAX_CONCURRENCY });
   try {
-    const ids = guildIdsOverShards(guilds, SHARDS);
-    ids.forEach((id, index) => fake.addGuild(realisticGuildSpec(id, index, fake.botUserId)));
+    const ids = addRealisticGuilds(fake, guilds).map((guild) => guild.id);
     const child = forkFeedBot(runtime);
     try {
       // Generous: the pacing, and a second a hundred guilds for a loaded machine.
-      const readyTimeoutMs = pacingMs() + 30_000 + guilds * 10;
+      const readyTimeoutMs = identifyPacingMs() + 30_000 + guilds * 10;
       const ready = await child.ask(
         {
           type: 'start',
@@ -136,9 +127,7 @@ export const guildsGroup: BenchGroup = {
     'guilds.ready_added_vs_limit',
   ],
   async run(figures) {
-    if (!Number.isInteger(GUILDS) || GUILDS < 1 || !Number.isInteger(SHARDS) || SHARDS < 1) {
-      throw new Error(`BENCH_GUILDS and BENCH_GUILDS_SHARDS must be whole numbers ≥ 1 (${GUILDS}, ${SHARDS})`);
-    }
+    checkGuildsLoad();
     log(
       `guilds: the gateway process with ${formatNumber(GUILDS)} guilds (${REALISTIC_GUILD.channels} channels, ` +
         `${REALISTIC_GUILD.roles} roles, overwrites, ${REALISTIC_GUILD.membersInVoice} members in voice each) over ` +
@@ -174,7 +163,7 @@ export const guildsGroup: BenchGroup = {
     log(
       `  heap per guild by round ${formatList(perGuildKb)} KB (limit ${HEAP_KB_PER_GUILD_LIMIT}); ready ` +
         `${formatList(full.map((run) => run.readyMs))} ms after start, of which Discord's identify pacing is ` +
-        `${formatNumber(pacingMs())} ms; the no-guild process: heap ${formatList(empty.map((run) => mb(run.memory.heapUsed)))} MB, ` +
+        `${formatNumber(identifyPacingMs())} ms; the no-guild process: heap ${formatList(empty.map((run) => mb(run.memory.heapUsed)))} MB, ` +
         `RSS ${formatList(empty.map((run) => mb(run.memory.rss)))} MB, ready ${formatList(empty.map((run) => run.readyMs))} ms ` +
         `after start; what the guilds add to the ready time: ${formatList(full.map((run, i) => run.readyMs - (empty[i]?.readyMs ?? 0)))} ms ` +
         `(limit ${formatNumber(READY_ADDED_LIMIT_MS)} ms)`,

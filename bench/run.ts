@@ -6,6 +6,7 @@ import { feedDrainGroup } from './feed-drain.js';
 import { feedLatencyGroup } from './feed-latency.js';
 import { feedMemoryGroup } from './feed-memory.js';
 import type { BenchGroup } from './group.js';
+import { guildsSpreadGroup } from './guilds-spread.js';
 import { guildsGroup } from './guilds.js';
 import { housekeepingGroup } from './housekeeping.js';
 import { intakeAck } from './intake-ack.js';
@@ -44,6 +45,7 @@ const GROUPS: readonly BenchGroup[] = [
   oversightGroup,
   staffGroup,
   guildsGroup,
+  guildsSpreadGroup,
 ];
 
 function select(names: readonly string[]): BenchGroup[] {
