@@ -20,6 +20,8 @@ export class ShardShare {
   private readonly held = new Set<number>();
   /** The deployment's shard count, read once per lease session. */
   private count: number | undefined;
+  /** How many members the last rebalance counted. */
+  private lastMembers: number | undefined;
 
   constructor(
     private readonly listener: ShardListener,
@@ -45,13 +47,19 @@ export class ShardShare {
     this.count ??= await this.readCount(session, client, members);
     if (this.count === undefined) return;
     const target = Math.ceil(this.count / members);
+    // Shards are taken only once two rebalances in a row counted the same members: processes started together
+    // join a few hundred ms apart, and the first, alone for that moment, would open every shard and give most
+    // back at once (a client each, and their memory kept by the process). A kill costs one more period.
+    const settled = members === this.lastMembers;
+    this.lastMembers = members;
     if (this.held.size > target) await this.giveBack(session, client, target, heartbeatMs);
-    else if (this.held.size < target) await this.take(session, client, target);
+    else if (this.held.size < target && settled) await this.take(session, client, target);
   }
 
   /** The session is gone (or stopping): every shard with it, their connections closed. */
   async loseAll(): Promise<void> {
     this.count = undefined;
+    this.lastMembers = undefined;
     if (this.held.size === 0) return;
     const lost = this.shards;
     this.held.clear();
