@@ -21,6 +21,8 @@ const BANNED = ['RoadRager_91', 'spawnkill_sam', 'NoClipNate', 'hydrant_hopper',
  */
 const FIRST_CASE = 9001;
 const SHIFT_ID = 9001;
+/** The rules the scene turns off: the stories playing meanwhile could trip them at random. */
+const QUIET_RULES = ['off-shift', 'voids', 'staff-target'] as const;
 /** The guard's default burst: five bans or kicks by one moderator within 10 minutes. */
 const BURST = 5;
 /** How long the alert may take: the record's writer, then the guard (every 2 s), then the alerts (every 5 s). */
@@ -64,6 +66,13 @@ async function playOversight(options: Parameters<typeof showOversight>[0]): Prom
   // The role first, so the channel's answer says the whole of it: where alerts go and who answers them.
   const role = await run('conduct', 'role', [commandOption.role('role', guild.adminRoleId)]);
   say(`/conduct role role:@Admin → ${plain(role?.content ?? '')}`);
+  // The stories keep playing meanwhile, their cases timed over the last hours: the rules they would trip (a case
+  // dated before its moderator's clock-in, a void) are turned off before alerts have a channel, so #oversight shows
+  // the burst's one alert and nothing the random stories happened to make.
+  for (const rule of QUIET_RULES) {
+    const set = await run('conduct', 'set', [commandOption.string('rule', rule), commandOption.boolean('on', false)]);
+    say(`/conduct set rule:${rule} on:false → ${plain(set?.content ?? '')}`);
+  }
   const channel = await run('conduct', 'channel', [commandOption.channel('channel', channelId)]);
   say(`/conduct channel channel:#${OVERSIGHT_CHANNEL} → ${plain(channel?.content ?? '')}`);
 
