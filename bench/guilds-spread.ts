@@ -3,7 +3,7 @@ import { REST } from 'discord.js';
 import { REALISTIC_GUILD, startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { registerCommands } from '../src/discord/register-commands.js';
-import { Fleet, type BotProcess } from '../test/e2e/fleet.js';
+import { feedFleetEnv, Fleet, type BotProcess } from '../test/e2e/fleet.js';
 import type { PostgresCluster } from '../test/helpers/postgres-cluster.js';
 import type { BenchGroup } from './group.js';
 import { mb } from './lib/feed-memory-report.js';
@@ -94,12 +94,7 @@ interface SpreadRun {
 /** The variables of every feed process, against this fake Discord and database. */
 function feedEnv(discord: FakeDiscord, databaseUrl: string): Record<string, string> {
   return {
-    DISCORD_TOKEN: discord.botToken,
-    DISCORD_API_URL: discord.apiUrl,
-    PUBLIC_URL: 'https://bot.example.test',
-    SERVICE_URL: 'https://service.example.test',
-    STORE_URL: databaseUrl,
-    LOG_LEVEL: 'info',
+    ...feedFleetEnv(discord, databaseUrl),
     // Each its own port, read from its `metrics listening` line.
     METRICS_PORT: '0',
     METRICS_HOST: '127.0.0.1',

@@ -44,8 +44,6 @@ export interface FeedOwnership {
    * through the store. Absent: one process.
    */
   identifyTurn?(bucket: number, spacingMs: number): Promise<number>;
-  /** The gateway shards this process holds now, where the store spreads them. */
-  readonly shards?: readonly number[];
   start(listener: OwnershipListener): Promise<void>;
   stop(): Promise<void>;
 }

@@ -23,6 +23,18 @@ export interface FleetOptions {
 
 const FROM_SOURCES = ['--import', 'tsx', 'src/main.ts'];
 
+/** The variables every feed process of a fleet needs, against a fake Discord and a PostgreSQL database. */
+export function feedFleetEnv(discord: { botToken: string; apiUrl: string }, storeUrl: string): Record<string, string> {
+  return {
+    DISCORD_TOKEN: discord.botToken,
+    DISCORD_API_URL: discord.apiUrl,
+    PUBLIC_URL: 'https://bot.example.test',
+    SERVICE_URL: 'https://service.example.test',
+    STORE_URL: storeUrl,
+    LOG_LEVEL: 'info',
+  };
+}
+
 /** Real bot processes sharing one store, started, killed and restarted by a test. */
 export class Fleet {
   readonly processes = new Map<string, BotProcess>();

@@ -6,7 +6,7 @@ import { chatInputCommand } from '../../fakes/discord/interaction-builders.js';
 import { COMMANDS } from '../../src/commands/index.js';
 import { registerCommands } from '../../src/discord/register-commands.js';
 import { createTestDatabase, POSTGRES_URL } from '../helpers/postgres-database.js';
-import { Fleet, type BotProcess } from './fleet.js';
+import { feedFleetEnv, Fleet, type BotProcess } from './fleet.js';
 
 const cleanups: Array<() => unknown> = [];
 /** The fleets of the test running: a failed test prints what their processes said of shards and leases. */
@@ -57,16 +57,6 @@ const runsJobs = (bot: BotProcess) =>
   bot.lines.filter((line) => line['msg'] === "this process runs the deployment's jobs").length >
   bot.lines.filter((line) => line['msg'] === 'this process no longer runs the jobs').length;
 
-/** The variables of every feed process of the fleet, against this fake Discord and database. */
-const fleetEnv = (discord: FakeDiscord, databaseUrl: string) => ({
-  DISCORD_TOKEN: discord.botToken,
-  DISCORD_API_URL: discord.apiUrl,
-  PUBLIC_URL: 'https://bot.example.test',
-  SERVICE_URL: 'https://service.example.test',
-  STORE_URL: databaseUrl,
-  LOG_LEVEL: 'info',
-});
-
 /** `/status` in a guild, answered once with the feed's status. */
 async function expectStatusAnsweredOnce(discord: FakeDiscord, guildId: string): Promise<void> {
   const outcome = await discord.dispatchInteraction(chatInputCommand({ name: 'status', guildId }), {
@@ -99,7 +89,7 @@ async function fleetOn(shards: number, guildCount: number, heartbeatIntervalMs?:
   );
   const rest = new REST({ api: discord.apiUrl }).setToken(discord.botToken);
   for (const guild of guilds) await registerCommands(rest, COMMANDS, { guildId: guild.id });
-  const fleet = new Fleet({ env: fleetEnv(discord, database.url) });
+  const fleet = new Fleet({ env: feedFleetEnv(discord, database.url) });
   cleanups.push(() => fleet.stopAll());
   fleets.push(fleet);
   return { discord, guilds, fleet };
