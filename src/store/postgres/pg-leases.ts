@@ -129,6 +129,11 @@ export class PostgresLeases implements FeedOwnership {
     return takeIdentifyTurn(connection, bucket, spacingMs);
   }
 
+  /** The gateway shards held now (tests). */
+  get shards(): number[] {
+    return this.shardShare?.shards ?? [];
+  }
+
   /** The partitions held now (tests, /status). */
   get partitions(): number[] {
     return [...this.held].sort((a, b) => a - b);
