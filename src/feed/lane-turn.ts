@@ -19,8 +19,8 @@ const BACK_FROM_IDLE_AHEAD_MS = 5_000;
  * - Under more traffic than the rate allows, each channel with work gets a post in turn: a channel whose backlog is
  *   old but which just posted waits behind the ones that did not.
  * - A channel back from idle (a new lane: an idle one is dropped) goes first with its first message, so a quiet
- *   channel's case is posted within a part of the pacer's rate, not after a cycle of every busy channel
- *   ({@link BACK_FROM_IDLE_AHEAD_MS}).
+ *   channel's case is not posted after a cycle of every busy channel ({@link BACK_FROM_IDLE_AHEAD_MS}), and it may
+ *   take the send a second the pacer keeps for one, so it goes at once (send-pacer.ts).
  * - A channel taken over after a failover has no post made by this process: its entries waited through the
  *   hand-over, and it goes before the channels this process posted to a moment ago (counted from when its message
  *   was written down, as the pacer once counted, it queued behind all of those).
@@ -41,7 +41,7 @@ export class LaneTurn {
   /** Resolves true when `outgoing` may be sent; false once the lane stopped (the message stays written down). */
   take(outgoing: Outgoing): Promise<boolean> {
     if (!this.pacer) return Promise.resolve(true);
-    return this.pacer.take(this.waitingSince(outgoing), this.stopping.signal);
+    return this.pacer.take(this.waitingSince(outgoing), this.stopping.signal, this.lastPostAt === undefined);
   }
 
   /** A send went: a post's id tells when Discord made it (a resend's may be the last owner's); else it is now. */

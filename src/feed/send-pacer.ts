@@ -1,6 +1,7 @@
 import type { Clock } from '../base/clock.js';
 import { MinHeap } from '../base/min-heap.js';
 import type { Timers } from '../base/timers.js';
+import { LastSecond } from './last-second.js';
 
 const SECOND_MS = 1_000;
 /**
@@ -9,9 +10,7 @@ const SECOND_MS = 1_000;
  * shares add up to the bot's 50 in any second however their seconds fall, and a new share counts at once. A part's
  * sends are answered together and their lanes' work is done in fewer turns of the event loop (one send at a time
  * cost the feed about 60 % more CPU a message in the backlog benchmark's drain; in fifths, as much as whole
- * seconds). Fifths made a channel back from idle wait up to 200 ms for the next part even when it goes first
- * (lane-turn.ts): twice the 100 ms a quiet channel's case may take from the intake's answer to its post
- * (`feed.post_latency_p99_ms`, docs/benchmarks.md).
+ * seconds). A channel back from idle does not wait for the next part (BACK_FROM_IDLE_KEPT_FROM).
  */
 const PARTS_PER_SECOND = 20;
 const PART_MS = SECOND_MS / PARTS_PER_SECOND;
@@ -21,6 +20,14 @@ const PART_MS = SECOND_MS / PARTS_PER_SECOND;
  * a burst after an idle spell, which spreading is there to avoid.
  */
 const PARTS_MADE_UP = 4;
+/**
+ * From a share of this many a second on, the busy lanes leave one send a second to a channel back from idle (a lane's
+ * first message: lane-turn.ts), which goes at once: not after the next part (up to 50 ms), nor, while the busy lanes
+ * spend the share, after the last second's oldest send stops counting (up to 190 ms: a quiet channel's case takes at
+ * most 100 ms from the intake's answer to its post, `feed.post_latency_p99_ms` in docs/benchmarks.md). Of two back
+ * in the same second, the second waits its turn as the busy lanes do.
+ */
+const BACK_FROM_IDLE_KEPT_FROM = 10;
 
 interface Waiter {
   /** Since when the lane's channel has waited for a post: the earliest goes first. */
@@ -30,6 +37,8 @@ interface Waiter {
   go: () => void;
   /** Withdrawn (its lane stopped) while waiting: dropped when it comes out. */
   withdrawn: boolean;
+  /** A channel back from idle: it may take the send kept for one (BACK_FROM_IDLE_KEPT_FROM). */
+  backFromIdle: boolean;
 }
 
 /**
@@ -40,8 +49,9 @@ interface Waiter {
  * hand-over. A send still waiting here is withdrawn when its lane stops, which one queued in discord.js cannot be.
  *
  * Two rules hold each send: the run's schedule (PARTS_PER_SECOND, a late turn making up at most PARTS_MADE_UP parts)
- * spreads the share out, and no second counted from anywhere holds more than the share (the sends of the last
- * second are kept), whatever the share, the event loop's delays or a change of share. A process that took a dead
+ * spreads the share out, and no second counted from anywhere holds more than the share (last-second.ts), whatever
+ * the share, the event loop's delays or a change of share; of it, the busy lanes leave one send a second to a
+ * channel back from idle, which goes at once (BACK_FROM_IDLE_KEPT_FROM). A process that took a dead
  * one's partitions posts at the larger share at once, since the dead one's sends stopped when it died. Sent a whole
  * second's share at once, it had to keep its old share until its next second (up to 1 s of the channels it took
  * waiting), or put the bot over 50 in the second of the dead one's last burst.
@@ -55,8 +65,8 @@ export class SendPacer {
   private runStartedAt: number | undefined;
   /** Sends the run counted (those made, and those of parts too far back to make up). */
   private sentInRun = 0;
-  /** When the sends of the last second went, oldest first. */
-  private readonly lastSecond: number[] = [];
+  /** The sends of the last second. */
+  private readonly lastSecond = new LastSecond();
   /** Sends that go only when no lane waits (a replay's): first come, first served. */
   private readonly spare: Waiter[] = [];
   /** Spare sends the run counted: at most half of the run's schedule. */
@@ -86,7 +96,7 @@ export class SendPacer {
    * Resolves true when the send of a lane waiting `since` then may go, false if `signal` aborted first
    * (the lane stopped: its message was not sent, and stays written down for whoever posts the channel next).
    */
-  take(since: number, signal?: AbortSignal): Promise<boolean> {
+  take(since: number, signal?: AbortSignal, backFromIdle = false): Promise<boolean> {
     if (signal?.aborted) return Promise.resolve(false);
     return new Promise<boolean>((resolve) => {
       const withdraw = () => {
@@ -101,6 +111,7 @@ export class SendPacer {
           resolve(true);
         },
         withdrawn: false,
+        backFromIdle,
       };
       signal?.addEventListener('abort', withdraw, { once: true });
       this.waiting.push(waiter);
@@ -128,6 +139,7 @@ export class SendPacer {
           resolve(true);
         },
         withdrawn: false,
+        backFromIdle: false,
       };
       signal?.addEventListener('abort', withdraw, { once: true });
       this.spare.push(waiter);
@@ -139,8 +151,9 @@ export class SendPacer {
   private grant(): void {
     while (this.hasWaiter() || this.hasSpareWaiter()) {
       const now = this.clock();
-      let waitMs = this.waitBeforeSend(now);
-      const lane = waitMs > 0 ? undefined : this.waiting.peek();
+      const first = this.hasWaiter() ? this.waiting.peek() : undefined;
+      let waitMs = first?.backFromIdle ? this.waitBeforeBackFromIdle(now) : this.waitBeforeSend(now);
+      const lane = waitMs > 0 ? undefined : first;
       if (waitMs === 0 && !lane) waitMs = this.waitBeforeSpare(now);
       if (waitMs > 0) {
         if (this.timer === undefined) {
@@ -155,7 +168,7 @@ export class SendPacer {
       if (!next || next.withdrawn) continue;
       if (!lane) this.spareInRun += 1;
       this.sentInRun += 1;
-      this.lastSecond.push(now);
+      this.lastSecond.note(now);
       next.go();
     }
   }
@@ -186,10 +199,28 @@ export class SendPacer {
       while (this.dueBy(next + 1) <= this.sentInRun) next += 1;
       waitMs = this.runStartedAt + next * PART_MS - now;
     }
-    while (this.lastSecond.length > 0 && (this.lastSecond[0] ?? now) <= now - SECOND_MS) this.lastSecond.shift();
-    const over = this.lastSecond.length - this.perSecond;
-    if (over >= 0) waitMs = Math.max(waitMs, (this.lastSecond[over] ?? now) + SECOND_MS - now);
+    const opensAt = this.lastSecond.opensAt(this.perSecond - this.keptBackFromIdle(), now);
+    if (opensAt > now) {
+      waitMs = Math.max(waitMs, opensAt - now);
+      // The parts passing meanwhile are not made up when the second opens again, but for the one before it (the
+      // second may open just past a part's sends): made up, their sends went together the moment it opened, filled
+      // it again, and a second later closed it again for a part or more, every second (under a spent share a
+      // channel back from idle waited up to 190 ms for its first post).
+      const opensInPart = Math.floor((opensAt - this.runStartedAt) / PART_MS);
+      this.sentInRun = Math.max(this.sentInRun, this.dueBy(opensInPart - 1));
+    }
     return waitMs;
+  }
+
+  /** 0 when a channel back from idle may send now (the whole share counts, not the run's schedule); else how long until. */
+  private waitBeforeBackFromIdle(now: number): number {
+    this.runStartedAt ??= now;
+    return this.lastSecond.opensAt(this.perSecond, now) - now;
+  }
+
+  /** The sends of a second the busy lanes leave for channels back from idle. */
+  private keptBackFromIdle(): number {
+    return this.perSecond >= BACK_FROM_IDLE_KEPT_FROM ? 1 : 0;
   }
 
   /** The sends the run's schedule allows by the end of its first `parts` parts. */

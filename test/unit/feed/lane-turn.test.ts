@@ -40,9 +40,9 @@ function onePerSecond() {
     ask: (turn: LaneTurn, channelId: string, ...receivedAt: number[]): void => {
       void turn.take(messageOf(channelId, ...receivedAt)).then((granted) => granted && went.push(channelId));
     },
-    /** Lets the next `count` seconds' sends go. */
+    /** Lets the next `count` sends go: a send counts for 1,010 ms (send-pacer.ts, LEAVING_MS). */
     seconds: async (count: number): Promise<void> => {
-      for (let second = 0; second < count; second += 1) await time.advance(1_000, settle);
+      for (let second = 0; second < count; second += 1) await time.advance(1_010, settle);
     },
   };
 }
@@ -117,6 +117,31 @@ describe("a lane's turn", () => {
     ask(turn(), 'quiet', time.now());
     await seconds(4);
     expect(went).toEqual(['busy-3', 'quiet', 'busy-2', 'busy-1']);
+  });
+
+  it('sends the first message of a channel back from idle at once while busy channels spend the share, not its next', async () => {
+    const time = new ManualTime();
+    const pacer = new SendPacer(50, time.now, time);
+    // 100 busy channels, each asking for its next message as soon as its last was sent.
+    const keepSending = (turn: LaneTurn, channelId: string): void =>
+      void turn.take(messageOf(channelId, time.now())).then((granted) => {
+        if (!granted) return;
+        turn.sent(undefined);
+        keepSending(turn, channelId);
+      });
+    for (let channel = 0; channel < 100; channel += 1) keepSending(new LaneTurn(pacer, time.now), `busy-${channel}`);
+    await time.advance(3_000, settle);
+    const quiet = new LaneTurn(pacer, time.now);
+    const wentAt: number[] = [];
+    const askedAt = time.now();
+    void quiet.take(messageOf('quiet', askedAt)).then(() => wentAt.push(time.now()));
+    await settle();
+    expect(wentAt).toEqual([askedAt]);
+    quiet.sent(undefined);
+    // Its next message waits its turn behind the busy channels that waited longer.
+    void quiet.take(messageOf('quiet', time.now())).then(() => wentAt.push(time.now()));
+    await time.advance(50, settle);
+    expect(wentAt).toEqual([askedAt]);
   });
 
   it('counts an entry stamped ahead of this clock (another host) as waiting from now, not behind every other', async () => {

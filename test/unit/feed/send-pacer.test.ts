@@ -65,10 +65,12 @@ describe('the send pacer', () => {
       for (let channel = 0; channel < 120; channel += 1) lane(channel);
       await settle();
       await time.advance(10_000, settle);
-      // Ten seconds at the share, and the first part of the eleventh second.
-      expect(sentAt.length).toBeGreaterThanOrEqual(10 * share);
+      // From a share of 10 on, one send a second is kept for a channel back from idle, and none came back here.
+      const busyShare = share >= 10 ? share - 1 : share;
+      // The busy share every 1,010 ms (a send counts that long: last-second.ts, LEAVING_MS) for ten seconds.
+      expect(sentAt.length).toBeGreaterThanOrEqual(Math.floor((10_000 / 1_010) * busyShare));
       const mostInASecond = Math.max(...sentAt.map((at) => sentAt.filter((t) => t >= at && t < at + 1_000).length));
-      expect(mostInASecond).toBe(share);
+      expect(mostInASecond).toBe(busyShare);
     },
   );
 
@@ -83,7 +85,8 @@ describe('the send pacer', () => {
     await settle();
     stopping.abort();
     expect(await withdrawn).toBe(false);
-    await time.advance(1_000, settle);
+    // A send counts for 1,010 ms: a second, and the moment @discordjs/rest's own count of it may start later.
+    await time.advance(1_010, settle);
     expect(went).toEqual([1, 3]);
     // A lane that stopped before asking is told so at once.
     expect(await pacer.take(0, stopping.signal)).toBe(false);
@@ -96,7 +99,7 @@ describe('the send pacer', () => {
     const lanes = ['a', 'b', 'c', 'd', 'e', 'f'];
     for (const lane of lanes) void pacer.take(100, undefined).then(() => went.push(lane));
     await settle();
-    for (let second = 1; second < lanes.length; second += 1) await time.advance(1_000, settle);
+    for (let second = 1; second < lanes.length; second += 1) await time.advance(1_010, settle);
     expect(went).toEqual(lanes);
   });
 
@@ -124,11 +127,11 @@ describe('the send pacer', () => {
     await settle();
     pacer.setRate(1);
     expect(went).toEqual([1]);
-    await time.advance(999, settle);
+    await time.advance(1_009, settle);
     expect(went).toEqual([1]);
     await time.advance(1, settle);
     expect(went).toEqual([1, 2]);
-    await time.advance(1_000, settle);
+    await time.advance(1_010, settle);
     expect(went).toEqual([1, 2, 3]);
   });
 
@@ -172,7 +175,8 @@ describe('the send pacer', () => {
       await settle();
     }
     const mostInASecond = Math.max(...sentAt.map((at) => sentAt.filter((t) => t >= at && t < at + 1_000).length));
-    expect(mostInASecond).toBe(50);
+    // One send a second is kept for a channel back from idle.
+    expect(mostInASecond).toBe(49);
     // Parts of 50 ms with a turn every 180 ms: without making up, 2 or 3 sends a turn, about 14 a second.
     expect(sentAt.filter((at) => at < 10_000).length).toBeGreaterThanOrEqual(450);
   });
