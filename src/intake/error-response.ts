@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** Error codes the intake answers with, in the service's own `{error:{code,message}}` shape. */
 export const INTAKE_ERROR_CODES = [
@@ -34,18 +34,30 @@ export const DELIVERY_OUTCOMES = [
 ] as const;
 export type DeliveryOutcome = 'accepted' | 'duplicate' | 'ping' | IntakeErrorCode;
 
+/** How each answer in progress was noted: kept beside the response, gone with it. */
+const outcomes = new WeakMap<ServerResponse, DeliveryOutcome>();
+
 /** Notes how the request was answered, for whoever times it (create-app.ts). */
-export function noteOutcome(res: Response, outcome: DeliveryOutcome): void {
-  res.locals.deliveryOutcome = outcome;
+export function noteOutcome(res: ServerResponse, outcome: DeliveryOutcome): void {
+  outcomes.set(res, outcome);
 }
 
 /** What {@link noteOutcome} noted, if anything. */
-export function outcomeOf(res: Response): DeliveryOutcome | undefined {
-  return res.locals.deliveryOutcome as DeliveryOutcome | undefined;
+export function outcomeOf(res: ServerResponse): DeliveryOutcome | undefined {
+  return outcomes.get(res);
+}
+
+/** Answers `status` with `body` as JSON (the webhook route runs on Node's own response, not Express's). */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Sends `{ error: { code, message } }` with `status`. Messages never echo what the caller sent. */
-export function sendError(res: Response, status: number, code: IntakeErrorCode, message: string): void {
+export function sendError(res: ServerResponse, status: number, code: IntakeErrorCode, message: string): void {
   noteOutcome(res, code);
-  res.status(status).json({ error: { code, message } });
+  sendJson(res, status, { error: { code, message } });
 }

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { Logger } from '../base/logger.js';
 import type { AcceptOutcome } from '../store/deliveries.js';
@@ -10,7 +10,7 @@ import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import { checkEnvelopeFields } from './envelope-limits.js';
-import { noteOutcome, sendError } from './error-response.js';
+import { noteOutcome, sendError, sendJson } from './error-response.js';
 import type { IntakeFailures } from './intake-failures.js';
 import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
 import { SigningKeys } from './signing-keys.js';
@@ -49,12 +49,16 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
   signature_mismatch: 'the signature does not match the body (is the webhook secret up to date?)',
 };
 
+/** Answers one delivery to `hookId`; rejects only when the store failed (create-app.ts answers 500 then). */
+export type WebhookHandler = (req: IncomingMessage, res: ServerResponse, hookId: string) => Promise<void>;
+
 /**
  * The handler of POST /webhooks/:hookId, in the order DESIGN.md fixes: find the hook, read the raw body,
  * verify, parse, validate, store (the store dedupes), answer. Nothing parses the body before verification.
- * One handler, reading the body itself: this is the hot path, and body-parser's generality costs time here.
+ * One handler on Node's own request and response, reading the body itself: this is the hot path, and Express's
+ * per-request work and body-parser's generality cost time here (create-app.ts).
  */
-export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
+export function createWebhookHandler(deps: WebhookRouteDeps): WebhookHandler {
   const keys = new SigningKeys(deps.secrets);
   const maxPending = deps.maxPendingAccepts ?? MAX_PENDING_ACCEPTS;
   // What the feed's health alert says of a delivery answered 503 because too many waited for the store.
@@ -62,8 +66,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
   let pending = 0;
   // One warning per time the store falls behind, not one per delivery refused meanwhile.
   let busyLogged = false;
-  return async (req, res) => {
-    const hookId = String(req.params.hookId);
+  return async (req, res, hookId) => {
     const hook = await deps.hooks.get(hookId);
     if (!hook) {
       keys.forget(hookId);
@@ -80,8 +83,8 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     const verdict = verifyDelivery({
       secret: keys.keyOf(hook),
       rawBody,
-      signatureHeader: req.get('x-service-signature'),
-      timestampHeader: req.get('x-service-timestamp'),
+      signatureHeader: headerOf(req, 'x-service-signature'),
+      timestampHeader: headerOf(req, 'x-service-timestamp'),
       now,
     });
     if (!verdict.ok) {
@@ -115,7 +118,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
         return refuseUnknownHook(res);
       }
       noteOutcome(res, 'ping');
-      res.status(204).end();
+      answerNoContent(res);
       return;
     }
     if (pending >= maxPending) {
@@ -126,7 +129,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
       // The service counts a 503 toward switching the webhook off, as it does a 500: so does the feed's health alert.
       // The detail goes as text: no Error (and its stack) made per delivery refused while the store is behind.
       deps.intakeFailures.failed(hook, busyDetail, now);
-      res.set('retry-after', String(BUSY_RETRY_AFTER_S));
+      res.setHeader('retry-after', String(BUSY_RETRY_AFTER_S));
       return sendError(res, 503, 'busy', 'too many deliveries are waiting to be stored; retry later');
     }
     // Only the envelope is checked here: the event's own schema is applied once, where the entry is rendered.
@@ -163,21 +166,32 @@ export function createWebhookHandler(deps: WebhookRouteDeps): RequestHandler {
     deps.intakeFailures.stored(hook.hookId);
     if (outcome === 'duplicate') {
       noteOutcome(res, 'duplicate');
-      res.status(200).json({ status: 'duplicate' });
+      sendJson(res, 200, { status: 'duplicate' });
       return;
     }
     noteOutcome(res, 'accepted');
-    res.status(204).end();
+    answerNoContent(res);
   };
 }
 
-function refuseUnknownHook(res: Response): void {
+function answerNoContent(res: ServerResponse): void {
+  res.statusCode = 204;
+  res.end();
+}
+
+/** A header's value (Node joins one sent twice with a comma: a malformed value, refused as such). */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function refuseUnknownHook(res: ServerResponse): void {
   sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
 }
 
-function refuseUnreadBody(req: Request, res: Response, reason: BodyReadFailure): void {
+function refuseUnreadBody(req: IncomingMessage, res: ServerResponse, reason: BodyReadFailure): void {
   // The rest of an oversized body is not worth reading: answer, then drop the connection.
-  res.set('connection', 'close');
+  res.setHeader('connection', 'close');
   req.resume();
   switch (reason) {
     case 'too_large':
