@@ -18,6 +18,7 @@ export const intakeGroup: BenchGroup = {
   figures: [
     'intake.vs_durable_peer',
     'intake.http_path_vs_express',
+    'intake.http_path_vs_verifying_peer',
     'intake.vs_express',
     'intake.pg_vs_durable_peer',
     'intake.pg_vs_express',

@@ -117,6 +117,18 @@ export async function startSqlitePeer(): Promise<RunningServer> {
 }
 
 /**
+ * `express-verify`: the same hand-written route storing nothing (each delivery counted as stored): the work a host's
+ * route does before its write (the body read, the HMAC, the JSON), the peer of the bot's HTTP path alone
+ * (`bot-without-write`).
+ */
+export function startVerifyingPeer(): Promise<RunningServer> {
+  return serveInserts(
+    () => true,
+    () => {},
+  );
+}
+
+/**
  * `express-pg`: node-postgres's Pool (its default of 10 connections, one per connection of the load) on the
  * database given, one autocommitted `INSERT … ON CONFLICT DO NOTHING` per request.
  */

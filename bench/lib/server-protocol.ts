@@ -7,9 +7,10 @@
  * not a mode of the product: what the intake's HTTP path alone costs, against which the write's cost shows);
  * `express-sqlite` and `express-pg`: the durable peers, a hand-written Express route that verifies, parses and
  * inserts one row per request (better-sqlite3 with `synchronous=FULL`, or node-postgres) before its 204
- * (lib/durable-peers.ts).
+ * (lib/durable-peers.ts); `express-verify`, the same route storing nothing (the peer of `bot-without-write`).
  */
-export type ServerKind = 'bot' | 'pg' | 'express' | 'bot-without-write' | 'express-sqlite' | 'express-pg';
+export type ServerKind =
+  'bot' | 'pg' | 'express' | 'bot-without-write' | 'express-sqlite' | 'express-pg' | 'express-verify';
 
 /** The kinds that keep their deliveries in a PostgreSQL database given to them (ServerOptions.storeUrl). */
 export const POSTGRES_KINDS: ReadonlySet<ServerKind> = new Set(['pg', 'express-pg']);

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/base/logger.js';
 import { startBot } from '../../src/bot.js';
 import { listen } from '../../src/http-server.js';
 import { BENCH_GUILD_ID, BENCH_SECRET } from './delivery.js';
-import { startPostgresPeer, startSqlitePeer } from './durable-peers.js';
+import { startPostgresPeer, startSqlitePeer, startVerifyingPeer } from './durable-peers.js';
 import type { RunningServer } from './running-server.js';
 import type { ServerKind, ServerReply, ServerRequest } from './server-protocol.js';
 import { applySqliteCacheOverride } from './sqlite-cache-override.js';
@@ -95,6 +95,8 @@ function start(kind: ServerKind, storeUrl: string | undefined): Promise<RunningS
       return startBareExpress();
     case 'express-sqlite':
       return startSqlitePeer();
+    case 'express-verify':
+      return startVerifyingPeer();
     case 'express-pg':
       if (storeUrl === undefined) throw new Error('express-pg needs a database');
       return startPostgresPeer(storeUrl);
