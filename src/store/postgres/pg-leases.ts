@@ -1,21 +1,15 @@
 import type pg from 'pg';
 
-import {
-  partitionOf,
-  PARTITIONS,
-  type CoordinationOptions,
-  type FeedOwnership,
-  type OwnershipListener,
-} from '../coordination.js';
+import { partitionOf, type CoordinationOptions, type FeedOwnership, type OwnershipListener } from '../coordination.js';
 import type { Lease } from '../deliveries.js';
 import type { StoreSignals } from '../signals.js';
 import { LeaseSession, MEMBER_CLASS } from './lease-session.js';
 import { MemberWatch } from './member-watch.js';
-import { lockFree, shuffled, tryGateway, unlock, whileAlive } from './partition-locks.js';
+import { tryGateway } from './partition-locks.js';
 import { takeIdentifyTurn } from './pg-identify-turns.js';
+import { PartitionShare } from './pg-partition-share.js';
 import { ShardShare } from './pg-shard-share.js';
 import { notify } from './pg-signals.js';
-import { TakeoverKeep } from './takeover-keep.js';
 
 /** The safety net's period: a dead process's partitions are taken at once (the member watch, NOTIFY), or then. */
 const DEFAULT_REBALANCE_MS = 500;
@@ -40,11 +34,8 @@ export type LeaseOptions = CoordinationOptions;
 export class PostgresLeases implements FeedOwnership {
   private readonly session: LeaseSession;
   private readonly watch: MemberWatch;
-  private readonly held = new Set<number>();
-  private readonly keep: TakeoverKeep;
+  private readonly partitionShare: PartitionShare;
   private readonly shardShare: ShardShare | undefined;
-  /** The epoch of each held partition, as this process made it when it took the partition. */
-  private readonly epochs = new Map<number, number>();
   private gatewayHeld = false;
   private listener: OwnershipListener | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -63,7 +54,12 @@ export class PostgresLeases implements FeedOwnership {
     private readonly options: LeaseOptions,
     private readonly signals?: StoreSignals,
   ) {
-    this.keep = new TakeoverKeep(options.keepTakenMs);
+    this.partitionShare = new PartitionShare(
+      () => this.listener,
+      options.logger,
+      options.keepTakenMs,
+      (share) => options.onShare?.(share),
+    );
     this.shardShare = options.shards ? new ShardShare(options.shards, options.logger) : undefined;
     this.session = new LeaseSession(config, options.idleTimeoutMs ?? 10_000, options.logger);
     // No statement or query timeout (0): the wait lasts as long as the member watched lives (keepalive notices a
@@ -91,8 +87,8 @@ export class PostgresLeases implements FeedOwnership {
    */
   leaseOf(guildId: string): Lease | undefined {
     const partition = partitionOf(guildId);
-    const epoch = this.epochs.get(partition);
-    if (epoch === undefined || !this.held.has(partition)) return undefined;
+    const epoch = this.partitionShare.epochOf(partition);
+    if (epoch === undefined) return undefined;
     if (!this.session.trusted()) {
       // Lost now, not only until the session answers again: a lane that stopped on it must hear `losing`, and the
       // partition come back through `gained`, or that lane's channel would wait for a poke that never comes.
@@ -136,7 +132,7 @@ export class PostgresLeases implements FeedOwnership {
 
   /** The partitions held now (tests, /status). */
   get partitions(): number[] {
-    return [...this.held].sort((a, b) => a - b);
+    return this.partitionShare.partitions;
   }
 
   async start(listener: OwnershipListener): Promise<void> {
@@ -169,10 +165,10 @@ export class PostgresLeases implements FeedOwnership {
    * session is dropped, so the server frees whatever it still holds and the next rebalance starts afresh.
    */
   private dropIfUnconfirmed(): void {
-    const holding = this.held.size + (this.shardShare?.size ?? 0);
+    const holding = this.partitionShare.size + (this.shardShare?.size ?? 0);
     if (this.stopped || holding === 0 || this.session.trusted()) return;
     this.options.logger.warn(
-      { sinceMs: this.session.silentForMs(), partitions: this.held.size },
+      { sinceMs: this.session.silentForMs(), partitions: this.partitionShare.size },
       'the feed lease session has not answered in time: its lanes stop and the session is dropped',
     );
     const losing = this.loseAll().finally(() => {
@@ -221,10 +217,7 @@ export class PostgresLeases implements FeedOwnership {
       this.tellOthers = false;
       await notify(client, { kind: 'leases' });
     }
-    const target = Math.ceil(PARTITIONS / members.count);
-    if (this.held.size > target) await this.giveBack(client, target, members.count);
-    else if (this.held.size < target) await this.take(client, target, members.count);
-
+    await this.partitionShare.balance(this.session, client, members.count, this.heartbeatMs());
     await this.shardShare?.balance(this.session, client, members.count, this.heartbeatMs());
 
     if (this.options.wantsGateway && !this.gatewayHeld && (await tryGateway(this.session, client))) {
@@ -233,61 +226,14 @@ export class PostgresLeases implements FeedOwnership {
     }
   }
 
-  /**
-   * Gives back what is over `target`, the last taken first, once what was taken over was kept long enough (see
-   * takeover-keep.ts: until then this process has Discord's rate for the backlog); the others hear of it.
-   */
-  private async giveBack(client: pg.Client, target: number, members: number): Promise<void> {
-    if (this.keep.keeping()) return;
-    const extra = [...this.held].reverse().slice(0, this.held.size - target);
-    // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
-    // ones finish; the locks go only after that, so no other process takes them meanwhile.
-    for (const partition of extra) {
-      this.held.delete(partition);
-      this.epochs.delete(partition);
-    }
-    // Hand-overs are logged (rare, and what a failover's timeline is made of).
-    this.options.logger.info({ partitions: extra, members }, 'giving back feed partitions');
-    // The lanes stop and their sends finish before another process may take these partitions.
-    await whileAlive(this.session, client, this.heartbeatMs(), async () => this.listener?.losing(extra));
-    // Counted out of this process's share of Discord's rate limit before the next owner can count it in.
-    this.options.onShare?.(this.held.size / PARTITIONS);
-    await unlock(this.session, client, extra);
-    await notify(client, { kind: 'leases' });
-    this.options.logger.info({ partitions: extra }, 'gave back feed partitions');
-  }
-
   /** How often the session shows it is alive while lanes or shards stop (they can take longer than its timeout). */
   private heartbeatMs(): number {
     return Math.min(this.options.rebalanceMs ?? DEFAULT_REBALANCE_MS, (this.options.idleTimeoutMs ?? 10_000) / 2);
   }
 
-  /** Takes free partitions up to `target`, in one statement, each with a new epoch before any lane starts. */
-  private async take(client: pg.Client, target: number, members: number): Promise<void> {
-    const candidates = shuffled(PARTITIONS).filter((partition) => !this.held.has(partition));
-    const locked = await lockFree(this.session, client, candidates, target - this.held.size);
-    if (locked.length === 0) return;
-    this.keep.took(this.held.size);
-    // A new epoch for each, before any lane starts (see LeaseSession.nextEpochs).
-    for (const { partition, epoch } of await this.session.nextEpochs(client, locked)) {
-      this.epochs.set(partition, epoch);
-      this.held.add(partition);
-    }
-    this.options.onShare?.(this.held.size / PARTITIONS);
-    this.options.logger.info({ partitions: locked, members }, 'took feed partitions');
-    this.listener?.gained(locked);
-  }
-
   /** The session is gone (or stopping): every lease with it. The lanes stop first. */
   private async loseAll(): Promise<void> {
-    if (this.held.size > 0) {
-      const lost = [...this.held];
-      this.held.clear();
-      this.epochs.clear();
-      this.keep.reset();
-      this.options.onShare?.(0);
-      await this.listener?.losing(lost).catch(() => undefined);
-    }
+    await this.partitionShare.loseAll();
     await this.shardShare?.loseAll();
     if (this.gatewayHeld) {
       this.gatewayHeld = false;
