@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response } from 'express';
 
 import type { Logger } from '../base/logger.js';
-import { outcomeOf, sendError, type DeliveryOutcome } from './error-response.js';
+import { sendError, type DeliveryOutcome } from './error-response.js';
 import { createWebhookHandler, type WebhookHandler, type WebhookRouteDeps } from './webhook-route.js';
 
 export interface AppDeps extends WebhookRouteDeps {
@@ -63,8 +63,8 @@ function hookIdOf(url: string | undefined): string | undefined {
 
 /**
  * Runs the webhook handler: a store that failed is answered 500 and logged, as Express's error handler answers; each
- * answer is timed from its request to the answer handed to the socket ('finish') when `onDelivery` listens (a client
- * gone before its answer is not counted; every answer notes its outcome, none noted would be a 500).
+ * answer is timed from its request to the answer handed to the socket ('finish') when `onDelivery` listens, with the
+ * outcome the handler resolved with (a client gone before its answer is not counted).
  */
 function answerDeliveries(
   handler: WebhookHandler,
@@ -72,11 +72,17 @@ function answerDeliveries(
 ): (req: IncomingMessage, res: ServerResponse, hookId: string) => void {
   const { onDelivery, logger } = deps;
   return (req, res, hookId) => {
-    if (onDelivery) {
-      const start = performance.now();
-      res.once('finish', () => onDelivery(outcomeOf(res) ?? 'internal_error', (performance.now() - start) / 1000));
-    }
-    handler(req, res, hookId).catch((error: unknown) => failed(logger, error, req, res));
+    const start = onDelivery ? performance.now() : 0;
+    const answered = handler(req, res, hookId).catch((error: unknown): DeliveryOutcome => {
+      failed(logger, error, req, res);
+      return 'internal_error';
+    });
+    if (!onDelivery) return;
+    void answered.then((outcome) => {
+      const report = () => onDelivery(outcome, (performance.now() - start) / 1000);
+      if (res.writableFinished) report();
+      else res.once('finish', report);
+    });
   };
 }
 

@@ -34,19 +34,6 @@ export const DELIVERY_OUTCOMES = [
 ] as const;
 export type DeliveryOutcome = 'accepted' | 'duplicate' | 'ping' | IntakeErrorCode;
 
-/** How each answer in progress was noted: kept beside the response, gone with it. */
-const outcomes = new WeakMap<ServerResponse, DeliveryOutcome>();
-
-/** Notes how the request was answered, for whoever times it (create-app.ts). */
-export function noteOutcome(res: ServerResponse, outcome: DeliveryOutcome): void {
-  outcomes.set(res, outcome);
-}
-
-/** What {@link noteOutcome} noted, if anything. */
-export function outcomeOf(res: ServerResponse): DeliveryOutcome | undefined {
-  return outcomes.get(res);
-}
-
 /** Answers `status` with `body` as JSON (the webhook route runs on Node's own response, not Express's). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -56,8 +43,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** Sends `{ error: { code, message } }` with `status`. Messages never echo what the caller sent. */
-export function sendError(res: ServerResponse, status: number, code: IntakeErrorCode, message: string): void {
-  noteOutcome(res, code);
+/** Sends `{ error: { code, message } }` with `status` and returns the code. Messages never echo what the caller sent. */
+export function sendError<Code extends IntakeErrorCode>(
+  res: ServerResponse,
+  status: number,
+  code: Code,
+  message: string,
+): Code {
   sendJson(res, status, { error: { code, message } });
+  return code;
 }

@@ -10,7 +10,7 @@ import { routingKeysOf } from '../upstream/routing-keys.js';
 import { EnvelopeSchema, PING_EVENT } from '../upstream/schemas.js';
 import { verifyDelivery, type SignatureFailure } from '../upstream/signature.js';
 import { checkEnvelopeFields } from './envelope-limits.js';
-import { noteOutcome, sendError, sendJson } from './error-response.js';
+import { sendError, sendJson, type DeliveryOutcome } from './error-response.js';
 import type { IntakeFailures } from './intake-failures.js';
 import { readRawBody, type BodyReadFailure } from './read-raw-body.js';
 import { SigningKeys } from './signing-keys.js';
@@ -49,8 +49,11 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
   signature_mismatch: 'the signature does not match the body (is the webhook secret up to date?)',
 };
 
-/** Answers one delivery to `hookId`; rejects only when the store failed (create-app.ts answers 500 then). */
-export type WebhookHandler = (req: IncomingMessage, res: ServerResponse, hookId: string) => Promise<void>;
+/**
+ * Answers one delivery to `hookId` and resolves with how (the metrics' outcome); rejects only when the store failed
+ * (create-app.ts answers 500 then).
+ */
+export type WebhookHandler = (req: IncomingMessage, res: ServerResponse, hookId: string) => Promise<DeliveryOutcome>;
 
 /**
  * The handler of POST /webhooks/:hookId, in the order DESIGN.md fixes: find the hook, read the raw body,
@@ -117,9 +120,8 @@ export function createWebhookHandler(deps: WebhookRouteDeps): WebhookHandler {
         keys.forget(hook.hookId);
         return refuseUnknownHook(res);
       }
-      noteOutcome(res, 'ping');
       answerNoContent(res);
-      return;
+      return 'ping';
     }
     if (pending >= maxPending) {
       if (!busyLogged) {
@@ -165,12 +167,11 @@ export function createWebhookHandler(deps: WebhookRouteDeps): WebhookHandler {
     }
     deps.intakeFailures.stored(hook.hookId);
     if (outcome === 'duplicate') {
-      noteOutcome(res, 'duplicate');
       sendJson(res, 200, { status: 'duplicate' });
-      return;
+      return 'duplicate';
     }
-    noteOutcome(res, 'accepted');
     answerNoContent(res);
+    return 'accepted';
   };
 }
 
@@ -185,11 +186,11 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function refuseUnknownHook(res: ServerResponse): void {
-  sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
+function refuseUnknownHook(res: ServerResponse): DeliveryOutcome {
+  return sendError(res, 404, 'unknown_hook', 'no webhook is registered at this address');
 }
 
-function refuseUnreadBody(req: IncomingMessage, res: ServerResponse, reason: BodyReadFailure): void {
+function refuseUnreadBody(req: IncomingMessage, res: ServerResponse, reason: BodyReadFailure): DeliveryOutcome {
   // The rest of an oversized body is not worth reading: answer, then drop the connection.
   res.setHeader('connection', 'close');
   req.resume();
