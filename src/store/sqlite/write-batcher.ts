@@ -7,6 +7,9 @@ export interface WriteContext {
   afterCommit(signal: StoreSignal): void;
 }
 
+/** The most turns of the event loop a batch waits for more writes (a bound on the wait each write adds). */
+const MAX_TURNS_HELD = 6;
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
 
 interface Job {
@@ -16,11 +19,20 @@ interface Job {
 }
 
 /**
- * Group commit over one better-sqlite3 connection. Writes asked for in the same turn of the event loop run
- * together in ONE transaction, so under synchronous=FULL they share one fsync; each write still resolves only
- * after that commit, so the durability promise is that of a write of its own. Each write runs in a savepoint
- * of its own: one that throws is rolled back alone and rejects alone, the others commit. A failed commit
- * rejects every write of the batch (none of them happened).
+ * Group commit over one better-sqlite3 connection. Writes asked for in the same moment run together in ONE
+ * transaction, so under synchronous=FULL they share one fsync; each write still resolves only after that commit,
+ * so the durability promise is that of a write of its own. A write that throws is undone alone and rejects alone,
+ * the others commit. A failed commit rejects every write of the batch (none of them happened).
+ *
+ * A batch is held open while writes keep arriving: it commits at the first turn of the event loop that added no
+ * write to it, or after MAX_TURNS_HELD turns. Under load, the requests read while the last batch's fsync blocked
+ * the thread join the next batch instead of committing in a batch of their own (the intake's deliveries per
+ * fsync went from 5.0 to 7.3 with 10 connections; docs/benchmarks.md, issue 48).
+ *
+ * Each batch first runs its writes one after the other in its transaction, without a savepoint each (two
+ * statements a write saved); only if one throws is the whole transaction undone and the batch run again, each
+ * write in a savepoint of its own. So a write's work may run twice, its first run undone: it must do nothing but
+ * its statements and `tx.afterCommit`, which is announced only for the run that committed.
  *
  * Statements run synchronously on the main thread (a few µs each); the commit's fsync blocks it for about
  * 0.2 ms here, once per batch, not once per write. `npm run bench -- store` measures it.
@@ -28,12 +40,16 @@ interface Job {
 export class WriteBatcher {
   private queue: Job[] = [];
   private scheduled = false;
+  /** Writes queued at the batch's last check, and the turns it has been held open since its first write. */
+  private seen = 0;
+  private turnsHeld = 0;
   /**
    * The batch's transaction and each write's savepoint, made once: better-sqlite3 builds each transaction
    * function with four wrappers and defines their properties one by one, which cost a delivery's write about
    * 6 µs of its 27 of CPU (without the fsync) when they were made per write and per batch.
    */
   private readonly runBatch: (batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => void;
+  private readonly runEachInSavepoint: (batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => void;
   private readonly runInSavepoint: (job: Job, own: StoreSignal[]) => unknown;
 
   constructor(
@@ -44,7 +60,7 @@ export class WriteBatcher {
     this.runInSavepoint = db.transaction((job: Job, own: StoreSignal[]) =>
       job.work({ afterCommit: (signal) => own.push(signal) }),
     );
-    const inOneTransaction = db.transaction((batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => {
+    const eachInSavepoint = db.transaction((batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => {
       for (const job of batch) {
         const own: StoreSignal[] = [];
         try {
@@ -55,7 +71,18 @@ export class WriteBatcher {
         }
       }
     });
-    this.runBatch = (batch, outcomes, signals) => inOneTransaction.immediate(batch, outcomes, signals);
+    const oneAfterTheOther = db.transaction((batch: Job[], outcomes: Outcome[], signals: StoreSignal[]) => {
+      const tx: WriteContext = { afterCommit: (signal) => signals.push(signal) };
+      for (const job of batch) {
+        try {
+          outcomes.push({ ok: true, value: job.work(tx) });
+        } catch (error) {
+          throw new WriteThrew('a write of the batch threw', { cause: error });
+        }
+      }
+    });
+    this.runBatch = (batch, outcomes, signals) => oneAfterTheOther.immediate(batch, outcomes, signals);
+    this.runEachInSavepoint = (batch, outcomes, signals) => eachInSavepoint.immediate(batch, outcomes, signals);
   }
 
   /** Runs `work` in the next batch's transaction; resolves with its result once the batch committed. */
@@ -64,10 +91,24 @@ export class WriteBatcher {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        this.seen = 0;
+        this.turnsHeld = 0;
+        setImmediate(this.check);
       }
     });
   }
+
+  /** At each turn's check phase: holds the batch open one more turn if the last one added writes to it. */
+  private readonly check = (): void => {
+    if (!this.scheduled) return; // flushed meanwhile (the store closing)
+    if (this.queue.length > this.seen && this.turnsHeld < MAX_TURNS_HELD) {
+      this.seen = this.queue.length;
+      this.turnsHeld += 1;
+      setImmediate(this.check);
+      return;
+    }
+    this.flush();
+  };
 
   /** Runs every queued write now (closing the store flushes what is left). */
   flush(): void {
@@ -75,10 +116,18 @@ export class WriteBatcher {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
-    const signals: StoreSignal[] = [];
-    const outcomes: Outcome[] = [];
+    let signals: StoreSignal[] = [];
+    let outcomes: Outcome[] = [];
     try {
-      this.runBatch(batch, outcomes, signals);
+      try {
+        this.runBatch(batch, outcomes, signals);
+      } catch (error) {
+        if (!(error instanceof WriteThrew)) throw error;
+        // Undone whole: run again, each write alone in a savepoint, so the one that throws goes alone.
+        signals = [];
+        outcomes = [];
+        this.runEachInSavepoint(batch, outcomes, signals);
+      }
     } catch (error) {
       const failure = toError(error);
       for (const job of batch) job.reject(failure);
@@ -92,6 +141,9 @@ export class WriteBatcher {
     for (const signal of signals) this.signals.publish(signal);
   }
 }
+
+/** A write of the batch threw (not the transaction's BEGIN or COMMIT). */
+class WriteThrew extends Error {}
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));

@@ -94,4 +94,78 @@ describe('WriteBatcher', () => {
     await expect.poll(() => order).toEqual(['first', 'second']);
     expect(stored()).toEqual([{ id: 'first' }, { id: 'second' }]);
   });
+
+  it('runs each write once when none throws, and each of the others again, undone first, when one does', async () => {
+    const { batcher, insert, stored, work } = start();
+    const runs = new Map<string, number>();
+    const counted = (id: string, fails = false) =>
+      batcher.run(() => {
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        insert.run(id, null);
+        if (fails) throw new Error(`${id} fails`);
+        return id;
+      });
+    expect(await Promise.all([counted('a'), counted('b'), work('c')])).toEqual(['a', 'b', 'c']);
+    expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1 });
+
+    runs.clear();
+    const settled = await Promise.allSettled([counted('d'), counted('e', true), counted('f')]);
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The first run stopped at e's throw and was undone whole; the second ran each write in its savepoint.
+    expect(Object.fromEntries(runs)).toEqual({ d: 2, e: 2, f: 1 });
+    expect(stored()).toEqual(['a', 'b', 'c', 'd', 'f'].map((id) => ({ id })));
+  });
+
+  it('holds a batch open while each turn of the event loop adds writes, then commits them together', async () => {
+    const { batcher, insert } = start();
+    const events: string[] = [];
+    const write = (id: string) =>
+      batcher
+        .run(() => {
+          insert.run(id, null);
+          events.push(`ran ${id}`);
+        })
+        .then(() => events.push(`committed ${id}`));
+    // Writes arriving turn after turn, as requests read while the last batch's fsync blocked the thread.
+    const asked: Promise<unknown>[] = [];
+    const askEachTurn = (ids: string[]) => {
+      const [id, ...rest] = ids;
+      if (id === undefined) return;
+      asked.push(write(id));
+      setImmediate(() => askEachTurn(rest));
+    };
+    askEachTurn(['t1', 't2', 't3']);
+    await expect.poll(() => asked.length).toBe(3);
+    await Promise.all(asked);
+    expect(events).toEqual(['ran t1', 'ran t2', 'ran t3', 'committed t1', 'committed t2', 'committed t3']);
+  });
+
+  it('commits a batch after at most six turns held open, however long the writes keep coming', async () => {
+    const { batcher, insert } = start();
+    const ran: string[] = [];
+    let firstCommittedAfter: number | undefined;
+    const asked: Promise<unknown>[] = [];
+    const askEachTurn = (turn: number) => {
+      if (turn === 20) return;
+      const id = `t${turn}`;
+      asked.push(
+        batcher
+          .run(() => {
+            insert.run(id, null);
+            ran.push(id);
+          })
+          .then(() => {
+            if (turn === 0) firstCommittedAfter = ran.length;
+          }),
+      );
+      setImmediate(() => askEachTurn(turn + 1));
+    };
+    askEachTurn(0);
+    await expect.poll(() => asked.length).toBe(20);
+    await Promise.all(asked);
+    // The first batch took the first write and at most one more a turn for six turns.
+    expect(firstCommittedAfter).toBeGreaterThan(1);
+    expect(firstCommittedAfter).toBeLessThanOrEqual(7);
+    expect(ran).toHaveLength(20);
+  });
 });
