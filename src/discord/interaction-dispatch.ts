@@ -1,25 +1,27 @@
 import {
-  ComponentType,
   Events,
-  type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Client,
   type Interaction,
   type ModalSubmitInteraction,
-  type RepliableInteraction,
 } from 'discord.js';
 
 import { UserFacingError } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
-import type { BoundCommand, BoundInteractions } from './command.js';
+import type { BoundInteractions } from './command.js';
+import {
+  answerFailure,
+  capitalise,
+  GENERIC_FAILURE,
+  suggest,
+  typedValues,
+  type InteractionPlace,
+} from './interaction-failures.js';
 import { routeInteractions, type LegacyCustomId, type RoutedId } from './interaction-routes.js';
 import { toLoggableError } from './log-error.js';
 import { watchQueuedInteractions } from './queued-interactions.js';
 import { replyEphemeral } from './reply.js';
-
-/** What anyone sees when something failed that is not theirs to fix. */
-export const GENERIC_FAILURE = 'Something went wrong on our side; it has been logged.';
 
 /** What the user sees for a command this process does not have (the registered set is out of date). */
 export const UNKNOWN_COMMAND =
@@ -51,17 +53,6 @@ export interface DispatchOptions {
    * shard (shard-gateways.ts), so one arriving after the lease was lost is left to its next holder. Absent: always.
    */
   answersHere?: () => boolean;
-}
-
-/** Where an interaction was headed, for log lines: names and ids only, never an option's value. */
-interface InteractionPlace {
-  command: string;
-  subcommand?: string;
-  /** A button's or dialog's handler (`<feature>:<name>`), never the rest of its custom id (a typed search). */
-  handler?: string;
-  guildId: string | null;
-  /** Discord's name for the interaction's kind, as log lines have always said it (a dialog is a modal). */
-  kind: 'command' | 'autocomplete' | 'modal' | 'button';
 }
 
 /**
@@ -204,58 +195,4 @@ function componentPlace(
   return routed
     ? { command: routed.handler.command, handler: routed.handler.id, guildId, kind }
     : { command: customId.split(':')[0] ?? customId, guildId, kind };
-}
-
-async function suggest(
-  interaction: AutocompleteInteraction,
-  command: BoundCommand | undefined,
-  logger: Logger,
-): Promise<void> {
-  try {
-    if (command?.autocomplete) await command.autocomplete(interaction);
-    else await interaction.respond([]);
-  } catch (error) {
-    logger.error(
-      {
-        command: interaction.commandName,
-        guildId: interaction.guildId,
-        kind: 'autocomplete',
-        err: toLoggableError(error),
-      },
-      'autocomplete failed',
-    );
-    if (!interaction.responded) await interaction.respond([]).catch(() => undefined);
-  }
-}
-
-async function answerFailure(
-  interaction: RepliableInteraction,
-  place: InteractionPlace,
-  error: unknown,
-  typed: string[],
-  logger: Logger,
-): Promise<void> {
-  let text = GENERIC_FAILURE;
-  if (error instanceof UserFacingError) {
-    text = capitalise(error.message);
-  } else {
-    logger.error({ ...place, err: toLoggableError(error, typed) }, 'interaction failed');
-  }
-  try {
-    await replyEphemeral(interaction, text);
-  } catch (replyError) {
-    // The interaction may have expired (15 min) or been answered elsewhere: nothing left to tell the user.
-    logger.warn({ ...place, err: toLoggableError(replyError, typed) }, 'could not answer the interaction');
-  }
-}
-
-/** Everything typed into a dialog's text inputs: kept out of any log line, whatever an error says. */
-function typedValues(interaction: ModalSubmitInteraction): string[] {
-  return [...interaction.fields.fields.values()].flatMap((field) =>
-    field.type === ComponentType.TextInput ? [field.value] : [],
-  );
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { autocomplete } from '../../fakes/discord/index.js';
 import { generateEventStream, type DeliveryEnvelope } from '../../fakes/service/index.js';
-import { GENERIC_FAILURE, UNKNOWN_COMMAND } from '../../src/discord/interaction-dispatch.js';
+import { UNKNOWN_COMMAND } from '../../src/discord/interaction-dispatch.js';
+import { GENERIC_FAILURE } from '../../src/discord/interaction-failures.js';
 import { REPEAT_CALL_WINDOW_MS } from '../../src/features/cards/feed-cards.js';
 import { subjectOf } from '../../src/features/cards/subjects.js';
 import { classifyDelivery } from '../../src/upstream/schemas.js';
