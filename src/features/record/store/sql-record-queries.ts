@@ -1,4 +1,3 @@
-import { wallDate } from '../../../base/time-zone.js';
 import type { SqlDialect } from '../../../store/sql-dialect.js';
 import type { SqlRunner } from '../../../store/sql-runner.js';
 import type { EvidenceLookup, EvidenceRecord } from './case-evidence.js';
@@ -6,6 +5,7 @@ import type { CaseTypeCount, RecordedCase, RecordedPlayer } from './community-re
 import { evidenceStatements } from './evidence-statements.js';
 import { memberMonthStatements } from './member-month-statements.js';
 import { readCaseEvidence } from './read-case-evidence.js';
+import { readGuildDays } from './read-guild-days.js';
 import { readMemberMonths } from './read-member-months.js';
 import { readSessionFacts } from './read-session-facts.js';
 import { recordChartStatements } from './record-chart-statements.js';
@@ -201,34 +201,9 @@ export class SqlRecordQueries implements RecordQueries, RecordExport, SessionRec
     return { sessions: row?.sessions ?? 0, seconds: row?.seconds ?? 0, peakPlayers: row?.peak_players ?? null };
   }
 
-  async guildDays(guildId: string, range: TimeRange, timeZone: string): Promise<GuildDay[]> {
+  guildDays(guildId: string, range: TimeRange, timeZone: string): Promise<GuildDay[]> {
     this.chartSql ??= recordChartStatements(this.d);
-    const { from, to } = range;
-    const rows = await this.runner.read(this.chartSql.guildQuarters, [
-      guildId,
-      from,
-      to,
-      guildId,
-      from,
-      to,
-      guildId,
-      from,
-      to,
-    ]);
-    // Quarters in time order: the days of the zone come in order too.
-    const days: GuildDay[] = [];
-    for (const row of rows) {
-      const day = wallDate(row.quarter, timeZone);
-      let last = days.at(-1);
-      if (last?.day !== day) {
-        last = { day, shiftSeconds: 0, cases: 0, modcalls: 0 };
-        days.push(last);
-      }
-      last.shiftSeconds += row.shift_seconds;
-      last.cases += row.cases;
-      last.modcalls += row.modcalls;
-    }
-    return days;
+    return readGuildDays(this.runner, this.chartSql, guildId, range, timeZone);
   }
 
   async shiftDays(guildId: string, memberId: string, range: TimeRange): Promise<DaySeconds[]> {
