@@ -13,9 +13,8 @@ import { TakeoverKeep } from './takeover-keep.js';
  * lanes carries. The share aims at an even split; a partition given back has its lanes stopped before its lock goes.
  */
 export class PartitionShare {
-  private readonly held = new Set<number>();
-  /** The epoch of each held partition, as this process made it when it took the partition. */
-  private readonly epochs = new Map<number, number>();
+  /** Each held partition and its epoch, as this process made it when it took the partition, in the order taken. */
+  private readonly held = new Map<number, number>();
   private readonly keep: TakeoverKeep;
 
   constructor(
@@ -30,12 +29,12 @@ export class PartitionShare {
 
   /** The epoch this process took the partition with, while it holds it (the caller checks its session's trust). */
   epochOf(partition: number): number | undefined {
-    return this.held.has(partition) ? this.epochs.get(partition) : undefined;
+    return this.held.get(partition);
   }
 
   /** The partitions held now, in order (tests, /status). */
   get partitions(): number[] {
-    return [...this.held].sort((a, b) => a - b);
+    return [...this.held.keys()].sort((a, b) => a - b);
   }
 
   get size(): number {
@@ -52,9 +51,8 @@ export class PartitionShare {
   /** The session is gone (or stopping): every lease with it. The lanes stop first. */
   async loseAll(): Promise<void> {
     if (this.held.size === 0) return;
-    const lost = [...this.held];
+    const lost = [...this.held.keys()];
     this.held.clear();
-    this.epochs.clear();
     this.keep.reset();
     this.onShare(0);
     await this.listener()
@@ -74,13 +72,10 @@ export class PartitionShare {
     heartbeatMs: number,
   ): Promise<void> {
     if (this.keep.keeping()) return;
-    const extra = [...this.held].reverse().slice(0, this.held.size - target);
+    const extra = [...this.held.keys()].reverse().slice(0, this.held.size - target);
     // Not this process's any more from here on (owns() says so): no new lane starts for them while the old
     // ones finish; the locks go only after that, so no other process takes them meanwhile.
-    for (const partition of extra) {
-      this.held.delete(partition);
-      this.epochs.delete(partition);
-    }
+    for (const partition of extra) this.held.delete(partition);
     // Hand-overs are logged (rare, and what a failover's timeline is made of).
     this.logger.info({ partitions: extra, members }, 'giving back feed partitions');
     // The lanes stop and their sends finish before another process may take these partitions.
@@ -99,10 +94,7 @@ export class PartitionShare {
     if (locked.length === 0) return;
     this.keep.took(this.held.size);
     // A new epoch for each, before any lane starts (see LeaseSession.nextEpochs).
-    for (const { partition, epoch } of await session.nextEpochs(client, locked)) {
-      this.epochs.set(partition, epoch);
-      this.held.add(partition);
-    }
+    for (const { partition, epoch } of await session.nextEpochs(client, locked)) this.held.set(partition, epoch);
     this.onShare(this.held.size / PARTITIONS);
     this.logger.info({ partitions: locked, members }, 'took feed partitions');
     this.listener()?.gained(locked);
